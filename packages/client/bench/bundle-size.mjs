@@ -1,0 +1,28 @@
+// Measures what code costs a browser: an esbuild bundle, minified, then gzipped.
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+/** The runtime budget: 5 KB min+gzip. */
+export const RUNTIME_BUDGET_BYTES = 5 * 1024;
+
+/**
+ * Bundles `code` (an ES module that imports what to measure) for the browser.
+ * @param {string} code
+ * @param {string} resolveDir where imports in `code` resolve from
+ * @returns {Promise<{ minified: number; gzipped: number }>}
+ */
+export async function bundleSize(code, resolveDir) {
+  const result = await build({
+    stdin: { contents: code, resolveDir, loader: "ts" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    logLevel: "silent",
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  const bytes = result.outputFiles[0].contents;
+  return { minified: bytes.length, gzipped: gzipSync(bytes, { level: 9 }).length };
+}

@@ -1,0 +1,32 @@
+// pnpm bench: the client's browser cost, each figure with its ratio to a baseline bundled the same
+// way in the same run — the stock @open-rpc/client-js, alone and with the schema validator the
+// stock generated client imports.
+import { fileURLToPath } from "node:url";
+import { bundleSize, RUNTIME_BUDGET_BYTES } from "./bundle-size.mjs";
+
+const src = fileURLToPath(new URL("../src", import.meta.url));
+const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
+
+const stockClient = await bundleSize(`export { Client, RequestManager, HTTPTransport } from "@open-rpc/client-js";`, src);
+const stockGenerated = await bundleSize(
+  `export { Client, RequestManager, HTTPTransport, WebSocketTransport, PostMessageWindowTransport, PostMessageIframeTransport } from "@open-rpc/client-js";
+   export { MethodCallValidator, parseOpenRPCDocument } from "@open-rpc/schema-utils-js/build/index-web.js";`,
+  src,
+);
+const figures = {
+  "client runtime (rpc.ts)": await bundleSize(`export * from "./rpc.ts";`, src),
+  "whole client (runtime + generated methods)": await bundleSize(`export * from "./index.ts";`, src),
+  "one method (getInbox + runtime)": await bundleSize(`export { getInbox, createRpcClient } from "./index.ts";`, src),
+};
+
+console.log(`baseline @open-rpc/client-js (HTTP client only): ${kb(stockClient.gzipped)} min+gzip`);
+console.log(`baseline stock generated client imports (client-js + MethodCallValidator): ${kb(stockGenerated.gzipped)} min+gzip`);
+for (const [name, size] of Object.entries(figures)) {
+  console.log(
+    `${name}: ${kb(size.gzipped)} min+gzip (${kb(size.minified)} min) · ${(size.gzipped / stockClient.gzipped).toFixed(2)}× client-js · ${(size.gzipped / stockGenerated.gzipped).toFixed(3)}× stock generated · budget ${kb(RUNTIME_BUDGET_BYTES)}`,
+  );
+}
+if (figures["client runtime (rpc.ts)"].gzipped > RUNTIME_BUDGET_BYTES) {
+  console.error("client runtime is over its budget");
+  process.exit(1);
+}

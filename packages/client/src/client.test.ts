@@ -1,0 +1,184 @@
+// The generated client against the generated server stub, over real HTTP on loopback.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createDispatcher, createHttpHandler, ErrorCode, RpcError as ServerRpcError, type Handlers, type RequestContext } from "@neutral/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Message, SignedMessage } from "./index.js";
+import {
+  createNeutralServiceClient,
+  createRpcClient,
+  getChatRequest,
+  getInbox,
+  getInboxRequest,
+  nodeInfoRequest,
+  RpcError,
+  RpcTransportError,
+  sendMessageRequest,
+} from "./index.js";
+
+type Ctx = RequestContext<{ address: string }>;
+const alice = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+const bob = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+const sig = (c: string) => `0x${c.repeat(130)}`;
+const stored: Message[] = [];
+const seen: { method: string; args: unknown }[] = [];
+
+const handlers: Handlers<Ctx> = {
+  neutralService_getInbox(args, { auth }) {
+    seen.push({ method: "getInbox", args });
+    const mine = stored.filter((m) => m.to === auth.address).reverse();
+    return { address: auth.address, data: mine.slice(0, args.limit), end: mine.length <= args.limit };
+  },
+  neutralService_getChat(args, { auth }) {
+    seen.push({ method: "getChat", args });
+    const peer = args.inboxFilter.chat?.toLowerCase() ?? bob;
+    const data = stored.filter((m) => (m.from === auth.address && m.to === peer) || (m.from === peer && m.to === auth.address));
+    return { id: peer, data: data.reverse().slice(0, args.limit), end: true };
+  },
+  async neutralService_sendMessage({ message }, { auth }) {
+    if (message.from.toLowerCase() !== auth.address) throw new ServerRpcError(ErrorCode.Forbidden, "Forbidden: from is not the caller", { reason: "from" });
+    const saved: Message = { ...message, from: message.from.toLowerCase(), to: message.to.toLowerCase(), id: String(stored.length + 1), sender_receipt: sig("a"), receiver_receipt: sig("b") };
+    stored.push(saved);
+    return saved;
+  },
+  neutralService_nodeInfo() {
+    return { address: bob, software: "in-test", version: "0.0.0", domains: ["127.0.0.1"], limits: { maxLimit: 100, maxBatch: 100, maxBodyBytes: 4096, maxMessageBytes: 64, clockSkewMs: 1 } };
+  },
+};
+
+let server: Server;
+let url: string;
+const authorizations: (string | undefined)[] = [];
+
+beforeAll(async () => {
+  const dispatcher = createDispatcher<Ctx>({ handlers });
+  const http = createHttpHandler<Ctx>({
+    dispatcher,
+    authenticate(authorization) {
+      authorizations.push(authorization);
+      const match = /^Bearer (0x[0-9a-f]{40})$/.exec(authorization ?? "");
+      if (!match) throw ServerRpcError.unauthorized(authorization ? "malformed" : "missing token");
+      return { auth: { address: match[1]! } };
+    },
+    // Paths other than / stand in for a misbehaving node or proxy.
+    fallback(request, response) {
+      if (request.url === "/slow") setTimeout(() => response.writeHead(200).end("late"), 2_000);
+      else if (request.url === "/html") response.writeHead(502, { "content-type": "text/html" }).end("<h1>Bad gateway</h1>");
+      else response.writeHead(404).end();
+    },
+  });
+  server = createServer(http);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const draft = (text: string, from = alice, to = bob): SignedMessage => ({ from, to, message: Buffer.from(text).toString("hex"), timestamp: Date.now(), signature: sig("1") });
+
+describe("generated client ↔ generated stub", () => {
+  it("calls every method and unwraps the one-element result", async () => {
+    const asAlice = createNeutralServiceClient({ url, auth: alice });
+    const asBob = createNeutralServiceClient({ url, auth: () => bob });
+    const sent = await asAlice.sendMessage({ message: draft("hello bob") });
+    expect(sent).toMatchObject({ id: expect.stringMatching(/^\d+$/), from: alice, to: bob, sender_receipt: sig("a") });
+    await asBob.sendMessage({ message: draft("hi alice", bob, alice) });
+
+    const inbox = await asBob.getInbox();
+    expect(inbox.address).toBe(bob);
+    expect(inbox.data.map((m) => m.id)).toEqual([sent.id]);
+    expect(seen.at(-1)).toEqual({ method: "getInbox", args: { inboxFilter: {}, limit: 20 } });
+
+    const chat = await asAlice.getChat({ inboxFilter: { chat: bob.toUpperCase().replace("0X", "0x") }, limit: 10 });
+    expect(chat.id).toBe(bob);
+    expect(chat.data).toHaveLength(2);
+
+    const info = await createNeutralServiceClient({ url }).nodeInfo();
+    expect(info.software).toBe("in-test");
+  });
+
+  it("sends params positionally, as the interface's examples do", async () => {
+    const bodies: unknown[] = [];
+    const spy: typeof fetch = (input, init) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      return fetch(input, init);
+    };
+    const client = createRpcClient({ url, auth: alice, fetch: spy });
+    await getInbox(client);
+    await getInbox(client, { limit: 5, before: "9" });
+    expect(bodies).toEqual([
+      { jsonrpc: "2.0", method: "neutralService_getInbox", params: [], id: 1 },
+      { jsonrpc: "2.0", method: "neutralService_getInbox", params: [null, 5, null, "9"], id: 2 },
+    ]);
+  });
+
+  it("batches typed requests; each entry settles on its own", async () => {
+    const client = createNeutralServiceClient({ url, auth: alice });
+    const [info, inbox, bad, chat] = await client.rpc.batch([
+      nodeInfoRequest(),
+      getInboxRequest({ limit: 1 }),
+      getInboxRequest({ limit: 0 }),
+      getChatRequest({ inboxFilter: { chat: bob } }),
+    ] as const);
+    expect(info.ok && info.value.software).toBe("in-test");
+    expect(inbox.ok && inbox.value.address).toBe(alice);
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error).toMatchObject({ code: -32602, data: { field: "limit" } });
+    expect(chat.ok && chat.value.id).toBe(bob);
+  });
+
+  it("throws a typed RpcError carrying code, message and data", async () => {
+    const client = createNeutralServiceClient({ url, auth: alice });
+    const error = await client.sendMessage({ message: draft("spoof", bob, alice) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RpcError);
+    expect(error).toMatchObject({ code: -32002, message: "Forbidden: from is not the caller", data: { reason: "from" }, status: 200 });
+
+    const invalid = await client.getInbox({ inboxFilter: { form: alice } as never }).catch((e: unknown) => e);
+    expect(invalid).toMatchObject({ code: -32602, data: { field: "inboxFilter.form" } });
+  });
+
+  it("surfaces 401 as RpcError -32001 with the HTTP status, for single calls and batches", async () => {
+    const client = createNeutralServiceClient({ url });
+    await expect(client.getInbox()).rejects.toMatchObject({ name: "RpcError", code: -32001, status: 401, data: { reason: "missing token" } });
+    await expect(client.rpc.batch([nodeInfoRequest(), getInboxRequest()])).rejects.toMatchObject({ code: -32001, status: 401 });
+    const before = authorizations.length;
+    await createNeutralServiceClient({ url, auth: async () => alice }).getInbox();
+    expect(authorizations.slice(before)).toEqual([`Bearer ${alice}`]);
+  });
+
+  it("sends notifications without expecting an answer", async () => {
+    const client = createRpcClient({ url });
+    await expect(client.notify(nodeInfoRequest())).resolves.toBeUndefined();
+  });
+
+  it("times out and aborts with RpcTransportError", async () => {
+    const slow = createRpcClient({ url: `${url}/slow`, timeoutMs: 100 });
+    await expect(slow.request(nodeInfoRequest())).rejects.toMatchObject({ name: "RpcTransportError", message: expect.stringContaining("timed out after 100 ms") });
+    const controller = new AbortController();
+    const pending = createRpcClient({ url: `${url}/slow` }).request(nodeInfoRequest(), { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ message: expect.stringContaining("aborted") });
+  });
+
+  it("reports a response that is not JSON-RPC, and an unreachable node, as RpcTransportError", async () => {
+    const html = await createRpcClient({ url: `${url}/html` }).request(nodeInfoRequest()).catch((e: unknown) => e);
+    expect(html).toBeInstanceOf(RpcTransportError);
+    expect(html).toMatchObject({ status: 502 });
+    const down = await createRpcClient({ url: "http://127.0.0.1:1" }).request(nodeInfoRequest()).catch((e: unknown) => e);
+    expect(down).toMatchObject({ name: "RpcTransportError", message: expect.stringContaining("network error") });
+  });
+
+  it("keeps custom headers and never lets them override auth or content type", async () => {
+    const seenHeaders: Headers[] = [];
+    const spy: typeof fetch = (input, init) => {
+      seenHeaders.push(new Headers(init?.headers));
+      return fetch(input, init);
+    };
+    const client = createRpcClient({ url, fetch: spy, auth: alice, headers: () => ({ "x-app": "test", "content-type": "text/plain" }) });
+    await client.request(sendMessageRequest({ message: draft("headers") }), { headers: { "x-call": "1" } });
+    expect(seenHeaders[0]!.get("x-app")).toBe("test");
+    expect(seenHeaders[0]!.get("x-call")).toBe("1");
+    expect(seenHeaders[0]!.get("content-type")).toBe("application/json");
+    expect(seenHeaders[0]!.get("authorization")).toBe(`Bearer ${alice}`);
+  });
+});

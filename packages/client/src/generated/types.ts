@@ -1,0 +1,195 @@
+// generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
+//
+// Types of neutralService 1.0.0: one per component schema, and the params and
+// result of each method.
+
+/** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
+export type Address = string;
+
+/** A `0x`-prefixed hex string. */
+export type Hex = string;
+
+/** A 65-byte secp256k1 signature (r, s, v): `0x` + 130 hex digits. */
+export type Signature = string;
+
+/** An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005. */
+export type Ciphertext = string;
+
+/** A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position. */
+export type MessageId = string;
+
+/** Milliseconds since the Unix epoch. */
+export type Timestamp = number;
+
+/** Page size: an integer from 1 to 100. */
+export type Limit = number;
+
+/** Which side of the mailbox to read: messages `received` by the user (the inbox), messages the user `sent`, or `all` of them (for syncing a second device). */
+export type Direction = "received" | "sent" | "all";
+
+/** Selects messages of the authenticated user's mailbox. Every member is optional; unknown members are an error. */
+export interface InboxFilter {
+  /** Only messages from this sender. */
+  from?: Address;
+  /** Which side of the mailbox to read: messages `received` by the user (the inbox), messages the user `sent`, or `all` of them (for syncing a second device). */
+  direction?: Direction;
+  /** Only messages whose timestamp is at or after this (inclusive). */
+  since?: Timestamp;
+  /** Only messages whose timestamp is before this (exclusive). */
+  until?: Timestamp;
+}
+
+/** Selects one chat of the authenticated user and an optional time window. Unknown members are an error. */
+export interface ChatFilter {
+  /** The peer whose chat to read. Absent: the most recently active chat. */
+  chat?: Address;
+  /** Only messages whose timestamp is at or after this (inclusive). */
+  since?: Timestamp;
+  /** Only messages whose timestamp is before this (exclusive). */
+  until?: Timestamp;
+}
+
+/** A message as its sender signs and sends it. */
+export interface SignedMessage {
+  /** The sender; must be the authenticated user. */
+  from: Address;
+  /** The recipient. */
+  to: Address;
+  /** An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005. */
+  message: Ciphertext;
+  /** Set by the sender and covered by its signature; must be within the node's clock window. */
+  timestamp: Timestamp;
+  /** The sender's EIP-712 signature of `Message(address from,address to,bytes message,uint64 timestamp)`. */
+  signature: Signature;
+}
+
+/** A stored message, as every read returns it. */
+export interface Message {
+  /** A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position. */
+  id: MessageId;
+  /** An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005. */
+  message: Ciphertext;
+  /** The sender. */
+  from: Address;
+  /** The recipient. */
+  to: Address;
+  /** The sender's EIP-712 signature of the message. */
+  signature: Signature;
+  /** The sender's service node's EIP-712 `Receipt` signature, role "sender". */
+  sender_receipt: Signature;
+  /** The receiver's service node's EIP-712 `Receipt` signature, role "receiver". */
+  receiver_receipt: Signature;
+  /** Milliseconds since the Unix epoch. */
+  timestamp: Timestamp;
+}
+
+/** One page of a mailbox walk. */
+export interface InboxPage {
+  /** The inbox owner: the authenticated user. */
+  address: Address;
+  /** Messages in walk order. */
+  data: Message[];
+  /** True exactly when no further message exists in the walk's direction. */
+  end: boolean;
+}
+
+/** One page of a chat walk. */
+export interface ChatPage {
+  /** The chat's id: the peer's address. */
+  id: Address;
+  /** Messages in walk order. */
+  data: Message[];
+  /** True exactly when no further message exists in the walk's direction. */
+  end: boolean;
+}
+
+/** The limits this node enforces. */
+export interface NodeLimits {
+  /** Largest accepted `limit`. */
+  maxLimit: number;
+  /** Most entries in one batch. */
+  maxBatch: number;
+  /** Largest request body, in bytes. */
+  maxBodyBytes: number;
+  /** Largest message body, in bytes of ciphertext. */
+  maxMessageBytes: number;
+  /** Accepted distance between a message's timestamp and the node's clock, in ms. */
+  clockSkewMs: number;
+}
+
+/** What a service node says about itself. */
+export interface NodeInfo {
+  /** The node's address: the key that signs its receipts. */
+  address: Address;
+  /** The node software's name. */
+  software: string;
+  /** The node software's version. */
+  version: string;
+  /** The Sign-In with Ethereum `domain` values this node accepts in tokens. */
+  domains: string[];
+  /** The limits this node enforces. */
+  limits: NodeLimits;
+}
+
+
+/** Params of `neutralService_getInbox`. */
+export type GetInboxParams = {
+  /**
+   * Which messages of the mailbox to read. Absent, `null` or `{}` means every received message.
+   *
+   * @default {}
+   */
+  inboxFilter?: InboxFilter;
+  /**
+   * Number of messages to fetch, 1..100. Values outside that range are an error, never silently clamped.
+   *
+   * @default 20
+   */
+  limit?: Limit;
+  /** Walk forwards: only messages with an id greater than this one. */
+  after?: MessageId;
+  /** Only messages with an id smaller than this one (walks backwards unless `after` is also given). */
+  before?: MessageId;
+};
+
+/** What `neutralService_getInbox` returns (the payload inside the one-element result array). */
+export type GetInboxResult = InboxPage;
+
+/** Params of `neutralService_getChat`. */
+export type GetChatParams = {
+  /**
+   * Which chat to read, and an optional time window. Absent, `null` or `{}` reads the most recently active chat.
+   *
+   * @default {}
+   */
+  inboxFilter?: ChatFilter;
+  /**
+   * Number of messages to fetch, 1..100.
+   *
+   * @default 20
+   */
+  limit?: Limit;
+  /** Walk forwards: only messages with an id greater than this one. */
+  after?: MessageId;
+  /** Only messages with an id smaller than this one (walks backwards unless `after` is also given). */
+  before?: MessageId;
+};
+
+/** What `neutralService_getChat` returns (the payload inside the one-element result array). */
+export type GetChatResult = ChatPage;
+
+/** Params of `neutralService_sendMessage`. */
+export type SendMessageParams = {
+  /** The signed message to store. */
+  message: SignedMessage;
+};
+
+/** What `neutralService_sendMessage` returns (the payload inside the one-element result array). */
+export type SendMessageResult = Message;
+
+/** Params of `neutralService_nodeInfo`. */
+export type NodeInfoParams = Record<string, never>;
+
+/** What `neutralService_nodeInfo` returns (the payload inside the one-element result array). */
+export type NodeInfoResult = NodeInfo;
+

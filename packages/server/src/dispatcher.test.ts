@@ -1,0 +1,185 @@
+import { describe, expect, it, vi } from "vitest";
+import { createDispatcher } from "./dispatcher.js";
+import { openrpcDocument } from "./generated/openrpc.js";
+import { alice, bob, createTestHandlers, message, sig, type TestContext } from "./test-handlers.js";
+
+const authed: TestContext = { auth: { address: alice } };
+const anonymous: TestContext = {};
+
+function setup() {
+  const { handlers, calls } = createTestHandlers();
+  const onInternalError = vi.fn();
+  const dispatcher = createDispatcher<TestContext>({ handlers, onInternalError });
+  const call = (body: unknown, ctx: TestContext = authed) => dispatcher.dispatch(body, ctx);
+  return { dispatcher, calls, call, onInternalError };
+}
+
+const req = (method: string, params?: unknown, id: unknown = 1) => ({ jsonrpc: "2.0", id, method, ...(params !== undefined && { params }) });
+
+describe("params", () => {
+  it("accepts the interface's `params: []` and fills defaults", async () => {
+    const { call, calls } = setup();
+    const response = await call(req("neutralService_getInbox", []));
+    expect(response).toEqual({ jsonrpc: "2.0", id: 1, result: [{ address: alice, data: [message(2), message(1)], end: true }] });
+    expect(calls[0]!.args).toEqual({ inboxFilter: {}, limit: 20 });
+  });
+
+  it("maps positional and by-name params to the same args", async () => {
+    const { call, calls } = setup();
+    await call(req("neutralService_getInbox", [{ from: bob }, 5, "10", "20"]));
+    await call(req("neutralService_getInbox", { before: "20", after: "10", limit: 5, inboxFilter: { from: bob } }));
+    expect(calls[0]!.args).toEqual({ inboxFilter: { from: bob }, limit: 5, after: "10", before: "20" });
+    expect(calls[1]!.args).toEqual(calls[0]!.args);
+  });
+
+  it("treats null and missing trailing entries as absent", async () => {
+    const { call, calls } = setup();
+    await call(req("neutralService_getInbox", [null, null, "3"]));
+    expect(calls[0]!.args).toEqual({ inboxFilter: {}, limit: 20, after: "3" });
+  });
+
+  it.each([
+    [[{ form: bob }], "inboxFilter.form", "is not a known member"],
+    [[{ from: "0x123" }], "inboxFilter.from", "must match"],
+    [[{ direction: "sideways" }], "inboxFilter.direction", "must be one of"],
+    [[{}, 0], "limit", "must be >= 1"],
+    [[{}, 101], "limit", "must be <= 100"],
+    [[{}, 2.5], "limit", "must be integer"],
+    [[{}, "20"], "limit", "must be integer"],
+    [[{}, 20, "01"], "after", "must match"],
+    [[{}, 20, 5], "after", "must be string"],
+    [{ inboxFiltr: {} }, "inboxFiltr", "is not a param"],
+    [[{}, 20, "1", "2", "extra"], "params", "at most 4 positional params"],
+  ])("rejects %j naming %s", async (params, field, reason) => {
+    const { call, calls } = setup();
+    const response = (await call(req("neutralService_getInbox", params))) as { error: { code: number; message: string; data: { field: string } } };
+    expect(response.error.code).toBe(-32602);
+    expect(response.error.data.field).toBe(field);
+    expect(response.error.message).toContain(field);
+    expect(response.error.message).toContain(reason);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("requires required params and validates nested members", async () => {
+    const { call } = setup();
+    const missing = (await call(req("neutralService_sendMessage", []))) as { error: { code: number; data: { field: string } } };
+    expect(missing.error).toMatchObject({ code: -32602, data: { field: "message" } });
+    const draft = { from: alice, to: bob, message: "abc", timestamp: 1, signature: sig("1") };
+    const odd = (await call(req("neutralService_sendMessage", [draft]))) as { error: { data: { field: string } } };
+    expect(odd.error.data.field).toBe("message.message");
+    const { signature: _, ...unsigned } = draft;
+    const noSig = (await call(req("neutralService_sendMessage", { message: { ...unsigned, message: "abcd" } }))) as { error: { message: string } };
+    expect(noSig.error.message).toBe("Invalid params: message.signature is required");
+  });
+});
+
+describe("results and errors", () => {
+  it("wraps results in a one-element array", async () => {
+    const { call } = setup();
+    const draft = { from: alice.toUpperCase().replace("0X", "0x"), to: bob, message: "ABCD", timestamp: 1, signature: sig("1") };
+    const response = (await call(req("neutralService_sendMessage", [draft]))) as { result: unknown[] };
+    expect(response.result).toHaveLength(1);
+    expect(response.result[0]).toMatchObject({ id: "7", message: "abcd" });
+  });
+
+  it("passes RpcError through and hides every other error", async () => {
+    const { call, onInternalError } = setup();
+    const forbidden = await call(req("neutralService_sendMessage", [{ from: bob, to: alice, message: "00", timestamp: 1, signature: sig("1") }]));
+    expect(forbidden).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32002, message: "Forbidden: from is not the caller" } });
+    const internal = await call(req("neutralService_getInbox", [{}, 20, "666"], "x"));
+    expect(internal).toEqual({ jsonrpc: "2.0", id: "x", error: { code: -32603, message: "Internal error" } });
+    expect(JSON.stringify(internal)).not.toMatch(/SELECT|secret|stack|at /);
+    expect(onInternalError).toHaveBeenCalledOnce();
+  });
+
+  it("refuses methods that need a token when the context has none", async () => {
+    const { call, calls } = setup();
+    expect(await call(req("neutralService_getInbox", []), anonymous)).toMatchObject({ error: { code: -32001, data: { reason: "missing token" } } });
+    expect(await call(req("neutralService_nodeInfo", []), anonymous)).toMatchObject({ result: [{ software: "test" }] });
+    expect(calls.map((c) => c.method)).toEqual(["neutralService_nodeInfo"]);
+  });
+
+  it("answers rpc.discover with the document itself, unwrapped", async () => {
+    const { call } = setup();
+    expect(await call(req("rpc.discover"), anonymous)).toEqual({ jsonrpc: "2.0", id: 1, result: openrpcDocument });
+    expect(await call(req("rpc.discover", [1]))).toMatchObject({ error: { code: -32602 } });
+  });
+
+  it("answers unknown methods with -32601", async () => {
+    const { call } = setup();
+    expect(await call(req("neutralService_nope"))).toMatchObject({ error: { code: -32601, message: "Method not found: neutralService_nope" } });
+    expect(await call(req("__proto__"))).toMatchObject({ error: { code: -32601 } });
+  });
+});
+
+describe("envelope", () => {
+  it.each([
+    [1, null, "expected an object"],
+    [{ id: 1, method: "neutralService_nodeInfo" }, 1, 'jsonrpc must be "2.0"'],
+    [{ jsonrpc: "2.0", id: 2, method: 5 }, 2, "method must be a string"],
+    [{ jsonrpc: "2.0", id: 3, method: "neutralService_nodeInfo", params: "x" }, 3, "params must be"],
+    [{ jsonrpc: "2.0", id: 4, method: "neutralService_nodeInfo", params: null }, 4, "params must be"],
+    [{ jsonrpc: "2.0", id: { a: 1 }, method: "neutralService_nodeInfo" }, null, "id must be"],
+  ])("rejects %j as an invalid request", async (body, id, reason) => {
+    const { call } = setup();
+    const response = (await call(body)) as { id: unknown; error: { code: number; message: string } };
+    expect(response.id).toBe(id);
+    expect(response.error.code).toBe(-32600);
+    expect(response.error.message).toContain(reason);
+  });
+
+  it("answers -32700 for text that is not JSON", async () => {
+    const { dispatcher } = setup();
+    expect(await dispatcher.dispatchText("{nope", authed)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not valid JSON" } });
+  });
+
+  it("runs notifications and answers nothing for them", async () => {
+    const { call, calls } = setup();
+    expect(await call({ jsonrpc: "2.0", method: "neutralService_nodeInfo" })).toBeUndefined();
+    expect(await call({ jsonrpc: "2.0", method: "neutralService_getInbox", params: [{ bad: 1 }] })).toBeUndefined();
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe("batch", () => {
+  it("answers every entry that has an id, in order, and none for notifications", async () => {
+    const { call } = setup();
+    const response = (await call([
+      req("neutralService_nodeInfo", [], 1),
+      { jsonrpc: "2.0", method: "neutralService_nodeInfo" },
+      req("neutralService_getInbox", [{}, 0], 2),
+      5,
+      req("neutralService_nope", [], 3),
+    ])) as { id: unknown; result?: unknown; error?: { code: number } }[];
+    expect(response.map((r) => [r.id, r.error?.code ?? "ok"])).toEqual([
+      [1, "ok"],
+      [2, -32602],
+      [null, -32600],
+      [3, -32601],
+    ]);
+  });
+
+  it("answers nothing for a batch of only notifications", async () => {
+    const { call } = setup();
+    expect(await call([{ jsonrpc: "2.0", method: "neutralService_nodeInfo" }, { jsonrpc: "2.0", method: "x" }])).toBeUndefined();
+  });
+
+  it("rejects an empty batch and one over the limit as a whole", async () => {
+    const { call, calls } = setup();
+    expect(await call([])).toMatchObject({ id: null, error: { code: -32600 } });
+    const big = Array.from({ length: 101 }, (_, i) => req("neutralService_nodeInfo", [], i));
+    expect(await call(big)).toMatchObject({ id: null, error: { code: -32005, data: { limit: 100 } } });
+    expect(calls).toHaveLength(0);
+    const full = (await call(big.slice(0, 100))) as unknown[];
+    expect(full).toHaveLength(100);
+  });
+
+  it("knows which bodies need a token", () => {
+    const { dispatcher } = setup();
+    expect(dispatcher.needsAuth(req("neutralService_getInbox"))).toBe(true);
+    expect(dispatcher.needsAuth(req("neutralService_nodeInfo"))).toBe(false);
+    expect(dispatcher.needsAuth([req("rpc.discover"), req("neutralService_nodeInfo")])).toBe(false);
+    expect(dispatcher.needsAuth([req("rpc.discover"), req("neutralService_sendMessage")])).toBe(true);
+    expect(dispatcher.needsAuth([req("nope"), 5, null])).toBe(false);
+  });
+});

@@ -1,0 +1,174 @@
+import type { Ajv } from "ajv";
+import type { RequestContext } from "./context.js";
+import type { MethodDescriptor } from "./descriptor.js";
+import { ErrorCode, RpcError, errorResponse, type JsonRpcId, type JsonRpcResponse } from "./errors.js";
+import type { Handlers } from "./generated/handlers.js";
+import { methodDescriptors } from "./generated/methods.js";
+import { openrpcDocument } from "./generated/openrpc.js";
+import { compileParamValidator, createAjv } from "./validation.js";
+
+export interface DispatcherOptions<Ctx extends RequestContext> {
+  handlers: Handlers<Ctx>;
+  /** Most entries in one batch; more is one -32005 error. Default 100. */
+  maxBatch?: number;
+  /** Sees every error that is not an `RpcError` (answered as a bare -32603); log it here. */
+  onInternalError?: (error: unknown, method: string) => void;
+  /** What `rpc.discover` returns. Default: the generated OpenRPC document. */
+  document?: unknown;
+}
+
+export type DispatchResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
+
+export interface Dispatcher<Ctx extends RequestContext> {
+  /**
+   * Answers a parsed JSON-RPC body (one request or a batch). `undefined` means there is nothing to
+   * send back (only notifications). Never throws.
+   */
+  dispatch(body: unknown, context: Ctx): Promise<DispatchResult>;
+  /** Parses `text` first; text that is not JSON answers -32700. */
+  dispatchText(text: string, context: Ctx): Promise<DispatchResult>;
+  /** Whether some entry of `body` calls a method that needs a token. */
+  needsAuth(body: unknown): boolean;
+}
+
+interface CompiledMethod {
+  descriptor: MethodDescriptor;
+  validators: ((value: unknown) => void)[];
+  call: (args: Record<string, unknown>, context: RequestContext) => unknown;
+}
+
+const DISCOVER = "rpc.discover";
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isId = (value: unknown): value is JsonRpcId =>
+  value === null || typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+
+function compile<Ctx extends RequestContext>(handlers: Handlers<Ctx>, ajv: Ajv): Map<string, CompiledMethod> {
+  const methods = new Map<string, CompiledMethod>();
+  for (const [name, descriptor] of Object.entries(methodDescriptors) as [keyof Handlers<Ctx>, MethodDescriptor][]) {
+    const handler = handlers[name];
+    if (typeof handler !== "function") throw new Error(`No handler for ${name}`);
+    methods.set(name, {
+      descriptor,
+      validators: descriptor.params.map((param) => compileParamValidator(param, ajv)),
+      call: (args, context) => (handler as (a: unknown, c: unknown) => unknown).call(handlers, args, context),
+    });
+  }
+  return methods;
+}
+
+/** Positional or by-name params → one object of validated args, defaults filled in. */
+function normalizeParams(method: CompiledMethod, params: unknown): Record<string, unknown> {
+  const { descriptor, validators } = method;
+  const given: Record<string, unknown> = {};
+  if (params === undefined || Array.isArray(params)) {
+    const list = params ?? [];
+    if (descriptor.paramStructure === "by-name" && params !== undefined) {
+      throw RpcError.invalidParams("params", "must be an object (by-name)");
+    }
+    if (list.length > descriptor.params.length) {
+      throw RpcError.invalidParams("params", `takes at most ${descriptor.params.length} positional params, got ${list.length}`);
+    }
+    descriptor.params.forEach((param, i) => (given[param.name] = list[i]));
+  } else {
+    if (descriptor.paramStructure === "by-position") throw RpcError.invalidParams("params", "must be an array (by-position)");
+    const known = new Set(descriptor.params.map((param) => param.name));
+    for (const key of Object.keys(params as object)) {
+      if (!known.has(key)) throw RpcError.invalidParams(key, "is not a param of this method", { param: key });
+    }
+    Object.assign(given, params);
+  }
+  const args: Record<string, unknown> = {};
+  descriptor.params.forEach((param, i) => {
+    const value = given[param.name];
+    if (value === undefined || value === null) {
+      if (param.required) throw RpcError.invalidParams(param.name, "is required", { param: param.name });
+      if ("default" in param) args[param.name] = structuredClone(param.default);
+      return;
+    }
+    validators[i]!(value);
+    args[param.name] = value;
+  });
+  return args;
+}
+
+export const parseErrorResponse = (): JsonRpcResponse =>
+  errorResponse(null, new RpcError(ErrorCode.ParseError, "Parse error: the body is not valid JSON"));
+
+export function createDispatcher<Ctx extends RequestContext>(options: DispatcherOptions<Ctx>): Dispatcher<Ctx> {
+  const methods = compile(options.handlers, createAjv());
+  const maxBatch = options.maxBatch ?? 100;
+  const document = options.document ?? openrpcDocument;
+  const onInternalError = options.onInternalError ?? (() => {});
+
+  async function invoke(name: string, params: unknown, context: Ctx): Promise<unknown> {
+    if (name === DISCOVER) {
+      if (params !== undefined && !(Array.isArray(params) ? params.length === 0 : Object.keys(params as object).length === 0)) {
+        throw RpcError.invalidParams("params", "rpc.discover takes no params");
+      }
+      return document;
+    }
+    const method = methods.get(name);
+    if (!method) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${name.slice(0, 100)}`);
+    const args = normalizeParams(method, params);
+    if (method.descriptor.requiresAuth && context.auth === undefined) throw RpcError.unauthorized("missing token");
+    const result = await method.call(args, context);
+    return method.descriptor.wrapResult ? [result] : result;
+  }
+
+  async function answer(entry: unknown, context: Ctx): Promise<JsonRpcResponse | undefined> {
+    if (!isObject(entry)) return errorResponse(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: expected an object"));
+    const hasId = "id" in entry;
+    if (hasId && !isId(entry.id)) {
+      return errorResponse(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: id must be a string, a number or null"));
+    }
+    const id = hasId ? (entry.id as JsonRpcId) : null;
+    if (entry.jsonrpc !== "2.0") return errorResponse(id, new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: jsonrpc must be "2.0"'));
+    if (typeof entry.method !== "string") return errorResponse(id, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: method must be a string"));
+    const params = entry.params;
+    if (params !== undefined && typeof params !== "object") {
+      return errorResponse(id, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: params must be an array or an object"));
+    }
+    if (params === null) return errorResponse(id, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: params must be an array or an object"));
+    try {
+      const result = await invoke(entry.method, params, context);
+      return hasId ? { jsonrpc: "2.0", id, result } : undefined;
+    } catch (error) {
+      if (!hasId) return undefined;
+      if (error instanceof RpcError) return errorResponse(id, error);
+      onInternalError(error, entry.method);
+      return errorResponse(id, new RpcError(ErrorCode.InternalError, "Internal error"));
+    }
+  }
+
+  async function dispatch(body: unknown, context: Ctx): Promise<DispatchResult> {
+    if (!Array.isArray(body)) return answer(body, context);
+    if (body.length === 0) return errorResponse(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: empty batch"));
+    if (body.length > maxBatch) {
+      return errorResponse(null, new RpcError(ErrorCode.TooLarge, `Batch too large: ${body.length} entries, at most ${maxBatch}`, { limit: maxBatch }));
+    }
+    const responses = (await Promise.all(body.map((entry) => answer(entry, context)))).filter(
+      (response): response is JsonRpcResponse => response !== undefined,
+    );
+    return responses.length > 0 ? responses : undefined;
+  }
+
+  const entryNeedsAuth = (entry: unknown): boolean =>
+    isObject(entry) && typeof entry.method === "string" && methods.get(entry.method)?.descriptor.requiresAuth === true;
+
+  return {
+    dispatch,
+    async dispatchText(text, context) {
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return parseErrorResponse();
+      }
+      return dispatch(body, context);
+    },
+    needsAuth(body) {
+      return Array.isArray(body) ? body.length <= maxBatch && body.some(entryNeedsAuth) : entryNeedsAuth(body);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
+//
+// The handlers a neutralService server implements: one typed function per method. The
+// dispatcher validates and normalizes params before calling them (defaults filled in, by-position
+// or by-name alike) and wraps results in the one-element array the wire carries.
+import type { Authenticated, RequestContext } from "../context.js";
+import type * as T from "./types.js";
+
+export interface Handlers<Ctx extends RequestContext = RequestContext> {
+  /**
+   * Fetch a page of messages from the authenticated user's inbox.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_getInbox(args: T.GetInboxArgs, context: Authenticated<Ctx>): T.GetInboxResult | Promise<T.GetInboxResult>;
+  /**
+   * Fetch a page of one chat: the messages between the authenticated user and one peer, both directions.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_getChat(args: T.GetChatArgs, context: Authenticated<Ctx>): T.GetChatResult | Promise<T.GetChatResult>;
+  /**
+   * Store a signed, encrypted message for its recipient and return it with its id and both receipts.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_sendMessage(args: T.SendMessageArgs, context: Authenticated<Ctx>): T.SendMessageResult | Promise<T.SendMessageResult>;
+  /** Describe this service node: its address, software, accepted sign-in domains and limits. */
+  neutralService_nodeInfo(args: T.NodeInfoArgs, context: Ctx): T.NodeInfoResult | Promise<T.NodeInfoResult>;
+}

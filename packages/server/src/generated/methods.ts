@@ -1,0 +1,233 @@
+// generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
+//
+// What the dispatcher needs to know of each method: param order, defaults, whether it needs a
+// token, whether its result is wrapped, and each param's JSON Schema (dereferenced) for validation.
+import type { MethodDescriptor } from "../descriptor.js";
+
+export const methodDescriptors = {
+  "neutralService_getInbox": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "inboxFilter",
+        required: false,
+        default: {},
+        schema: {
+          "title": "InboxFilter",
+          "description": "Selects messages of the authenticated user's mailbox. Every member is optional; unknown members are an error.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "from": {
+              "title": "Address",
+              "description": "Only messages from this sender.",
+              "type": "string",
+              "pattern": "^0x[0-9a-fA-F]{40}$"
+            },
+            "direction": {
+              "title": "Direction",
+              "description": "Which side of the mailbox to read: messages `received` by the user (the inbox), messages the user `sent`, or `all` of them (for syncing a second device).",
+              "type": "string",
+              "enum": [
+                "received",
+                "sent",
+                "all"
+              ],
+              "default": "received"
+            },
+            "since": {
+              "title": "Timestamp",
+              "description": "Only messages whose timestamp is at or after this (inclusive).",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            },
+            "until": {
+              "title": "Timestamp",
+              "description": "Only messages whose timestamp is before this (exclusive).",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            }
+          },
+          "default": {}
+        },
+      },
+      {
+        name: "limit",
+        required: false,
+        default: 20,
+        schema: {
+          "title": "Limit",
+          "description": "Page size: an integer from 1 to 100.",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20
+        },
+      },
+      {
+        name: "after",
+        required: false,
+        schema: {
+          "title": "MessageId",
+          "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+          "type": "string",
+          "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+        },
+      },
+      {
+        name: "before",
+        required: false,
+        schema: {
+          "title": "MessageId",
+          "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+          "type": "string",
+          "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+        },
+      },
+    ],
+  },
+  "neutralService_getChat": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "inboxFilter",
+        required: false,
+        default: {},
+        schema: {
+          "title": "ChatFilter",
+          "description": "Selects one chat of the authenticated user and an optional time window. Unknown members are an error.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "chat": {
+              "title": "Address",
+              "description": "The peer whose chat to read. Absent: the most recently active chat.",
+              "type": "string",
+              "pattern": "^0x[0-9a-fA-F]{40}$"
+            },
+            "since": {
+              "title": "Timestamp",
+              "description": "Only messages whose timestamp is at or after this (inclusive).",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            },
+            "until": {
+              "title": "Timestamp",
+              "description": "Only messages whose timestamp is before this (exclusive).",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            }
+          },
+          "default": {}
+        },
+      },
+      {
+        name: "limit",
+        required: false,
+        default: 20,
+        schema: {
+          "title": "Limit",
+          "description": "Page size: an integer from 1 to 100.",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20
+        },
+      },
+      {
+        name: "after",
+        required: false,
+        schema: {
+          "title": "MessageId",
+          "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+          "type": "string",
+          "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+        },
+      },
+      {
+        name: "before",
+        required: false,
+        schema: {
+          "title": "MessageId",
+          "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+          "type": "string",
+          "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+        },
+      },
+    ],
+  },
+  "neutralService_sendMessage": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "message",
+        required: true,
+        schema: {
+          "title": "SignedMessage",
+          "description": "A message as its sender signs and sends it.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "from",
+            "to",
+            "message",
+            "timestamp",
+            "signature"
+          ],
+          "properties": {
+            "from": {
+              "title": "Address",
+              "description": "The sender; must be the authenticated user.",
+              "type": "string",
+              "pattern": "^0x[0-9a-fA-F]{40}$"
+            },
+            "to": {
+              "title": "Address",
+              "description": "The recipient.",
+              "type": "string",
+              "pattern": "^0x[0-9a-fA-F]{40}$"
+            },
+            "message": {
+              "title": "Ciphertext",
+              "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
+              "type": "string",
+              "pattern": "^(?:[0-9a-fA-F]{2})+$"
+            },
+            "timestamp": {
+              "title": "Timestamp",
+              "description": "Set by the sender and covered by its signature; must be within the node's clock window.",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            },
+            "signature": {
+              "title": "Signature",
+              "description": "The sender's EIP-712 signature of `Message(address from,address to,bytes message,uint64 timestamp)`.",
+              "type": "string",
+              "pattern": "^0x[0-9a-fA-F]{130}$"
+            }
+          }
+        },
+      },
+    ],
+  },
+  "neutralService_nodeInfo": {
+    paramStructure: "either",
+    requiresAuth: false,
+    wrapResult: true,
+    params: [
+    ],
+  },
+} as const satisfies Record<string, MethodDescriptor>;
+
+export type MethodName = keyof typeof methodDescriptors;

@@ -1,0 +1,1547 @@
+// generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
+//
+// The OpenRPC document, as written (references kept), for rpc.discover and GET /openrpc.json.
+export const openrpcDocument = {
+  "openrpc": "1.3.2",
+  "info": {
+    "title": "neutralService",
+    "version": "1.0.0",
+    "description": "An encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP.\n\nUsers are Ethereum-style addresses. Message bodies are ciphertext the node never reads; every message carries its sender's EIP-712 signature and a receipt from the sender's and the receiver's service node.\n\n## Transport\n`POST /` with `Content-Type: application/json`. The body is one JSON-RPC 2.0 request or a batch of 1..100 requests. Params may be positional or by name. Notifications (no `id`) get no response entry; a batch of only notifications gets HTTP 204. `GET /health` (liveness), `GET /openrpc.json` (this document) and `GET /docs` need no token.\n\nResponses that carry JSON-RPC responses are HTTP 200, errors included, except 401 (credential missing or invalid, with `WWW-Authenticate: Bearer`, error -32001), 413 (body too large, -32005), 415 (not JSON, -32600) and 429 (rate limited, with `Retry-After`, -32029). A batch of more than 100 entries is one -32005 error.\n\n## Result envelope\nThe `result` of every `neutralService_*` method is an array holding exactly one payload object, as in the interface's examples: `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{…}]}`. Typed clients unwrap it.\n\n## Service discovery\n`rpc.discover` (no params, no token) returns this OpenRPC document itself, not wrapped in an array, as OpenRPC defines.\n\n## Authentication\nMethods marked `x-requires-auth` need `Authorization: Bearer <token>` where `token = base64url(UTF-8 text of an EIP-4361 Sign-In with Ethereum message) + \".\" + 0x-hex signature`, the signature being the user's EIP-191 `personal_sign` of that text. There is no login round trip. The node checks that the signature recovers the message's address; that `domain` is one of its configured domains (`nodeInfo.domains`); `version` is 1; `expiration-time` is present, in the future and at most 24 h after `issued-at`; `not-before` is respected; and `nonce` has at least 8 alphanumerics. Failures are HTTP 401 with error -32001 and `data.reason` naming the failed check. The token belongs to the HTTP request: in a batch, a missing or invalid token fails the whole request unless every entry is a method that needs no token.\n\n## Signatures and receipts\nMessages are signed with EIP-712 typed data, domain `{name: \"neutralService\", version: \"1\"}` (no chainId, no verifyingContract), primary type `Message(address from,address to,bytes message,uint64 timestamp)`. A receipt is the service node's EIP-712 signature, same domain, primary type `Receipt(bytes32 message,string role)` where `message` is the EIP-712 digest of the sender's `Message` and `role` is `\"sender\"` or `\"receiver\"`.\n\n## Errors\n| code | meaning |\n|---|---|\n| -32700 | parse error: the body is not JSON |\n| -32600 | invalid request (also: wrong Content-Type, HTTP 415) |\n| -32601 | method not found |\n| -32602 | invalid params; `data` names the offending field |\n| -32603 | internal error (never with a stack trace or SQL) |\n| -32001 | unauthorized: token missing, malformed, expired, wrong domain, bad signature |\n| -32002 | forbidden, e.g. sending as another address |\n| -32003 | invalid message signature |\n| -32004 | timestamp outside the accepted window |\n| -32005 | too large: body, batch or message |\n| -32029 | rate limited |\n\n## Limits (defaults, each configurable by the operator)\n`limit` ≤ 100 · batch ≤ 100 entries · body ≤ 1 MiB · message ≤ 64 KiB of bytes · clock skew ±5 min. A node reports its own in `neutralService_nodeInfo`.",
+    "license": {
+      "name": "MIT"
+    }
+  },
+  "servers": [
+    {
+      "name": "Local relay",
+      "url": "http://127.0.0.1:8645"
+    }
+  ],
+  "methods": [
+    {
+      "name": "neutralService_getInbox",
+      "summary": "Fetch a page of messages from the authenticated user's inbox.",
+      "description": "The inbox is the messages received by the authenticated user (`inboxFilter.direction` widens it to sent messages or the whole mailbox). `result.address` is the authenticated user.\n\nPagination: with no cursor, or `before` only, the walk goes backwards — the newest messages older than `before`, newest first. With `after` only it goes forwards — the oldest messages newer than `after`, oldest first. With both it goes forwards from `after` and never reaches `before`. `data` is in walk order, so the next page continues from the last element's `id`. `end` is true exactly when no further message exists in the walk's direction within the bounds and filters. Any well-formed id is a valid position, whether or not a message has it.",
+      "tags": [
+        {
+          "name": "read"
+        }
+      ],
+      "x-requires-auth": true,
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "inboxFilter",
+          "description": "Which messages of the mailbox to read. Absent, `null` or `{}` means every received message.",
+          "required": false,
+          "schema": {
+            "title": "InboxFilter",
+            "description": "Selects messages of the authenticated user's mailbox. Every member is optional; unknown members are an error.",
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "from": {
+                "title": "Address",
+                "description": "Only messages from this sender.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "direction": {
+                "title": "Direction",
+                "description": "Which side of the mailbox to read: messages `received` by the user (the inbox), messages the user `sent`, or `all` of them (for syncing a second device).",
+                "type": "string",
+                "enum": [
+                  "received",
+                  "sent",
+                  "all"
+                ],
+                "default": "received"
+              },
+              "since": {
+                "title": "Timestamp",
+                "description": "Only messages whose timestamp is at or after this (inclusive).",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "until": {
+                "title": "Timestamp",
+                "description": "Only messages whose timestamp is before this (exclusive).",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              }
+            },
+            "default": {}
+          }
+        },
+        {
+          "name": "limit",
+          "description": "Number of messages to fetch, 1..100. Values outside that range are an error, never silently clamped.",
+          "required": false,
+          "schema": {
+            "title": "Limit",
+            "description": "Page size: an integer from 1 to 100.",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "default": 20
+          }
+        },
+        {
+          "name": "after",
+          "description": "Walk forwards: only messages with an id greater than this one.",
+          "required": false,
+          "schema": {
+            "title": "MessageId",
+            "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+            "type": "string",
+            "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+          }
+        },
+        {
+          "name": "before",
+          "description": "Only messages with an id smaller than this one (walks backwards unless `after` is also given).",
+          "required": false,
+          "schema": {
+            "title": "MessageId",
+            "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+            "type": "string",
+            "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one InboxPage.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "title": "InboxPage",
+            "description": "One page of a mailbox walk.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "address",
+              "data",
+              "end"
+            ],
+            "properties": {
+              "address": {
+                "title": "Address",
+                "description": "The inbox owner: the authenticated user.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "data": {
+                "type": "array",
+                "description": "Messages in walk order.",
+                "items": {
+                  "title": "Message",
+                  "description": "A stored message, as every read returns it.",
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id",
+                    "message",
+                    "from",
+                    "to",
+                    "signature",
+                    "sender_receipt",
+                    "receiver_receipt",
+                    "timestamp"
+                  ],
+                  "properties": {
+                    "id": {
+                      "title": "MessageId",
+                      "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+                      "type": "string",
+                      "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+                    },
+                    "message": {
+                      "title": "Ciphertext",
+                      "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
+                      "type": "string",
+                      "pattern": "^(?:[0-9a-fA-F]{2})+$"
+                    },
+                    "from": {
+                      "title": "Address",
+                      "description": "The sender.",
+                      "type": "string",
+                      "pattern": "^0x[0-9a-fA-F]{40}$"
+                    },
+                    "to": {
+                      "title": "Address",
+                      "description": "The recipient.",
+                      "type": "string",
+                      "pattern": "^0x[0-9a-fA-F]{40}$"
+                    },
+                    "signature": {
+                      "title": "Signature",
+                      "description": "The sender's EIP-712 signature of the message.",
+                      "type": "string",
+                      "pattern": "^0x[0-9a-fA-F]{130}$"
+                    },
+                    "sender_receipt": {
+                      "title": "Signature",
+                      "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\".",
+                      "type": "string",
+                      "pattern": "^0x[0-9a-fA-F]{130}$"
+                    },
+                    "receiver_receipt": {
+                      "title": "Signature",
+                      "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\".",
+                      "type": "string",
+                      "pattern": "^0x[0-9a-fA-F]{130}$"
+                    },
+                    "timestamp": {
+                      "title": "Timestamp",
+                      "description": "Milliseconds since the Unix epoch.",
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 9007199254740991
+                    }
+                  }
+                }
+              },
+              "end": {
+                "type": "boolean",
+                "description": "True exactly when no further message exists in the walk's direction."
+              }
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "Invalid params",
+          "data": {
+            "field": "inboxFilter.form",
+            "reason": "is not a known member",
+            "param": "inboxFilter",
+            "path": "/form"
+          }
+        },
+        {
+          "code": -32001,
+          "message": "Unauthorized",
+          "data": {
+            "reason": "expired"
+          }
+        },
+        {
+          "code": -32029,
+          "message": "Rate limited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Newest messages of the inbox",
+          "description": "The interface's own example request: params is an empty array, so the filter is `{}` and the limit 20.",
+          "params": [],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "address": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "data": [
+                  {
+                    "id": "3",
+                    "message": "deadbeefcafef00d",
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
+                    "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
+                    "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+                    "timestamp": 1767225720000
+                  },
+                  {
+                    "id": "1",
+                    "message": "a1b2c3d4e5f60718",
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "signature": "0xc3cee1fa0f77347d3ef59bdd3770b07c7512541f749a0998c494552b55bbdc5a292ec94c0db820134f639f1d8e8be006f5fe801a6ee0cf0d14b405ea9f18d3d91b",
+                    "sender_receipt": "0xf62a4641ba96fede3b61c6cc733eeadadf0fef4b6a812b022ab72d63e708be6d2b48f8f69798ab82d35d8c9ef263734d57026fc38a212eeece29f9aa3f5dedda1b",
+                    "receiver_receipt": "0x9d53fd86f9250be7931d6b407d6a6418a9d3992f355c98add1ed0b78c047e14770303b2aeb550f7cb00df94f9e9c39ba26031c752c037a4b8cd5b66586a82c0a1c",
+                    "timestamp": 1767225600000
+                  }
+                ],
+                "end": true
+              }
+            ]
+          }
+        },
+        {
+          "name": "Forward sync from a cursor",
+          "params": [
+            {
+              "name": "inboxFilter",
+              "value": {
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+              }
+            },
+            {
+              "name": "limit",
+              "value": 1
+            },
+            {
+              "name": "after",
+              "value": "1"
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "address": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "data": [
+                  {
+                    "id": "3",
+                    "message": "deadbeefcafef00d",
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
+                    "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
+                    "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+                    "timestamp": 1767225720000
+                  }
+                ],
+                "end": true
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "neutralService_getChat",
+      "summary": "Fetch a page of one chat: the messages between the authenticated user and one peer, both directions.",
+      "description": "`inboxFilter.chat` names the peer; the chat `id` in the result is that peer's address. Without `chat`, the user's most recently active chat (the one holding the user's highest message id) is read; if the user has no chat at all the call fails with -32602. A chat with oneself is allowed.\n\nPagination (`limit`, `after`, `before`, `end`) works exactly as in `neutralService_getInbox`.",
+      "tags": [
+        {
+          "name": "read"
+        }
+      ],
+      "x-requires-auth": true,
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "inboxFilter",
+          "description": "Which chat to read, and an optional time window. Absent, `null` or `{}` reads the most recently active chat.",
+          "required": false,
+          "schema": {
+            "title": "ChatFilter",
+            "description": "Selects one chat of the authenticated user and an optional time window. Unknown members are an error.",
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "chat": {
+                "title": "Address",
+                "description": "The peer whose chat to read. Absent: the most recently active chat.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "since": {
+                "title": "Timestamp",
+                "description": "Only messages whose timestamp is at or after this (inclusive).",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "until": {
+                "title": "Timestamp",
+                "description": "Only messages whose timestamp is before this (exclusive).",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              }
+            },
+            "default": {}
+          }
+        },
+        {
+          "name": "limit",
+          "description": "Number of messages to fetch, 1..100.",
+          "required": false,
+          "schema": {
+            "title": "Limit",
+            "description": "Page size: an integer from 1 to 100.",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "default": 20
+          }
+        },
+        {
+          "name": "after",
+          "description": "Walk forwards: only messages with an id greater than this one.",
+          "required": false,
+          "schema": {
+            "title": "MessageId",
+            "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+            "type": "string",
+            "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+          }
+        },
+        {
+          "name": "before",
+          "description": "Only messages with an id smaller than this one (walks backwards unless `after` is also given).",
+          "required": false,
+          "schema": {
+            "title": "MessageId",
+            "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+            "type": "string",
+            "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one ChatPage.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "title": "ChatPage",
+            "description": "One page of a chat walk.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "id",
+              "data",
+              "end"
+            ],
+            "properties": {
+              "id": {
+                "title": "Address",
+                "description": "The chat's id: the peer's address.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "data": {
+                "type": "array",
+                "description": "Messages in walk order.",
+                "items": {
+                  "title": "Message",
+                  "description": "A stored message, as every read returns it.",
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "id",
+                    "message",
+                    "from",
+                    "to",
+                    "signature",
+                    "sender_receipt",
+                    "receiver_receipt",
+                    "timestamp"
+                  ],
+                  "properties": {
+                    "id": {
+                      "title": "MessageId",
+                      "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+                      "type": "string",
+                      "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+                    },
+                    "message": {
+                      "title": "Ciphertext",
+                      "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
+                      "type": "string",
+                      "pattern": "^(?:[0-9a-fA-F]{2})+$"
+                    },
+                    "from": {
+                      "title": "Address",
+                      "description": "The sender.",
+                      "type": "string",
+                      "pattern": "^0x[0-9a-fA-F]{40}$"
+                    },
+                    "to": {
+                      "title": "Address",
+                      "description": "The recipient.",
+                      "type": "string",
+                      "pattern": "^0x[0-9a-fA-F]{40}$"
+                    },
+                    "signature": {
+                      "title": "Signature",
+                      "description": "The sender's EIP-712 signature of the message.",
+                      "type": "string",
+                      "pattern": "^0x[0-9a-fA-F]{130}$"
+                    },
+                    "sender_receipt": {
+                      "title": "Signature",
+                      "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\".",
+                      "type": "string",
+                      "pattern": "^0x[0-9a-fA-F]{130}$"
+                    },
+                    "receiver_receipt": {
+                      "title": "Signature",
+                      "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\".",
+                      "type": "string",
+                      "pattern": "^0x[0-9a-fA-F]{130}$"
+                    },
+                    "timestamp": {
+                      "title": "Timestamp",
+                      "description": "Milliseconds since the Unix epoch.",
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 9007199254740991
+                    }
+                  }
+                }
+              },
+              "end": {
+                "type": "boolean",
+                "description": "True exactly when no further message exists in the walk's direction."
+              }
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "Invalid params",
+          "data": {
+            "field": "inboxFilter.form",
+            "reason": "is not a known member",
+            "param": "inboxFilter",
+            "path": "/form"
+          }
+        },
+        {
+          "code": -32001,
+          "message": "Unauthorized",
+          "data": {
+            "reason": "expired"
+          }
+        },
+        {
+          "code": -32029,
+          "message": "Rate limited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Most recent chat",
+          "description": "The interface's own example request: params is an empty array.",
+          "params": [],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "id": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "data": [
+                  {
+                    "id": "3",
+                    "message": "deadbeefcafef00d",
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
+                    "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
+                    "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+                    "timestamp": 1767225720000
+                  },
+                  {
+                    "id": "2",
+                    "message": "0f1e2d3c4b5a6978",
+                    "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "to": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "signature": "0xe27521bca6b55dd83b10e1ff42ccb3cbcbda44d5b984c3228b80865fad884e112da2e3ef092e98c31b82a6978c931485a0823f4da6c3b406e126eeaffff7d6e31b",
+                    "sender_receipt": "0xfac3aef65462a7db147ff0f2737a403e2bd2a021242f3547abde7e0cda4ff59d4e0f26157f6a12907053110bd843f764e13b875cdee4bbf55152efc42f7d406f1b",
+                    "receiver_receipt": "0xde7385243c18f295eb5613ae65a581909fcc7505f1691c7377d2058f53c3084f18c04f6a05502247b4a2d0ac02d99952e71f614d61725769b7ee60bedb509a7b1c",
+                    "timestamp": 1767225660000
+                  },
+                  {
+                    "id": "1",
+                    "message": "a1b2c3d4e5f60718",
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "signature": "0xc3cee1fa0f77347d3ef59bdd3770b07c7512541f749a0998c494552b55bbdc5a292ec94c0db820134f639f1d8e8be006f5fe801a6ee0cf0d14b405ea9f18d3d91b",
+                    "sender_receipt": "0xf62a4641ba96fede3b61c6cc733eeadadf0fef4b6a812b022ab72d63e708be6d2b48f8f69798ab82d35d8c9ef263734d57026fc38a212eeece29f9aa3f5dedda1b",
+                    "receiver_receipt": "0x9d53fd86f9250be7931d6b407d6a6418a9d3992f355c98add1ed0b78c047e14770303b2aeb550f7cb00df94f9e9c39ba26031c752c037a4b8cd5b66586a82c0a1c",
+                    "timestamp": 1767225600000
+                  }
+                ],
+                "end": true
+              }
+            ]
+          }
+        },
+        {
+          "name": "A named chat, one page back from a cursor",
+          "params": [
+            {
+              "name": "inboxFilter",
+              "value": {
+                "chat": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+              }
+            },
+            {
+              "name": "limit",
+              "value": 1
+            },
+            {
+              "name": "before",
+              "value": "3"
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "id": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "data": [
+                  {
+                    "id": "2",
+                    "message": "0f1e2d3c4b5a6978",
+                    "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "to": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "signature": "0xe27521bca6b55dd83b10e1ff42ccb3cbcbda44d5b984c3228b80865fad884e112da2e3ef092e98c31b82a6978c931485a0823f4da6c3b406e126eeaffff7d6e31b",
+                    "sender_receipt": "0xfac3aef65462a7db147ff0f2737a403e2bd2a021242f3547abde7e0cda4ff59d4e0f26157f6a12907053110bd843f764e13b875cdee4bbf55152efc42f7d406f1b",
+                    "receiver_receipt": "0xde7385243c18f295eb5613ae65a581909fcc7505f1691c7377d2058f53c3084f18c04f6a05502247b4a2d0ac02d99952e71f614d61725769b7ee60bedb509a7b1c",
+                    "timestamp": 1767225660000
+                  }
+                ],
+                "end": false
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "neutralService_sendMessage",
+      "summary": "Store a signed, encrypted message for its recipient and return it with its id and both receipts.",
+      "description": "`message.signature` is the sender's EIP-712 signature over `Message(address from,address to,bytes message,uint64 timestamp)` in the domain `{name: \"neutralService\", version: \"1\"}`. The node checks that `message` is non-empty hex (-32602), that the signature recovers `from` (-32003), that `from` is the authenticated user (-32002), that `timestamp` is within the node's clock window (-32004) and the size limits (-32005).\n\nIdempotent: resending a message with the same EIP-712 digest returns the stored original; no duplicate is stored. The message is acknowledged only once it is durably stored. The body is ciphertext to the node; it never needs the plaintext.",
+      "tags": [
+        {
+          "name": "write"
+        }
+      ],
+      "x-requires-auth": true,
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "message",
+          "description": "The signed message to store.",
+          "required": true,
+          "schema": {
+            "title": "SignedMessage",
+            "description": "A message as its sender signs and sends it.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "from",
+              "to",
+              "message",
+              "timestamp",
+              "signature"
+            ],
+            "properties": {
+              "from": {
+                "title": "Address",
+                "description": "The sender; must be the authenticated user.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "to": {
+                "title": "Address",
+                "description": "The recipient.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "message": {
+                "title": "Ciphertext",
+                "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
+                "type": "string",
+                "pattern": "^(?:[0-9a-fA-F]{2})+$"
+              },
+              "timestamp": {
+                "title": "Timestamp",
+                "description": "Set by the sender and covered by its signature; must be within the node's clock window.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "signature": {
+                "title": "Signature",
+                "description": "The sender's EIP-712 signature of `Message(address from,address to,bytes message,uint64 timestamp)`.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{130}$"
+              }
+            }
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one Message: the stored message, with its id and both receipts.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "title": "Message",
+            "description": "A stored message, as every read returns it.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "id",
+              "message",
+              "from",
+              "to",
+              "signature",
+              "sender_receipt",
+              "receiver_receipt",
+              "timestamp"
+            ],
+            "properties": {
+              "id": {
+                "title": "MessageId",
+                "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+                "type": "string",
+                "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+              },
+              "message": {
+                "title": "Ciphertext",
+                "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
+                "type": "string",
+                "pattern": "^(?:[0-9a-fA-F]{2})+$"
+              },
+              "from": {
+                "title": "Address",
+                "description": "The sender.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "to": {
+                "title": "Address",
+                "description": "The recipient.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "signature": {
+                "title": "Signature",
+                "description": "The sender's EIP-712 signature of the message.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{130}$"
+              },
+              "sender_receipt": {
+                "title": "Signature",
+                "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\".",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{130}$"
+              },
+              "receiver_receipt": {
+                "title": "Signature",
+                "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\".",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{130}$"
+              },
+              "timestamp": {
+                "title": "Timestamp",
+                "description": "Milliseconds since the Unix epoch.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              }
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "Invalid params",
+          "data": {
+            "field": "inboxFilter.form",
+            "reason": "is not a known member",
+            "param": "inboxFilter",
+            "path": "/form"
+          }
+        },
+        {
+          "code": -32001,
+          "message": "Unauthorized",
+          "data": {
+            "reason": "expired"
+          }
+        },
+        {
+          "code": -32002,
+          "message": "Forbidden",
+          "data": {
+            "reason": "from is not the authenticated user"
+          }
+        },
+        {
+          "code": -32003,
+          "message": "Invalid message signature"
+        },
+        {
+          "code": -32004,
+          "message": "Timestamp outside the accepted window"
+        },
+        {
+          "code": -32005,
+          "message": "Too large"
+        },
+        {
+          "code": -32029,
+          "message": "Rate limited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Send a message",
+          "params": [
+            {
+              "name": "message",
+              "value": {
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "message": "deadbeefcafef00d",
+                "timestamp": 1767225720000,
+                "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c"
+              }
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "id": "3",
+                "message": "deadbeefcafef00d",
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
+                "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
+                "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+                "timestamp": 1767225720000
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "neutralService_nodeInfo",
+      "summary": "Describe this service node: its address, software, accepted sign-in domains and limits.",
+      "description": "`address` is the key that signs this node's receipts; clients verify receipts against it. `domains` are the values a sign-in token's `domain` may take.",
+      "tags": [
+        {
+          "name": "node"
+        }
+      ],
+      "paramStructure": "either",
+      "params": [],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one NodeInfo.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "title": "NodeInfo",
+            "description": "What a service node says about itself.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "address",
+              "software",
+              "version",
+              "domains",
+              "limits"
+            ],
+            "properties": {
+              "address": {
+                "title": "Address",
+                "description": "The node's address: the key that signs its receipts.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "software": {
+                "type": "string",
+                "description": "The node software's name."
+              },
+              "version": {
+                "type": "string",
+                "description": "The node software's version."
+              },
+              "domains": {
+                "type": "array",
+                "description": "The Sign-In with Ethereum `domain` values this node accepts in tokens.",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "limits": {
+                "title": "NodeLimits",
+                "description": "The limits this node enforces.",
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "maxLimit",
+                  "maxBatch",
+                  "maxBodyBytes",
+                  "maxMessageBytes",
+                  "clockSkewMs"
+                ],
+                "properties": {
+                  "maxLimit": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "Largest accepted `limit`."
+                  },
+                  "maxBatch": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "Most entries in one batch."
+                  },
+                  "maxBodyBytes": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "Largest request body, in bytes."
+                  },
+                  "maxMessageBytes": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "Largest message body, in bytes of ciphertext."
+                  },
+                  "clockSkewMs": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Accepted distance between a message's timestamp and the node's clock, in ms."
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "code": -32029,
+          "message": "Rate limited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Node description",
+          "params": [],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "address": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+                "software": "neutral-relay",
+                "version": "0.1.0",
+                "domains": [
+                  "127.0.0.1:8645"
+                ],
+                "limits": {
+                  "maxLimit": 100,
+                  "maxBatch": 100,
+                  "maxBodyBytes": 1048576,
+                  "maxMessageBytes": 65536,
+                  "clockSkewMs": 300000
+                }
+              }
+            ]
+          }
+        }
+      ]
+    }
+  ],
+  "components": {
+    "schemas": {
+      "Address": {
+        "title": "Address",
+        "description": "An account address: `0x` + 40 hex digits. Any case on input; lowercase on output.",
+        "type": "string",
+        "pattern": "^0x[0-9a-fA-F]{40}$"
+      },
+      "Hex": {
+        "title": "Hex",
+        "description": "A `0x`-prefixed hex string.",
+        "type": "string",
+        "pattern": "^0x[0-9a-fA-F]*$"
+      },
+      "Signature": {
+        "title": "Signature",
+        "description": "A 65-byte secp256k1 signature (r, s, v): `0x` + 130 hex digits.",
+        "type": "string",
+        "pattern": "^0x[0-9a-fA-F]{130}$"
+      },
+      "Ciphertext": {
+        "title": "Ciphertext",
+        "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
+        "type": "string",
+        "pattern": "^(?:[0-9a-fA-F]{2})+$"
+      },
+      "MessageId": {
+        "title": "MessageId",
+        "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+        "type": "string",
+        "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+      },
+      "Timestamp": {
+        "title": "Timestamp",
+        "description": "Milliseconds since the Unix epoch.",
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 9007199254740991
+      },
+      "Limit": {
+        "title": "Limit",
+        "description": "Page size: an integer from 1 to 100.",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 100,
+        "default": 20
+      },
+      "Direction": {
+        "title": "Direction",
+        "description": "Which side of the mailbox to read: messages `received` by the user (the inbox), messages the user `sent`, or `all` of them (for syncing a second device).",
+        "type": "string",
+        "enum": [
+          "received",
+          "sent",
+          "all"
+        ],
+        "default": "received"
+      },
+      "InboxFilter": {
+        "title": "InboxFilter",
+        "description": "Selects messages of the authenticated user's mailbox. Every member is optional; unknown members are an error.",
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "from": {
+            "title": "Address",
+            "description": "Only messages from this sender.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{40}$"
+          },
+          "direction": {
+            "title": "Direction",
+            "description": "Which side of the mailbox to read: messages `received` by the user (the inbox), messages the user `sent`, or `all` of them (for syncing a second device).",
+            "type": "string",
+            "enum": [
+              "received",
+              "sent",
+              "all"
+            ],
+            "default": "received"
+          },
+          "since": {
+            "title": "Timestamp",
+            "description": "Only messages whose timestamp is at or after this (inclusive).",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "until": {
+            "title": "Timestamp",
+            "description": "Only messages whose timestamp is before this (exclusive).",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          }
+        }
+      },
+      "ChatFilter": {
+        "title": "ChatFilter",
+        "description": "Selects one chat of the authenticated user and an optional time window. Unknown members are an error.",
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "chat": {
+            "title": "Address",
+            "description": "The peer whose chat to read. Absent: the most recently active chat.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{40}$"
+          },
+          "since": {
+            "title": "Timestamp",
+            "description": "Only messages whose timestamp is at or after this (inclusive).",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "until": {
+            "title": "Timestamp",
+            "description": "Only messages whose timestamp is before this (exclusive).",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          }
+        }
+      },
+      "SignedMessage": {
+        "title": "SignedMessage",
+        "description": "A message as its sender signs and sends it.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "from",
+          "to",
+          "message",
+          "timestamp",
+          "signature"
+        ],
+        "properties": {
+          "from": {
+            "title": "Address",
+            "description": "The sender; must be the authenticated user.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{40}$"
+          },
+          "to": {
+            "title": "Address",
+            "description": "The recipient.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{40}$"
+          },
+          "message": {
+            "title": "Ciphertext",
+            "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
+            "type": "string",
+            "pattern": "^(?:[0-9a-fA-F]{2})+$"
+          },
+          "timestamp": {
+            "title": "Timestamp",
+            "description": "Set by the sender and covered by its signature; must be within the node's clock window.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "signature": {
+            "title": "Signature",
+            "description": "The sender's EIP-712 signature of `Message(address from,address to,bytes message,uint64 timestamp)`.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{130}$"
+          }
+        }
+      },
+      "Message": {
+        "title": "Message",
+        "description": "A stored message, as every read returns it.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "message",
+          "from",
+          "to",
+          "signature",
+          "sender_receipt",
+          "receiver_receipt",
+          "timestamp"
+        ],
+        "properties": {
+          "id": {
+            "title": "MessageId",
+            "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+            "type": "string",
+            "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+          },
+          "message": {
+            "title": "Ciphertext",
+            "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
+            "type": "string",
+            "pattern": "^(?:[0-9a-fA-F]{2})+$"
+          },
+          "from": {
+            "title": "Address",
+            "description": "The sender.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{40}$"
+          },
+          "to": {
+            "title": "Address",
+            "description": "The recipient.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{40}$"
+          },
+          "signature": {
+            "title": "Signature",
+            "description": "The sender's EIP-712 signature of the message.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{130}$"
+          },
+          "sender_receipt": {
+            "title": "Signature",
+            "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\".",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{130}$"
+          },
+          "receiver_receipt": {
+            "title": "Signature",
+            "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\".",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{130}$"
+          },
+          "timestamp": {
+            "title": "Timestamp",
+            "description": "Milliseconds since the Unix epoch.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          }
+        }
+      },
+      "InboxPage": {
+        "title": "InboxPage",
+        "description": "One page of a mailbox walk.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "address",
+          "data",
+          "end"
+        ],
+        "properties": {
+          "address": {
+            "title": "Address",
+            "description": "The inbox owner: the authenticated user.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{40}$"
+          },
+          "data": {
+            "type": "array",
+            "description": "Messages in walk order.",
+            "items": {
+              "title": "Message",
+              "description": "A stored message, as every read returns it.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "message",
+                "from",
+                "to",
+                "signature",
+                "sender_receipt",
+                "receiver_receipt",
+                "timestamp"
+              ],
+              "properties": {
+                "id": {
+                  "title": "MessageId",
+                  "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+                  "type": "string",
+                  "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+                },
+                "message": {
+                  "title": "Ciphertext",
+                  "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
+                  "type": "string",
+                  "pattern": "^(?:[0-9a-fA-F]{2})+$"
+                },
+                "from": {
+                  "title": "Address",
+                  "description": "The sender.",
+                  "type": "string",
+                  "pattern": "^0x[0-9a-fA-F]{40}$"
+                },
+                "to": {
+                  "title": "Address",
+                  "description": "The recipient.",
+                  "type": "string",
+                  "pattern": "^0x[0-9a-fA-F]{40}$"
+                },
+                "signature": {
+                  "title": "Signature",
+                  "description": "The sender's EIP-712 signature of the message.",
+                  "type": "string",
+                  "pattern": "^0x[0-9a-fA-F]{130}$"
+                },
+                "sender_receipt": {
+                  "title": "Signature",
+                  "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\".",
+                  "type": "string",
+                  "pattern": "^0x[0-9a-fA-F]{130}$"
+                },
+                "receiver_receipt": {
+                  "title": "Signature",
+                  "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\".",
+                  "type": "string",
+                  "pattern": "^0x[0-9a-fA-F]{130}$"
+                },
+                "timestamp": {
+                  "title": "Timestamp",
+                  "description": "Milliseconds since the Unix epoch.",
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 9007199254740991
+                }
+              }
+            }
+          },
+          "end": {
+            "type": "boolean",
+            "description": "True exactly when no further message exists in the walk's direction."
+          }
+        }
+      },
+      "ChatPage": {
+        "title": "ChatPage",
+        "description": "One page of a chat walk.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "data",
+          "end"
+        ],
+        "properties": {
+          "id": {
+            "title": "Address",
+            "description": "The chat's id: the peer's address.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{40}$"
+          },
+          "data": {
+            "type": "array",
+            "description": "Messages in walk order.",
+            "items": {
+              "title": "Message",
+              "description": "A stored message, as every read returns it.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "message",
+                "from",
+                "to",
+                "signature",
+                "sender_receipt",
+                "receiver_receipt",
+                "timestamp"
+              ],
+              "properties": {
+                "id": {
+                  "title": "MessageId",
+                  "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+                  "type": "string",
+                  "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+                },
+                "message": {
+                  "title": "Ciphertext",
+                  "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
+                  "type": "string",
+                  "pattern": "^(?:[0-9a-fA-F]{2})+$"
+                },
+                "from": {
+                  "title": "Address",
+                  "description": "The sender.",
+                  "type": "string",
+                  "pattern": "^0x[0-9a-fA-F]{40}$"
+                },
+                "to": {
+                  "title": "Address",
+                  "description": "The recipient.",
+                  "type": "string",
+                  "pattern": "^0x[0-9a-fA-F]{40}$"
+                },
+                "signature": {
+                  "title": "Signature",
+                  "description": "The sender's EIP-712 signature of the message.",
+                  "type": "string",
+                  "pattern": "^0x[0-9a-fA-F]{130}$"
+                },
+                "sender_receipt": {
+                  "title": "Signature",
+                  "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\".",
+                  "type": "string",
+                  "pattern": "^0x[0-9a-fA-F]{130}$"
+                },
+                "receiver_receipt": {
+                  "title": "Signature",
+                  "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\".",
+                  "type": "string",
+                  "pattern": "^0x[0-9a-fA-F]{130}$"
+                },
+                "timestamp": {
+                  "title": "Timestamp",
+                  "description": "Milliseconds since the Unix epoch.",
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 9007199254740991
+                }
+              }
+            }
+          },
+          "end": {
+            "type": "boolean",
+            "description": "True exactly when no further message exists in the walk's direction."
+          }
+        }
+      },
+      "NodeLimits": {
+        "title": "NodeLimits",
+        "description": "The limits this node enforces.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "maxLimit",
+          "maxBatch",
+          "maxBodyBytes",
+          "maxMessageBytes",
+          "clockSkewMs"
+        ],
+        "properties": {
+          "maxLimit": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Largest accepted `limit`."
+          },
+          "maxBatch": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Most entries in one batch."
+          },
+          "maxBodyBytes": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Largest request body, in bytes."
+          },
+          "maxMessageBytes": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Largest message body, in bytes of ciphertext."
+          },
+          "clockSkewMs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Accepted distance between a message's timestamp and the node's clock, in ms."
+          }
+        }
+      },
+      "NodeInfo": {
+        "title": "NodeInfo",
+        "description": "What a service node says about itself.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "address",
+          "software",
+          "version",
+          "domains",
+          "limits"
+        ],
+        "properties": {
+          "address": {
+            "title": "Address",
+            "description": "The node's address: the key that signs its receipts.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{40}$"
+          },
+          "software": {
+            "type": "string",
+            "description": "The node software's name."
+          },
+          "version": {
+            "type": "string",
+            "description": "The node software's version."
+          },
+          "domains": {
+            "type": "array",
+            "description": "The Sign-In with Ethereum `domain` values this node accepts in tokens.",
+            "items": {
+              "type": "string"
+            }
+          },
+          "limits": {
+            "title": "NodeLimits",
+            "description": "The limits this node enforces.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "maxLimit",
+              "maxBatch",
+              "maxBodyBytes",
+              "maxMessageBytes",
+              "clockSkewMs"
+            ],
+            "properties": {
+              "maxLimit": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Largest accepted `limit`."
+              },
+              "maxBatch": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Most entries in one batch."
+              },
+              "maxBodyBytes": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Largest request body, in bytes."
+              },
+              "maxMessageBytes": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Largest message body, in bytes of ciphertext."
+              },
+              "clockSkewMs": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Accepted distance between a message's timestamp and the node's clock, in ms."
+              }
+            }
+          }
+        }
+      }
+    },
+    "errors": {
+      "InvalidParams": {
+        "code": -32602,
+        "message": "Invalid params",
+        "data": {
+          "field": "inboxFilter.form",
+          "reason": "is not a known member",
+          "param": "inboxFilter",
+          "path": "/form"
+        }
+      },
+      "Unauthorized": {
+        "code": -32001,
+        "message": "Unauthorized",
+        "data": {
+          "reason": "expired"
+        }
+      },
+      "Forbidden": {
+        "code": -32002,
+        "message": "Forbidden",
+        "data": {
+          "reason": "from is not the authenticated user"
+        }
+      },
+      "InvalidSignature": {
+        "code": -32003,
+        "message": "Invalid message signature"
+      },
+      "TimestampOutOfWindow": {
+        "code": -32004,
+        "message": "Timestamp outside the accepted window"
+      },
+      "TooLarge": {
+        "code": -32005,
+        "message": "Too large"
+      },
+      "RateLimited": {
+        "code": -32029,
+        "message": "Rate limited"
+      }
+    }
+  }
+} as const;

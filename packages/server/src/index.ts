@@ -1,0 +1,10 @@
+export { createDispatcher, type Dispatcher, type DispatcherOptions, type DispatchResult } from "./dispatcher.js";
+export { createHttpHandler, type HttpHandlerOptions } from "./http.js";
+export { ErrorCode, RpcError, type JsonRpcId, type JsonRpcResponse, type WireError } from "./errors.js";
+export type { Authenticated, RequestContext } from "./context.js";
+export type { MethodDescriptor, ParamDescriptor } from "./descriptor.js";
+export type { Handlers } from "./generated/handlers.js";
+export { methodDescriptors, type MethodName } from "./generated/methods.js";
+export { errors, type ErrorName } from "./generated/errors.js";
+export { openrpcDocument } from "./generated/openrpc.js";
+export type * from "./generated/types.js";

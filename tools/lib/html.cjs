@@ -1,0 +1,274 @@
+// HTML helpers for the docs component: escaping, a small Markdown subset for the spec's prose,
+// and JSON Schema → tables. Every string from the spec is escaped; only these helpers emit tags.
+"use strict";
+
+const ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+/** Escapes text for element content (quotes stay readable, e.g. in JSON blocks). */
+const esc = (value) => String(value).replace(/[&<>]/g, (c) => ENTITIES[c]);
+/** Escapes text for a quoted attribute value. */
+const attr = (value) => String(value).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+
+/** `Limits (defaults, …)` → `limits`: lowercase words joined by dashes, parentheticals dropped. */
+const slug = (text) =>
+  String(text)
+    .replace(/\([^)]*\)/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+
+/** Inline Markdown: `code` and **bold**. Code spans are split out first so their content stays literal. */
+function inline(text) {
+  return String(text)
+    .split(/(`[^`]*`)/)
+    .map((part) => {
+      if (part.length > 1 && part.startsWith("`") && part.endsWith("`")) return `<code>${esc(part.slice(1, -1))}</code>`;
+      return esc(part).replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>");
+    })
+    .join("");
+}
+
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const LIST_ITEM = /^\s*([-*]|\d+\.)\s+(.*)$/;
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const TABLE_SEP = /^\s*\|?(\s*:?-+:?\s*\|)*\s*:?-+:?\s*\|?\s*$/;
+const FENCE = /^\s*```/;
+
+const cells = (row) =>
+  row
+    .trim()
+    .replace(/^\||\|$/g, "")
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim().replace(/\\\|/g, "|"));
+
+/** Gives each heading text a unique id: `idPrefix` + slug, with -2, -3… on repeats. */
+function idMaker(idPrefix) {
+  const ids = new Set();
+  return (text) => {
+    let id = idPrefix + slug(text);
+    for (let n = 2; ids.has(id); n++) id = `${idPrefix}${slug(text)}-${n}`;
+    ids.add(id);
+    return id;
+  };
+}
+
+/** The headings of a Markdown text, with the ids `markdown` gives them (for a table of contents). */
+function outline(text, { idPrefix = "" } = {}) {
+  const nextId = idMaker(idPrefix);
+  const out = [];
+  let fenced = false;
+  for (const line of String(text).replace(/\r\n?/g, "\n").split("\n")) {
+    if (FENCE.test(line)) fenced = !fenced;
+    const m = !fenced && HEADING.exec(line);
+    if (m) out.push({ level: m[1].length, text: m[2], html: inline(m[2]), id: nextId(m[2]) });
+  }
+  return out;
+}
+
+/**
+ * Block Markdown: ATX headings (shifted by `headingShift`, with ids `idPrefix` + slug), paragraphs,
+ * `-`/`*`/`1.` lists, fenced code and GitHub tables. Anything else is a paragraph of plain text.
+ */
+function markdown(text, { headingShift = 0, idPrefix = "" } = {}) {
+  const lines = String(text).replace(/\r\n?/g, "\n").split("\n");
+  const out = [];
+  const nextId = idMaker(idPrefix);
+  const startsBlock = (i) =>
+    HEADING.test(lines[i]) || FENCE.test(lines[i]) || LIST_ITEM.test(lines[i]) || (TABLE_ROW.test(lines[i]) && TABLE_SEP.test(lines[i + 1] || ""));
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    let m;
+    if (!line.trim()) {
+      i++;
+    } else if ((m = HEADING.exec(line))) {
+      const level = Math.min(6, m[1].length + headingShift);
+      const id = nextId(m[2]);
+      out.push(`<h${level} id="${attr(id)}">${inline(m[2])}</h${level}>`);
+      i++;
+    } else if (FENCE.test(line)) {
+      const code = [];
+      for (i++; i < lines.length && !FENCE.test(lines[i]); i++) code.push(lines[i]);
+      i++;
+      out.push(`<pre><code>${esc(code.join("\n"))}</code></pre>`);
+    } else if (TABLE_ROW.test(line) && TABLE_SEP.test(lines[i + 1] || "")) {
+      const head = cells(line);
+      const rows = [];
+      for (i += 2; i < lines.length && TABLE_ROW.test(lines[i]); i++) rows.push(cells(lines[i]));
+      out.push(table(head.map(inline), rows.map((row) => head.map((_, c) => inline(row[c] || "")))));
+    } else if ((m = LIST_ITEM.exec(line))) {
+      const ordered = /\d/.test(m[1]);
+      const items = [];
+      while (i < lines.length && lines[i].trim()) {
+        const item = LIST_ITEM.exec(lines[i]);
+        if (item) items.push(item[2]);
+        else if (startsBlock(i)) break;
+        else items[items.length - 1] += " " + lines[i].trim();
+        i++;
+      }
+      const tag = ordered ? "ol" : "ul";
+      out.push(`<${tag}>\n${items.map((item) => `<li>${inline(item)}</li>`).join("\n")}\n</${tag}>`);
+    } else {
+      const para = [line.trim()];
+      for (i++; i < lines.length && lines[i].trim() && !startsBlock(i); i++) para.push(lines[i].trim());
+      out.push(`<p>${inline(para.join(" "))}</p>`);
+    }
+  }
+  return out.join("\n");
+}
+
+/** A table from already-rendered cell HTML, wrapped so it scrolls sideways on narrow screens. */
+function table(head, rows, className = "") {
+  const cls = className ? ` class="${attr(className)}"` : "";
+  const tr = (tag, row) => `<tr>${row.map((cell) => `<${tag}>${cell}</${tag}>`).join("")}</tr>`;
+  return [
+    `<div class="table-wrap"><table${cls}>`,
+    `<thead>${tr("th", head)}</thead>`,
+    "<tbody>",
+    ...rows.map((row) => tr("td", row)),
+    "</tbody>",
+    "</table></div>",
+  ].join("\n");
+}
+
+const code = (value) => `<code>${esc(value)}</code>`;
+/** One-line JSON with a space after `,` and `:` so it can wrap (raw newlines never occur inside JSON strings). */
+const jsonInline = (value) => JSON.stringify(value, null, 1).replace(/\n\s*/g, " ");
+const jsonCode = (value) => code(jsonInline(value));
+/** Pretty JSON in a code block, as it travels on the wire (modulo whitespace). */
+const jsonBlock = (value) => `<pre><code class="json">${esc(JSON.stringify(value, null, 2))}</code></pre>`;
+
+/** A link to the component schema this (dereferenced) schema came from, if any. */
+function schemaLink(schema, names) {
+  if (!schema || typeof schema !== "object" || !schema.title || !names.has(schema.title)) return undefined;
+  const name = names.get(schema.title);
+  return `<a href="#schema-${attr(name)}"><code>${esc(name)}</code></a>`;
+}
+
+/**
+ * The type of a schema as HTML. A schema titled like a component links to it, except `root`
+ * (the component being described), which is spelled out.
+ */
+function typeHtml(schema, names, root) {
+  if (schema === true || schema === undefined || schema === null) return "any";
+  if (schema === false) return "nothing";
+  const link = schema !== root && schemaLink(schema, names);
+  if (link) return link;
+  for (const key of ["oneOf", "anyOf"]) {
+    if (Array.isArray(schema[key])) return schema[key].map((s) => typeHtml(s, names)).join(" | ");
+  }
+  if (Array.isArray(schema.allOf)) return schema.allOf.map((s) => typeHtml(s, names)).join(" &amp; ");
+  if (Object.prototype.hasOwnProperty.call(schema, "const")) return jsonCode(schema.const);
+  if (Array.isArray(schema.type)) return schema.type.map((t) => code(t)).join(" | ");
+  if (schema.type === "array") {
+    if (Array.isArray(schema.items)) return `[${schema.items.map((s) => typeHtml(s, names)).join(", ")}]`;
+    return `array of ${typeHtml(schema.items, names)}`;
+  }
+  return schema.type ? code(schema.type) : "any";
+}
+
+/** The validation keywords of a schema as short phrases (HTML). */
+function constraints(schema) {
+  if (!schema || typeof schema !== "object") return [];
+  const out = [];
+  if (Array.isArray(schema.enum)) out.push(`one of ${schema.enum.map(jsonCode).join(", ")}`);
+  if (schema.pattern !== undefined) out.push(`pattern ${code(schema.pattern)}`);
+  if (schema.format !== undefined) out.push(`format ${code(schema.format)}`);
+  if (schema.minimum !== undefined && schema.maximum !== undefined) out.push(`${esc(schema.minimum)} … ${esc(schema.maximum)}`);
+  else if (schema.minimum !== undefined) out.push(`≥ ${esc(schema.minimum)}`);
+  else if (schema.maximum !== undefined) out.push(`≤ ${esc(schema.maximum)}`);
+  if (schema.exclusiveMinimum !== undefined) out.push(`&gt; ${esc(schema.exclusiveMinimum)}`);
+  if (schema.exclusiveMaximum !== undefined) out.push(`&lt; ${esc(schema.exclusiveMaximum)}`);
+  if (schema.minLength !== undefined) out.push(`min length ${esc(schema.minLength)}`);
+  if (schema.maxLength !== undefined) out.push(`max length ${esc(schema.maxLength)}`);
+  if (schema.minItems !== undefined) out.push(`min items ${esc(schema.minItems)}`);
+  if (schema.maxItems !== undefined) out.push(`max items ${esc(schema.maxItems)}`);
+  if (schema.uniqueItems === true) out.push("unique items");
+  if (schema.type === "object" && schema.additionalProperties === false) out.push("no other members");
+  return out;
+}
+
+const hasDefault = (schema) => schema && typeof schema === "object" && Object.prototype.hasOwnProperty.call(schema, "default");
+const defaultHtml = (schema) => (hasDefault(schema) ? jsonCode(schema.default) : "");
+const constraintsHtml = (schema) => constraints(schema).join("<br>");
+const yesNo = (flag) => (flag ? `<span class="yes">yes</span>` : "no");
+
+/** A method's params (from model.methods[i].params) as a table. */
+function paramsTable(params, names) {
+  return table(
+    ["#", "name", "type", "required", "default", "constraints", "description"],
+    params.map((p, index) => [
+      String(index),
+      code(p.name),
+      typeHtml(p.schema, names),
+      yesNo(p.required),
+      defaultHtml(p.schema),
+      constraintsHtml(p.schema),
+      inline([p.summary, p.description].filter(Boolean).join(" ")),
+    ]),
+    "params",
+  );
+}
+
+/** The members of an object schema as a table, or "" if it has none. */
+function fieldsTable(schema, names) {
+  const props = Object.entries((schema && schema.properties) || {});
+  if (props.length === 0) return "";
+  const required = new Set(schema.required || []);
+  return table(
+    ["field", "type", "required", "default", "constraints", "description"],
+    props.map(([key, value]) => [
+      code(key),
+      typeHtml(value, names),
+      yesNo(required.has(key)),
+      defaultHtml(value),
+      constraintsHtml(value),
+      inline((value && value.description) || ""),
+    ]),
+    "fields",
+  );
+}
+
+/**
+ * An example as the exact JSON-RPC request: params by position in the method's param order,
+ * trailing absent ones dropped and absent ones in between sent as null.
+ */
+function exampleRequest(method, example, id = 1) {
+  const byName = new Map((example.params || []).map((p) => [p.name, p.value]));
+  const params = method.params.map((p) => (byName.has(p.name) ? byName.get(p.name) : undefined));
+  while (params.length > 0 && params[params.length - 1] === undefined) params.pop();
+  return { jsonrpc: "2.0", id, method: method.name, params: params.map((v) => (v === undefined ? null : v)) };
+}
+
+/** The params an example leaves out but `exampleRequest` has to send as null to reach later ones. */
+function nullFilled(method, example) {
+  const given = new Set((example.params || []).map((p) => p.name));
+  const last = method.params.reduce((at, p, i) => (given.has(p.name) ? i : at), -1);
+  return method.params.slice(0, last + 1).filter((p) => !given.has(p.name)).map((p) => p.name);
+}
+
+function exampleResponse(example, id = 1) {
+  return { jsonrpc: "2.0", id, result: example.result ? example.result.value : null };
+}
+
+module.exports = {
+  esc,
+  attr,
+  slug,
+  inline,
+  markdown,
+  outline,
+  table,
+  code,
+  jsonCode,
+  jsonBlock,
+  schemaLink,
+  typeHtml,
+  constraints,
+  constraintsHtml,
+  defaultHtml,
+  paramsTable,
+  fieldsTable,
+  exampleRequest,
+  exampleResponse,
+  nullFilled,
+};

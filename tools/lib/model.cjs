@@ -1,0 +1,69 @@
+// A normalized view of the dereferenced OpenRPC document that every component renders from.
+"use strict";
+
+/** `neutralService_getInbox` → `getInbox`; `rpc.discover` → `discover`. */
+function shortName(methodName) {
+  const local = methodName.split(/[._]/).pop();
+  return local.charAt(0).toLowerCase() + local.slice(1);
+}
+
+const pascal = (name) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** A result schema that is an array of exactly one item carries one payload (protocol.md §3). */
+function payloadOf(schema) {
+  if (schema && schema.type === "array" && schema.minItems === 1 && schema.maxItems === 1 && schema.items && !Array.isArray(schema.items)) {
+    return schema.items;
+  }
+  return undefined;
+}
+
+function buildModel(doc) {
+  const schemaNames = new Map(); // title → component name
+  const schemas = Object.entries((doc.components && doc.components.schemas) || {}).map(([name, schema]) => {
+    if (schema.title && schema.title !== name) {
+      throw new Error(`components.schemas.${name} has title "${schema.title}"; give it the title "${name}" so generated names match`);
+    }
+    schemaNames.set(name, name);
+    return { name, schema };
+  });
+
+  const seen = new Map();
+  const methods = doc.methods.map((method) => {
+    const short = shortName(method.name);
+    if (seen.has(short)) throw new Error(`methods ${seen.get(short)} and ${method.name} both map to the function name ${short}`);
+    seen.set(short, method.name);
+    const wrappedPayload = method.result ? payloadOf(method.result.schema) : undefined;
+    return {
+      name: method.name,
+      short,
+      typeBase: pascal(short),
+      summary: method.summary || "",
+      description: method.description || "",
+      requiresAuth: method["x-requires-auth"] === true,
+      deprecated: method.deprecated === true,
+      paramStructure: method.paramStructure || "either",
+      params: method.params.map((p) => ({
+        name: p.name,
+        summary: p.summary || "",
+        description: p.description || "",
+        required: p.required === true,
+        hasDefault: p.schema !== undefined && Object.prototype.hasOwnProperty.call(p.schema, "default"),
+        default: p.schema && p.schema.default,
+        schema: p.schema || {},
+      })),
+      result: method.result && {
+        name: method.result.name,
+        description: method.result.description || "",
+        schema: method.result.schema,
+        wrapped: wrappedPayload !== undefined,
+        payload: wrappedPayload || method.result.schema,
+      },
+      errors: method.errors || [],
+      examples: method.examples || [],
+      tags: (method.tags || []).map((t) => t.name),
+    };
+  });
+  return { title: doc.info.title, version: doc.info.version, description: doc.info.description || "", schemas, schemaNames, methods };
+}
+
+module.exports = { buildModel, shortName, payloadOf };

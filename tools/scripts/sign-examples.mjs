@@ -1,0 +1,48 @@
+// Prints the signed example messages used in openrpc.json examples and seeds/exchanges.
+// The keys are the publicly known Hardhat/Anvil test accounts #0..#2 — never real funds or secrets.
+// Run: node tools/scripts/sign-examples.mjs
+import { privateKeyToAccount } from "viem/accounts";
+import { hashTypedData } from "viem";
+
+const alice = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+const bob = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
+const node = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a");
+
+const domain = { name: "neutralService", version: "1" };
+const types = {
+  Message: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "message", type: "bytes" },
+    { name: "timestamp", type: "uint64" },
+  ],
+  Receipt: [
+    { name: "message", type: "bytes32" },
+    { name: "role", type: "string" },
+  ],
+};
+
+const drafts = [
+  { id: "1", sender: alice, recipient: bob, body: "a1b2c3d4e5f60718", timestamp: 1767225600000 },
+  { id: "2", sender: bob, recipient: alice, body: "0f1e2d3c4b5a6978", timestamp: 1767225660000 },
+  { id: "3", sender: alice, recipient: bob, body: "deadbeefcafef00d", timestamp: 1767225720000 },
+];
+
+const out = [];
+for (const d of drafts) {
+  const message = { from: d.sender.address, to: d.recipient.address, message: `0x${d.body}`, timestamp: BigInt(d.timestamp) };
+  const signature = await d.sender.signTypedData({ domain, types, primaryType: "Message", message });
+  const digest = hashTypedData({ domain, types, primaryType: "Message", message });
+  const receipt = (role) => node.signTypedData({ domain, types, primaryType: "Receipt", message: { message: digest, role } });
+  out.push({
+    id: d.id,
+    message: d.body,
+    from: d.sender.address.toLowerCase(),
+    to: d.recipient.address.toLowerCase(),
+    signature,
+    sender_receipt: await receipt("sender"),
+    receiver_receipt: await receipt("receiver"),
+    timestamp: d.timestamp,
+  });
+}
+console.log(JSON.stringify({ node: node.address.toLowerCase(), alice: alice.address.toLowerCase(), bob: bob.address.toLowerCase(), messages: out }, null, 2));

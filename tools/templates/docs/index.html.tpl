@@ -1,0 +1,130 @@
+<%
+  var doc = openrpcDocument;
+  var names = model.schemaNames;
+  var errorsByName = (doc.components && doc.components.errors) || {};
+  var errorNames = Object.keys(errorsByName);
+  var errorNameByCode = {};
+  errorNames.forEach(function (n) { errorNameByCode[errorsByName[n].code] = n; });
+  var overview = html.outline(model.description, { idPrefix: "overview-" });
+  var section = function (id) { return overview.filter(function (h) { return h.id === id; })[0]; };
+  var authSection = section("overview-authentication");
+  var errorsSection = section("overview-errors");
+  var structures = { "either": "by position or by name", "by-position": "by position only", "by-name": "by name only" };
+  var returnedBy = {};
+  model.methods.forEach(function (m) {
+    m.errors.forEach(function (e) { (returnedBy[e.code] = returnedBy[e.code] || []).push(m.name); });
+  });
+  var methodLink = function (name) { return '<a href="#method-' + html.attr(name) + '"><code>' + html.esc(name) + '</code></a>'; };
+  var errorCode = function (e) {
+    var n = errorNameByCode[e.code];
+    return n ? '<a href="#error-' + html.attr(n) + '"><code>' + html.esc(e.code) + '</code></a>' : html.code(e.code);
+  };
+%><!-- <%= header %> -->
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title><%= html.esc(model.title) %> <%= html.esc(model.version) %> — API reference</title>
+<link rel="stylesheet" href="style.css">
+</head>
+<body>
+<header class="masthead">
+<h1><%= html.esc(model.title) %> <span class="version"><%= html.esc(model.version) %></span></h1>
+<p class="meta">JSON-RPC 2.0 API reference · OpenRPC <%= html.esc(doc.openrpc) %><% if (doc.info.license) { %> · License <%= html.esc(doc.info.license.name) %><% } %></p>
+<% if (doc.servers && doc.servers.length) { %><p class="meta">Servers: <%= doc.servers.map(function (s) { return (s.name ? html.esc(s.name) + " " : "") + html.code(s.url); }).join(", ") %></p>
+<% } %></header>
+<div class="layout">
+<nav class="toc" aria-label="Contents">
+<h2>Contents</h2>
+<ul>
+<li><a href="#overview">Overview</a>
+<ul>
+<% overview.forEach(function (h) { %><li><a href="#<%= html.attr(h.id) %>"><%= html.inline(h.text.replace(/\s*\([^)]*\)/g, "")) %></a></li>
+<% }); %></ul>
+</li>
+<li><a href="#methods">Methods</a>
+<ul>
+<% model.methods.forEach(function (m) { %><li><a href="#method-<%= html.attr(m.name) %>"><code><%= html.esc(m.name) %></code></a></li>
+<% }); %></ul>
+</li>
+<li><a href="#schemas">Schemas</a>
+<ul>
+<% model.schemas.forEach(function (s) { %><li><a href="#schema-<%= html.attr(s.name) %>"><code><%= html.esc(s.name) %></code></a></li>
+<% }); %></ul>
+</li>
+<li><a href="#error-codes">Error codes</a></li>
+</ul>
+</nav>
+<main>
+<section id="overview">
+<h2>Overview</h2>
+<%= html.markdown(model.description, { headingShift: 1, idPrefix: "overview-" }) %>
+</section>
+
+<section id="methods">
+<h2>Methods</h2>
+<% model.methods.forEach(function (m) { %>
+<article class="method" id="method-<%= html.attr(m.name) %>">
+<h3><a class="anchor" href="#method-<%= html.attr(m.name) %>"><code><%= html.esc(m.name) %></code></a></h3>
+<p class="badges"><% if (m.requiresAuth) { %><% if (authSection) { %><a class="badge auth" href="#<%= html.attr(authSection.id) %>" title="Authorization: Bearer token">needs token</a><% } else { %><span class="badge auth">needs token</span><% } %><% } else { %><span class="badge open">no token</span><% } %> <span class="badge">params <%= html.esc(structures[m.paramStructure] || m.paramStructure) %></span><% m.tags.forEach(function (t) { %> <span class="badge tag"><%= html.esc(t) %></span><% }); %><% if (m.deprecated) { %> <span class="badge deprecated">deprecated</span><% } %></p>
+<% if (m.summary) { %><p class="summary"><%= html.inline(m.summary) %></p>
+<% } %><%= html.markdown(m.description, { headingShift: 3 }) %>
+<h4>Params</h4>
+<% if (m.params.length) { %><%= html.paramsTable(m.params, names) %>
+<% } else { %><p>None.</p>
+<% } %><h4>Result</h4>
+<% if (m.result) { %><p><code><%= html.esc(m.result.name) %></code><% if (m.result.description) { %>: <%= html.inline(m.result.description) %><% } %></p>
+<p class="meta">Type: <%= m.result.wrapped ? "array holding exactly one " + html.typeHtml(m.result.payload, names) + " (typed clients unwrap it)" : html.typeHtml(m.result.schema, names) %></p>
+<% if (!html.schemaLink(m.result.payload, names)) { %><%= html.fieldsTable(m.result.payload, names) %>
+<% } %><% } else { %><p>None (notification).</p>
+<% } %><h4>Errors</h4>
+<% if (m.errors.length) { %><%= html.table(["code", "message"], m.errors.map(function (e) { return [errorCode(e), html.esc(e.message)]; }), "errors") %>
+<% } else { %><p>Only the protocol errors listed under <a href="#error-codes">Error codes</a>.</p>
+<% } %><% if (m.examples.length) { %><h4>Examples</h4>
+<% m.examples.forEach(function (ex) { %><div class="example">
+<h5><%= html.esc(ex.name || "Example") %></h5>
+<% if (ex.summary) { %><p><%= html.inline(ex.summary) %></p>
+<% } %><% if (ex.description) { %><p><%= html.inline(ex.description) %></p>
+<% } %><% var gaps = html.nullFilled(m, ex); if (gaps.length) { %><p class="note">By position, the absent <%= gaps.map(html.code).join(", ") %> <%= gaps.length > 1 ? "are" : "is" %> sent as <code>null</code>.</p>
+<% } %><p class="label">Request</p>
+<%= html.jsonBlock(html.exampleRequest(m, ex)) %>
+<p class="label">Response</p>
+<%= html.jsonBlock(html.exampleResponse(ex)) %>
+</div>
+<% }); %><% } %></article>
+<% }); %></section>
+
+<section id="schemas">
+<h2>Schemas</h2>
+<% model.schemas.forEach(function (s) { var c = html.constraintsHtml(s.schema); %>
+<article class="schema" id="schema-<%= html.attr(s.name) %>">
+<h3><a class="anchor" href="#schema-<%= html.attr(s.name) %>"><code><%= html.esc(s.name) %></code></a></h3>
+<% if (s.schema.description) { %><p><%= html.inline(s.schema.description) %></p>
+<% } %><p class="meta">Type: <%= html.typeHtml(s.schema, names, s.schema) %><% if (c) { %> · <%= c.split("<br>").join(" · ") %><% } %><% if (Object.prototype.hasOwnProperty.call(s.schema, "default")) { %> · default <%= html.defaultHtml(s.schema) %><% } %></p>
+<%= html.fieldsTable(s.schema, names) %>
+</article>
+<% }); %></section>
+
+<section id="error-codes">
+<h2>Error codes</h2>
+<p>The errors the methods declare (<code>components.errors</code>). Protocol errors and their HTTP statuses can come from any call; see <a href="#<%= html.attr(errorsSection ? errorsSection.id : "overview") %>">the overview</a>.</p>
+<%= html.table(["name", "code", "message", "example data", "returned by"], errorNames.map(function (n) {
+  var e = errorsByName[n];
+  return [
+    '<span id="error-' + html.attr(n) + '">' + html.esc(n) + '</span>',
+    html.code(e.code),
+    html.esc(e.message),
+    e.data === undefined ? "" : html.jsonCode(e.data),
+    (returnedBy[e.code] || []).map(methodLink).join("<br>"),
+  ];
+}), "error-table") %>
+</section>
+</main>
+</div>
+<footer>
+<p>Rendered from <code>openrpc.json</code> by <code>tools/</code> (<code>pnpm generate</code>). Do not edit this file by hand.</p>
+</footer>
+</body>
+</html>

@@ -1,0 +1,23 @@
+// <%= header %>
+//
+// What the dispatcher needs to know of each method: param order, defaults, whether it needs a
+// token, whether its result is wrapped, and each param's JSON Schema (dereferenced) for validation.
+import type { MethodDescriptor } from "../descriptor.js";
+
+export const methodDescriptors = {
+<% model.methods.forEach(function (m) { %>  <%= json(m.name) %>: {
+    paramStructure: <%= json(m.paramStructure) %>,
+    requiresAuth: <%= m.requiresAuth %>,
+    wrapResult: <%= m.result ? m.result.wrapped : false %>,
+    params: [
+<% m.params.forEach(function (p) { %>      {
+        name: <%= json(p.name) %>,
+        required: <%= p.required %>,<% if (p.hasDefault) { %>
+        default: <%= json(p.default) %>,<% } %>
+        schema: <%= JSON.stringify(p.schema, null, 2).split("\n").join("\n        ") %>,
+      },
+<% }); %>    ],
+  },
+<% }); %>} as const satisfies Record<string, MethodDescriptor>;
+
+export type MethodName = keyof typeof methodDescriptors;
