@@ -29,7 +29,7 @@ function tsType(schema, names, opts = {}) {
   if (schema === true || schema === undefined || schema === null) return "unknown";
   if (schema === false) return "never";
   if (schema !== opts.root && schema.title && names.has(schema.title)) return names.get(schema.title);
-  const next = { indent, names };
+  const next = { indent };
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
   if (Object.prototype.hasOwnProperty.call(schema, "const")) return JSON.stringify(schema.const);
   for (const key of ["oneOf", "anyOf"]) {
