@@ -5,6 +5,7 @@ import { ErrorCode, RpcError, errorResponse, type JsonRpcId, type JsonRpcRespons
 import type { Handlers } from "./generated/handlers.js";
 import { methodDescriptors } from "./generated/methods.js";
 import { openrpcDocument } from "./generated/openrpc.js";
+import { RawJson } from "./raw-json.js";
 import { compileParamValidator, createAjv } from "./validation.js";
 
 export interface DispatcherOptions<Ctx extends RequestContext> {
@@ -113,7 +114,8 @@ export function createDispatcher<Ctx extends RequestContext>(options: Dispatcher
     const args = normalizeParams(method, params);
     if (method.descriptor.requiresAuth && context.auth === undefined) throw RpcError.unauthorized("missing token");
     const result = await method.call(args, context);
-    return method.descriptor.wrapResult ? [result] : result;
+    if (!method.descriptor.wrapResult) return result;
+    return result instanceof RawJson ? new RawJson(`[${result.json}]`) : [result];
   }
 
   async function answer(entry: unknown, context: Ctx): Promise<JsonRpcResponse | undefined> {

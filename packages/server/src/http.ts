@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestContext } from "./context.js";
 import { parseErrorResponse, type Dispatcher, type DispatchResult } from "./dispatcher.js";
 import { ErrorCode, RpcError, errorResponse, type JsonRpcId } from "./errors.js";
+import { stringifyDispatchResult } from "./raw-json.js";
 
 export interface HttpHandlerOptions<Ctx extends RequestContext> {
   dispatcher: Dispatcher<Ctx>;
@@ -23,6 +24,21 @@ export interface HttpHandlerOptions<Ctx extends RequestContext> {
   fallback?: (request: IncomingMessage, response: ServerResponse) => void;
   /** Sees errors of the HTTP glue itself (answered as HTTP 500 / -32603). */
   onInternalError?: (error: unknown) => void;
+  /** Sees every JSON-RPC exchange once its response is written: for access logs and metrics. */
+  onExchange?: (exchange: HttpExchange<Ctx>) => void;
+}
+
+/** One JSON-RPC request over HTTP and what it was answered. */
+export interface HttpExchange<Ctx extends RequestContext> {
+  request: IncomingMessage;
+  /** The HTTP status sent. */
+  status: number;
+  /** The parsed body, when it was JSON. */
+  body?: unknown;
+  /** The context the handlers saw (absent when the request failed before dispatch, e.g. 401). */
+  context?: Ctx;
+  /** What was sent back; `undefined` for 204 and for errors outside JSON-RPC. */
+  response?: DispatchResult;
 }
 
 /** HTTP status for an error that fails the whole request (protocol.md §1). */
@@ -41,15 +57,17 @@ function statusFor(code: number): number {
   }
 }
 
-function send(response: ServerResponse, status: number, body: DispatchResult, headers: Record<string, string> = {}): void {
+function send(response: ServerResponse, status: number, body: DispatchResult, headers: Record<string, string> = {}): number {
   if (body === undefined) {
-    response.writeHead(status === 200 ? 204 : status, headers).end();
-    return;
+    const sent = status === 200 ? 204 : status;
+    response.writeHead(sent, headers).end();
+    return sent;
   }
-  const text = JSON.stringify(body);
+  const text = stringifyDispatchResult(body);
   response
     .writeHead(status, { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) })
     .end(text);
+  return status;
 }
 
 const isJson = (contentType: string | undefined) =>
@@ -98,12 +116,21 @@ export function createHttpHandler<Ctx extends RequestContext>(
     : {};
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const exchange = await answer(request, response);
+    if (exchange) options.onExchange?.(exchange);
+  }
+
+  /** Answers the request; returns the exchange when it was JSON-RPC (not a fallback, preflight or 405). */
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<HttpExchange<Ctx> | undefined> {
     const url = request.url ?? "/";
     const pathname = url.split("?", 1)[0];
     if (pathname !== path) {
-      if (options.fallback) return options.fallback(request, response);
+      if (options.fallback) {
+        options.fallback(request, response);
+        return undefined;
+      }
       response.writeHead(404, { "content-type": "text/plain" }).end("Not Found\n");
-      return;
+      return undefined;
     }
     if (cors && request.method === "OPTIONS") {
       response
@@ -114,29 +141,35 @@ export function createHttpHandler<Ctx extends RequestContext>(
           "access-control-max-age": "600",
         })
         .end();
-      return;
+      return undefined;
     }
     if (request.method !== "POST") {
       // A browser's GET / may deserve a page (e.g. a redirect to the docs); other verbs are wrong here.
-      if (options.fallback && (request.method === "GET" || request.method === "HEAD")) return options.fallback(request, response);
+      if (options.fallback && (request.method === "GET" || request.method === "HEAD")) {
+        options.fallback(request, response);
+        return undefined;
+      }
       response.writeHead(405, { ...corsHeaders, allow: "POST", "content-type": "text/plain" }).end("Method Not Allowed: send JSON-RPC with POST\n");
-      return;
+      return undefined;
     }
     if (!isJson(request.headers["content-type"])) {
       request.resume();
       const error = new RpcError(ErrorCode.InvalidRequest, "Invalid Request: Content-Type must be application/json");
-      return send(response, 415, errorResponse(null, error), corsHeaders);
+      const result = errorResponse(null, error);
+      return { request, status: send(response, 415, result, corsHeaders), response: result };
     }
     const read = await readBody(request, maxBodyBytes);
     if (!read.ok) {
       const error = new RpcError(ErrorCode.TooLarge, `Body too large: at most ${maxBodyBytes} bytes`, { limit: maxBodyBytes });
-      return send(response, 413, errorResponse(null, error), corsHeaders);
+      const result = errorResponse(null, error);
+      return { request, status: send(response, 413, result, corsHeaders), response: result };
     }
     let body: unknown;
     try {
       body = JSON.parse(read.text);
     } catch {
-      return send(response, 200, parseErrorResponse(), corsHeaders);
+      const result = parseErrorResponse();
+      return { request, status: send(response, 200, result, corsHeaders), response: result };
     }
 
     let context: Ctx;
@@ -150,12 +183,14 @@ export function createHttpHandler<Ctx extends RequestContext>(
         const headers: Record<string, string> = { ...corsHeaders };
         if (status === 401) headers["www-authenticate"] = 'Bearer realm="neutralService"';
         if (status === 429) headers["retry-after"] = String((error.data as { retryAfter?: number } | undefined)?.retryAfter ?? 1);
-        return send(response, status, errorResponse(requestId(body), error), headers);
+        const result = errorResponse(requestId(body), error);
+        return { request, status: send(response, status, result, headers), body, response: result };
       }
     } else {
       context = anonymous(request);
     }
-    send(response, 200, await dispatcher.dispatch(body, context), corsHeaders);
+    const result = await dispatcher.dispatch(body, context);
+    return { request, status: send(response, 200, result, corsHeaders), body, context, response: result };
   }
 
   return (request, response) => {

@@ -1,6 +1,6 @@
 export { createDispatcher, type Dispatcher, type DispatcherOptions, type DispatchResult } from "./dispatcher.js";
-export { createHttpHandler, type HttpHandlerOptions } from "./http.js";
-export { ErrorCode, RpcError, type JsonRpcId, type JsonRpcResponse, type WireError } from "./errors.js";
+export { createHttpHandler, type HttpExchange, type HttpHandlerOptions } from "./http.js";
+export { ErrorCode, RpcError, errorResponse, type JsonRpcId, type JsonRpcResponse, type WireError } from "./errors.js";
 export type { Authenticated, RequestContext } from "./context.js";
 export type { MethodDescriptor, ParamDescriptor } from "./descriptor.js";
 export type { Handlers } from "./generated/handlers.js";
@@ -8,3 +8,4 @@ export { methodDescriptors, type MethodName } from "./generated/methods.js";
 export { errors, type ErrorName } from "./generated/errors.js";
 export { openrpcDocument } from "./generated/openrpc.js";
 export type * from "./generated/types.js";
+export { RawJson, rawJson, stringifyDispatchResult, type Reply } from "./raw-json.js";

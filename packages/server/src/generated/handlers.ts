@@ -2,8 +2,10 @@
 //
 // The handlers a neutralService server implements: one typed function per method. The
 // dispatcher validates and normalizes params before calling them (defaults filled in, by-position
-// or by-name alike) and wraps results in the one-element array the wire carries.
+// or by-name alike) and wraps results in the one-element array the wire carries. A result may
+// also be returned pre-serialized, as `rawJson(text)`.
 import type { Authenticated, RequestContext } from "../context.js";
+import type { Reply } from "../raw-json.js";
 import type * as T from "./types.js";
 
 export interface Handlers<Ctx extends RequestContext = RequestContext> {
@@ -12,19 +14,19 @@ export interface Handlers<Ctx extends RequestContext = RequestContext> {
    *
    * Called only with an authenticated context.
    */
-  neutralService_getInbox(args: T.GetInboxArgs, context: Authenticated<Ctx>): T.GetInboxResult | Promise<T.GetInboxResult>;
+  neutralService_getInbox(args: T.GetInboxArgs, context: Authenticated<Ctx>): Reply<T.GetInboxResult>;
   /**
    * Fetch a page of one chat: the messages between the authenticated user and one peer, both directions.
    *
    * Called only with an authenticated context.
    */
-  neutralService_getChat(args: T.GetChatArgs, context: Authenticated<Ctx>): T.GetChatResult | Promise<T.GetChatResult>;
+  neutralService_getChat(args: T.GetChatArgs, context: Authenticated<Ctx>): Reply<T.GetChatResult>;
   /**
    * Store a signed, encrypted message for its recipient and return it with its id and both receipts.
    *
    * Called only with an authenticated context.
    */
-  neutralService_sendMessage(args: T.SendMessageArgs, context: Authenticated<Ctx>): T.SendMessageResult | Promise<T.SendMessageResult>;
+  neutralService_sendMessage(args: T.SendMessageArgs, context: Authenticated<Ctx>): Reply<T.SendMessageResult>;
   /** Describe this service node: its address, software, accepted sign-in domains and limits. */
-  neutralService_nodeInfo(args: T.NodeInfoArgs, context: Ctx): T.NodeInfoResult | Promise<T.NodeInfoResult>;
+  neutralService_nodeInfo(args: T.NodeInfoArgs, context: Ctx): Reply<T.NodeInfoResult>;
 }

@@ -1,0 +1,85 @@
+import { keccak_256 } from "@noble/hashes/sha3.js";
+
+/*
+ * The two EIP-712 digests of protocol.md §6–7, specialised to their fixed types. viem's generic
+ * hashTypedData gives the same bytes (eip712.test.ts checks it) but spends most of a send's
+ * non-signature time on generic ABI encoding; this module is on every send's path.
+ */
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** A 20-byte address left-padded to a 32-byte word. */
+function addressWord(address: string): Uint8Array {
+  const word = new Uint8Array(32);
+  word.set(Buffer.from(address.slice(2), "hex"), 12);
+  return word;
+}
+
+/** A non-negative integer (≤ 2^53 - 1) as a big-endian 32-byte word. */
+function uintWord(value: number): Uint8Array {
+  const word = new Uint8Array(32);
+  const view = new DataView(word.buffer);
+  view.setUint32(24, Math.floor(value / 2 ** 32));
+  view.setUint32(28, value >>> 0);
+  return word;
+}
+
+export const EIP712_DOMAIN = { name: "neutralService", version: "1" } as const;
+
+const DOMAIN_SEPARATOR = keccak_256(
+  concat(
+    keccak_256(utf8("EIP712Domain(string name,string version)")),
+    keccak_256(utf8(EIP712_DOMAIN.name)),
+    keccak_256(utf8(EIP712_DOMAIN.version)),
+  ),
+);
+const MESSAGE_TYPEHASH = keccak_256(utf8("Message(address from,address to,bytes message,uint64 timestamp)"));
+const RECEIPT_TYPEHASH = keccak_256(utf8("Receipt(bytes32 message,string role)"));
+const EIP712_PREFIX = new Uint8Array([0x19, 0x01]);
+
+const typedDataDigest = (structHash: Uint8Array) => keccak_256(concat(EIP712_PREFIX, DOMAIN_SEPARATOR, structHash));
+
+export interface MessageFields {
+  /** 0x + 40 hex, any case. */
+  from: string;
+  to: string;
+  /** The ciphertext as hex without 0x. */
+  message: string;
+  timestamp: number;
+}
+
+/** The EIP-712 digest the sender signs: primary type `Message`. */
+export function messageDigest(fields: MessageFields): Uint8Array {
+  const structHash = keccak_256(
+    concat(
+      MESSAGE_TYPEHASH,
+      addressWord(fields.from),
+      addressWord(fields.to),
+      keccak_256(Buffer.from(fields.message, "hex")),
+      uintWord(fields.timestamp),
+    ),
+  );
+  return typedDataDigest(structHash);
+}
+
+export type ReceiptRole = "sender" | "receiver";
+
+const ROLE_HASHES: Record<ReceiptRole, Uint8Array> = {
+  sender: keccak_256(utf8("sender")),
+  receiver: keccak_256(utf8("receiver")),
+};
+
+/** The EIP-712 digest a node signs as a receipt: primary type `Receipt` over the message's digest. */
+export function receiptDigest(messageDigest: Uint8Array, role: ReceiptRole): Uint8Array {
+  return typedDataDigest(keccak_256(concat(RECEIPT_TYPEHASH, messageDigest, ROLE_HASHES[role])));
+}

@@ -1,0 +1,78 @@
+import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import { docsDir } from "@neutral/docs";
+import { openrpcDocument } from "@neutral/server";
+
+interface StaticFile {
+  body: Buffer;
+  type: string;
+}
+
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "default-src 'none'; style-src 'self'",
+};
+
+/** The built docs site, read once; a request path is looked up here, never joined onto a directory. */
+function loadDocs(): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  const read = (name: string, type: string) => {
+    try {
+      files.set(name, { body: readFileSync(path.join(docsDir, name)), type });
+    } catch {
+      // The docs package is not built: /docs answers 503 saying so rather than failing the node.
+    }
+  };
+  read("index.html", "text/html; charset=utf-8");
+  read("style.css", "text/css; charset=utf-8");
+  return files;
+}
+
+/**
+ * Everything but JSON-RPC (protocol.md §1): GET /health, GET /openrpc.json, the docs at /docs/,
+ * and a browser's GET / sent to the docs. Other paths 404, other verbs 405.
+ */
+export function createFallbackRoutes(): (request: IncomingMessage, response: ServerResponse) => void {
+  const docs = loadDocs();
+  const openrpc = Buffer.from(JSON.stringify(openrpcDocument));
+
+  const sendBody = (request: IncomingMessage, response: ServerResponse, status: number, type: string, body: Buffer | string) => {
+    const bytes = typeof body === "string" ? Buffer.from(body) : body;
+    response.writeHead(status, { "content-type": type, "content-length": String(bytes.length), ...SECURITY_HEADERS });
+    response.end(request.method === "HEAD" ? undefined : bytes);
+  };
+
+  return (request, response) => {
+    const pathname = (request.url ?? "/").split("?", 1)[0]!;
+    const known = pathname === "/" || pathname === "/health" || pathname === "/openrpc.json" || pathname === "/docs" || pathname.startsWith("/docs/");
+    if (!known) return sendBody(request, response, 404, "text/plain; charset=utf-8", "Not Found\n");
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      response.writeHead(405, { allow: pathname === "/" ? "POST" : "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
+      response.end("Method Not Allowed\n");
+      return;
+    }
+    switch (pathname) {
+      case "/health":
+        return sendBody(request, response, 200, "application/json", '{"status":"ok"}');
+      case "/openrpc.json":
+        return sendBody(request, response, 200, "application/json", openrpc);
+      case "/":
+        if ((request.headers.accept ?? "").includes("text/html")) {
+          response.writeHead(302, { location: "/docs/" }).end();
+          return;
+        }
+        response.writeHead(405, { allow: "POST", "content-type": "text/plain; charset=utf-8" });
+        response.end("Method Not Allowed: send JSON-RPC with POST (documentation: /docs/)\n");
+        return;
+      case "/docs":
+        response.writeHead(301, { location: "/docs/" }).end();
+        return;
+    }
+    const name = pathname === "/docs/" ? "index.html" : pathname.slice("/docs/".length);
+    const file = docs.get(name);
+    if (file) return sendBody(request, response, 200, file.type, file.body);
+    if (docs.size === 0) return sendBody(request, response, 503, "text/plain; charset=utf-8", "The docs are not built: pnpm build\n");
+    return sendBody(request, response, 404, "text/plain; charset=utf-8", "Not Found\n");
+  };
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// The relay's command line: `pnpm start [flags]`. See `--help`, and the README's "Running a relay".
+import cluster from "node:cluster";
+import path from "node:path";
+import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.js";
+import { loadSecp256k1 } from "./crypto/secp256k1.js";
+import { createLogger, type Logger } from "./log.js";
+import { loadNodeKey } from "./node-key.js";
+import { createRelay, DATABASE_FILE } from "./relay.js";
+import { openSqliteStore } from "./storage/sqlite.js";
+import { SOFTWARE } from "./version.js";
+
+function readConfig(): RelayConfig {
+  try {
+    const parsed = parseConfig(process.argv.slice(2));
+    if (parsed.help) {
+      process.stdout.write(`${helpText()}\n`);
+      process.exit(0);
+    }
+    return parsed.config;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`neutral-relay: ${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+/** Serves HTTP in this process until SIGTERM/SIGINT. */
+async function serve(config: RelayConfig, logger: Logger, announce: boolean): Promise<void> {
+  const curve = loadSecp256k1();
+  const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
+  const relay = createRelay({ config, logger, curve, nodeKey });
+  const url = await relay.listen();
+  if (announce) logger.info({ url, address: nodeKey.address, secp256k1: curve.implementation, workers: 1 }, "listening");
+  else logger.debug({ url }, "worker listening");
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping: finishing in-flight requests");
+    relay
+      .close()
+      .then(() => {
+        logger.info("stopped");
+        logger.flush();
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, "error while stopping");
+        logger.flush();
+        process.exit(1);
+      });
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+/** Prepares the data dir once (key, schema), then runs `config.workers` serving processes. */
+function supervise(config: RelayConfig, logger: Logger): void {
+  const curve = loadSecp256k1();
+  const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
+  logger.info({ secp256k1: curve.implementation }, `secp256k1: ${curve.implementation}`);
+  if (nodeKey.source === "generated") logger.info({ address: nodeKey.address, file: path.join(config.dataDir, "node.key") }, "generated a node key");
+  const store = openSqliteStore({ file: path.join(config.dataDir, DATABASE_FILE) }); // applies migrations before any worker opens it
+  void store.close();
+
+  let stopping = false;
+  let announced = false;
+  const crashes: number[] = [];
+  const fork = () => cluster.fork();
+
+  cluster.on("listening", (_worker, address) => {
+    if (announced) return;
+    announced = true;
+    const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+    logger.info({ url: `http://${host}:${address.port}`, address: nodeKey.address, secp256k1: curve.implementation, workers: config.workers }, "listening");
+  });
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        logger.info("stopped");
+        logger.flush();
+        process.exit(0);
+      }
+      return;
+    }
+    const now = Date.now();
+    crashes.push(now);
+    while (crashes.length > 0 && crashes[0]! < now - 10_000) crashes.shift();
+    logger.error({ worker: worker.process.pid, code, signal }, "worker exited unexpectedly");
+    if (crashes.length > 5) {
+      logger.fatal("workers keep crashing; giving up");
+      logger.flush();
+      process.exit(1);
+    }
+    fork();
+  });
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping: finishing in-flight requests");
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  for (let i = 0; i < config.workers; i++) fork();
+}
+
+const config = readConfig();
+if (cluster.isPrimary) {
+  const logger = createLogger(config.logLevel, { software: `${SOFTWARE.name}/${SOFTWARE.version}` });
+  if (config.workers === 1) {
+    const curve = loadSecp256k1();
+    logger.info({ secp256k1: curve.implementation }, `secp256k1: ${curve.implementation}`);
+    serve(config, logger, true).catch((error: unknown) => {
+      logger.fatal({ err: error }, "could not start");
+      logger.flush();
+      process.exit(1);
+    });
+  } else {
+    supervise(config, logger);
+  }
+} else {
+  const logger = createLogger(config.logLevel, { worker: cluster.worker?.id });
+  serve(config, logger, false).catch((error: unknown) => {
+    logger.fatal({ err: error }, "worker could not start");
+    logger.flush();
+    process.exit(1);
+  });
+}

@@ -1,0 +1,26 @@
+/** A message as the node accepts it, before it has an id: every hex field lowercase. */
+export interface AcceptedMessage {
+  from: string;
+  to: string;
+  /** Ciphertext as hex, no 0x. */
+  message: string;
+  timestamp: number;
+  signature: string;
+  senderReceipt: string;
+  receiverReceipt: string;
+  /** The EIP-712 digest of the sender's `Message`: the idempotency key (protocol.md §6). */
+  digest: Uint8Array;
+}
+
+/**
+ * The wire form of a stored message (protocol.md §4), in the interface document's field order.
+ * Every field is digits or lowercase hex, so nothing needs escaping; the text is kept in storage
+ * and spliced into responses as is.
+ */
+export function messageJson(id: number, message: AcceptedMessage): string {
+  return (
+    `{"id":"${id}","message":"${message.message}","from":"${message.from}","to":"${message.to}",` +
+    `"signature":"${message.signature}","sender_receipt":"${message.senderReceipt}",` +
+    `"receiver_receipt":"${message.receiverReceipt}","timestamp":${message.timestamp}}`
+  );
+}

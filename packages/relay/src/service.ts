@@ -1,0 +1,141 @@
+import { ErrorCode, RpcError, rawJson, type Handlers, type InboxFilter, type NodeInfo, type RequestContext } from "@neutral/server";
+import { messageDigest, receiptDigest } from "./crypto/eip712.js";
+import type { Secp256k1 } from "./crypto/secp256k1.js";
+import type { AcceptedMessage } from "./message.js";
+import { cursorValue, type MailboxRange, type MessageStore, type PageQuery, type StoredMessage } from "./storage/store.js";
+
+/** The caller a verified token names. */
+export interface Caller {
+  /** Lowercase 0x address. */
+  address: string;
+}
+
+export type RelayContext = RequestContext<Caller>;
+
+export interface Limits {
+  maxLimit: number;
+  maxBatch: number;
+  maxBodyBytes: number;
+  maxMessageBytes: number;
+  clockSkewMs: number;
+}
+
+export interface ServiceOptions {
+  store: MessageStore;
+  curve: Secp256k1;
+  nodeKey: Uint8Array;
+  limits: Limits;
+  /** The SIWE domains this node accepts (may change once the port is known). */
+  domains: () => readonly string[];
+  software: { name: string; version: string };
+  now?: () => number;
+}
+
+const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}`;
+
+/** The ranges of a mailbox that `getInbox`'s filter selects (protocol.md §5). */
+function inboxRanges(owner: string, filter: InboxFilter): MailboxRange[] {
+  const direction = filter.direction ?? "received";
+  const from = filter.from?.toLowerCase();
+  const ranges: MailboxRange[] = [];
+  if (direction !== "sent") ranges.push(from === undefined ? { side: "received" } : { side: "received", peer: from });
+  // Every sent message is from the owner: a `from` naming someone else leaves nothing to send-side.
+  if (direction !== "received" && (from === undefined || from === owner)) ranges.push({ side: "sent" });
+  return ranges;
+}
+
+interface Walk {
+  after?: string;
+  before?: string;
+  limit: number;
+}
+
+/** Cursor params → the keyset bounds and order of protocol.md §5. */
+function walkOf({ after, before, limit }: Walk): Pick<PageQuery, "after" | "before" | "order" | "limit"> {
+  return {
+    ...(after !== undefined && { after: cursorValue(after) }),
+    ...(before !== undefined && { before: cursorValue(before) }),
+    order: after !== undefined ? "asc" : "desc",
+    limit,
+  };
+}
+
+const joinJson = (messages: readonly StoredMessage[]) => messages.map((message) => message.json).join(",");
+
+/** The neutralService methods, over a message store. */
+export function createHandlers(options: ServiceOptions): Handlers<RelayContext> {
+  const { store, curve, nodeKey, limits } = options;
+  const now = options.now ?? Date.now;
+  const nodeAddress = curve.addressOf(nodeKey);
+
+  return {
+    async neutralService_getInbox({ inboxFilter, ...walk }, { auth }) {
+      const owner = auth.address;
+      const ranges = inboxRanges(owner, inboxFilter);
+      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk) });
+      return rawJson(`{"address":"${owner}","data":[${joinJson(page.messages)}],"end":${page.end}}`);
+    },
+
+    async neutralService_getChat({ inboxFilter, ...walk }, { auth }) {
+      const owner = auth.address;
+      const peer = inboxFilter.chat?.toLowerCase() ?? (await store.latestPeer(owner));
+      if (peer === undefined) {
+        throw RpcError.invalidParams("inboxFilter.chat", "is required: this user has no chat yet", { param: "inboxFilter" });
+      }
+      const ranges: MailboxRange[] = [
+        { side: "received", peer },
+        { side: "sent", peer },
+      ];
+      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk) });
+      return rawJson(`{"id":"${peer}","data":[${joinJson(page.messages)}],"end":${page.end}}`);
+    },
+
+    async neutralService_sendMessage({ message: signed }, { auth }) {
+      // Cheap checks first; the signature recovery is the expensive one.
+      const bytes = signed.message.length / 2;
+      if (bytes > limits.maxMessageBytes) {
+        throw new RpcError(ErrorCode.TooLarge, `Message too large: ${bytes} bytes, at most ${limits.maxMessageBytes}`, {
+          field: "message.message",
+          limit: limits.maxMessageBytes,
+        });
+      }
+      const from = signed.from.toLowerCase();
+      if (from !== auth.address) {
+        throw new RpcError(ErrorCode.Forbidden, "Forbidden: message.from must be the authenticated address", { field: "message.from" });
+      }
+      const clock = now();
+      if (Math.abs(signed.timestamp - clock) > limits.clockSkewMs) {
+        throw new RpcError(ErrorCode.TimestampOutOfWindow, `Timestamp outside the accepted window of ±${limits.clockSkewMs} ms`, {
+          field: "message.timestamp",
+          now: clock,
+          clockSkewMs: limits.clockSkewMs,
+        });
+      }
+      const fields = { from, to: signed.to.toLowerCase(), message: signed.message.toLowerCase(), timestamp: signed.timestamp };
+      const digest = messageDigest(fields);
+      const signature = Buffer.from(signed.signature.slice(2), "hex");
+      if (curve.recoverAddress(digest, signature) !== from) {
+        throw new RpcError(ErrorCode.InvalidSignature, "Invalid signature: it does not recover message.from", { field: "message.signature" });
+      }
+      const accepted: AcceptedMessage = {
+        ...fields,
+        signature: signed.signature.toLowerCase(),
+        senderReceipt: hex(curve.sign(receiptDigest(digest, "sender"), nodeKey)),
+        receiverReceipt: hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey)),
+        digest,
+      };
+      const { stored } = await store.append(accepted);
+      return rawJson(stored.json);
+    },
+
+    neutralService_nodeInfo(): NodeInfo {
+      return {
+        address: nodeAddress,
+        software: options.software.name,
+        version: options.software.version,
+        domains: [...options.domains()],
+        limits: { ...limits },
+      };
+    },
+  };
+}

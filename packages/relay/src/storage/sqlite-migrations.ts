@@ -1,0 +1,60 @@
+import type { Database } from "better-sqlite3";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * The schema, in order. Append new migrations; never edit an applied one.
+ *
+ * `mailbox` holds each message twice, once per side (fan-out on write), as a WITHOUT ROWID table
+ * clustered by (owner, side, id): a page of one mailbox is a handful of adjacent B-tree pages
+ * however the writes interleaved, and a keyset seek costs the same at any depth. The row keeps the
+ * message's wire JSON so a read serializes nothing.
+ */
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: "messages and mailboxes",
+    sql: `
+      CREATE TABLE messages (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        digest BLOB NOT NULL UNIQUE,
+        sender BLOB NOT NULL,
+        accepted_at INTEGER NOT NULL
+      );
+      CREATE TABLE mailbox (
+        owner BLOB NOT NULL,
+        side INTEGER NOT NULL,
+        id INTEGER NOT NULL,
+        peer BLOB NOT NULL,
+        ts INTEGER NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (owner, side, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX mailbox_by_peer ON mailbox (owner, side, peer, id);
+    `,
+  },
+];
+
+/** Applies the migrations not yet applied, each in its own transaction; safe to race from several processes. */
+export function migrate(db: Database): number[] {
+  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)");
+  const applied: number[] = [];
+  const isApplied = db.prepare<[number], { version: number }>("SELECT version FROM schema_migrations WHERE version = ?");
+  const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
+  for (const migration of migrations) {
+    db.transaction(() => {
+      if (isApplied.get(migration.version)) return;
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, Date.now());
+      applied.push(migration.version);
+    }).immediate();
+  }
+  return applied;
+}
+
+/** The highest schema version this code knows; a database beyond it was written by newer software. */
+export const latestSchemaVersion = migrations[migrations.length - 1]!.version;

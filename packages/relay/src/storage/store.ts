@@ -1,0 +1,75 @@
+import type { AcceptedMessage } from "../message.js";
+
+/** Which side of a mailbox: messages its owner received, or sent. A message to oneself is both. */
+export type Side = "received" | "sent";
+
+/** One part of a mailbox: a side, optionally only the messages exchanged with one peer. */
+export interface MailboxRange {
+  side: Side;
+  /** Lowercase 0x address of the other party (the sender of a received message, the recipient of a sent one). */
+  peer?: string;
+}
+
+export interface PageQuery {
+  /** Lowercase 0x address whose mailbox is read. */
+  owner: string;
+  /** The page is the union of these ranges; a message in several is returned once. */
+  ranges: readonly MailboxRange[];
+  /** Message timestamps, ms: `since` inclusive, `until` exclusive. */
+  since?: number;
+  until?: number;
+  /** Exclusive message id bounds. */
+  after?: number;
+  before?: number;
+  /** "asc": oldest first from `after`; "desc": newest first from `before`. */
+  order: "asc" | "desc";
+  /** Most messages returned (1..100). */
+  limit: number;
+}
+
+/** A stored message: its id and its wire JSON (see `messageJson`). */
+export interface StoredMessage {
+  id: number;
+  json: string;
+}
+
+export interface Page {
+  messages: StoredMessage[];
+  /** True exactly when no further message matches in the walk's direction. */
+  end: boolean;
+}
+
+export interface AppendResult {
+  stored: StoredMessage;
+  /** False when a message with the same digest was already stored; `stored` is that original. */
+  created: boolean;
+}
+
+/**
+ * Where a node keeps messages. Implementations: SQLite (`openSqliteStore`); the storage
+ * conformance suite (`conformance.ts`) is the contract every backend passes.
+ */
+export interface MessageStore {
+  /** A short name for logs, e.g. "sqlite". */
+  readonly kind: string;
+  /**
+   * Stores a message in its recipient's and its sender's mailbox under a new id, greater than
+   * every id stored before, unless one with the same digest exists. Resolves only once the write
+   * is durable.
+   */
+  append(message: AcceptedMessage): Promise<AppendResult>;
+  /** Keyset page: the cost does not depend on how deep into the mailbox the page is. */
+  page(query: PageQuery): Promise<Page>;
+  /** The peer of the owner's most recent message (the highest id), sent or received. */
+  latestPeer(owner: string): Promise<string | undefined>;
+  /** Finishes pending writes and releases the storage. */
+  close(): Promise<void>;
+}
+
+/** Ids never reach 2^53; cursors beyond it (up to 19 digits are well-formed) behave as 2^53. */
+export const ID_CEILING = Number.MAX_SAFE_INTEGER;
+
+/** A decimal id cursor as a number, clamped to [0, ID_CEILING]. */
+export function cursorValue(id: string): number {
+  return id.length > 15 && BigInt(id) >= BigInt(ID_CEILING) ? ID_CEILING : Number(id);
+}

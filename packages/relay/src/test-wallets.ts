@@ -1,0 +1,98 @@
+// Test support (not built): wallets that sign in and sign messages the way a client does, with
+// viem as the independent implementation.
+import { type Hex } from "viem";
+import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { createSiweMessage } from "viem/siwe";
+import { EIP712_DOMAIN } from "./crypto/eip712.js";
+
+export const MESSAGE_TYPES = {
+  Message: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "message", type: "bytes" },
+    { name: "timestamp", type: "uint64" },
+  ],
+  Receipt: [
+    { name: "message", type: "bytes32" },
+    { name: "role", type: "string" },
+  ],
+} as const;
+
+/** Hardhat's public test keys: well known, never real secrets. */
+export const TEST_KEYS = {
+  alice: "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+  bob: "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+  node: "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+  carol: "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+} as const satisfies Record<string, Hex>;
+
+export interface TokenOptions {
+  domain: string;
+  /** Default: now. */
+  issuedAt?: Date;
+  /** Default: one hour after issuedAt; `null` leaves it out. */
+  expirationTime?: Date | null;
+  notBefore?: Date;
+  nonce?: string;
+  version?: "1";
+  /** Sign with another key than the one the message names. */
+  signWith?: PrivateKeyAccount;
+  /** Replace the SIWE text after it is built (to forge broken ones). */
+  mangle?: (text: string) => string;
+}
+
+export interface SignedMessageInput {
+  to: string;
+  message: string;
+  timestamp?: number;
+  from?: string;
+}
+
+export interface TestWallet {
+  account: PrivateKeyAccount;
+  /** Lowercase address. */
+  address: string;
+  token(options: TokenOptions): Promise<string>;
+  sign(input: SignedMessageInput): Promise<{ from: string; to: string; message: string; timestamp: number; signature: string }>;
+}
+
+export function wallet(privateKey: Hex): TestWallet {
+  const account = privateKeyToAccount(privateKey);
+  return {
+    account,
+    address: account.address.toLowerCase(),
+    async token(options) {
+      const issuedAt = options.issuedAt ?? new Date();
+      const expirationTime = options.expirationTime === null ? undefined : (options.expirationTime ?? new Date(issuedAt.getTime() + 3_600_000));
+      let text = createSiweMessage({
+        address: account.address,
+        chainId: 1,
+        domain: options.domain,
+        nonce: options.nonce ?? "abcdef1234567890",
+        uri: `http://${options.domain}/`,
+        version: options.version ?? "1",
+        issuedAt,
+        ...(expirationTime && { expirationTime }),
+        ...(options.notBefore && { notBefore: options.notBefore }),
+      });
+      if (options.mangle) text = options.mangle(text);
+      const signature = await (options.signWith ?? account).signMessage({ message: text });
+      return `${Buffer.from(text, "utf8").toString("base64url")}.${signature}`;
+    },
+    async sign(input) {
+      const message = {
+        from: input.from ?? account.address,
+        to: input.to,
+        message: input.message,
+        timestamp: input.timestamp ?? Date.now(),
+      };
+      const signature = await account.signTypedData({
+        domain: EIP712_DOMAIN,
+        types: MESSAGE_TYPES,
+        primaryType: "Message",
+        message: { from: message.from as Hex, to: message.to as Hex, message: `0x${message.message}`, timestamp: BigInt(message.timestamp) },
+      });
+      return { ...message, signature };
+    },
+  };
+}
