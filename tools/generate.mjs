@@ -28,7 +28,9 @@ export async function generate({ specPath = path.join(repoRoot, "openrpc.json"),
   // Each component owns only its generated directory; clear it so a removed method leaves no file behind.
   for (const dir of generatedDirs) await rm(path.join(outRoot, dir), { recursive: true, force: true });
   const { default: runGenerator } = require("@open-rpc/generator");
-  await runGenerator({ openrpcDocument: document, components });
+  // As text: the generator dereferences a parsed object in place, and the server must serve the
+  // document as written (references kept).
+  await runGenerator({ openrpcDocument: JSON.stringify(document), components });
 }
 
 async function listFiles(root) {

@@ -47,7 +47,7 @@ const FLAGS = {
     help: "0x hex private key that signs receipts (default: generated on first start into DATA_DIR/node.key, mode 0600); prefer the variable, flags show in ps",
   },
   "log-level": { env: "NEUTRAL_LOG_LEVEL", default: "info", help: LOG_LEVELS.join(" | ") },
-  workers: { env: "NEUTRAL_WORKERS", default: String(os.availableParallelism()), help: "HTTP worker processes (default: one per core)" },
+  workers: { env: "NEUTRAL_WORKERS", default: String(Math.min(64, os.availableParallelism())), help: "HTTP worker processes (default: one per core)" },
   "rate-limit": { env: "NEUTRAL_RATE_LIMIT", default: "100", help: "requests per second per client IP, burst twice that; 0 = off" },
   "max-body-bytes": { env: "NEUTRAL_MAX_BODY_BYTES", default: String(1024 * 1024), help: "largest request body" },
   "max-batch": { env: "NEUTRAL_MAX_BATCH", default: "100", help: "most entries in one batch" },

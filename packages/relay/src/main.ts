@@ -5,9 +5,8 @@ import path from "node:path";
 import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.js";
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { createLogger, type Logger } from "./log.js";
-import { loadNodeKey } from "./node-key.js";
-import { createRelay, DATABASE_FILE } from "./relay.js";
-import { openSqliteStore } from "./storage/sqlite.js";
+import { loadNodeKey, NODE_KEY_FILE, type NodeKey } from "./node-key.js";
+import { DATABASE_FILE, openSqliteStore } from "./storage/sqlite.js";
 import { SOFTWARE } from "./version.js";
 
 function readConfig(): RelayConfig {
@@ -25,10 +24,18 @@ function readConfig(): RelayConfig {
   }
 }
 
+function logGeneratedKey(logger: Logger, config: RelayConfig, nodeKey: NodeKey): void {
+  if (nodeKey.source === "generated") logger.info({ address: nodeKey.address, file: path.join(config.dataDir, NODE_KEY_FILE) }, "generated a node key");
+}
+
 /** Serves HTTP in this process until SIGTERM/SIGINT. */
 async function serve(config: RelayConfig, logger: Logger, announce: boolean): Promise<void> {
   const curve = loadSecp256k1();
   const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
+  if (announce) logGeneratedKey(logger, config, nodeKey);
+  // Loaded here, not at the top: a supervising primary never serves, and leaves the HTTP stack,
+  // the handlers and the SIWE parser out of its memory.
+  const { createRelay } = await import("./relay.js");
   const relay = createRelay({ config, logger, curve, nodeKey });
   const url = await relay.listen();
   if (announce) logger.info({ url, address: nodeKey.address, secp256k1: curve.implementation, workers: 1 }, "listening");
@@ -56,18 +63,27 @@ async function serve(config: RelayConfig, logger: Logger, announce: boolean): Pr
   process.on("SIGINT", () => stop("SIGINT"));
 }
 
+/** Young-generation semi-space of each worker process, MiB. */
+const WORKER_SEMI_SPACE_MB = 2;
+
 /** Prepares the data dir once (key, schema), then runs `config.workers` serving processes. */
 function supervise(config: RelayConfig, logger: Logger): void {
   const curve = loadSecp256k1();
   const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
   logger.info({ secp256k1: curve.implementation }, `secp256k1: ${curve.implementation}`);
-  if (nodeKey.source === "generated") logger.info({ address: nodeKey.address, file: path.join(config.dataDir, "node.key") }, "generated a node key");
+  logGeneratedKey(logger, config, nodeKey);
   const store = openSqliteStore({ file: path.join(config.dataDir, DATABASE_FILE) }); // applies migrations before any worker opens it
   void store.close();
 
   let stopping = false;
   let announced = false;
   const crashes: number[] = [];
+  // Workers run with a small young generation: V8's default (16 MiB semi-spaces) costs tens of MB
+  // of RSS per process for no measurable gain on this workload. An explicit flag wins.
+  const nodeFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+  if (!nodeFlags.some((flag) => flag.startsWith("--max-semi-space-size"))) {
+    cluster.setupPrimary({ execArgv: [...process.execArgv, `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`] });
+  }
   const fork = () => cluster.fork();
 
   cluster.on("listening", (_worker, address) => {

@@ -10,11 +10,11 @@ import { createFallbackRoutes } from "./http/routes.js";
 import type { Logger } from "./log.js";
 import type { NodeKey } from "./node-key.js";
 import { createHandlers, type RelayContext } from "./service.js";
-import { openSqliteStore } from "./storage/sqlite.js";
+import { DATABASE_FILE, openSqliteStore } from "./storage/sqlite.js";
 import type { MessageStore } from "./storage/store.js";
 import { SOFTWARE } from "./version.js";
 
-export const DATABASE_FILE = "neutral.sqlite";
+export { DATABASE_FILE };
 
 export interface RelayOptions {
   config: RelayConfig;
@@ -135,9 +135,11 @@ export function createRelay(options: RelayOptions): Relay {
     async close(graceMs = 10_000) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        timer.unref();
+        // Keep-alive connections turn idle as their last response is written; close them then.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
         server.close(() => {
           clearTimeout(timer);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();

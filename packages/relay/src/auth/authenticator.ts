@@ -26,7 +26,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
   const cache = new LRUCache<string, VerifiedToken>({ max: options.cacheSize ?? 10_000 });
 
   return (authorization) => {
-    if (authorization === undefined || authorization === "") throw RpcError.unauthorized("missing token: send Authorization: Bearer <token>");
+    if (authorization === undefined || authorization === "") throw RpcError.unauthorized("missing token");
     const match = /^Bearer +(\S+) *$/i.exec(authorization);
     if (!match) throw RpcError.unauthorized("Authorization is not a Bearer token");
     const token = match[1]!;

@@ -22,6 +22,8 @@ export interface TokenRules {
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 const NONCE = /^[A-Za-z0-9]{8,}$/;
+/** How far ahead of the node's clock a token's `issued-at` may be (clocks differ a little). */
+const ISSUED_AT_SKEW_MS = 5 * 60 * 1000;
 
 /** keccak256 of the EIP-191 `personal_sign` envelope of `text`. */
 function personalMessageDigest(text: string): Uint8Array {
@@ -49,6 +51,10 @@ export function verifySiweToken(token: string, rules: TokenRules, curve: Secp256
   if (!SIGNATURE.test(signatureHex)) refuse("malformed token: the signature is not 0x + 130 hex digits");
 
   const text = Buffer.from(encoded, "base64url").toString("utf8");
+  // viem's parser only recognises an alphanumeric nonce; look at the line itself so that a bad
+  // nonce is refused as such rather than as a malformed message.
+  const nonceLine = /\nNonce: ([^\n]*)/.exec(text);
+  if (nonceLine && !NONCE.test(nonceLine[1]!)) refuse("nonce must be at least 8 alphanumeric characters");
   const message = parseSiweMessage(text);
   if (!message.address || !message.domain || !message.uri || !message.nonce) {
     refuse("malformed SIWE message (EIP-4361)");
@@ -64,6 +70,8 @@ export function verifySiweToken(token: string, rules: TokenRules, curve: Secp256
   const now = rules.now();
   if (expiresAt <= now) refuse("token expired");
   if (expiresAt - issuedAt > rules.maxLifetimeMs) refuse("expiration-time is more than 24 h after issued-at");
+  // Otherwise a token issued "in the future" would stretch its life past 24 h from now.
+  if (issuedAt > now + ISSUED_AT_SKEW_MS) refuse("issued-at is in the future");
   if (message.notBefore !== undefined) {
     if (!validTime(message.notBefore)) refuse("not-before is not an RFC 3339 time");
     if (message.notBefore.getTime() > now) refuse("token not valid yet (not-before)");

@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import type { Statement } from "better-sqlite3";
 import { messageJson, type AcceptedMessage } from "../message.js";
@@ -5,7 +7,9 @@ import { latestSchemaVersion, migrate } from "./sqlite-migrations.js";
 import { ID_CEILING, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredMessage } from "./store.js";
 
 const SIDE = { received: 1, sent: 2 } as const;
-const TS_CEILING = Number.MAX_SAFE_INTEGER;
+
+/** The database's file name in a relay's data dir. */
+export const DATABASE_FILE = "neutral.sqlite";
 
 export interface SqliteStoreOptions {
   /** The database file; created (with its schema) if missing. */
@@ -17,23 +21,122 @@ export interface SqliteStoreOptions {
   synchronous?: "full" | "normal";
   /** Apply pending migrations (default true). A process that knows another already did may skip it. */
   migrate?: boolean;
+  /** SQLite page cache of each of the store's connections (reader, writer), KiB (default: SQLite's 2 MiB). Bulk loads want more. */
+  cacheSizeKiB?: number;
 }
 
 const addressBytes = (address: string) => Buffer.from(address.slice(2), "hex");
 const addressHex = (bytes: Buffer) => `0x${bytes.toString("hex")}`;
 
+/** An append as the writer thread gets it: plain strings (cheap to post), the wire JSON minus its id. */
+interface WireAppend {
+  /** The digest as hex. */
+  digest: string;
+  from: string;
+  to: string;
+  timestamp: number;
+  /** `messageJson(id, message)` is `{"id":"<id>"` + this. */
+  tail: string;
+}
+
+/** What the writer answers per append: the new id, or the stored original of a resend. */
+type WireResult = number | { id: number; json: string };
+
 interface PendingAppend {
-  message: AcceptedMessage;
+  wire: WireAppend;
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
 }
 
+const ID_HEAD = '{"id":"';
+const ID_PROBE = `${ID_HEAD}0"`;
+
+/** The wire JSON of `message` without its id (the id is only known inside the transaction). */
+function jsonTail(message: AcceptedMessage): string {
+  const probe = messageJson(0, message);
+  if (!probe.startsWith(ID_PROBE)) throw new Error("messageJson must begin with the id");
+  return probe.slice(ID_PROBE.length);
+}
+
+const SQL = {
+  findByDigest: "SELECT id FROM messages WHERE digest = ?",
+  insertMessage: "INSERT INTO messages (digest, sender, accepted_at) VALUES (?, ?, ?)",
+  insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, ?, ?, ?, ?)",
+  selectJson: "SELECT json FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
+};
+
+/**
+ * The writer thread: its own connection, running each batch of appends as one IMMEDIATE
+ * transaction and answering once it is committed. Plain JavaScript, evaluated as a worker (so it
+ * runs the same from the TypeScript sources and from dist/); better-sqlite3 is passed in as a path.
+ */
+const WRITER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const { sql, sides } = workerData;
+const db = new Database(workerData.file);
+db.pragma("busy_timeout = 10000");
+db.pragma("synchronous = " + workerData.synchronous);
+if (workerData.cacheSize !== undefined) db.pragma("cache_size = " + workerData.cacheSize);
+db.pragma("wal_autocheckpoint = " + workerData.walAutocheckpoint);
+const findByDigest = db.prepare(sql.findByDigest).pluck();
+const insertMessage = db.prepare(sql.insertMessage);
+const insertMailbox = db.prepare(sql.insertMailbox);
+const selectJson = db.prepare(sql.selectJson).pluck();
+const hexBytes = (hex) => Buffer.from(hex.startsWith("0x") ? hex.slice(2) : hex, "hex");
+const appendAll = db.transaction((batch) =>
+  batch.map((m) => {
+    const digest = hexBytes(m.digest);
+    const from = hexBytes(m.from);
+    const existing = findByDigest.get(digest);
+    if (existing !== undefined) {
+      const json = selectJson.get(from, sides.sent, existing);
+      if (json === undefined) throw new Error("message " + existing + " is missing from its sender's mailbox");
+      return { id: existing, json };
+    }
+    const to = hexBytes(m.to);
+    const id = Number(insertMessage.run(digest, from, Date.now()).lastInsertRowid);
+    const json = ${JSON.stringify(ID_HEAD)} + id + '"' + m.tail;
+    insertMailbox.run(to, sides.received, id, from, m.timestamp, json);
+    insertMailbox.run(from, sides.sent, id, to, m.timestamp, json);
+    return id;
+  }),
+);
+parentPort.on("message", (batch) => {
+  if (batch === "close") {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  let reply;
+  try {
+    reply = { results: appendAll.immediate(batch) };
+  } catch (error) {
+    reply = { error: { message: error instanceof Error ? error.message : String(error), code: error && error.code } };
+  }
+  parentPort.postMessage(reply);
+});
+`;
+
+/**
+ * The writer checkpoints the WAL into the database once it holds this many pages (SQLite's
+ * default: 1000). Each append dirties a few random B-tree pages; a longer WAL lets a checkpoint
+ * write a page changed by many commits once, and runs the checkpoint's fsync less often.
+ */
+const WAL_AUTOCHECKPOINT_PAGES = 8192;
+
+const driverPath = () => createRequire(import.meta.url).resolve("better-sqlite3");
+
 /**
  * The SQLite message store: WAL, one file, safe to open from several processes (the relay's
- * workers). Appends that arrive in the same event-loop turn share one transaction and one fsync
- * (group commit), so durability costs one disk flush per burst rather than per message.
+ * workers). Writes run on a writer thread with its own connection (started at the first append),
+ * so the event loop keeps serving while a transaction commits and fsyncs. Appends arriving while
+ * a commit is in flight (or in the same event-loop turn) form the next batch: one transaction and
+ * one fsync per burst (group commit). Reads use this thread's connection and see every
+ * acknowledged append.
  */
 export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
+  if (options.file === "" || options.file === ":memory:") throw new Error("the SQLite store needs a file: its writer thread opens it too");
   const db = new Database(options.file);
   db.pragma("busy_timeout = 10000");
   if (db.pragma("page_size", { simple: true }) !== 8192 && db.pragma("schema_version", { simple: true }) === 0) {
@@ -41,6 +144,8 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   }
   db.pragma("journal_mode = WAL");
   db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
+  const cacheSize = options.cacheSizeKiB === undefined ? undefined : -Math.max(64, Math.floor(options.cacheSizeKiB));
+  if (cacheSize !== undefined) db.pragma(`cache_size = ${cacheSize}`);
   if (options.migrate !== false) migrate(db);
   const version = (db.prepare("SELECT max(version) AS v FROM schema_migrations").get() as { v: number | null }).v ?? 0;
   if (version > latestSchemaVersion) {
@@ -48,78 +153,99 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     throw new Error(`${options.file} has schema version ${version}, newer than this relay's ${latestSchemaVersion}; upgrade the relay`);
   }
 
-  const findByDigest = db.prepare<[Buffer], { id: number }>("SELECT id FROM messages WHERE digest = ?");
-  const insertMessage = db.prepare<[Buffer, Buffer, number]>("INSERT INTO messages (digest, sender, accepted_at) VALUES (?, ?, ?)");
-  const insertMailbox = db.prepare<[Buffer, number, number, Buffer, number, string]>(
-    "INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, ?, ?, ?, ?)",
-  );
-  const selectJson = db.prepare<[Buffer, number, number], { json: string }>("SELECT json FROM mailbox WHERE owner = ? AND side = ? AND id = ?");
   const latestOnSide = db.prepare<[Buffer, number], { id: number; peer: Buffer }>(
     "SELECT id, peer FROM mailbox WHERE owner = ? AND side = ? ORDER BY id DESC LIMIT 1",
   );
 
-  // One statement per query shape; the bounds are always bound (open ends as 0 / ceilings).
+  // One statement per query shape; the id bounds are always bound (open ends as 0 / ceiling), the
+  // timestamp bounds only when given (ts is not in the key: testing it costs a column decode per row).
+  // A peer's messages are read through mailbox_by_peer: the primary key would have to step over
+  // every other message of the mailbox.
   const pageStatements = new Map<string, Statement<unknown[], StoredMessage>>();
-  function pageStatement(withPeer: boolean, order: "asc" | "desc"): Statement<unknown[], StoredMessage> {
-    const key = `${withPeer}:${order}`;
+  function pageStatement(withPeer: boolean, since: boolean, until: boolean, order: "asc" | "desc"): Statement<unknown[], StoredMessage> {
+    const key = `${withPeer}:${since}:${until}:${order}`;
     let statement = pageStatements.get(key);
     if (!statement) {
       statement = db.prepare<unknown[], StoredMessage>(
-        `SELECT id, json FROM mailbox WHERE owner = ? AND side = ?${withPeer ? " AND peer = ?" : ""}
-         AND id > ? AND id < ? AND ts >= ? AND ts < ? ORDER BY id ${order === "asc" ? "ASC" : "DESC"} LIMIT ?`,
+        `SELECT id, json FROM mailbox${withPeer ? " INDEXED BY mailbox_by_peer" : ""} WHERE owner = ? AND side = ?${withPeer ? " AND peer = ?" : ""}
+         AND id > ? AND id < ?${since ? " AND ts >= ?" : ""}${until ? " AND ts < ?" : ""} ORDER BY id ${order === "asc" ? "ASC" : "DESC"} LIMIT ?`,
       );
       pageStatements.set(key, statement);
     }
     return statement;
   }
 
-  const appendAll = db.transaction((batch: readonly AcceptedMessage[]): AppendResult[] =>
-    batch.map((message) => {
-      const existing = findByDigest.get(Buffer.from(message.digest));
-      if (existing) {
-        const row = selectJson.get(addressBytes(message.from), SIDE.sent, existing.id);
-        if (!row) throw new Error(`message ${existing.id} is missing from its sender's mailbox`);
-        return { stored: { id: existing.id, json: row.json }, created: false };
-      }
-      const from = addressBytes(message.from);
-      const to = addressBytes(message.to);
-      const id = Number(insertMessage.run(Buffer.from(message.digest), from, Date.now()).lastInsertRowid);
-      const json = messageJson(id, message);
-      insertMailbox.run(to, SIDE.received, id, from, message.timestamp, json);
-      insertMailbox.run(from, SIDE.sent, id, to, message.timestamp, json);
-      return { stored: { id, json }, created: true };
-    }),
-  );
-
   let pending: PendingAppend[] = [];
+  let inFlight: PendingAppend[] | undefined;
   let flushScheduled = false;
   let closed = false;
+  let writer: Worker | undefined;
+  let whenIdle: (() => void)[] = [];
 
+  function startWriter(): Worker {
+    const worker = new Worker(WRITER_SOURCE, {
+      eval: true,
+      workerData: { driver: driverPath(), file: options.file, synchronous: options.synchronous === "normal" ? "NORMAL" : "FULL", cacheSize, walAutocheckpoint: WAL_AUTOCHECKPOINT_PAGES, sql: SQL, sides: SIDE },
+    });
+    worker.on("message", (reply: { results: WireResult[] } | { error: { message: string; code?: string } }) => settle(reply));
+    worker.on("error", () => {}); // the exit that follows rejects what was in flight
+    worker.on("exit", () => {
+      if (writer === worker) writer = undefined;
+      if (inFlight) settle({ error: { message: "the SQLite writer thread stopped" } });
+    });
+    return worker;
+  }
+
+  function settle(reply: { results: WireResult[] } | { error: { message: string; code?: string } }): void {
+    const batch = inFlight ?? [];
+    inFlight = undefined;
+    if ("error" in reply) {
+      const error = Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code });
+      for (const entry of batch) entry.reject(error);
+    } else {
+      batch.forEach((entry, i) => {
+        const result = reply.results[i]!;
+        entry.resolve(
+          typeof result === "number"
+            ? { stored: { id: result, json: `${ID_HEAD}${result}"${entry.wire.tail}` }, created: true }
+            : { stored: result, created: false },
+        );
+      });
+    }
+    if (pending.length > 0) flush();
+    if (!inFlight) {
+      writer?.unref(); // an idle writer never keeps the process alive
+      const waiting = whenIdle;
+      whenIdle = [];
+      for (const resolve of waiting) resolve();
+    }
+  }
+
+  /** Sends what is pending as one batch, unless a batch is still committing (it follows that one). */
   function flush(): void {
     flushScheduled = false;
-    const batch = pending;
+    if (inFlight || pending.length === 0) return;
+    inFlight = pending;
     pending = [];
-    if (batch.length === 0) return;
     try {
-      const results = appendAll.immediate(batch.map((entry) => entry.message));
-      batch.forEach((entry, i) => entry.resolve(results[i]!));
+      writer ??= startWriter();
+      writer.ref();
+      writer.postMessage(inFlight.map((entry) => entry.wire));
     } catch (error) {
-      for (const entry of batch) entry.reject(error);
+      settle({ error: { message: error instanceof Error ? error.message : String(error) } });
     }
   }
 
   function readRange(query: PageQuery, range: MailboxRange, owner: Buffer): StoredMessage[] {
-    const bounds = [
-      query.after ?? 0,
-      query.before ?? ID_CEILING,
-      query.since ?? 0,
-      query.until ?? TS_CEILING,
-      query.limit + 1,
-    ];
-    const statement = pageStatement(range.peer !== undefined, query.order);
-    return range.peer !== undefined
-      ? statement.all(owner, SIDE[range.side], addressBytes(range.peer), ...bounds)
-      : statement.all(owner, SIDE[range.side], ...bounds);
+    const { since, until } = query;
+    const statement = pageStatement(range.peer !== undefined, since !== undefined, until !== undefined, query.order);
+    const args: unknown[] = [owner, SIDE[range.side]];
+    if (range.peer !== undefined) args.push(addressBytes(range.peer));
+    args.push(query.after ?? 0, query.before ?? ID_CEILING);
+    if (since !== undefined) args.push(since);
+    if (until !== undefined) args.push(until);
+    args.push(query.limit + 1);
+    return statement.all(...args);
   }
 
   return {
@@ -127,8 +253,15 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
 
     append(message) {
       if (closed) return Promise.reject(new Error("store is closed"));
+      const wire: WireAppend = {
+        digest: Buffer.from(message.digest.buffer, message.digest.byteOffset, message.digest.byteLength).toString("hex"),
+        from: message.from,
+        to: message.to,
+        timestamp: message.timestamp,
+        tail: jsonTail(message),
+      };
       return new Promise<AppendResult>((resolve, reject) => {
-        pending.push({ message, resolve, reject });
+        pending.push({ wire, resolve, reject });
         if (!flushScheduled) {
           flushScheduled = true;
           setImmediate(flush);
@@ -167,6 +300,14 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       if (closed) return;
       closed = true;
       flush();
+      if (inFlight) await new Promise<void>((resolve) => whenIdle.push(resolve));
+      const worker = writer;
+      writer = undefined;
+      if (worker) {
+        const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+        worker.postMessage("close");
+        await exited;
+      }
       db.close();
     },
   };

@@ -35,43 +35,7 @@ export const openrpcDocument = {
           "description": "Which messages of the mailbox to read. Absent, `null` or `{}` means every received message.",
           "required": false,
           "schema": {
-            "title": "InboxFilter",
-            "description": "Selects messages of the authenticated user's mailbox. Every member is optional; unknown members are an error.",
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
-              "from": {
-                "title": "Address",
-                "description": "Only messages from this sender.",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{40}$"
-              },
-              "direction": {
-                "title": "Direction",
-                "description": "Which side of the mailbox to read: messages `received` by the user (the inbox), messages the user `sent`, or `all` of them (for syncing a second device).",
-                "type": "string",
-                "enum": [
-                  "received",
-                  "sent",
-                  "all"
-                ],
-                "default": "received"
-              },
-              "since": {
-                "title": "Timestamp",
-                "description": "Only messages whose timestamp is at or after this (inclusive).",
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 9007199254740991
-              },
-              "until": {
-                "title": "Timestamp",
-                "description": "Only messages whose timestamp is before this (exclusive).",
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 9007199254740991
-              }
-            },
+            "$ref": "#/components/schemas/InboxFilter",
             "default": {}
           }
         },
@@ -80,12 +44,7 @@ export const openrpcDocument = {
           "description": "Number of messages to fetch, 1..100. Values outside that range are an error, never silently clamped.",
           "required": false,
           "schema": {
-            "title": "Limit",
-            "description": "Page size: an integer from 1 to 100.",
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 100,
-            "default": 20
+            "$ref": "#/components/schemas/Limit"
           }
         },
         {
@@ -93,10 +52,7 @@ export const openrpcDocument = {
           "description": "Walk forwards: only messages with an id greater than this one.",
           "required": false,
           "schema": {
-            "title": "MessageId",
-            "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
-            "type": "string",
-            "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+            "$ref": "#/components/schemas/MessageId"
           }
         },
         {
@@ -104,10 +60,7 @@ export const openrpcDocument = {
           "description": "Only messages with an id smaller than this one (walks backwards unless `after` is also given).",
           "required": false,
           "schema": {
-            "title": "MessageId",
-            "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
-            "type": "string",
-            "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+            "$ref": "#/components/schemas/MessageId"
           }
         }
       ],
@@ -119,122 +72,19 @@ export const openrpcDocument = {
           "minItems": 1,
           "maxItems": 1,
           "items": {
-            "title": "InboxPage",
-            "description": "One page of a mailbox walk.",
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "address",
-              "data",
-              "end"
-            ],
-            "properties": {
-              "address": {
-                "title": "Address",
-                "description": "The inbox owner: the authenticated user.",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{40}$"
-              },
-              "data": {
-                "type": "array",
-                "description": "Messages in walk order.",
-                "items": {
-                  "title": "Message",
-                  "description": "A stored message, as every read returns it.",
-                  "type": "object",
-                  "additionalProperties": false,
-                  "required": [
-                    "id",
-                    "message",
-                    "from",
-                    "to",
-                    "signature",
-                    "sender_receipt",
-                    "receiver_receipt",
-                    "timestamp"
-                  ],
-                  "properties": {
-                    "id": {
-                      "title": "MessageId",
-                      "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
-                      "type": "string",
-                      "pattern": "^(?:0|[1-9][0-9]{0,18})$"
-                    },
-                    "message": {
-                      "title": "Ciphertext",
-                      "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
-                      "type": "string",
-                      "pattern": "^(?:[0-9a-fA-F]{2})+$"
-                    },
-                    "from": {
-                      "title": "Address",
-                      "description": "The sender.",
-                      "type": "string",
-                      "pattern": "^0x[0-9a-fA-F]{40}$"
-                    },
-                    "to": {
-                      "title": "Address",
-                      "description": "The recipient.",
-                      "type": "string",
-                      "pattern": "^0x[0-9a-fA-F]{40}$"
-                    },
-                    "signature": {
-                      "title": "Signature",
-                      "description": "The sender's EIP-712 signature of the message.",
-                      "type": "string",
-                      "pattern": "^0x[0-9a-fA-F]{130}$"
-                    },
-                    "sender_receipt": {
-                      "title": "Signature",
-                      "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\".",
-                      "type": "string",
-                      "pattern": "^0x[0-9a-fA-F]{130}$"
-                    },
-                    "receiver_receipt": {
-                      "title": "Signature",
-                      "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\".",
-                      "type": "string",
-                      "pattern": "^0x[0-9a-fA-F]{130}$"
-                    },
-                    "timestamp": {
-                      "title": "Timestamp",
-                      "description": "Milliseconds since the Unix epoch.",
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 9007199254740991
-                    }
-                  }
-                }
-              },
-              "end": {
-                "type": "boolean",
-                "description": "True exactly when no further message exists in the walk's direction."
-              }
-            }
+            "$ref": "#/components/schemas/InboxPage"
           }
         }
       },
       "errors": [
         {
-          "code": -32602,
-          "message": "Invalid params",
-          "data": {
-            "field": "inboxFilter.form",
-            "reason": "is not a known member",
-            "param": "inboxFilter",
-            "path": "/form"
-          }
+          "$ref": "#/components/errors/InvalidParams"
         },
         {
-          "code": -32001,
-          "message": "Unauthorized",
-          "data": {
-            "reason": "expired"
-          }
+          "$ref": "#/components/errors/Unauthorized"
         },
         {
-          "code": -32029,
-          "message": "Rate limited"
+          "$ref": "#/components/errors/RateLimited"
         }
       ],
       "examples": [
@@ -333,32 +183,7 @@ export const openrpcDocument = {
           "description": "Which chat to read, and an optional time window. Absent, `null` or `{}` reads the most recently active chat.",
           "required": false,
           "schema": {
-            "title": "ChatFilter",
-            "description": "Selects one chat of the authenticated user and an optional time window. Unknown members are an error.",
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
-              "chat": {
-                "title": "Address",
-                "description": "The peer whose chat to read. Absent: the most recently active chat.",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{40}$"
-              },
-              "since": {
-                "title": "Timestamp",
-                "description": "Only messages whose timestamp is at or after this (inclusive).",
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 9007199254740991
-              },
-              "until": {
-                "title": "Timestamp",
-                "description": "Only messages whose timestamp is before this (exclusive).",
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 9007199254740991
-              }
-            },
+            "$ref": "#/components/schemas/ChatFilter",
             "default": {}
           }
         },
@@ -367,12 +192,7 @@ export const openrpcDocument = {
           "description": "Number of messages to fetch, 1..100.",
           "required": false,
           "schema": {
-            "title": "Limit",
-            "description": "Page size: an integer from 1 to 100.",
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 100,
-            "default": 20
+            "$ref": "#/components/schemas/Limit"
           }
         },
         {
@@ -380,10 +200,7 @@ export const openrpcDocument = {
           "description": "Walk forwards: only messages with an id greater than this one.",
           "required": false,
           "schema": {
-            "title": "MessageId",
-            "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
-            "type": "string",
-            "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+            "$ref": "#/components/schemas/MessageId"
           }
         },
         {
@@ -391,10 +208,7 @@ export const openrpcDocument = {
           "description": "Only messages with an id smaller than this one (walks backwards unless `after` is also given).",
           "required": false,
           "schema": {
-            "title": "MessageId",
-            "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
-            "type": "string",
-            "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+            "$ref": "#/components/schemas/MessageId"
           }
         }
       ],
@@ -406,122 +220,19 @@ export const openrpcDocument = {
           "minItems": 1,
           "maxItems": 1,
           "items": {
-            "title": "ChatPage",
-            "description": "One page of a chat walk.",
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "id",
-              "data",
-              "end"
-            ],
-            "properties": {
-              "id": {
-                "title": "Address",
-                "description": "The chat's id: the peer's address.",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{40}$"
-              },
-              "data": {
-                "type": "array",
-                "description": "Messages in walk order.",
-                "items": {
-                  "title": "Message",
-                  "description": "A stored message, as every read returns it.",
-                  "type": "object",
-                  "additionalProperties": false,
-                  "required": [
-                    "id",
-                    "message",
-                    "from",
-                    "to",
-                    "signature",
-                    "sender_receipt",
-                    "receiver_receipt",
-                    "timestamp"
-                  ],
-                  "properties": {
-                    "id": {
-                      "title": "MessageId",
-                      "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
-                      "type": "string",
-                      "pattern": "^(?:0|[1-9][0-9]{0,18})$"
-                    },
-                    "message": {
-                      "title": "Ciphertext",
-                      "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
-                      "type": "string",
-                      "pattern": "^(?:[0-9a-fA-F]{2})+$"
-                    },
-                    "from": {
-                      "title": "Address",
-                      "description": "The sender.",
-                      "type": "string",
-                      "pattern": "^0x[0-9a-fA-F]{40}$"
-                    },
-                    "to": {
-                      "title": "Address",
-                      "description": "The recipient.",
-                      "type": "string",
-                      "pattern": "^0x[0-9a-fA-F]{40}$"
-                    },
-                    "signature": {
-                      "title": "Signature",
-                      "description": "The sender's EIP-712 signature of the message.",
-                      "type": "string",
-                      "pattern": "^0x[0-9a-fA-F]{130}$"
-                    },
-                    "sender_receipt": {
-                      "title": "Signature",
-                      "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\".",
-                      "type": "string",
-                      "pattern": "^0x[0-9a-fA-F]{130}$"
-                    },
-                    "receiver_receipt": {
-                      "title": "Signature",
-                      "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\".",
-                      "type": "string",
-                      "pattern": "^0x[0-9a-fA-F]{130}$"
-                    },
-                    "timestamp": {
-                      "title": "Timestamp",
-                      "description": "Milliseconds since the Unix epoch.",
-                      "type": "integer",
-                      "minimum": 0,
-                      "maximum": 9007199254740991
-                    }
-                  }
-                }
-              },
-              "end": {
-                "type": "boolean",
-                "description": "True exactly when no further message exists in the walk's direction."
-              }
-            }
+            "$ref": "#/components/schemas/ChatPage"
           }
         }
       },
       "errors": [
         {
-          "code": -32602,
-          "message": "Invalid params",
-          "data": {
-            "field": "inboxFilter.form",
-            "reason": "is not a known member",
-            "param": "inboxFilter",
-            "path": "/form"
-          }
+          "$ref": "#/components/errors/InvalidParams"
         },
         {
-          "code": -32001,
-          "message": "Unauthorized",
-          "data": {
-            "reason": "expired"
-          }
+          "$ref": "#/components/errors/Unauthorized"
         },
         {
-          "code": -32029,
-          "message": "Rate limited"
+          "$ref": "#/components/errors/RateLimited"
         }
       ],
       "examples": [
@@ -630,50 +341,7 @@ export const openrpcDocument = {
           "description": "The signed message to store.",
           "required": true,
           "schema": {
-            "title": "SignedMessage",
-            "description": "A message as its sender signs and sends it.",
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "from",
-              "to",
-              "message",
-              "timestamp",
-              "signature"
-            ],
-            "properties": {
-              "from": {
-                "title": "Address",
-                "description": "The sender; must be the authenticated user.",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{40}$"
-              },
-              "to": {
-                "title": "Address",
-                "description": "The recipient.",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{40}$"
-              },
-              "message": {
-                "title": "Ciphertext",
-                "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
-                "type": "string",
-                "pattern": "^(?:[0-9a-fA-F]{2})+$"
-              },
-              "timestamp": {
-                "title": "Timestamp",
-                "description": "Set by the sender and covered by its signature; must be within the node's clock window.",
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 9007199254740991
-              },
-              "signature": {
-                "title": "Signature",
-                "description": "The sender's EIP-712 signature of `Message(address from,address to,bytes message,uint64 timestamp)`.",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{130}$"
-              }
-            }
+            "$ref": "#/components/schemas/SignedMessage"
           }
         }
       ],
@@ -685,114 +353,31 @@ export const openrpcDocument = {
           "minItems": 1,
           "maxItems": 1,
           "items": {
-            "title": "Message",
-            "description": "A stored message, as every read returns it.",
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "id",
-              "message",
-              "from",
-              "to",
-              "signature",
-              "sender_receipt",
-              "receiver_receipt",
-              "timestamp"
-            ],
-            "properties": {
-              "id": {
-                "title": "MessageId",
-                "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
-                "type": "string",
-                "pattern": "^(?:0|[1-9][0-9]{0,18})$"
-              },
-              "message": {
-                "title": "Ciphertext",
-                "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
-                "type": "string",
-                "pattern": "^(?:[0-9a-fA-F]{2})+$"
-              },
-              "from": {
-                "title": "Address",
-                "description": "The sender.",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{40}$"
-              },
-              "to": {
-                "title": "Address",
-                "description": "The recipient.",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{40}$"
-              },
-              "signature": {
-                "title": "Signature",
-                "description": "The sender's EIP-712 signature of the message.",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{130}$"
-              },
-              "sender_receipt": {
-                "title": "Signature",
-                "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\".",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{130}$"
-              },
-              "receiver_receipt": {
-                "title": "Signature",
-                "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\".",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{130}$"
-              },
-              "timestamp": {
-                "title": "Timestamp",
-                "description": "Milliseconds since the Unix epoch.",
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 9007199254740991
-              }
-            }
+            "$ref": "#/components/schemas/Message"
           }
         }
       },
       "errors": [
         {
-          "code": -32602,
-          "message": "Invalid params",
-          "data": {
-            "field": "inboxFilter.form",
-            "reason": "is not a known member",
-            "param": "inboxFilter",
-            "path": "/form"
-          }
+          "$ref": "#/components/errors/InvalidParams"
         },
         {
-          "code": -32001,
-          "message": "Unauthorized",
-          "data": {
-            "reason": "expired"
-          }
+          "$ref": "#/components/errors/Unauthorized"
         },
         {
-          "code": -32002,
-          "message": "Forbidden",
-          "data": {
-            "reason": "from is not the authenticated user"
-          }
+          "$ref": "#/components/errors/Forbidden"
         },
         {
-          "code": -32003,
-          "message": "Invalid message signature"
+          "$ref": "#/components/errors/InvalidSignature"
         },
         {
-          "code": -32004,
-          "message": "Timestamp outside the accepted window"
+          "$ref": "#/components/errors/TimestampOutOfWindow"
         },
         {
-          "code": -32005,
-          "message": "Too large"
+          "$ref": "#/components/errors/TooLarge"
         },
         {
-          "code": -32029,
-          "message": "Rate limited"
+          "$ref": "#/components/errors/RateLimited"
         }
       ],
       "examples": [
@@ -847,87 +432,13 @@ export const openrpcDocument = {
           "minItems": 1,
           "maxItems": 1,
           "items": {
-            "title": "NodeInfo",
-            "description": "What a service node says about itself.",
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "address",
-              "software",
-              "version",
-              "domains",
-              "limits"
-            ],
-            "properties": {
-              "address": {
-                "title": "Address",
-                "description": "The node's address: the key that signs its receipts.",
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{40}$"
-              },
-              "software": {
-                "type": "string",
-                "description": "The node software's name."
-              },
-              "version": {
-                "type": "string",
-                "description": "The node software's version."
-              },
-              "domains": {
-                "type": "array",
-                "description": "The Sign-In with Ethereum `domain` values this node accepts in tokens.",
-                "items": {
-                  "type": "string"
-                }
-              },
-              "limits": {
-                "title": "NodeLimits",
-                "description": "The limits this node enforces.",
-                "type": "object",
-                "additionalProperties": false,
-                "required": [
-                  "maxLimit",
-                  "maxBatch",
-                  "maxBodyBytes",
-                  "maxMessageBytes",
-                  "clockSkewMs"
-                ],
-                "properties": {
-                  "maxLimit": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "Largest accepted `limit`."
-                  },
-                  "maxBatch": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "Most entries in one batch."
-                  },
-                  "maxBodyBytes": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "Largest request body, in bytes."
-                  },
-                  "maxMessageBytes": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "Largest message body, in bytes of ciphertext."
-                  },
-                  "clockSkewMs": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "Accepted distance between a message's timestamp and the node's clock, in ms."
-                  }
-                }
-              }
-            }
+            "$ref": "#/components/schemas/NodeInfo"
           }
         }
       },
       "errors": [
         {
-          "code": -32029,
-          "message": "Rate limited"
+          "$ref": "#/components/errors/RateLimited"
         }
       ],
       "examples": [
@@ -1023,35 +534,19 @@ export const openrpcDocument = {
         "additionalProperties": false,
         "properties": {
           "from": {
-            "title": "Address",
-            "description": "Only messages from this sender.",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{40}$"
+            "$ref": "#/components/schemas/Address",
+            "description": "Only messages from this sender."
           },
           "direction": {
-            "title": "Direction",
-            "description": "Which side of the mailbox to read: messages `received` by the user (the inbox), messages the user `sent`, or `all` of them (for syncing a second device).",
-            "type": "string",
-            "enum": [
-              "received",
-              "sent",
-              "all"
-            ],
-            "default": "received"
+            "$ref": "#/components/schemas/Direction"
           },
           "since": {
-            "title": "Timestamp",
-            "description": "Only messages whose timestamp is at or after this (inclusive).",
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 9007199254740991
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "Only messages whose timestamp is at or after this (inclusive)."
           },
           "until": {
-            "title": "Timestamp",
-            "description": "Only messages whose timestamp is before this (exclusive).",
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 9007199254740991
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "Only messages whose timestamp is before this (exclusive)."
           }
         }
       },
@@ -1062,24 +557,16 @@ export const openrpcDocument = {
         "additionalProperties": false,
         "properties": {
           "chat": {
-            "title": "Address",
-            "description": "The peer whose chat to read. Absent: the most recently active chat.",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{40}$"
+            "$ref": "#/components/schemas/Address",
+            "description": "The peer whose chat to read. Absent: the most recently active chat."
           },
           "since": {
-            "title": "Timestamp",
-            "description": "Only messages whose timestamp is at or after this (inclusive).",
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 9007199254740991
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "Only messages whose timestamp is at or after this (inclusive)."
           },
           "until": {
-            "title": "Timestamp",
-            "description": "Only messages whose timestamp is before this (exclusive).",
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 9007199254740991
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "Only messages whose timestamp is before this (exclusive)."
           }
         }
       },
@@ -1097,35 +584,23 @@ export const openrpcDocument = {
         ],
         "properties": {
           "from": {
-            "title": "Address",
-            "description": "The sender; must be the authenticated user.",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{40}$"
+            "$ref": "#/components/schemas/Address",
+            "description": "The sender; must be the authenticated user."
           },
           "to": {
-            "title": "Address",
-            "description": "The recipient.",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{40}$"
+            "$ref": "#/components/schemas/Address",
+            "description": "The recipient."
           },
           "message": {
-            "title": "Ciphertext",
-            "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
-            "type": "string",
-            "pattern": "^(?:[0-9a-fA-F]{2})+$"
+            "$ref": "#/components/schemas/Ciphertext"
           },
           "timestamp": {
-            "title": "Timestamp",
-            "description": "Set by the sender and covered by its signature; must be within the node's clock window.",
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 9007199254740991
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "Set by the sender and covered by its signature; must be within the node's clock window."
           },
           "signature": {
-            "title": "Signature",
-            "description": "The sender's EIP-712 signature of `Message(address from,address to,bytes message,uint64 timestamp)`.",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{130}$"
+            "$ref": "#/components/schemas/Signature",
+            "description": "The sender's EIP-712 signature of `Message(address from,address to,bytes message,uint64 timestamp)`."
           }
         }
       },
@@ -1146,53 +621,33 @@ export const openrpcDocument = {
         ],
         "properties": {
           "id": {
-            "title": "MessageId",
-            "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
-            "type": "string",
-            "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+            "$ref": "#/components/schemas/MessageId"
           },
           "message": {
-            "title": "Ciphertext",
-            "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
-            "type": "string",
-            "pattern": "^(?:[0-9a-fA-F]{2})+$"
+            "$ref": "#/components/schemas/Ciphertext"
           },
           "from": {
-            "title": "Address",
-            "description": "The sender.",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{40}$"
+            "$ref": "#/components/schemas/Address",
+            "description": "The sender."
           },
           "to": {
-            "title": "Address",
-            "description": "The recipient.",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{40}$"
+            "$ref": "#/components/schemas/Address",
+            "description": "The recipient."
           },
           "signature": {
-            "title": "Signature",
-            "description": "The sender's EIP-712 signature of the message.",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{130}$"
+            "$ref": "#/components/schemas/Signature",
+            "description": "The sender's EIP-712 signature of the message."
           },
           "sender_receipt": {
-            "title": "Signature",
-            "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\".",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{130}$"
+            "$ref": "#/components/schemas/Signature",
+            "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\"."
           },
           "receiver_receipt": {
-            "title": "Signature",
-            "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\".",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{130}$"
+            "$ref": "#/components/schemas/Signature",
+            "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\"."
           },
           "timestamp": {
-            "title": "Timestamp",
-            "description": "Milliseconds since the Unix epoch.",
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 9007199254740991
+            "$ref": "#/components/schemas/Timestamp"
           }
         }
       },
@@ -1208,80 +663,14 @@ export const openrpcDocument = {
         ],
         "properties": {
           "address": {
-            "title": "Address",
-            "description": "The inbox owner: the authenticated user.",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{40}$"
+            "$ref": "#/components/schemas/Address",
+            "description": "The inbox owner: the authenticated user."
           },
           "data": {
             "type": "array",
             "description": "Messages in walk order.",
             "items": {
-              "title": "Message",
-              "description": "A stored message, as every read returns it.",
-              "type": "object",
-              "additionalProperties": false,
-              "required": [
-                "id",
-                "message",
-                "from",
-                "to",
-                "signature",
-                "sender_receipt",
-                "receiver_receipt",
-                "timestamp"
-              ],
-              "properties": {
-                "id": {
-                  "title": "MessageId",
-                  "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
-                  "type": "string",
-                  "pattern": "^(?:0|[1-9][0-9]{0,18})$"
-                },
-                "message": {
-                  "title": "Ciphertext",
-                  "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
-                  "type": "string",
-                  "pattern": "^(?:[0-9a-fA-F]{2})+$"
-                },
-                "from": {
-                  "title": "Address",
-                  "description": "The sender.",
-                  "type": "string",
-                  "pattern": "^0x[0-9a-fA-F]{40}$"
-                },
-                "to": {
-                  "title": "Address",
-                  "description": "The recipient.",
-                  "type": "string",
-                  "pattern": "^0x[0-9a-fA-F]{40}$"
-                },
-                "signature": {
-                  "title": "Signature",
-                  "description": "The sender's EIP-712 signature of the message.",
-                  "type": "string",
-                  "pattern": "^0x[0-9a-fA-F]{130}$"
-                },
-                "sender_receipt": {
-                  "title": "Signature",
-                  "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\".",
-                  "type": "string",
-                  "pattern": "^0x[0-9a-fA-F]{130}$"
-                },
-                "receiver_receipt": {
-                  "title": "Signature",
-                  "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\".",
-                  "type": "string",
-                  "pattern": "^0x[0-9a-fA-F]{130}$"
-                },
-                "timestamp": {
-                  "title": "Timestamp",
-                  "description": "Milliseconds since the Unix epoch.",
-                  "type": "integer",
-                  "minimum": 0,
-                  "maximum": 9007199254740991
-                }
-              }
+              "$ref": "#/components/schemas/Message"
             }
           },
           "end": {
@@ -1302,80 +691,14 @@ export const openrpcDocument = {
         ],
         "properties": {
           "id": {
-            "title": "Address",
-            "description": "The chat's id: the peer's address.",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{40}$"
+            "$ref": "#/components/schemas/Address",
+            "description": "The chat's id: the peer's address."
           },
           "data": {
             "type": "array",
             "description": "Messages in walk order.",
             "items": {
-              "title": "Message",
-              "description": "A stored message, as every read returns it.",
-              "type": "object",
-              "additionalProperties": false,
-              "required": [
-                "id",
-                "message",
-                "from",
-                "to",
-                "signature",
-                "sender_receipt",
-                "receiver_receipt",
-                "timestamp"
-              ],
-              "properties": {
-                "id": {
-                  "title": "MessageId",
-                  "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
-                  "type": "string",
-                  "pattern": "^(?:0|[1-9][0-9]{0,18})$"
-                },
-                "message": {
-                  "title": "Ciphertext",
-                  "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
-                  "type": "string",
-                  "pattern": "^(?:[0-9a-fA-F]{2})+$"
-                },
-                "from": {
-                  "title": "Address",
-                  "description": "The sender.",
-                  "type": "string",
-                  "pattern": "^0x[0-9a-fA-F]{40}$"
-                },
-                "to": {
-                  "title": "Address",
-                  "description": "The recipient.",
-                  "type": "string",
-                  "pattern": "^0x[0-9a-fA-F]{40}$"
-                },
-                "signature": {
-                  "title": "Signature",
-                  "description": "The sender's EIP-712 signature of the message.",
-                  "type": "string",
-                  "pattern": "^0x[0-9a-fA-F]{130}$"
-                },
-                "sender_receipt": {
-                  "title": "Signature",
-                  "description": "The sender's service node's EIP-712 `Receipt` signature, role \"sender\".",
-                  "type": "string",
-                  "pattern": "^0x[0-9a-fA-F]{130}$"
-                },
-                "receiver_receipt": {
-                  "title": "Signature",
-                  "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\".",
-                  "type": "string",
-                  "pattern": "^0x[0-9a-fA-F]{130}$"
-                },
-                "timestamp": {
-                  "title": "Timestamp",
-                  "description": "Milliseconds since the Unix epoch.",
-                  "type": "integer",
-                  "minimum": 0,
-                  "maximum": 9007199254740991
-                }
-              }
+              "$ref": "#/components/schemas/Message"
             }
           },
           "end": {
@@ -1438,10 +761,8 @@ export const openrpcDocument = {
         ],
         "properties": {
           "address": {
-            "title": "Address",
-            "description": "The node's address: the key that signs its receipts.",
-            "type": "string",
-            "pattern": "^0x[0-9a-fA-F]{40}$"
+            "$ref": "#/components/schemas/Address",
+            "description": "The node's address: the key that signs its receipts."
           },
           "software": {
             "type": "string",
@@ -1459,44 +780,7 @@ export const openrpcDocument = {
             }
           },
           "limits": {
-            "title": "NodeLimits",
-            "description": "The limits this node enforces.",
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "maxLimit",
-              "maxBatch",
-              "maxBodyBytes",
-              "maxMessageBytes",
-              "clockSkewMs"
-            ],
-            "properties": {
-              "maxLimit": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "Largest accepted `limit`."
-              },
-              "maxBatch": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "Most entries in one batch."
-              },
-              "maxBodyBytes": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "Largest request body, in bytes."
-              },
-              "maxMessageBytes": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "Largest message body, in bytes of ciphertext."
-              },
-              "clockSkewMs": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Accepted distance between a message's timestamp and the node's clock, in ms."
-              }
-            }
+            "$ref": "#/components/schemas/NodeLimits"
           }
         }
       }

@@ -1,0 +1,316 @@
+// Shared helpers of the benchmark suite (see run.mjs). Plain ESM over the relay's build output.
+import { createHash, randomBytes } from "node:crypto";
+import { spawn, execFileSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { loadSecp256k1 } from "../dist/crypto/secp256k1.js";
+import { messageDigest } from "../dist/crypto/eip712.js";
+import { openSqliteStore } from "../dist/storage/sqlite.js";
+
+export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const MAIN = path.join(BENCH_DIR, "..", "dist", "main.js");
+export const DOMAIN = "bench.neutral.invalid";
+export const curve = loadSecp256k1();
+
+const hex = (bytes) => Buffer.from(bytes).toString("hex");
+
+/** The i-th benchmark user: a deterministic key (so a cached store keeps its meaning) and its address. */
+export function user(i) {
+  const privateKey = createHash("sha256").update(`neutral-bench-user:${i}`).digest();
+  return { privateKey, address: curve.addressOf(privateKey) };
+}
+
+export function users(count) {
+  return Array.from({ length: count }, (_, i) => user(i));
+}
+
+/** A SIWE bearer token (protocol.md §8), signed with the native curve: EIP-191 personal_sign of the text. */
+export function token(u, { nonce = randomBytes(8).toString("hex"), lifetimeMs = 3 * 3_600_000 } = {}) {
+  const issuedAt = new Date();
+  const checksummed = u.address; // the relay lowercases; EIP-4361 wants EIP-55, viem's parser accepts lowercase
+  const text = [
+    `${DOMAIN} wants you to sign in with your Ethereum account:`,
+    checksummed,
+    "",
+    "",
+    `URI: http://${DOMAIN}/`,
+    "Version: 1",
+    "Chain ID: 1",
+    `Nonce: ${nonce}`,
+    `Issued At: ${issuedAt.toISOString()}`,
+    `Expiration Time: ${new Date(issuedAt.getTime() + lifetimeMs).toISOString()}`,
+  ].join("\n");
+  const body = Buffer.from(text, "utf8");
+  const digest = keccak_256(Buffer.concat([Buffer.from(`\x19Ethereum Signed Message:\n${body.length}`, "utf8"), body]));
+  return `${body.toString("base64url")}.0x${hex(curve.sign(digest, u.privateKey))}`;
+}
+
+/** A client-signed sendMessage param (protocol.md §6), signed with the native curve. */
+export function signedMessage(from, to, message, timestamp = Date.now()) {
+  const fields = { from: from.address, to: to.address, message, timestamp };
+  return { ...fields, signature: `0x${hex(curve.sign(messageDigest(fields), from.privateKey))}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seeding
+
+/**
+ * Fills `dir`/neutral.sqlite through the storage layer's own append() (group-committed: every
+ * append issued in one tick is one transaction). Signatures, receipts and digests are random but
+ * well-formed (0x + 130 hex, v = 1b/1c): real ones would cost three secp256k1 operations each.
+ * User 0 is the "deep" mailbox: it receives `deep` messages spread over the whole id range; the
+ * others are sent between random users, so every mailbox's rows interleave with everyone's.
+ */
+export async function seed({ dir, messages, userCount, deep, chunk = 5000, onProgress }) {
+  mkdirSync(dir, { recursive: true });
+  const addresses = users(userCount).map((u) => u.address);
+  const store = openSqliteStore({ file: path.join(dir, "neutral.sqlite"), synchronous: "normal", cacheSizeKiB: 512 * 1024 });
+  const start = Date.now();
+  const span = 30 * 24 * 3_600_000;
+  const firstTs = start - span - 3_600_000;
+  const deepShare = deep / messages;
+  const sig = (bytes, at) => `0x${bytes.toString("hex", at, at + 64)}${bytes[at + 64] & 1 ? "1c" : "1b"}`;
+  for (let done = 0; done < messages; done += chunk) {
+    const n = Math.min(chunk, messages - done);
+    const appends = [];
+    for (let k = 0; k < n; k++) {
+      const i = done + k;
+      const bodyBytes = 32 + Math.floor(Math.random() * 69); // 64..200 hex characters
+      const r = randomBytes(32 + 65 * 3 + bodyBytes);
+      const fromIndex = Math.floor(Math.random() * userCount);
+      const toIndex = Math.random() < deepShare ? 0 : 1 + Math.floor(Math.random() * (userCount - 1));
+      appends.push(
+        store.append({
+          from: addresses[fromIndex],
+          to: addresses[toIndex],
+          message: r.toString("hex", 227),
+          timestamp: firstTs + Math.floor((i * span) / messages),
+          signature: sig(r, 32),
+          senderReceipt: sig(r, 97),
+          receiverReceipt: sig(r, 162),
+          digest: r.subarray(0, 32),
+        }),
+      );
+    }
+    await Promise.all(appends);
+    onProgress?.(done + n, (Date.now() - start) / 1000);
+  }
+  await store.close();
+  return (Date.now() - start) / 1000;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+/** A free TCP port on loopback (bound then released). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Child pids of `pid` (cluster workers). */
+export function childPids(pid) {
+  try {
+    return execFileSync("ps", ["--ppid", String(pid), "-o", "pid="], { encoding: "utf8" })
+      .split("\n")
+      .map((line) => Number(line.trim()))
+      .filter((n) => n > 0);
+  } catch {
+    return []; // ps exits 1 when there is none
+  }
+}
+
+/** CPU seconds (user + system) used so far by these processes. */
+export function cpuSeconds(pids) {
+  const tick = 100; // USER_HZ on Linux
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      total += (Number(fields[11]) + Number(fields[12])) / tick;
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
+/** CPU seconds the whole machine spent busy so far (all processes, kernel included). */
+export function machineBusySeconds() {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.map(Number);
+  return (user + nice + system + irq + softirq + steal) / 100;
+}
+
+/** Proportional set size of one process (shared pages split among their users), bytes. */
+export function pssOf(pid) {
+  try {
+    const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** VmRSS of one process, bytes. */
+export function rssOf(pid) {
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
+/** Spawns `args` under node and waits until GET /health answers and `workers` children (if > 1) exist. */
+export async function startProcess({ args, port, workers = 1, env = {} }) {
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  if (process.env.BENCH_VERBOSE) child.stderr.pipe(process.stderr);
+  let exited = false;
+  const exit = new Promise((resolve) => child.on("exit", (code, signal) => ((exited = true), resolve({ code, signal }))));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) throw new Error(`${args.join(" ")} exited before serving:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`${args.join(" ")} did not serve within 60 s:\n${output}`);
+    try {
+      const response = await fetch(`${url}/health`);
+      if (response.ok && (workers <= 1 || childPids(child.pid).length >= workers)) break;
+    } catch {
+      // not yet
+    }
+    await sleep(100);
+  }
+  if (workers > 1) await sleep(1000); // let every worker finish starting
+  return {
+    url,
+    pid: child.pid,
+    output: () => output,
+    /** Bytes: the process plus its children. */
+    rss: () => [child.pid, ...childPids(child.pid)].reduce((sum, pid) => sum + rssOf(pid), 0),
+    pss: () => [child.pid, ...childPids(child.pid)].reduce((sum, pid) => sum + pssOf(pid), 0),
+    /** VmRSS of each process, bytes, the primary first. */
+    rssEach: () => [child.pid, ...childPids(child.pid)].map(rssOf),
+    pids: () => [child.pid, ...childPids(child.pid)],
+    async stop() {
+      if (!exited) child.kill("SIGTERM");
+      const timer = setTimeout(() => !exited && child.kill("SIGKILL"), 20_000);
+      const result = await exit;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+}
+
+export async function startRelay({ dataDir, workers, extraArgs = [], env }) {
+  const port = await freePort();
+  const args = [
+    ...(process.env.BENCH_RELAY_NODE_ARGS ? process.env.BENCH_RELAY_NODE_ARGS.split(" ") : []),
+    MAIN,
+    "--host", "127.0.0.1",
+    "--port", String(port),
+    "--data-dir", dataDir,
+    "--workers", String(workers),
+    "--rate-limit", "0",
+    "--log-level", "warn",
+    "--domain", DOMAIN,
+    ...extraArgs,
+  ];
+  return startProcess({ args, port, workers, env });
+}
+
+export async function startBaseline({ payloadFile, workers }) {
+  const port = await freePort();
+  return startProcess({ args: [path.join(BENCH_DIR, "baseline-server.mjs"), String(port), payloadFile, String(workers)], port, workers });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data-dir cache
+
+/** A seeded store under bench/.data/, reused while its parameters match. */
+export async function seededStore({ messages, userCount, deep, log }) {
+  const key = `m${messages}-u${userCount}-d${deep}-v1`;
+  const dir = path.join(BENCH_DIR, ".data", key);
+  const marker = path.join(dir, "seeded.json");
+  if (existsSync(marker)) {
+    const info = JSON.parse(readFileSync(marker, "utf8"));
+    return { dir, ...info, cached: true };
+  }
+  rmSync(dir, { recursive: true, force: true });
+  let lastReport = Date.now();
+  const seconds = await seed({
+    dir,
+    messages,
+    userCount,
+    deep,
+    chunk: Math.min(100_000, messages),
+    onProgress: (done, elapsed) => {
+      if (Date.now() - lastReport > 10_000 || done === messages) {
+        lastReport = Date.now();
+        log(`  seeding: ${done}/${messages} messages in ${elapsed.toFixed(0)} s (${Math.round(done / elapsed)} msg/s)`);
+      }
+    },
+  });
+  const Database = (await import("better-sqlite3")).default;
+  const db = new Database(path.join(dir, "neutral.sqlite"));
+  const maxId = db.prepare("SELECT max(id) AS id FROM messages").get().id;
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+  const info = { messages, userCount, deep, maxId, seedSeconds: seconds, seededAt: new Date().toISOString() };
+  writeFileSync(marker, JSON.stringify(info, null, 2));
+  return { dir, ...info, cached: false };
+}
+
+/**
+ * Reads a file once so that it sits in the OS page cache, as the database of a long-running node
+ * with RAM to spare does; otherwise first-touch disk reads, not the relay, set the read figures.
+ */
+export function warmFile(file) {
+  if (!existsSync(file)) return 0;
+  const fd = openSync(file, "r");
+  const buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
+  let total = 0;
+  for (let n; (n = readSync(fd, buffer, 0, buffer.length, total)) > 0; ) total += n;
+  closeSync(fd);
+  return total;
+}
+
+/** Removes what a previous benchmark run sent into a cached store (ids above the seeded ones). */
+export async function resetStore(dir, maxId) {
+  const Database = (await import("better-sqlite3")).default;
+  const db = new Database(path.join(dir, "neutral.sqlite"));
+  // mailbox is clustered by (owner, side, id): find each row by its sender, not by a scan.
+  const added = db.prepare("SELECT id, sender FROM messages WHERE id > ?");
+  const recipient = db.prepare("SELECT peer FROM mailbox WHERE owner = ? AND side = 2 AND id = ?").pluck();
+  const drop = db.prepare("DELETE FROM mailbox WHERE owner = ? AND side = ? AND id = ?");
+  const removed = db.transaction(() => {
+    for (const { id, sender } of added.all(maxId)) {
+      const to = recipient.get(sender, id);
+      drop.run(sender, 2, id);
+      if (to) drop.run(to, 1, id);
+    }
+    return db.prepare("DELETE FROM messages WHERE id > ?").run(maxId).changes;
+  })();
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+  return removed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index];
+}

@@ -1,0 +1,389 @@
+// The relay's benchmark suite: `pnpm bench` (or `node bench/run.mjs` in packages/relay, after a build).
+// Prints one line per figure, each with the baseline measured in this same run and the ratio.
+// Env: BENCH_MESSAGES (1000000), BENCH_USERS (10000), BENCH_SECONDS (10 per timed run),
+//      BENCH_CONNECTIONS (32), BENCH_WORKERS ("1,2"), BENCH_SEND=0 to skip the send figures.
+import { randomBytes } from "node:crypto";
+import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import Database from "better-sqlite3";
+import { messageDigest, receiptDigest } from "../dist/crypto/eip712.js";
+import { loadSecp256k1 } from "../dist/crypto/secp256k1.js";
+import { openSqliteStore } from "../dist/storage/sqlite.js";
+import { cpuSeconds, curve, machineBusySeconds, percentile, resetStore, seededStore, signedMessage, startBaseline, startRelay, token, users, warmFile } from "./lib.mjs";
+
+const int = (name, fallback) => {
+  const value = process.env[name];
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new Error(`${name} must be a positive integer`);
+  return Number(value);
+};
+const MESSAGES = int("BENCH_MESSAGES", 1_000_000);
+const USERS = int("BENCH_USERS", 10_000);
+const SECONDS = int("BENCH_SECONDS", 10);
+const CONNECTIONS = int("BENCH_CONNECTIONS", 32);
+/** Sends: group commit batches what is in flight, so the figure depends on concurrent senders. */
+const SEND_CONNECTIONS = int("BENCH_SEND_CONNECTIONS", 64);
+const WORKERS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
+const DEEP = Math.min(100_000, Math.floor(MESSAGES / 10));
+const LIMIT = 20;
+const RSS_BUDGET = 200 * 1024 * 1024;
+
+const log = (text) => process.stderr.write(`${text}\n`);
+const figure = (text) => process.stdout.write(`${text}\n`);
+const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const ms = (n) => `${n.toFixed(2)} ms`;
+const verdict = (ok) => (ok ? "PASS" : "MISS");
+/** CPU cores kept busy during a run: server / load generator / everything else on the machine. */
+const cores = (run) =>
+  `${run.serverCores.toFixed(2)}/${run.clientCores.toFixed(2)}/${Math.max(0, run.machineCores - run.serverCores - run.clientCores).toFixed(2)}`;
+
+// ---------------------------------------------------------------------------------------------
+// Load generation: autocannon in this process. Each connection serves its own slice of the users
+// (connection c: users i with i % CONNECTIONS == c) the way a real client keeps its own token on
+// its own keep-alive connection; so with --workers N a token meets one worker, which verifies it
+// once and then serves it from its cache, as in a long-running node.
+
+/**
+ * Runs autocannon; `next(slot, state)` returns the {headers, body} of a connection's next request.
+ * Latencies are taken from autocannon's "response" events (sub-ms resolution).
+ */
+async function load({ url, next, duration, amount, connections = CONNECTIONS, server }) {
+  const pids = server?.pids() ?? [];
+  const cpuBefore = cpuSeconds(pids);
+  const machineBefore = machineBusySeconds();
+  const selfBefore = process.cpuUsage();
+  let slots = 0;
+  const latencies = new Float64Array(4_000_000);
+  let count = 0;
+  const instance = autocannon({
+    url,
+    connections,
+    ...(amount !== undefined ? { amount } : { duration }),
+    timeout: 30,
+    requests: [
+      {
+        method: "POST",
+        path: "/",
+        state: { slot: -1, n: 0 }, // cloned per connection by autocannon: per-connection state
+        setupRequest(request) {
+          const state = request.state;
+          if (state.slot < 0) state.slot = slots++;
+          const { headers, body } = next(state.slot, state);
+          request.headers = headers;
+          request.body = body;
+          return request;
+        },
+      },
+    ],
+  });
+  instance.on("response", (_client, _status, _bytes, responseTime) => {
+    if (count < latencies.length) latencies[count++] = responseTime;
+  });
+  const result = await instance;
+  const sorted = latencies.subarray(0, count).sort();
+  const ok = result["2xx"];
+  const self = process.cpuUsage(selfBefore);
+  return {
+    ok,
+    bad: result.non2xx + result.errors + result.timeouts,
+    perSecond: ok / result.duration,
+    seconds: result.duration,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    /** Cores the server (all its processes) and the load generator kept busy. */
+    serverCores: (cpuSeconds(pids) - cpuBefore) / result.duration,
+    clientCores: (self.user + self.system) / 1e6 / result.duration,
+    machineCores: (machineBusySeconds() - machineBefore) / result.duration,
+  };
+}
+
+/** Per-connection slices of `count` items (item i → slot i % connections). */
+function slices(count, connections = CONNECTIONS) {
+  return Array.from({ length: connections }, (_, slot) => {
+    const list = [];
+    for (let i = slot; i < count; i += connections) list.push(i);
+    return list;
+  });
+}
+
+const jsonHeaders = (bearer) => ({ "content-type": "application/json", authorization: `Bearer ${bearer}` });
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const cpus = os.cpus();
+  figure(
+    `# neutral relay benchmark, ${new Date().toISOString()}: node ${process.version}, ${cpus.length} CPUs (${cpus[0]?.model.trim()}), ` +
+      `${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, secp256k1 ${curve.implementation}`,
+  );
+  figure(
+    `# load generator: autocannon in the bench process, ${CONNECTIONS} keep-alive connections, ${SECONDS} s per timed run; ` +
+      `it shares the ${cpus.length} CPUs with the server under test, so every figure (baselines too) is measured under that contention`,
+  );
+
+  // -- the store -------------------------------------------------------------------------------
+  log(`store: ${MESSAGES} messages, ${USERS} users, deep mailbox of ${DEEP}`);
+  const store = await seededStore({ messages: MESSAGES, userCount: USERS, deep: DEEP, log });
+  const leftovers = await resetStore(store.dir, store.maxId);
+  const warmStarted = performance.now();
+  const dbBytes = warmFile(path.join(store.dir, "neutral.sqlite"));
+  log(`read the ${fmt(dbBytes / 2 ** 20)} MB database file once in ${((performance.now() - warmStarted) / 1000).toFixed(1)} s (OS page cache)`);
+  figure(
+    `# store: ${fmt(MESSAGES)} messages among ${fmt(USERS)} users (random senders and recipients; user 0 receives ${fmt(DEEP)}), ` +
+      `${store.cached ? `cached in ${path.relative(process.cwd(), store.dir)}` : "seeded now"}: seeding took ${store.seedSeconds.toFixed(0)} s ` +
+      `(${fmt(MESSAGES / store.seedSeconds)} msg/s through the store's append()). Seeded signatures, receipts and digests are random ` +
+      `well-formed hex, not real signatures (the send figures below use real ones)` +
+      (leftovers > 0 ? `; removed ${leftovers} messages a previous run sent` : "") +
+      `. The ${fmt(dbBytes / 2 ** 20)} MB database file is read once first so that it sits in the OS page cache, as on a long-running node`,
+  );
+
+  // -- users and tokens ----------------------------------------------------------------------
+  log("tokens: signing one SIWE token per user");
+  const people = users(USERS);
+  const tokens = people.map((u) => token(u));
+  const inboxBodies = people.map((_, i) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "neutralService_getInbox", params: [{}, LIMIT] })));
+  const readSlices = slices(USERS);
+  const readRequest = (slot, state, warm) => {
+    const list = readSlices[slot % readSlices.length];
+    const i = warm ? list[state.n++ % list.length] : list[Math.floor(Math.random() * list.length)];
+    return { headers: jsonHeaders(tokens[i]), body: inboxBodies[i] };
+  };
+
+  // The baseline's payload: a real 20-message page of this store, as the relay would answer it.
+  const reader = openSqliteStore({ file: path.join(store.dir, "neutral.sqlite"), migrate: false });
+  let sample = 1;
+  let page = await reader.page({ owner: people[sample].address, ranges: [{ side: "received" }], order: "desc", limit: LIMIT });
+  while (page.messages.length < LIMIT && sample < USERS - 1) {
+    sample++;
+    page = await reader.page({ owner: people[sample].address, ranges: [{ side: "received" }], order: "desc", limit: LIMIT });
+  }
+  const payload = { address: people[sample].address, data: page.messages.map((m) => JSON.parse(m.json)), end: page.end };
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "neutral-bench-"));
+  const payloadFile = path.join(tmp, "payload.json");
+  writeFileSync(payloadFile, JSON.stringify(payload));
+  const payloadBytes = Buffer.byteLength(JSON.stringify({ jsonrpc: "2.0", id: 1, result: [payload] }));
+  figure(`# getInbox: params [{}, ${LIMIT}], a random user of ${fmt(USERS)} per request (${fmt(USERS)} distinct bearer tokens); a page is ~${fmt(payloadBytes)} bytes`);
+
+  // -- reads ---------------------------------------------------------------------------------
+  const baselines = {};
+  for (const workers of process.env.BENCH_BASELINE === "0" ? [] : WORKERS) {
+    log(`baseline: bare node:http, ${workers} process(es)`);
+    const server = await startBaseline({ payloadFile, workers });
+    await load({ url: server.url, next: (slot, state) => readRequest(slot, state, true), amount: USERS });
+    baselines[workers] = await load({ url: server.url, next: (slot, state) => readRequest(slot, state, false), duration: SECONDS, server });
+    await server.stop();
+  }
+
+  const rss = {};
+  let deepFigures;
+  for (const workers of process.env.BENCH_READ === "0" ? [] : WORKERS) {
+    log(`relay: --workers ${workers}, getInbox`);
+    const relay = await startRelay({ dataDir: store.dir, workers });
+    await checkInbox(relay.url, people, tokens);
+    const warm = await load({ url: relay.url, next: (slot, state) => readRequest(slot, state, true), amount: USERS });
+    if (warm.bad > 0) throw new Error(`warm-up: ${warm.bad} failed requests`);
+    const result = await load({ url: relay.url, next: (slot, state) => readRequest(slot, state, false), duration: SECONDS, server: relay });
+    rss[workers] = { bytes: relay.rss(), each: relay.rssEach(), pss: relay.pss(), processes: relay.pids().length };
+    const base = baselines[workers] ?? { perSecond: NaN, p50: NaN, p99: NaN, serverCores: NaN, clientCores: NaN };
+    const ratio = result.perSecond / base.perSecond;
+    figure(
+      `getInbox --workers ${workers}: ${fmt(result.perSecond)} req/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}` +
+        `${result.bad ? ` (${result.bad} failed!)` : ""} | baseline bare node:http ${workers} process${workers > 1 ? "es" : ""}: ` +
+        `${fmt(base.perSecond)} req/s, p50 ${ms(base.p50)}, p99 ${ms(base.p99)} | CPU cores busy server/load generator/other processes: relay ${cores(result)}, baseline ${cores(base)} | ratio ${ratio.toFixed(2)} (target >= 0.6) ${verdict(ratio >= 0.6 && !result.bad)}`,
+    );
+    if (!deepFigures && process.env.BENCH_DEEP !== "0") deepFigures = await deepPages(relay.url, people[0], tokens[0], reader);
+    await relay.stop();
+  }
+  await reader.close();
+  if (deepFigures) figure(
+    `deep page p50 over HTTP, mailbox of ${fmt(DEEP)}: page at the oldest ${ms(deepFigures.http.deep)} / first page ${ms(deepFigures.http.first)} | ` +
+      `ratio ${(deepFigures.http.deep / deepFigures.http.first).toFixed(2)} (target <= 1.2) ${verdict(deepFigures.http.deep / deepFigures.http.first <= 1.2)}`,
+  );
+  if (deepFigures) figure(
+    `deep page p50 in the store (store.page, no HTTP): at the oldest ${(deepFigures.store.deep * 1000).toFixed(1)} us / first page ${(deepFigures.store.first * 1000).toFixed(1)} us | ` +
+      `ratio ${(deepFigures.store.deep / deepFigures.store.first).toFixed(2)} (target <= 1.2) ${verdict(deepFigures.store.deep / deepFigures.store.first <= 1.2)}`,
+  );
+  for (const workers of Object.keys(rss).map(Number)) {
+    const { bytes, each, pss, processes } = rss[workers];
+    const mb = (n) => fmt(n / 2 ** 20, 1);
+    figure(
+      `RSS after the getInbox load, --workers ${workers}: ${mb(bytes)} MB VmRSS` +
+        (processes > 1 ? ` summed over ${processes} processes (primary ${each.map(mb).join(" + ")} MB)` : "") +
+        ` (PSS ${mb(pss)} MB) | budget 200 MB | ratio ${(bytes / RSS_BUDGET).toFixed(2)} (target < 1) ${verdict(bytes < RSS_BUDGET)}`,
+    );
+  }
+
+  // -- sends ---------------------------------------------------------------------------------
+  if (process.env.BENCH_SEND !== "0") await sends(store, people);
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+/** A sample of users' first pages must be full, well-formed JSON-RPC results (errors would be HTTP 200 too). */
+async function checkInbox(url, people, tokens) {
+  for (let k = 0; k < 20; k++) {
+    const i = Math.floor(Math.random() * people.length);
+    const response = await fetch(url, { method: "POST", headers: jsonHeaders(tokens[i]), body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_getInbox", params: [{}, LIMIT] }) });
+    const body = await response.json();
+    const result = body.result?.[0];
+    if (response.status !== 200 || !result || result.address !== people[i].address || !Array.isArray(result.data)) {
+      throw new Error(`getInbox check failed for user ${i}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+    }
+  }
+}
+
+/** p50 of the first page vs a page at the oldest messages of user 0's mailbox; interleaved so drift hits both alike. */
+async function deepPages(url, deepUser, deepToken, reader) {
+  const rpc = (params) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_getInbox", params });
+  const oldest = await reader.page({ owner: deepUser.address, ranges: [{ side: "received" }], order: "asc", limit: LIMIT + 1 });
+  const cursor = oldest.messages[LIMIT]?.id ?? oldest.messages.at(-1).id + 1;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const post = (body) =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const request = http.request(url, { method: "POST", agent, headers: { ...jsonHeaders(deepToken), "content-length": Buffer.byteLength(body) } }, (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => resolve({ ms: performance.now() - started, text }));
+      });
+      request.on("error", reject);
+      request.end(body);
+    });
+  const firstBody = rpc([{}, LIMIT]);
+  const deepBody = rpc([{}, LIMIT, null, String(cursor)]);
+  const deepCheck = JSON.parse((await post(deepBody)).text).result[0];
+  const firstCheck = JSON.parse((await post(firstBody)).text).result[0];
+  if (deepCheck.data.length !== LIMIT || firstCheck.data.length !== LIMIT || BigInt(deepCheck.data[0].id) >= BigInt(cursor)) {
+    throw new Error(`deep page check failed: ${JSON.stringify(deepCheck).slice(0, 200)}`);
+  }
+  const rounds = 3000;
+  const first = [];
+  const deep = [];
+  for (let k = 0; k < 300; k++) await post(k % 2 ? firstBody : deepBody); // warm
+  for (let k = 0; k < rounds; k++) {
+    first.push((await post(firstBody)).ms);
+    deep.push((await post(deepBody)).ms);
+  }
+  agent.destroy();
+  const p50 = (list) => percentile(list.sort((a, b) => a - b), 50);
+
+  const time = async (query) => {
+    const started = performance.now();
+    await reader.page(query);
+    return performance.now() - started;
+  };
+  const base = { owner: deepUser.address, ranges: [{ side: "received" }], order: "desc", limit: LIMIT };
+  const storeFirst = [];
+  const storeDeep = [];
+  for (let k = 0; k < 20_000; k++) {
+    storeFirst.push(await time(base));
+    storeDeep.push(await time({ ...base, before: cursor }));
+  }
+  return { http: { first: p50(first), deep: p50(deep) }, store: { first: p50(storeFirst), deep: p50(storeDeep) } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sends: real signatures, pre-signed before the timed run, many senders each with its own token.
+
+function cryptoLoop(signedList, seconds) {
+  const native = loadSecp256k1();
+  const nodeKey = randomBytes(32);
+  let done = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  while (performance.now() < deadline) {
+    for (let k = 0; k < 100; k++) {
+      const m = signedList[(done + k) % signedList.length];
+      const digest = messageDigest({ from: m.from, to: m.to, message: m.message, timestamp: m.timestamp });
+      if (!native.recoverAddress(digest, Buffer.from(m.signature.slice(2), "hex"))) throw new Error("bad signature");
+      native.sign(receiptDigest(digest, "sender"), nodeKey);
+      native.sign(receiptDigest(digest, "receiver"), nodeKey);
+    }
+    done += 100;
+  }
+  return done / ((performance.now() - started) / 1000);
+}
+
+async function sends(store, people) {
+  const senderCount = Math.min(people.length, 2000);
+  const perRun = int("BENCH_SEND_MESSAGES", 6000 * SECONDS);
+  log(`sends: pre-signing ${WORKERS.length} x ${perRun} messages from ${senderCount} senders`);
+  const senderTokens = people.slice(0, senderCount).map((u) => token(u));
+  const senderSlices = slices(senderCount, SEND_CONNECTIONS);
+  const runs = WORKERS.map(() => {
+    const list = [];
+    for (let j = 0; j < perRun; j++) {
+      const from = people[j % senderCount];
+      const to = people[Math.floor(Math.random() * people.length)];
+      const body = randomBytes(32 + Math.floor(Math.random() * 69)).toString("hex");
+      list.push(signedMessage(from, to, body));
+    }
+    return list;
+  });
+  // Per connection: the messages whose sender belongs to its slice, in order.
+  const messageSlices = (list) => {
+    const bySlot = Array.from({ length: SEND_CONNECTIONS }, () => []);
+    list.forEach((m, j) => bySlot[(j % senderCount) % SEND_CONNECTIONS].push(j));
+    return bySlot;
+  };
+
+  const cryptoRate = cryptoLoop(runs[0], Math.min(SECONDS, 5));
+  const targets = WORKERS.flatMap((workers, r) => [
+    { workers, list: runs[r], fresh: true },
+    { workers, list: runs[r], fresh: false },
+  ]);
+  for (const { workers, list, fresh } of targets) {
+    const dataDir = fresh ? mkdtempSync(path.join(os.tmpdir(), "neutral-bench-send-")) : store.dir;
+    const maxId = fresh ? 0 : store.maxId;
+    const bodies = list.map((m, j) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: j + 1, method: "neutralService_sendMessage", params: [m] })));
+    const bySlot = messageSlices(list);
+    let repeats = 0;
+    log(`relay: --workers ${workers}, sendMessage into ${fresh ? "a fresh store" : "the seeded store"}`);
+    const relay = await startRelay({ dataDir, workers });
+    // Warm the senders' tokens (one read each, on the connection that will send with it).
+    await load({
+      url: relay.url,
+      connections: SEND_CONNECTIONS,
+      amount: senderCount,
+      next: (slot, state) => {
+        const list = senderSlices[slot];
+        const s = list[state.n++ % list.length];
+        return { headers: jsonHeaders(senderTokens[s]), body: Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_getInbox", params: [{}, 1] })) };
+      },
+    });
+    const result = await load({
+      url: relay.url,
+      connections: SEND_CONNECTIONS,
+      duration: SECONDS,
+      server: relay,
+      next: (slot, state) => {
+        const mine = bySlot[slot];
+        if (state.n >= mine.length) repeats++;
+        const j = mine[state.n++ % mine.length];
+        return { headers: jsonHeaders(senderTokens[j % senderCount]), body: bodies[j] };
+      },
+    });
+    await relay.stop();
+    // Every acknowledged send must be stored exactly once (JSON-RPC errors would also be HTTP 200).
+    const db = new Database(path.join(dataDir, "neutral.sqlite"), { readonly: true });
+    const stored = db.prepare("SELECT count(*) AS n FROM messages WHERE id > ?").get(maxId).n;
+    db.close();
+    const removed = fresh ? stored : await resetStore(dataDir, maxId);
+    if (fresh) rmSync(dataDir, { recursive: true, force: true });
+    // In-flight sends at the end of the run are stored but not counted by autocannon.
+    const expectedOk = (n) => n >= result.ok - repeats && n <= result.ok + SEND_CONNECTIONS && removed === n;
+    const expected = `${result.ok - repeats}..${result.ok + SEND_CONNECTIONS}`;
+    const ratio = result.perSecond / cryptoRate;
+    figure(
+      `sendMessage --workers ${workers}, ${fresh ? "fresh store" : `${fmt(MESSAGES)}-message store`}, ${SEND_CONNECTIONS} connections: ${fmt(result.perSecond)} msg/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)} ` +
+        `(${fmt(stored)} new messages stored${expectedOk(stored) ? "" : `, EXPECTED ${expected}`}${repeats ? `, ${repeats} repeats` : ""}; ` +
+        `synchronous=FULL, into ${fresh ? "a fresh, empty store" : `the ${fmt(MESSAGES)}-message store`}) | baseline per-send crypto loop, 1 process: ${fmt(cryptoRate)} /s ` +
+        `| CPU cores busy relay/load generator/other processes ${cores(result)} | ratio ${ratio.toFixed(2)} (target >= 0.6) ${verdict(ratio >= 0.6 && !result.bad && expectedOk(stored))}`,
+    );
+  }
+}
+
+await main();

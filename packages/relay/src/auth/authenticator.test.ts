@@ -1,0 +1,175 @@
+// The Authorization header → caller step of protocol.md §8, and its cache of verified tokens.
+import { RpcError } from "@neutral/server";
+import { describe, expect, it } from "vitest";
+import { loadSecp256k1, type Secp256k1 } from "../crypto/secp256k1.js";
+import { TEST_KEYS, wallet } from "../test-wallets.js";
+import { createAuthenticator, type AuthenticatorOptions } from "./authenticator.js";
+
+const DOMAIN = "relay.example:8645";
+const T0 = Date.parse("2026-01-01T12:00:00.000Z");
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+const alice = wallet(TEST_KEYS.alice);
+const bob = wallet(TEST_KEYS.bob);
+const carol = wallet(TEST_KEYS.carol);
+
+/** An authenticator on the loaded curve, with an adjustable clock and counted recoveries. */
+function setup(options: Partial<AuthenticatorOptions> = {}) {
+  const base = loadSecp256k1();
+  let recoveries = 0;
+  const curve: Secp256k1 = {
+    implementation: base.implementation,
+    sign: (digest, key) => base.sign(digest, key),
+    addressOf: (key) => base.addressOf(key),
+    recoverAddress(digest, signature) {
+      recoveries++;
+      return base.recoverAddress(digest, signature);
+    },
+  };
+  const clock = { now: T0 };
+  const authenticate = createAuthenticator({ acceptsDomain: (domain) => domain === DOMAIN, curve, now: () => clock.now, ...options });
+  return { authenticate, clock, recoveries: () => recoveries };
+}
+
+function refusalOf(fn: () => unknown): string {
+  let thrown: unknown;
+  try {
+    fn();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown, "expected a refusal").toBeInstanceOf(RpcError);
+  expect((thrown as RpcError).code).toBe(-32001);
+  const reason = ((thrown as RpcError).data as { reason?: unknown } | undefined)?.reason;
+  expect(typeof reason).toBe("string");
+  return reason as string;
+}
+
+const tokenOf = (who = alice, options: { issuedAt?: Date; expirationTime?: Date; notBefore?: Date; nonce?: string } = {}) =>
+  who.token({ domain: DOMAIN, issuedAt: new Date(T0 - 60_000), ...options });
+
+describe("createAuthenticator: the header", () => {
+  it.each([undefined, ""])("refuses a missing header (%j)", (header) => {
+    const { authenticate } = setup();
+    expect(refusalOf(() => authenticate(header))).toMatch(/missing token/);
+  });
+
+  it.each(["Basic YWxpY2U6c2VjcmV0", "Bearer", "Bearer ", "Bearertoken", "Token abc.0x12", "Bearer a b", "bearer\tabc"])(
+    "refuses a header that is not a Bearer token: %j",
+    (header) => {
+      const { authenticate, recoveries } = setup();
+      expect(refusalOf(() => authenticate(header))).toMatch(/not a Bearer token/);
+      expect(recoveries()).toBe(0);
+    },
+  );
+
+  it("accepts a valid token: the lowercase address and the expiration time", async () => {
+    const { authenticate } = setup();
+    const expirationTime = new Date(T0 + HOUR);
+    const token = await tokenOf(alice, { expirationTime });
+    expect(authenticate(`Bearer ${token}`)).toEqual({ address: alice.address, expiresAt: expirationTime.getTime() });
+    expect(alice.address).toMatch(/^0x[0-9a-f]{40}$/);
+  });
+
+  it("takes the scheme in any case and tolerates extra spaces", async () => {
+    const { authenticate } = setup();
+    const token = await tokenOf(bob);
+    expect(authenticate(`bearer ${token}`).address).toBe(bob.address);
+    expect(authenticate(`BEARER   ${token}  `).address).toBe(bob.address);
+  });
+
+  it("passes every token failure on as -32001 with its reason", async () => {
+    const { authenticate } = setup();
+    const expect401 = async (token: string, reason: RegExp) => expect(refusalOf(() => authenticate(`Bearer ${token}`))).toMatch(reason);
+    await expect401("nodot", /malformed token/);
+    await expect401(await alice.token({ domain: "evil.example", issuedAt: new Date(T0 - 60_000) }), /domain/);
+    await expect401(await tokenOf(alice, { issuedAt: new Date(T0 - 2 * HOUR), expirationTime: new Date(T0 - 1) }), /expired/);
+    await expect401(await tokenOf(alice, { notBefore: new Date(T0 + 60_000) }), /not-before/);
+    await expect401(await alice.token({ domain: DOMAIN, issuedAt: new Date(T0 - 60_000), signWith: bob.account }), /bad signature/);
+  });
+
+  it("limits the lifetime to 24 h by default", async () => {
+    const { authenticate } = setup();
+    const issuedAt = new Date(T0 - HOUR);
+    expect(authenticate(`Bearer ${await tokenOf(alice, { issuedAt, expirationTime: new Date(issuedAt.getTime() + DAY) })}`).address).toBe(alice.address);
+    const tooLong = await tokenOf(alice, { issuedAt, expirationTime: new Date(issuedAt.getTime() + DAY + 1000) });
+    expect(refusalOf(() => authenticate(`Bearer ${tooLong}`))).toMatch(/24 h/);
+  });
+});
+
+describe("createAuthenticator: the cache of verified tokens", () => {
+  it("verifies a token once and serves it from the cache until it expires, then refuses it as expired", async () => {
+    const { authenticate, clock, recoveries } = setup();
+    const expirationTime = new Date(T0 + HOUR);
+    const header = `Bearer ${await tokenOf(alice, { expirationTime })}`;
+    const first = authenticate(header);
+    expect(recoveries()).toBe(1);
+    for (let i = 0; i < 5; i++) expect(authenticate(header)).toEqual(first);
+    expect(recoveries()).toBe(1);
+    clock.now = expirationTime.getTime() - 1;
+    expect(authenticate(header).address).toBe(alice.address);
+    expect(recoveries()).toBe(1);
+    clock.now = expirationTime.getTime();
+    expect(refusalOf(() => authenticate(header))).toMatch(/token expired/);
+    // And stays refused (re-verification refuses it too).
+    expect(refusalOf(() => authenticate(header))).toMatch(/token expired/);
+    clock.now = expirationTime.getTime() + DAY;
+    expect(refusalOf(() => authenticate(header))).toMatch(/token expired/);
+  });
+
+  it("keys the cache by the token, whatever the header's spelling", async () => {
+    const { authenticate, recoveries } = setup();
+    const token = await tokenOf(alice);
+    authenticate(`Bearer ${token}`);
+    authenticate(`bearer  ${token} `);
+    expect(recoveries()).toBe(1);
+  });
+
+  it("is bounded: past cacheSize the least recently used token is verified again", async () => {
+    const { authenticate, recoveries } = setup({ cacheSize: 2 });
+    const [a, b, c] = [`Bearer ${await tokenOf(alice)}`, `Bearer ${await tokenOf(bob)}`, `Bearer ${await tokenOf(carol)}`];
+    expect(authenticate(a).address).toBe(alice.address);
+    expect(authenticate(b).address).toBe(bob.address);
+    expect(recoveries()).toBe(2);
+    expect(authenticate(c).address).toBe(carol.address); // evicts a
+    expect(recoveries()).toBe(3);
+    expect(authenticate(c).address).toBe(carol.address);
+    expect(authenticate(b).address).toBe(bob.address);
+    expect(recoveries()).toBe(3); // b and c still cached
+    expect(authenticate(a).address).toBe(alice.address);
+    expect(recoveries()).toBe(4); // a was evicted: verified again (and now evicts c, the least recent)
+    expect(authenticate(b).address).toBe(bob.address);
+    expect(recoveries()).toBe(4);
+    expect(authenticate(c).address).toBe(carol.address);
+    expect(recoveries()).toBe(5);
+  });
+
+  it("never caches a refused token: a bad signature is checked in full every time", async () => {
+    const { authenticate, recoveries } = setup();
+    const forged = `Bearer ${await alice.token({ domain: DOMAIN, issuedAt: new Date(T0 - 60_000), signWith: bob.account })}`;
+    for (let i = 1; i <= 3; i++) {
+      expect(refusalOf(() => authenticate(forged))).toMatch(/bad signature/);
+      expect(recoveries()).toBe(i);
+    }
+  });
+
+  it("never caches a refused token: one refused as not yet valid is accepted once its time comes", async () => {
+    const { authenticate, clock, recoveries } = setup();
+    const notBefore = new Date(T0 + 60_000);
+    const header = `Bearer ${await tokenOf(alice, { notBefore })}`;
+    expect(refusalOf(() => authenticate(header))).toMatch(/not-before/);
+    clock.now = notBefore.getTime();
+    expect(authenticate(header).address).toBe(alice.address);
+    expect(recoveries()).toBe(1);
+  });
+
+  it("never caches a refused token: a domain refusal is re-checked against the current domains", async () => {
+    const domains = new Set<string>();
+    const { authenticate } = setup({ acceptsDomain: (domain) => domains.has(domain) });
+    const header = `Bearer ${await tokenOf(alice)}`;
+    expect(refusalOf(() => authenticate(header))).toMatch(/domain/);
+    domains.add(DOMAIN);
+    expect(authenticate(header).address).toBe(alice.address);
+  });
+});

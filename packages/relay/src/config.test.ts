@@ -1,0 +1,224 @@
+import os from "node:os";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.js";
+
+/** Every flag with its environment variable (protocol.md §10 limits included). */
+const FLAGS = [
+  ["host", "NEUTRAL_HOST"],
+  ["port", "NEUTRAL_PORT"],
+  ["data-dir", "NEUTRAL_DATA_DIR"],
+  ["domain", "NEUTRAL_DOMAIN"],
+  ["node-key", "NEUTRAL_NODE_KEY"],
+  ["log-level", "NEUTRAL_LOG_LEVEL"],
+  ["workers", "NEUTRAL_WORKERS"],
+  ["rate-limit", "NEUTRAL_RATE_LIMIT"],
+  ["max-body-bytes", "NEUTRAL_MAX_BODY_BYTES"],
+  ["max-batch", "NEUTRAL_MAX_BATCH"],
+  ["max-message-bytes", "NEUTRAL_MAX_MESSAGE_BYTES"],
+  ["clock-skew-ms", "NEUTRAL_CLOCK_SKEW_MS"],
+] as const;
+
+const KEY = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+
+function config(argv: string[], env: NodeJS.ProcessEnv = {}): RelayConfig {
+  const parsed = parseConfig(argv, env);
+  if (parsed.help) throw new Error("unexpected help");
+  return parsed.config;
+}
+
+function configError(argv: string[], env: NodeJS.ProcessEnv = {}): ConfigError {
+  let thrown: unknown;
+  try {
+    parseConfig(argv, env);
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown, `expected ConfigError for ${JSON.stringify(argv)} ${JSON.stringify(env)}`).toBeInstanceOf(ConfigError);
+  return thrown as ConfigError;
+}
+
+describe("parseConfig", () => {
+  it("has the documented defaults", () => {
+    expect(config([])).toEqual({
+      host: "127.0.0.1",
+      port: 8645,
+      dataDir: "./data",
+      domains: [],
+      logLevel: "info",
+      workers: os.availableParallelism(),
+      rateLimit: 100,
+      limits: { maxLimit: 100, maxBatch: 100, maxBodyBytes: 1024 * 1024, maxMessageBytes: 64 * 1024, clockSkewMs: 5 * 60 * 1000 },
+    });
+    expect("nodeKey" in config([])).toBe(false);
+  });
+
+  it("reads the process environment when none is passed", () => {
+    vi.stubEnv("NEUTRAL_PORT", "9123");
+    try {
+      const parsed = parseConfig([]);
+      expect(parsed.help === false && parsed.config.port).toBe(9123);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  // [flag, flag value, env value, what the config holds for the flag value, ... for the env value, read it]
+  const cases: [string, string, string, unknown, unknown, (c: RelayConfig) => unknown][] = [
+    ["host", "0.0.0.0", "::1", "0.0.0.0", "::1", (c) => c.host],
+    ["port", "1234", "4321", 1234, 4321, (c) => c.port],
+    ["data-dir", "/var/flag", "/var/env", "/var/flag", "/var/env", (c) => c.dataDir],
+    ["domain", "flag.example", "env.example", ["flag.example"], ["env.example"], (c) => c.domains],
+    ["node-key", KEY, KEY.toUpperCase().replace("0X", "0x"), KEY, KEY.toUpperCase().replace("0X", "0x"), (c) => c.nodeKey],
+    ["log-level", "debug", "warn", "debug", "warn", (c) => c.logLevel],
+    ["workers", "3", "5", 3, 5, (c) => c.workers],
+    ["rate-limit", "0", "7", 0, 7, (c) => c.rateLimit],
+    ["max-body-bytes", "2048", "4096", 2048, 4096, (c) => c.limits.maxBodyBytes],
+    ["max-batch", "10", "20", 10, 20, (c) => c.limits.maxBatch],
+    ["max-message-bytes", "16", "32", 16, 32, (c) => c.limits.maxMessageBytes],
+    ["clock-skew-ms", "0", "1000", 0, 1000, (c) => c.limits.clockSkewMs],
+  ];
+
+  it("covers every flag", () => {
+    expect(cases.map(([flag]) => flag).sort()).toEqual(FLAGS.map(([flag]) => flag).sort());
+  });
+
+  it.each(cases)("--%s: the flag beats the variable, the variable beats the default", (flag, flagValue, envValue, fromFlag, fromEnv, read) => {
+    const envName = FLAGS.find(([name]) => name === flag)![1];
+    const env = { [envName]: envValue };
+    expect(read(config([`--${flag}`, flagValue], env))).toEqual(fromFlag);
+    expect(read(config([`--${flag}=${flagValue}`], env))).toEqual(fromFlag);
+    expect(read(config([], env))).toEqual(fromEnv);
+    expect(read(config([], env))).not.toEqual(read(config([])));
+  });
+
+  it("--domain is repeatable and takes comma lists", () => {
+    expect(config(["--domain", "a.example", "--domain", "b.example:8645, c.example", "--domain=d.example,"]).domains).toEqual([
+      "a.example",
+      "b.example:8645",
+      "c.example",
+      "d.example",
+    ]);
+  });
+
+  it("NEUTRAL_DOMAIN takes a comma list; --domain replaces it", () => {
+    const env = { NEUTRAL_DOMAIN: "a.example, b.example:8645,,c.example" };
+    expect(config([], env).domains).toEqual(["a.example", "b.example:8645", "c.example"]);
+    expect(config(["--domain", "z.example"], env).domains).toEqual(["z.example"]);
+  });
+
+  it.each([
+    [["--port", "65536"], "--port"],
+    [["--port", "abc"], "--port"],
+    [["--port", "80.5"], "--port"],
+    [["--port="], "--port"],
+    [["--port", "-1"], "--port"],
+    [["--workers", "0"], "--workers"],
+    [["--workers", "65"], "--workers"],
+    [["--workers", "two"], "--workers"],
+    [["--log-level", "verbose"], "--log-level"],
+    [["--rate-limit", "-5"], "--rate-limit"],
+    [["--max-body-bytes", "10"], "--max-body-bytes"],
+    [["--max-batch", "0"], "--max-batch"],
+    [["--max-message-bytes", "0"], "--max-message-bytes"],
+    [["--clock-skew-ms", "1e3"], "--clock-skew-ms"],
+    [["--prot", "80"], "--prot"],
+    [["--verbose"], "--verbose"],
+    [["--port"], "--port"],
+  ])("%j → ConfigError naming %s", (argv, flag) => {
+    expect(configError(argv).message).toContain(flag);
+  });
+
+  it.each([
+    ["NEUTRAL_PORT", "99999", "--port"],
+    ["NEUTRAL_WORKERS", "0", "--workers"],
+    ["NEUTRAL_LOG_LEVEL", "loud", "--log-level"],
+    ["NEUTRAL_MAX_BATCH", "many", "--max-batch"],
+  ])("a bad %s=%s → ConfigError naming %s", (name, value, flag) => {
+    expect(configError([], { [name]: value }).message).toContain(flag);
+  });
+
+  it("refuses a positional argument", () => {
+    configError(["serve"]);
+  });
+
+  it.each([
+    "0xdeadbeefcafe5ecre7",
+    `0x${"ab".repeat(31)}`, // 31 bytes
+    `0x${"ab".repeat(33)}`, // 33 bytes
+    "ab".repeat(32), // no 0x
+    `0x${"zq".repeat(32)}`,
+  ])("an invalid --node-key is refused without echoing it: %s", (key) => {
+    const secret = key.replace(/^0x/, "");
+    for (const error of [configError(["--node-key", key]), configError([`--node-key=${key}`]), configError([], { NEUTRAL_NODE_KEY: key })]) {
+      expect(error.message).toContain("--node-key");
+      expect(error.message).not.toContain(secret);
+      expect(error.message).not.toContain(secret.slice(0, 16));
+    }
+  });
+
+  it("an error about another flag does not echo the node key either", () => {
+    for (const argv of [
+      ["--node-key", KEY, "--port", "abc"],
+      ["--node-key", KEY, "--bogus"],
+      ["--node-key", KEY, "extra"],
+    ]) {
+      expect(configError(argv).message).not.toContain(KEY.slice(2, 18));
+    }
+  });
+
+  it("--help and -h answer {help: true}", () => {
+    expect(parseConfig(["--help"], {})).toEqual({ help: true });
+    expect(parseConfig(["-h"], {})).toEqual({ help: true });
+    expect(parseConfig(["--port", "1", "--help"], {})).toEqual({ help: true });
+    expect(parseConfig(["--help"], { NEUTRAL_PORT: "not a port" })).toEqual({ help: true });
+  });
+
+  it("the defaults parse on a machine with more cores than --workers allows", async () => {
+    // FLAGS reads os.availableParallelism() when config.ts loads: load a fresh copy on a big machine.
+    const spy = vi.spyOn(os, "availableParallelism").mockReturnValue(128);
+    vi.resetModules();
+    const fresh = await import("./config.js");
+    spy.mockRestore();
+    const parsed = fresh.parseConfig([], {});
+    expect(parsed.help).toBe(false);
+    if (!parsed.help) {
+      expect(parsed.config.workers).toBeGreaterThanOrEqual(1);
+      expect(parsed.config.workers).toBeLessThanOrEqual(64);
+    }
+  });
+});
+
+describe("helpText", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it.each(FLAGS)("lists --%s and %s", (flag, env) => {
+    const text = helpText();
+    const line = text.split("\n").find((candidate) => candidate.includes(`--${flag} `));
+    expect(line, `--${flag}`).toBeDefined();
+    expect(line).toContain(env);
+    expect(line!.trim().length).toBeGreaterThan(`--${flag} ${env}`.length + 5); // with a description
+  });
+
+  it("lists --help, and every flag it lists is one parseConfig knows", () => {
+    const text = helpText();
+    expect(text).toMatch(/--help\b/);
+    const listed = [...text.matchAll(/--([a-z][a-z-]*)/g)].map((match) => match[1]!).filter((flag) => flag !== "help");
+    expect(new Set(listed)).toEqual(new Set(FLAGS.map(([flag]) => flag)));
+    for (const flag of listed) {
+      let message = "";
+      try {
+        parseConfig([`--${flag}`, "1"], {});
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).not.toMatch(/Unknown option/i);
+    }
+  });
+
+  it("shows the defaults", () => {
+    const text = helpText();
+    for (const fallback of ["127.0.0.1", "8645", "./data", "info", "100", String(1024 * 1024), String(64 * 1024), String(5 * 60 * 1000)]) {
+      expect(text).toContain(fallback);
+    }
+  });
+});

@@ -1,0 +1,166 @@
+// The relay process's life: start-up, identity, restarts, crashes, graceful stop, workers, flags.
+import { execFile } from "node:child_process";
+import { statSync } from "node:fs";
+import { request } from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { call, post, startRelay, tempDir } from "./test-relay.js";
+import { TEST_KEYS, wallet } from "./test-wallets.js";
+
+const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "main.js");
+const alice = wallet(TEST_KEYS.alice);
+const bob = wallet(TEST_KEYS.bob);
+
+async function inboxIds(url: string, token: string): Promise<string[]> {
+  const ids: string[] = [];
+  let before: string | null = null;
+  for (;;) {
+    const page: { data: { id: string }[]; end: boolean } = (await call(url, "neutralService_getInbox", [{}, 100, null, before], token)).body.result[0];
+    ids.push(...page.data.map((message) => message.id));
+    if (page.end) return ids;
+    before = page.data[page.data.length - 1]!.id;
+  }
+}
+
+describe("identity and durability", () => {
+  it("generates a node key on first start (mode 0600) and keeps identity and messages across a restart", async () => {
+    const dataDir = tempDir();
+    const first = await startRelay({ dataDir });
+    expect(first.logs.some((log) => log.msg === "generated a node key")).toBe(true);
+    expect(statSync(path.join(dataDir, "node.key")).mode & 0o777).toBe(0o600);
+    const token = await alice.token({ domain: first.domain });
+    const sent = await call(first.url, "neutralService_sendMessage", [await alice.sign({ to: bob.address, message: "0102" })], token);
+    expect((await first.stop()).code).toBe(0);
+
+    const second = await startRelay({ dataDir });
+    expect(second.address).toBe(first.address);
+    expect(second.logs.some((log) => log.msg === "generated a node key")).toBe(false);
+    const bobToken = await bob.token({ domain: second.domain });
+    const inbox = await call(second.url, "neutralService_getInbox", [], bobToken);
+    expect(inbox.body.result[0].data).toEqual(sent.body.result);
+    await second.stop();
+  });
+
+  it("loses no acknowledged message when killed with SIGKILL right after the acknowledgements", async () => {
+    const dataDir = tempDir();
+    const relay = await startRelay({ dataDir });
+    const token = await alice.token({ domain: relay.domain });
+    const messages = await Promise.all(Array.from({ length: 200 }, (_, i) => alice.sign({ to: bob.address, message: i.toString(16).padStart(4, "0") })));
+    const acknowledged = await Promise.all(
+      messages.map(async (message) => (await call(relay.url, "neutralService_sendMessage", [message], token)).body.result[0].id as string),
+    );
+    await relay.crash();
+
+    const after = await startRelay({ dataDir });
+    const stored = await inboxIds(after.url, await bob.token({ domain: after.domain }));
+    expect(new Set(stored)).toEqual(new Set(acknowledged));
+    expect(stored).toHaveLength(200);
+    await after.stop();
+  });
+
+  it("with several workers, every send gets a unique id and every worker reads them all", async () => {
+    const relay = await startRelay({ workers: 2 });
+    expect(relay.logs.find((log) => log.msg === "listening")?.workers).toBe(2);
+    const token = await alice.token({ domain: relay.domain });
+    const messages = await Promise.all(Array.from({ length: 60 }, (_, i) => alice.sign({ to: bob.address, message: `ff${i.toString(16).padStart(2, "0")}` })));
+    // Fresh connections so the kernel spreads them over both workers.
+    const ids = await Promise.all(
+      messages.map(async (message) => (await post(relay.url, { jsonrpc: "2.0", id: 1, method: "neutralService_sendMessage", params: [message] }, token, { connection: "close" })).body.result[0].id as string),
+    );
+    expect(new Set(ids).size).toBe(60);
+    const bobToken = await bob.token({ domain: relay.domain });
+    for (let i = 0; i < 4; i++) {
+      expect(new Set(await inboxIds(relay.url, bobToken))).toEqual(new Set(ids));
+    }
+    const { code } = await relay.stop();
+    expect(code).toBe(0);
+  });
+});
+
+it("replaces a worker that dies, and keeps serving", async () => {
+  const relay = await startRelay({ workers: 2 });
+  const children = async () =>
+    (await promisify(execFile)("pgrep", ["-P", String(relay.process.pid)]).catch(() => ({ stdout: "" }))).stdout.split("\n").filter(Boolean).map(Number);
+  const before = await children();
+  expect(before).toHaveLength(2);
+  process.kill(before[0]!, "SIGKILL");
+  for (let i = 0; i < 100 && !relay.logs.some((log) => log.msg === "worker exited unexpectedly"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(relay.logs.find((log) => log.msg === "worker exited unexpectedly")).toMatchObject({ signal: "SIGKILL" });
+  for (let i = 0; i < 100 && (await children()).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const after = await children();
+  expect(after).toHaveLength(2);
+  expect(after).not.toContain(before[0]);
+  for (let i = 0; i < 5; i++) expect((await post(relay.url, { jsonrpc: "2.0", id: i, method: "neutralService_nodeInfo" }, undefined, { connection: "close" })).status).toBe(200);
+  expect((await relay.stop()).code).toBe(0);
+});
+
+describe("stopping", () => {
+  it("SIGTERM lets an in-flight request finish, then exits 0", async () => {
+    const relay = await startRelay();
+    const { port } = new URL(relay.url);
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "neutralService_nodeInfo", params: [] });
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port, method: "POST", path: "/", headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode!, text }));
+      });
+      req.on("error", reject);
+      req.write(body.slice(0, 10)); // the request is in flight: half its body sent
+      setTimeout(() => {
+        relay.process.kill("SIGTERM");
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 200);
+    });
+    const { status, text } = await answer;
+    expect(status).toBe(200);
+    expect(JSON.parse(text).id).toBe(7);
+    const exit = await relay.stop();
+    expect(exit.code).toBe(0);
+    expect(relay.logs.some((log) => log.msg === "stopped")).toBe(true);
+  });
+});
+
+describe("command line", () => {
+  const run = promisify(execFile);
+
+  it("--help lists every flag with its environment variable", async () => {
+    const { stdout } = await run(process.execPath, [MAIN, "--help"]);
+    for (const flag of ["--host", "--port", "--data-dir", "--domain", "--node-key", "--log-level", "--workers", "--rate-limit"]) expect(stdout).toContain(flag);
+    for (const variable of ["NEUTRAL_HOST", "NEUTRAL_PORT", "NEUTRAL_DATA_DIR", "NEUTRAL_DOMAIN", "NEUTRAL_NODE_KEY"]) expect(stdout).toContain(variable);
+  });
+
+  it("a bad flag exits 2 naming it, and a bad key is not echoed", async () => {
+    const bad = await run(process.execPath, [MAIN, "--port", "99999"]).catch((error: { code: number; stderr: string }) => error);
+    expect(bad).toMatchObject({ code: 2 });
+    expect((bad as { stderr: string }).stderr).toContain("--port");
+    const secret = `0x${"ab".repeat(31)}`;
+    const key = await run(process.execPath, [MAIN, "--node-key", secret]).catch((error: { code: number; stderr: string }) => error);
+    expect(key).toMatchObject({ code: 2 });
+    expect((key as { stderr: string }).stderr).not.toContain(secret);
+  });
+
+  it("takes its settings from NEUTRAL_* variables and uses a configured node key", async () => {
+    const relay = await startRelay({ env: { NEUTRAL_NODE_KEY: TEST_KEYS.node, NEUTRAL_DOMAIN: "a.example,b.example:8443" } });
+    expect(relay.address).toBe("0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc");
+    const info = await call(relay.url, "neutralService_nodeInfo", []);
+    expect(info.body.result[0].domains).toEqual(["a.example", "b.example:8443"]);
+    const token = await alice.token({ domain: "b.example:8443" });
+    expect((await call(relay.url, "neutralService_getInbox", [], token)).status).toBe(200);
+    await relay.stop();
+  });
+
+  it("rate-limits a client with 429, Retry-After and -32029", async () => {
+    const relay = await startRelay({ args: ["--rate-limit", "1"] });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await call(relay.url, "neutralService_nodeInfo", []));
+    expect(answers.slice(0, 2).map((answer) => answer.status)).toEqual([200, 200]);
+    const limited = answers.find((answer) => answer.status === 429);
+    expect(limited?.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(limited?.body.error.code).toBe(-32029);
+    expect((await fetch(`${relay.url}/health`)).status).toBe(200); // liveness is never limited
+    await relay.stop();
+  });
+});

@@ -1,0 +1,287 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { messageJson } from "../message.js";
+import { describeStoreConformance, randomAddress, testMessage } from "./conformance.js";
+import { openSqliteStore } from "./sqlite.js";
+import { latestSchemaVersion, migrate, migrations } from "./sqlite-migrations.js";
+import type { AppendResult, MailboxRange, MessageStore, PageQuery } from "./store.js";
+
+type Connection = Database.Database;
+
+const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "neutral-sqlite-"));
+
+describeStoreConformance("sqlite", async () => {
+  const dir = tempDir();
+  const file = path.join(dir, "relay.db");
+  return {
+    store: openSqliteStore({ file }),
+    reopen: async () => openSqliteStore({ file }),
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+});
+
+/** The connections `body` makes better-sqlite3 open (seen through their first `prepare`). */
+function connectionsOpenedBy<T>(body: () => T): { result: T; connections: Connection[] } {
+  const prepare = vi.spyOn(Database.prototype, "prepare");
+  try {
+    const result = body();
+    const connections = [...new Set(prepare.mock.contexts as Connection[])];
+    return { result, connections };
+  } finally {
+    prepare.mockRestore();
+  }
+}
+
+describe("SQLite store specifics", () => {
+  let dir: string;
+  let file: string;
+  const toClose: { close(): unknown }[] = [];
+
+  beforeEach(() => {
+    dir = tempDir();
+    file = path.join(dir, "relay.db");
+  });
+
+  afterEach(async () => {
+    for (const handle of toClose.splice(0).reverse()) await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const open = (options: { synchronous?: "full" | "normal"; migrate?: boolean } = {}): MessageStore => {
+    const store = openSqliteStore({ file, ...options });
+    toClose.push(store);
+    return store;
+  };
+  /** A separate connection to the same file, as another process would have. */
+  const connect = (options: Database.Options = {}): Connection => {
+    const db = new Database(file, options);
+    toClose.push(db);
+    return db;
+  };
+
+  describe("pragmas", () => {
+    it("puts the file in WAL mode (seen from another connection)", async () => {
+      const store = open();
+      await store.append(testMessage(randomAddress(), randomAddress()));
+      const other = connect({ readonly: true });
+      expect(other.pragma("journal_mode", { simple: true })).toBe("wal");
+    });
+
+    it("runs its own connection with synchronous FULL by default, NORMAL when asked", () => {
+      // `synchronous` belongs to a connection (another one would report its own default), so this
+      // asks the store's connection itself.
+      const { connections: full } = connectionsOpenedBy(() => open());
+      expect(full).toHaveLength(1);
+      expect(full[0]!.name).toBe(file);
+      expect(full[0]!.pragma("synchronous", { simple: true })).toBe(2); // FULL
+      expect(full[0]!.pragma("journal_mode", { simple: true })).toBe("wal");
+
+      const { connections: normal } = connectionsOpenedBy(() => open({ synchronous: "normal" }));
+      expect(normal).toHaveLength(1);
+      expect(normal[0]!.pragma("synchronous", { simple: true })).toBe(1); // NORMAL
+    });
+  });
+
+  describe("migrations", () => {
+    const recorded = (db: Connection) =>
+      db.prepare<[], { version: number; name: string; applied_at: number }>("SELECT version, name, applied_at FROM schema_migrations ORDER BY version").all();
+
+    it("records every migration in schema_migrations and creates the schema", () => {
+      const started = Date.now();
+      open();
+      const other = connect({ readonly: true });
+      const rows = recorded(other);
+      expect(rows.map(({ version, name }) => ({ version, name }))).toEqual(migrations.map(({ version, name }) => ({ version, name })));
+      for (const row of rows) expect(row.applied_at).toBeGreaterThanOrEqual(started - 1000);
+      expect(Math.max(...rows.map((r) => r.version))).toBe(latestSchemaVersion);
+      const objects = other.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all().map((r) => r.name);
+      expect(objects).toEqual(expect.arrayContaining(["mailbox", "mailbox_by_peer", "messages", "schema_migrations"]));
+    });
+
+    it("is idempotent: a reopen, a second store and migrate() again apply nothing", async () => {
+      const first = open();
+      const { stored } = await first.append(testMessage(randomAddress(), randomAddress()));
+      const other = connect();
+      const rowsBefore = recorded(other);
+      await first.close();
+      const second = open();
+      open({ migrate: true }); // a second process opening the same file
+      expect(recorded(other)).toEqual(rowsBefore); // same rows, same applied_at
+      expect(migrate(other)).toEqual([]);
+      expect(recorded(other)).toEqual(rowsBefore);
+      expect(await second.latestPeer(JSON.parse(stored.json).from)).toBe(JSON.parse(stored.json).to);
+    });
+
+    it("applies every migration once to an empty database", () => {
+      const db = connect();
+      expect(migrate(db)).toEqual(migrations.map((m) => m.version));
+      expect(migrate(db)).toEqual([]);
+    });
+
+    it("refuses a database whose schema is newer than latestSchemaVersion, and releases it", async () => {
+      const store = open();
+      await store.append(testMessage(randomAddress(), randomAddress()));
+      await store.close();
+      const newer = latestSchemaVersion + 1;
+      const other = connect();
+      other.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(newer, "from the future", Date.now());
+      for (const options of [{}, { migrate: false }]) {
+        const attempt = connectionsOpenedBy(() => {
+          try {
+            openSqliteStore({ file, ...options });
+            return undefined;
+          } catch (error) {
+            return error;
+          }
+        });
+        expect(attempt.result).toBeInstanceOf(Error);
+        const message = (attempt.result as Error).message;
+        expect(message).toContain(file);
+        expect(message).toContain(`schema version ${newer}`);
+        expect(message).toMatch(/newer/);
+        expect(message).toContain(String(latestSchemaVersion));
+        // The refused connection is closed, not leaked.
+        expect(attempt.connections.length).toBeGreaterThan(0);
+        for (const connection of attempt.connections) expect(connection.open).toBe(false);
+      }
+      // And nothing was changed.
+      expect(other.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: newer });
+    });
+  });
+
+  describe("two stores on one file (the relay's worker processes)", () => {
+    it("both append, concurrently and in turns, with unique ids increasing in each store's order", async () => {
+      const [a, b] = [open(), open()];
+      const [alice, bob, carol] = [randomAddress(), randomAddress(), randomAddress()];
+      const appended: { store: "a" | "b"; result: Promise<AppendResult>; message: ReturnType<typeof testMessage> }[] = [];
+      for (let round = 0; round < 5; round++) {
+        for (let i = 0; i < 40; i++) {
+          const via = (i + round) % 3 === 0 ? "b" : "a";
+          const message = testMessage(i % 2 ? alice : bob, i % 5 ? carol : alice);
+          appended.push({ store: via, result: (via === "a" ? a : b).append(message), message });
+        }
+        if (round % 2) await Promise.all(appended.map((x) => x.result)); // alternate same-tick bursts and turns
+      }
+      const results = await Promise.all(appended.map((x) => x.result));
+      const allIds = results.map((r) => r.stored.id);
+      expect(new Set(allIds).size).toBe(allIds.length);
+      results.forEach((result, i) => {
+        expect(result.created).toBe(true);
+        expect(result.stored.json).toBe(messageJson(result.stored.id, appended[i]!.message));
+      });
+      for (const via of ["a", "b"] as const) {
+        const mine = appended.flatMap((x, i) => (x.store === via ? [results[i]!.stored.id] : []));
+        for (let i = 1; i < mine.length; i++) expect(mine[i]).toBeGreaterThan(mine[i - 1]!);
+      }
+      // Sequential appends through alternating stores: acceptance order is id order.
+      let previous = Math.max(...allIds);
+      for (let i = 0; i < 6; i++) {
+        const { stored } = await (i % 2 ? a : b).append(testMessage(alice, bob));
+        expect(stored.id).toBeGreaterThan(previous);
+        previous = stored.id;
+      }
+      // Both see the same mailbox.
+      const readAll = async (store: MessageStore) => {
+        const page = await store.page({ owner: carol, ranges: [{ side: "received" }], after: 0, order: "asc", limit: 100 });
+        const rest = await store.page({ owner: carol, ranges: [{ side: "received" }], after: page.messages[99]!.id, order: "asc", limit: 100 });
+        return [...page.messages, ...rest.messages];
+      };
+      // Across stores, acceptance (commit) order need not be call order: the walk is in id order.
+      const expectedForCarol = results
+        .filter((_, i) => appended[i]!.message.to === carol)
+        .map((r) => r.stored)
+        .sort((x, y) => x.id - y.id);
+      expect(expectedForCarol.length).toBeGreaterThan(100);
+      expect(await readAll(a)).toEqual(expectedForCarol);
+      expect(await readAll(b)).toEqual(expectedForCarol);
+      expect(await a.latestPeer(bob)).toBe(alice);
+      expect(await b.latestPeer(bob)).toBe(alice);
+    });
+
+    it("stores a digest sent through both stores in the same tick once", async () => {
+      const [a, b] = [open(), open()];
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      for (let i = 0; i < 10; i++) {
+        const message = testMessage(alice, bob);
+        const [viaA, viaB] = await Promise.all([a.append(message), b.append({ ...message, digest: new Uint8Array(message.digest) })]);
+        expect([viaA!.created, viaB!.created].sort()).toEqual([false, true]);
+        expect(viaA!.stored).toEqual(viaB!.stored);
+      }
+      const page = await b.page({ owner: bob, ranges: [{ side: "received" }], order: "desc", limit: 100 });
+      expect(page.messages).toHaveLength(10);
+      expect(page.end).toBe(true);
+    });
+  });
+
+  describe("query plans", () => {
+    const pageQueryPattern = /\bFROM\s+mailbox\b[\s\S]*\bORDER\s+BY\b/i;
+
+    it("keyset pages seek the primary key or mailbox_by_peer, never sort into a temp B-tree", async () => {
+      const store = open();
+      const people = Array.from({ length: 6 }, randomAddress);
+      const [owner, peer] = [people[0]!, people[1]!];
+      const messages = Array.from({ length: 600 }, (_, i) => testMessage(people[i % 6]!, people[(i * 7 + 1) % 6]!));
+      messages.push(testMessage(owner, owner), testMessage(owner, peer), testMessage(peer, owner));
+      const ids = (await Promise.all(messages.map((m) => store.append(m)))).map((r) => r.stored.id);
+      const middle = ids[300]!;
+
+      // Every statement the store runs, with its arguments, seen on the prototype it shares with ours.
+      const probe = connect({ readonly: true });
+      const statementProto = Object.getPrototypeOf(probe.prepare("SELECT 1")) as Record<"all" | "get" | "iterate", (...args: unknown[]) => unknown>;
+      const spies = (["all", "get", "iterate"] as const).map((method) => vi.spyOn(statementProto, method));
+      const executed = () => spies.flatMap((spy) => spy.mock.calls.map((args, i) => ({ sql: (spy.mock.contexts[i] as { source: string }).source, args })));
+
+      const shapes: { label: string; peer: boolean; cursor: boolean; run: () => Promise<unknown> }[] = [];
+      const bounds: Pick<PageQuery, "after" | "before" | "since" | "until">[] = [{}, { before: middle }, { after: middle }, { after: ids[10]!, before: middle }, { since: 0, until: Date.now() * 2 }];
+      const rangeSets: { label: string; ranges: MailboxRange[]; peer: boolean }[] = [
+        { label: "received", ranges: [{ side: "received" }], peer: false },
+        { label: "sent", ranges: [{ side: "sent" }], peer: false },
+        { label: "received from peer", ranges: [{ side: "received", peer }], peer: true },
+        { label: "sent to peer", ranges: [{ side: "sent", peer }], peer: true },
+        { label: "whole mailbox", ranges: [{ side: "received" }, { side: "sent" }], peer: false },
+        { label: "chat", ranges: [{ side: "received", peer }, { side: "sent", peer }], peer: true },
+      ];
+      for (const { label, ranges, peer: withPeer } of rangeSets) {
+        for (const b of bounds) {
+          for (const limit of [1, 100]) {
+            const order = b.after !== undefined ? "asc" : "desc";
+            shapes.push({ label: `${label} ${JSON.stringify(b)} ${order} limit ${limit}`, peer: withPeer, cursor: b.after !== undefined || b.before !== undefined, run: () => store.page({ owner, ranges, ...b, order, limit }) });
+          }
+        }
+      }
+      shapes.push({ label: "latestPeer", peer: false, cursor: false, run: () => store.latestPeer(owner) });
+
+      try {
+        const explain = connect({ readonly: true });
+        let checked = 0;
+        for (const shape of shapes) {
+          const seen = executed().length;
+          await shape.run();
+          const statements = executed().slice(seen).filter(({ sql }) => pageQueryPattern.test(sql));
+          expect(statements.length, `${shape.label}: ran a query on mailbox`).toBeGreaterThan(0);
+          for (const { sql, args } of statements) {
+            const plan = explain
+              .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+              .all(...args)
+              .map((row) => row.detail);
+            const text = `${shape.label}\n${sql}\n→ ${plan.join(" | ")}`;
+            expect(plan.join("\n"), text).not.toMatch(/TEMP B-TREE/i);
+            expect(plan.join("\n"), text).not.toMatch(/\bSCAN\b/);
+            const search = plan.find((detail) => /^SEARCH mailbox USING /.test(detail));
+            expect(search, text).toBeDefined();
+            expect(search, text).toMatch(shape.peer ? /USING (COVERING )?INDEX mailbox_by_peer \(owner=\? AND side=\? AND peer=\?/ : /USING PRIMARY KEY \(owner=\? AND side=\?/);
+            // With a cursor, the seek starts at it (keyset), rather than reading past the skipped rows.
+            if (shape.cursor) expect(search, text).toMatch(/ AND id[<>]\?/);
+            checked++;
+          }
+        }
+        expect(checked).toBeGreaterThanOrEqual(shapes.length);
+      } finally {
+        for (const spy of spies) spy.mockRestore();
+      }
+    });
+  });
+});

@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    // Integration tests start real relay processes (dist/main.js): build first (turbo does).
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
