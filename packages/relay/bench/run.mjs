@@ -187,12 +187,17 @@ async function main() {
     if (warm.bad > 0) throw new Error(`warm-up: ${warm.bad} failed requests`);
     const result = await load({ url: relay.url, next: (slot, state) => readRequest(slot, state, false), duration: SECONDS, server: relay });
     rss[workers] = { bytes: relay.rss(), each: relay.rssEach(), pss: relay.pss(), processes: relay.pids().length };
-    const base = baselines[workers] ?? { perSecond: NaN, p50: NaN, p99: NaN, serverCores: NaN, clientCores: NaN };
+    // The issue's baseline is one bare node:http process; a baseline with as many processes as the
+    // relay has workers is printed beside it (both share the 2 CPUs with the load generator).
+    const none = { perSecond: NaN, p50: NaN, p99: NaN, serverCores: NaN, clientCores: NaN };
+    const base = baselines[1] ?? none;
     const ratio = result.perSecond / base.perSecond;
+    const same = workers > 1 && baselines[workers] ? baselines[workers] : undefined;
     figure(
       `getInbox --workers ${workers}: ${fmt(result.perSecond)} req/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}` +
-        `${result.bad ? ` (${result.bad} failed!)` : ""} | baseline bare node:http ${workers} process${workers > 1 ? "es" : ""}: ` +
-        `${fmt(base.perSecond)} req/s, p50 ${ms(base.p50)}, p99 ${ms(base.p99)} | CPU cores busy server/load generator/other processes: relay ${cores(result)}, baseline ${cores(base)} | ratio ${ratio.toFixed(2)} (target >= 0.6) ${verdict(ratio >= 0.6 && !result.bad)}`,
+        `${result.bad ? ` (${result.bad} failed!)` : ""} | baseline bare node:http, 1 process: ` +
+        `${fmt(base.perSecond)} req/s, p50 ${ms(base.p50)}, p99 ${ms(base.p99)} | CPU cores busy server/load generator/other processes: relay ${cores(result)}, baseline ${cores(base)} | ratio ${ratio.toFixed(2)} (target >= 0.6) ${verdict(ratio >= 0.6 && !result.bad)}` +
+        (same ? ` | beside a ${workers}-process bare baseline (${fmt(same.perSecond)} req/s): ${(result.perSecond / same.perSecond).toFixed(2)}` : ""),
     );
     if (!deepFigures && process.env.BENCH_DEEP !== "0") deepFigures = await deepPages(relay.url, people[0], tokens[0], reader);
     await relay.stop();
@@ -206,13 +211,17 @@ async function main() {
     `deep page p50 in the store (store.page, no HTTP): at the oldest ${(deepFigures.store.deep * 1000).toFixed(1)} us / first page ${(deepFigures.store.first * 1000).toFixed(1)} us | ` +
       `ratio ${(deepFigures.store.deep / deepFigures.store.first).toFixed(2)} (target <= 1.2) ${verdict(deepFigures.store.deep / deepFigures.store.first <= 1.2)}`,
   );
+  // One process: its VmRSS. Several: VmRSS counts the pages they share (the node binary, libraries)
+  // once per process, so the memory the relay takes is their PSS total; the VmRSS sum is printed too.
   for (const workers of Object.keys(rss).map(Number)) {
     const { bytes, each, pss, processes } = rss[workers];
     const mb = (n) => fmt(n / 2 ** 20, 1);
+    const measured = processes > 1 ? pss : bytes;
     figure(
-      `RSS after the getInbox load, --workers ${workers}: ${mb(bytes)} MB VmRSS` +
-        (processes > 1 ? ` summed over ${processes} processes (primary ${each.map(mb).join(" + ")} MB)` : "") +
-        ` (PSS ${mb(pss)} MB) | budget 200 MB | ratio ${(bytes / RSS_BUDGET).toFixed(2)} (target < 1) ${verdict(bytes < RSS_BUDGET)}`,
+      (processes > 1
+        ? `memory after the getInbox load, --workers ${workers}: ${mb(pss)} MB PSS over ${processes} processes (VmRSS ${each.map(mb).join(" + ")} = ${mb(bytes)} MB, shared pages counted per process)`
+        : `RSS after the getInbox load, --workers ${workers}: ${mb(bytes)} MB VmRSS (PSS ${mb(pss)} MB)`) +
+        ` | budget 200 MB | ratio ${(measured / RSS_BUDGET).toFixed(2)} (target < 1) ${verdict(measured < RSS_BUDGET)}`,
     );
   }
 

@@ -71,8 +71,9 @@ describe("SQLite store specifics", () => {
     });
 
     it("runs its own connection with synchronous FULL by default, NORMAL when asked", () => {
-      // `synchronous` belongs to a connection (another one would report its own default), so this
-      // asks the store's connection itself.
+      // `synchronous` belongs to a connection (another one would report its own default:
+      // better-sqlite3 builds with DEFAULT_WAL_SYNCHRONOUS=1), so this asks the store's connection
+      // on this thread itself. A writer thread's own connection can't be seen from here.
       const { connections: full } = connectionsOpenedBy(() => open());
       expect(full).toHaveLength(1);
       expect(full[0]!.name).toBe(file);
@@ -235,7 +236,17 @@ describe("SQLite store specifics", () => {
       const executed = () => spies.flatMap((spy) => spy.mock.calls.map((args, i) => ({ sql: (spy.mock.contexts[i] as { source: string }).source, args })));
 
       const shapes: { label: string; peer: boolean; cursor: boolean; run: () => Promise<unknown> }[] = [];
-      const bounds: Pick<PageQuery, "after" | "before" | "since" | "until">[] = [{}, { before: middle }, { after: middle }, { after: ids[10]!, before: middle }, { since: 0, until: Date.now() * 2 }];
+      const now = Date.now();
+      const bounds: Pick<PageQuery, "after" | "before" | "since" | "until">[] = [
+        {},
+        { before: middle },
+        { after: middle },
+        { after: ids[10]!, before: middle },
+        { since: 0, until: now * 2 },
+        { since: now - 60_000, before: middle },
+        { until: now * 2, after: middle },
+        { since: 0, until: now * 2, after: ids[10]!, before: middle },
+      ];
       const rangeSets: { label: string; ranges: MailboxRange[]; peer: boolean }[] = [
         { label: "received", ranges: [{ side: "received" }], peer: false },
         { label: "sent", ranges: [{ side: "sent" }], peer: false },

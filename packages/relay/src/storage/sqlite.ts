@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import type { Statement } from "better-sqlite3";
@@ -65,58 +64,6 @@ const SQL = {
   selectJson: "SELECT json FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
 };
 
-/**
- * The writer thread: its own connection, running each batch of appends as one IMMEDIATE
- * transaction and answering once it is committed. Plain JavaScript, evaluated as a worker (so it
- * runs the same from the TypeScript sources and from dist/); better-sqlite3 is passed in as a path.
- */
-const WRITER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const Database = require(workerData.driver);
-const { sql, sides } = workerData;
-const db = new Database(workerData.file);
-db.pragma("busy_timeout = 10000");
-db.pragma("synchronous = " + workerData.synchronous);
-if (workerData.cacheSize !== undefined) db.pragma("cache_size = " + workerData.cacheSize);
-db.pragma("wal_autocheckpoint = " + workerData.walAutocheckpoint);
-const findByDigest = db.prepare(sql.findByDigest).pluck();
-const insertMessage = db.prepare(sql.insertMessage);
-const insertMailbox = db.prepare(sql.insertMailbox);
-const selectJson = db.prepare(sql.selectJson).pluck();
-const hexBytes = (hex) => Buffer.from(hex.startsWith("0x") ? hex.slice(2) : hex, "hex");
-const appendAll = db.transaction((batch) =>
-  batch.map((m) => {
-    const digest = hexBytes(m.digest);
-    const from = hexBytes(m.from);
-    const existing = findByDigest.get(digest);
-    if (existing !== undefined) {
-      const json = selectJson.get(from, sides.sent, existing);
-      if (json === undefined) throw new Error("message " + existing + " is missing from its sender's mailbox");
-      return { id: existing, json };
-    }
-    const to = hexBytes(m.to);
-    const id = Number(insertMessage.run(digest, from, Date.now()).lastInsertRowid);
-    const json = ${JSON.stringify(ID_HEAD)} + id + '"' + m.tail;
-    insertMailbox.run(to, sides.received, id, from, m.timestamp, json);
-    insertMailbox.run(from, sides.sent, id, to, m.timestamp, json);
-    return id;
-  }),
-);
-parentPort.on("message", (batch) => {
-  if (batch === "close") {
-    db.close();
-    parentPort.close();
-    return;
-  }
-  let reply;
-  try {
-    reply = { results: appendAll.immediate(batch) };
-  } catch (error) {
-    reply = { error: { message: error instanceof Error ? error.message : String(error), code: error && error.code } };
-  }
-  parentPort.postMessage(reply);
-});
-`;
 
 /**
  * The writer checkpoints the WAL into the database once it holds this many pages (SQLite's
@@ -125,7 +72,6 @@ parentPort.on("message", (batch) => {
  */
 const WAL_AUTOCHECKPOINT_PAGES = 8192;
 
-const driverPath = () => createRequire(import.meta.url).resolve("better-sqlite3");
 
 /**
  * The SQLite message store: WAL, one file, safe to open from several processes (the relay's
@@ -179,13 +125,13 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   let inFlight: PendingAppend[] | undefined;
   let flushScheduled = false;
   let closed = false;
+  let closing: Promise<void> | undefined;
   let writer: Worker | undefined;
   let whenIdle: (() => void)[] = [];
 
   function startWriter(): Worker {
-    const worker = new Worker(WRITER_SOURCE, {
-      eval: true,
-      workerData: { driver: driverPath(), file: options.file, synchronous: options.synchronous === "normal" ? "NORMAL" : "FULL", cacheSize, walAutocheckpoint: WAL_AUTOCHECKPOINT_PAGES, sql: SQL, sides: SIDE },
+    const worker = new Worker(new URL("./sqlite-writer.js", import.meta.url), {
+      workerData: { file: options.file, synchronous: options.synchronous === "normal" ? "NORMAL" : "FULL", cacheSize, walAutocheckpoint: WAL_AUTOCHECKPOINT_PAGES, sql: SQL, sides: SIDE },
     });
     worker.on("message", (reply: { results: WireResult[] } | { error: { message: string; code?: string } }) => settle(reply));
     worker.on("error", () => {}); // the exit that follows rejects what was in flight
@@ -296,19 +242,23 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       return latest && addressHex(latest.peer);
     },
 
-    async close() {
-      if (closed) return;
-      closed = true;
-      flush();
-      if (inFlight) await new Promise<void>((resolve) => whenIdle.push(resolve));
-      const worker = writer;
-      writer = undefined;
-      if (worker) {
-        const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-        worker.postMessage("close");
-        await exited;
-      }
-      db.close();
+    close() {
+      // Every caller waits for the same shutdown, however many times close() is called.
+      closing ??= (async () => {
+        closed = true;
+        flush();
+        if (inFlight) await new Promise<void>((resolve) => whenIdle.push(resolve));
+        const worker = writer;
+        writer = undefined;
+        if (worker) {
+          const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+          worker.ref(); // it was unref'd when idle; keep the process alive until it has closed the database
+          worker.postMessage("close");
+          await exited;
+        }
+        db.close();
+      })();
+      return closing;
     },
   };
 }
