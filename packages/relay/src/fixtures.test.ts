@@ -3,6 +3,7 @@
 // (which the spec tests tie to openrpc.json). The node runs with the fixtures' public test keys.
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { Message as WireMessage } from "@neutral/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, post, startRelay, tempDir, type RunningRelay } from "./test-relay.js";
 import { TEST_KEYS, wallet } from "./test-wallets.js";
@@ -17,16 +18,6 @@ interface Fixture {
   httpStatus: number;
 }
 
-interface WireMessage {
-  id: string;
-  message: string;
-  from: string;
-  to: string;
-  signature: string;
-  sender_receipt: string;
-  receiver_receipt: string;
-  timestamp: number;
-}
 
 const dir = fileURLToPath(new URL("../../../seeds/exchanges/", import.meta.url));
 const fixtures = new Map(

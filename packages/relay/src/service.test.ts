@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createDispatcher } from "@neutral/server";
+import { createDispatcher, type Message as WireMessage } from "@neutral/server";
 import { getAddress, hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { EIP712_DOMAIN } from "./crypto/eip712.js";
@@ -26,16 +26,6 @@ const carol = wallet(TEST_KEYS.carol);
 /** Someone with no history at all. */
 const DAVE = "0x00000000000000000000000000000000000da7e0";
 
-interface WireMessage {
-  id: string;
-  message: string;
-  from: string;
-  to: string;
-  signature: string;
-  sender_receipt: string;
-  receiver_receipt: string;
-  timestamp: number;
-}
 interface Page {
   address?: string;
   id?: string;

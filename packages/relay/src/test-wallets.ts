@@ -4,6 +4,7 @@ import { type Hex } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { EIP712_DOMAIN } from "./crypto/eip712.js";
+import { loadSecp256k1, type Secp256k1 } from "./crypto/secp256k1.js";
 
 export const MESSAGE_TYPES = {
   Message: [
@@ -95,4 +96,20 @@ export function wallet(privateKey: Hex): TestWallet {
       return { ...message, signature };
     },
   };
+}
+
+/** The loaded curve, with its signature recoveries counted (to check what is verified when). */
+export function countingCurve(): { curve: Secp256k1; recoveries: () => number } {
+  const base = loadSecp256k1();
+  let recoveries = 0;
+  const curve: Secp256k1 = {
+    implementation: base.implementation,
+    sign: (digest, key) => base.sign(digest, key),
+    addressOf: (key) => base.addressOf(key),
+    recoverAddress(digest, signature) {
+      recoveries++;
+      return base.recoverAddress(digest, signature);
+    },
+  };
+  return { curve, recoveries: () => recoveries };
 }

@@ -1,8 +1,7 @@
 // The Authorization header → caller step of protocol.md §8, and its cache of verified tokens.
 import { RpcError } from "@neutral/server";
 import { describe, expect, it } from "vitest";
-import { loadSecp256k1, type Secp256k1 } from "../crypto/secp256k1.js";
-import { TEST_KEYS, wallet } from "../test-wallets.js";
+import { countingCurve, TEST_KEYS, wallet } from "../test-wallets.js";
 import { createAuthenticator, type AuthenticatorOptions } from "./authenticator.js";
 
 const DOMAIN = "relay.example:8645";
@@ -16,20 +15,10 @@ const carol = wallet(TEST_KEYS.carol);
 
 /** An authenticator on the loaded curve, with an adjustable clock and counted recoveries. */
 function setup(options: Partial<AuthenticatorOptions> = {}) {
-  const base = loadSecp256k1();
-  let recoveries = 0;
-  const curve: Secp256k1 = {
-    implementation: base.implementation,
-    sign: (digest, key) => base.sign(digest, key),
-    addressOf: (key) => base.addressOf(key),
-    recoverAddress(digest, signature) {
-      recoveries++;
-      return base.recoverAddress(digest, signature);
-    },
-  };
+  const { curve, recoveries } = countingCurve();
   const clock = { now: T0 };
   const authenticate = createAuthenticator({ acceptsDomain: (domain) => domain === DOMAIN, curve, now: () => clock.now, ...options });
-  return { authenticate, clock, recoveries: () => recoveries };
+  return { authenticate, clock, recoveries };
 }
 
 function refusalOf(fn: () => unknown): string {

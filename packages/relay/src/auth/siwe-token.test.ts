@@ -3,8 +3,7 @@
 // independent implementation.
 import { RpcError } from "@neutral/server";
 import { describe, expect, it } from "vitest";
-import { loadSecp256k1, type Secp256k1 } from "../crypto/secp256k1.js";
-import { TEST_KEYS, wallet } from "../test-wallets.js";
+import { countingCurve, TEST_KEYS, wallet } from "../test-wallets.js";
 import { verifySiweToken, type TokenRules } from "./siwe-token.js";
 
 const DOMAIN = "relay.example:8645";
@@ -15,22 +14,6 @@ const ISSUED = new Date(NOW - 60_000);
 
 const alice = wallet(TEST_KEYS.alice);
 const bob = wallet(TEST_KEYS.bob);
-
-/** The loaded curve, with its signature recoveries counted. */
-function countingCurve(): { curve: Secp256k1; recoveries: () => number } {
-  const base = loadSecp256k1();
-  let recoveries = 0;
-  const curve: Secp256k1 = {
-    implementation: base.implementation,
-    sign: (digest, key) => base.sign(digest, key),
-    addressOf: (key) => base.addressOf(key),
-    recoverAddress(digest, signature) {
-      recoveries++;
-      return base.recoverAddress(digest, signature);
-    },
-  };
-  return { curve, recoveries: () => recoveries };
-}
 
 const rules = (overrides: Partial<TokenRules> = {}): TokenRules => ({
   acceptsDomain: (domain) => domain === DOMAIN,

@@ -2,20 +2,10 @@ import { hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { EIP712_DOMAIN, messageDigest, receiptDigest } from "./eip712.js";
+import { MESSAGE_TYPES } from "../test-wallets.js";
 import { loadSecp256k1, pureJsSecp256k1 } from "./secp256k1.js";
 
-const types = {
-  Message: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "message", type: "bytes" },
-    { name: "timestamp", type: "uint64" },
-  ],
-  Receipt: [
-    { name: "message", type: "bytes32" },
-    { name: "role", type: "string" },
-  ],
-} as const;
+const types = MESSAGE_TYPES;
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}` as Hex;
 // Hardhat's first test key: public knowledge, never a real secret.
