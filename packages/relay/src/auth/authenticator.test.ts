@@ -1,7 +1,7 @@
 // The Authorization header → caller step of protocol.md §8, and its cache of verified tokens.
-import { RpcError } from "@neutral/server";
 import { describe, expect, it } from "vitest";
 import { countingCurve, TEST_KEYS, wallet } from "../test-wallets.js";
+import { refusalOf } from "./test-refusal.js";
 import { createAuthenticator, type AuthenticatorOptions } from "./authenticator.js";
 
 const DOMAIN = "relay.example:8645";
@@ -19,20 +19,6 @@ function setup(options: Partial<AuthenticatorOptions> = {}) {
   const clock = { now: T0 };
   const authenticate = createAuthenticator({ acceptsDomain: (domain) => domain === DOMAIN, curve, now: () => clock.now, ...options });
   return { authenticate, clock, recoveries };
-}
-
-function refusalOf(fn: () => unknown): string {
-  let thrown: unknown;
-  try {
-    fn();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown, "expected a refusal").toBeInstanceOf(RpcError);
-  expect((thrown as RpcError).code).toBe(-32001);
-  const reason = ((thrown as RpcError).data as { reason?: unknown } | undefined)?.reason;
-  expect(typeof reason).toBe("string");
-  return reason as string;
 }
 
 const tokenOf = (who = alice, options: { issuedAt?: Date; expirationTime?: Date; notBefore?: Date; nonce?: string } = {}) =>

@@ -1,9 +1,9 @@
 // Every check of protocol.md §8, each with its own failing token; viem builds and signs the
 // tokens (src/test-wallets.ts), so the node's parsing and recovery are checked against an
 // independent implementation.
-import { RpcError } from "@neutral/server";
 import { describe, expect, it } from "vitest";
 import { countingCurve, TEST_KEYS, wallet } from "../test-wallets.js";
+import { refusalOf } from "./test-refusal.js";
 import { verifySiweToken, type TokenRules } from "./siwe-token.js";
 
 const DOMAIN = "relay.example:8645";
@@ -21,22 +21,6 @@ const rules = (overrides: Partial<TokenRules> = {}): TokenRules => ({
   now: () => NOW,
   ...overrides,
 });
-
-/** The refusal `fn` throws: must be RpcError -32001 with a `data.reason`; answers the reason. */
-function refusalOf(fn: () => unknown): string {
-  let thrown: unknown;
-  try {
-    fn();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown, "expected a refusal").toBeInstanceOf(RpcError);
-  const error = thrown as RpcError;
-  expect(error.code).toBe(-32001);
-  const reason = (error.data as { reason?: unknown } | undefined)?.reason;
-  expect(typeof reason).toBe("string");
-  return reason as string;
-}
 
 const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64url");
 const decode = (token: string) => Buffer.from(token.slice(0, token.lastIndexOf(".")), "base64url").toString("utf8");
