@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// A tiny static server for the built docs (dist/), with no dependencies; `pnpm start` runs it
-// until the relay serves the docs itself.
+// A tiny static server for the built docs (dist/), with no dependencies, to preview the site alone;
+// the relay (`pnpm start`) serves the same files at /docs/.
 //
 //   node serve.mjs [--host 127.0.0.1] [--port 8645]     (or NEUTRAL_HOST / NEUTRAL_PORT)
 import { readFile } from "node:fs/promises";

@@ -31,6 +31,7 @@ function logGeneratedKey(logger: Logger, config: RelayConfig, nodeKey: NodeKey):
 /** Serves HTTP in this process until SIGTERM/SIGINT. */
 async function serve(config: RelayConfig, logger: Logger, announce: boolean): Promise<void> {
   const curve = loadSecp256k1();
+  if (announce) logger.info({ secp256k1: curve.implementation }, `secp256k1: ${curve.implementation}`);
   const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
   if (announce) logGeneratedKey(logger, config, nodeKey);
   // Loaded here, not at the top: a supervising primary never serves, and leaves the HTTP stack,
@@ -128,8 +129,6 @@ const config = readConfig();
 if (cluster.isPrimary) {
   const logger = createLogger(config.logLevel, { software: `${SOFTWARE.name}/${SOFTWARE.version}` });
   if (config.workers === 1) {
-    const curve = loadSecp256k1();
-    logger.info({ secp256k1: curve.implementation }, `secp256k1: ${curve.implementation}`);
     serve(config, logger, true).catch((error: unknown) => {
       logger.fatal({ err: error }, "could not start");
       logger.flush();
