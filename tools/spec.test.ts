@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { parseOpenRPCDocument, validateOpenRPCDocument } from "@open-rpc/schema-utils-js";
 import type { OpenrpcDocument } from "@open-rpc/schema-utils-js/build/types.js";
 import { Ajv } from "ajv";
+import { recoverTypedDataAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const toolsDir = path.dirname(fileURLToPath(import.meta.url));
@@ -97,8 +98,8 @@ describe("openrpc.json", () => {
     for (const [key, schema] of Object.entries(raw.components.schemas)) expect(schema.title, key).toBe(key);
   });
 
-  it("closes the filters and the signed message to unknown members", () => {
-    for (const key of ["InboxFilter", "ChatFilter", "SignedMessage"]) {
+  it("closes the filters, the signed message and the key bundle to unknown members", () => {
+    for (const key of ["InboxFilter", "ChatFilter", "SignedMessage", "KeyBundle"]) {
       expect(raw.components.schemas[key]?.additionalProperties, key).toBe(false);
     }
   });
@@ -137,6 +138,60 @@ describe("openrpc.json", () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+// ---- key bundles: the examples carry real signatures and real keys ---------------------------
+
+interface KeyBundle {
+  account: Hex;
+  key: Hex;
+  timestamp: number;
+  signature: Hex;
+}
+const KEY_BUNDLE_TYPES = {
+  KeyBundle: [
+    { name: "account", type: "address" },
+    { name: "key", type: "bytes32" },
+    { name: "timestamp", type: "uint64" },
+  ],
+} as const;
+const isKeyBundle = (value: unknown): value is KeyBundle => isObject(value) && "account" in value && "key" in value && "signature" in value;
+/** Whether `x` is the x coordinate of a point of secp256k1: x³ + 7 is a square mod p (Euler's criterion). */
+function onCurve(x: bigint): boolean {
+  const p = 2n ** 256n - 2n ** 32n - 977n;
+  const pow = (base: bigint, exponent: bigint) => {
+    let result = 1n;
+    for (base %= p; exponent > 0n; exponent >>= 1n, base = (base * base) % p) if (exponent & 1n) result = (result * base) % p;
+    return result;
+  };
+  return x < p && pow((x * x * x + 7n) % p, (p - 1n) / 2n) === 1n;
+}
+
+describe("key bundle examples", () => {
+  const bundles = raw.methods
+    .filter((m) => m.name === "neutralService_publishKey" || m.name === "neutralService_getKey")
+    .flatMap((m) => (m.examples ?? []).flatMap((example) => [...example.params.map((p) => p.value), ...[example.result?.value ?? []].flat()]))
+    .filter(isKeyBundle);
+
+  it("exist, lowercase", () => {
+    expect(bundles.length).toBeGreaterThanOrEqual(3);
+    for (const bundle of bundles) expect(JSON.stringify(bundle)).toBe(JSON.stringify(bundle).toLowerCase());
+  });
+
+  it("are signed by their account (EIP-712 KeyBundle, domain neutralService 1), with keys on the curve", async () => {
+    for (const bundle of bundles) {
+      const signer = await recoverTypedDataAddress({
+        domain: { name: "neutralService", version: "1" },
+        types: KEY_BUNDLE_TYPES,
+        primaryType: "KeyBundle",
+        message: { account: bundle.account, key: bundle.key, timestamp: BigInt(bundle.timestamp) },
+        signature: bundle.signature,
+      });
+      expect(signer.toLowerCase(), JSON.stringify(bundle)).toBe(bundle.account);
+      expect(onCurve(BigInt(bundle.key)), bundle.key).toBe(true);
+    }
+    expect(onCurve(5n), "the curve check can fail").toBe(false); // 5³ + 7 = 132 is not a square mod p
   });
 });
 

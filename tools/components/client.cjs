@@ -11,6 +11,7 @@ module.exports = {
       typescript: [
         templateFile("types.ts.tpl", "src/generated/types.ts", { view: "client" }),
         templateFile("client/methods.ts.tpl", "src/generated/methods.ts"),
+        templateFile("errors.ts.tpl", "src/generated/errors.ts"),
       ],
     },
   },

@@ -32,7 +32,7 @@ module.exports = {
         templateFile("types.ts.tpl", "src/generated/types.ts", { view: "server" }),
         templateFile("server/handlers.ts.tpl", "src/generated/handlers.ts"),
         templateFile("server/methods.ts.tpl", "src/generated/methods.ts"),
-        templateFile("server/errors.ts.tpl", "src/generated/errors.ts"),
+        templateFile("errors.ts.tpl", "src/generated/errors.ts"),
       ],
     },
   },

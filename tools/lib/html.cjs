@@ -166,6 +166,13 @@ function typeHtml(schema, names, root) {
   return schema.type ? code(schema.type) : "any";
 }
 
+/** `typeHtml`, parenthesized when it is a union (to read right after "array holding exactly one"). */
+function groupedTypeHtml(schema, names) {
+  const type = typeHtml(schema, names);
+  const union = schema && typeof schema === "object" && !schemaLink(schema, names) && (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf) || Array.isArray(schema.type));
+  return union ? `(${type})` : type;
+}
+
 /** The validation keywords of a schema as short phrases (HTML). */
 function constraints(schema) {
   if (!schema || typeof schema !== "object") return [];
@@ -263,6 +270,7 @@ module.exports = {
   jsonBlock,
   schemaLink,
   typeHtml,
+  groupedTypeHtml,
   constraints,
   constraintsHtml,
   defaultHtml,

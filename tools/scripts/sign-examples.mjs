@@ -1,4 +1,4 @@
-// Prints the signed example messages used in openrpc.json examples and seeds/exchanges.
+// Prints the signed example messages and key bundles used in openrpc.json examples and seeds/exchanges.
 // The keys are the publicly known Hardhat/Anvil test accounts #0..#2 — never real funds or secrets.
 // Run: node tools/scripts/sign-examples.mjs
 import { privateKeyToAccount } from "viem/accounts";
@@ -19,6 +19,11 @@ const types = {
   Receipt: [
     { name: "message", type: "bytes32" },
     { name: "role", type: "string" },
+  ],
+  KeyBundle: [
+    { name: "account", type: "address" },
+    { name: "key", type: "bytes32" },
+    { name: "timestamp", type: "uint64" },
   ],
 };
 
@@ -45,4 +50,20 @@ for (const d of drafts) {
     timestamp: d.timestamp,
   });
 }
-console.log(JSON.stringify({ node: node.address.toLowerCase(), alice: alice.address.toLowerCase(), bob: bob.address.toLowerCase(), messages: out }, null, 2));
+// Messaging keys: x-only secp256k1 public keys (BIP-340 form, as NIP-44 uses). The x coordinates of
+// 3·G (the public key of BIP-340's test vector 0) and 2·G: valid points whose secrets are trivial.
+const xOnly = (secret) => `0x${privateKeyToAccount(`0x${secret.toString(16).padStart(64, "0")}`).publicKey.slice(4, 68)}`;
+const bundleDrafts = [
+  { signer: alice, key: xOnly(3), timestamp: 1767225600000 },
+  { signer: alice, key: xOnly(2), timestamp: 1767139200000 }, // an older bundle of alice's
+];
+const keyBundles = [];
+for (const d of bundleDrafts) {
+  const message = { account: d.signer.address, key: d.key, timestamp: BigInt(d.timestamp) };
+  const signature = await d.signer.signTypedData({ domain, types, primaryType: "KeyBundle", message });
+  keyBundles.push({ account: d.signer.address.toLowerCase(), key: d.key, timestamp: d.timestamp, signature });
+}
+
+console.log(
+  JSON.stringify({ node: node.address.toLowerCase(), alice: alice.address.toLowerCase(), bob: bob.address.toLowerCase(), messages: out, keyBundles }, null, 2),
+);

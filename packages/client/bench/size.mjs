@@ -2,7 +2,7 @@
 // way in the same run — the stock @open-rpc/client-js, alone and with the schema validator the
 // stock generated client imports.
 import { fileURLToPath } from "node:url";
-import { bundleSize, RUNTIME_BUDGET_BYTES } from "./bundle-size.mjs";
+import { bundleSize, RUNTIME_BUDGET_BYTES, SDK_BUDGET_BYTES } from "./bundle-size.mjs";
 
 const src = fileURLToPath(new URL("../src", import.meta.url));
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
@@ -15,7 +15,7 @@ const stockGenerated = await bundleSize(
 );
 const figures = {
   "client runtime (rpc.ts)": await bundleSize(`export * from "./rpc.ts";`, src),
-  "whole client (runtime + generated methods)": await bundleSize(`export * from "./index.ts";`, src),
+  "typed client (runtime + generated methods)": await bundleSize(`export { createNeutralServiceClient, createRpcClient, RpcError } from "./index.ts";`, src),
   "one method (getInbox + runtime)": await bundleSize(`export { getInbox, createRpcClient } from "./index.ts";`, src),
 };
 
@@ -25,6 +25,14 @@ for (const [name, size] of Object.entries(figures)) {
   console.log(
     `${name}: ${kb(size.gzipped)} min+gzip (${kb(size.minified)} min) · ${(size.gzipped / stockClient.gzipped).toFixed(2)}× client-js · ${(size.gzipped / stockGenerated.gzipped).toFixed(3)}× stock generated · budget ${kb(RUNTIME_BUDGET_BYTES)}`,
   );
+}
+const sdk = await bundleSize(`export * from "./index.ts";`, src);
+console.log(
+  `whole SDK (createNeutral: sign-in, NIP-44, EIP-712, secp256k1 + the typed client): ${kb(sdk.gzipped)} min+gzip (${kb(sdk.minified)} min) · ${(sdk.gzipped / stockGenerated.gzipped).toFixed(3)}× stock generated · budget ${kb(SDK_BUDGET_BYTES)}`,
+);
+if (sdk.gzipped > SDK_BUDGET_BYTES) {
+  console.error("the SDK is over its budget");
+  process.exit(1);
 }
 if (figures["client runtime (rpc.ts)"].gzipped > RUNTIME_BUDGET_BYTES) {
   console.error("client runtime is over its budget");

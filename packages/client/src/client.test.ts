@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createDispatcher, createHttpHandler, ErrorCode, RpcError as ServerRpcError, type Handlers, type RequestContext } from "@neutral/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Message, SignedMessage } from "./index.js";
+import type { KeyBundle, Message, SignedMessage } from "./index.js";
 import {
   createNeutralServiceClient,
   createRpcClient,
@@ -21,6 +21,7 @@ const alice = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
 const bob = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
 const sig = (c: string) => `0x${c.repeat(130)}`;
 const stored: Message[] = [];
+const bundles = new Map<string, KeyBundle>();
 const seen: { method: string; args: unknown }[] = [];
 
 const handlers: Handlers<Ctx> = {
@@ -40,6 +41,14 @@ const handlers: Handlers<Ctx> = {
     const saved: Message = { ...message, from: message.from.toLowerCase(), to: message.to.toLowerCase(), id: String(stored.length + 1), sender_receipt: sig("a"), receiver_receipt: sig("b") };
     stored.push(saved);
     return saved;
+  },
+  neutralService_publishKey({ bundle }, { auth }) {
+    if (bundle.account.toLowerCase() !== auth.address) throw new ServerRpcError(ErrorCode.Forbidden, "Forbidden: not the caller's bundle");
+    bundles.set(auth.address, { ...bundle, account: auth.address });
+    return bundles.get(auth.address)!;
+  },
+  neutralService_getKey({ account }) {
+    return bundles.get(account.toLowerCase()) ?? null;
   },
   neutralService_nodeInfo() {
     return { address: bob, software: "in-test", version: "0.0.0", domains: ["127.0.0.1"], limits: { maxLimit: 100, maxBatch: 100, maxBodyBytes: 4096, maxMessageBytes: 64, clockSkewMs: 1 } };
@@ -95,6 +104,11 @@ describe("generated client ↔ generated stub", () => {
 
     const info = await createNeutralServiceClient({ url }).nodeInfo();
     expect(info.software).toBe("in-test");
+
+    const bundle = { account: alice, key: `0x${"ab".repeat(32)}`, timestamp: 1767225600000, signature: sig("c") };
+    expect(await createNeutralServiceClient({ url }).getKey({ account: alice })).toBeNull();
+    expect(await asAlice.publishKey({ bundle })).toEqual(bundle);
+    expect(await createNeutralServiceClient({ url }).getKey({ account: alice.toUpperCase().replace("0X", "0x") })).toEqual(bundle);
   });
 
   it("sends params positionally, as the interface's examples do", async () => {

@@ -1,5 +1,8 @@
+// The typed client (generated) and its runtime.
 export * from "./generated/methods.js";
 export type * from "./generated/types.js";
+/** The spec's application errors by name, e.g. `errors.Unauthorized.code` (-32001), to compare with `RpcError.code`. */
+export { errors, type ErrorName } from "./generated/errors.js";
 export {
   createRpcClient,
   positionalParams,
@@ -12,3 +15,21 @@ export {
   type RpcRequest,
   type Settled,
 } from "./rpc.js";
+
+// The SDK: sign in, encrypt, send, read, verify.
+export {
+  createNeutral,
+  type ChatOptions,
+  type InboxOptions,
+  type MessagePage,
+  type MessagePages,
+  type Neutral,
+  type NeutralOptions,
+  type PageOptions,
+} from "./neutral.js";
+export type { DecryptedMessage, MessageChecks } from "./messages.js";
+export { NeutralError, type NeutralErrorCode } from "./errors.js";
+export { toSigner, type AccountSource, type Eip1193Provider, type LocalAccountLike, type Signer } from "./account.js";
+export { createBearerToken, type BearerToken, type SignInOptions } from "./auth/token.js";
+export { deriveMessagingKey, isValidKeyBundle, signKeyBundle, type MessagingKey } from "./messaging-key.js";
+export { generatePrivateKey, addressOfKey } from "./keys.js";

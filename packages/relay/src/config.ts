@@ -52,7 +52,7 @@ const FLAGS = {
   "max-body-bytes": { env: "NEUTRAL_MAX_BODY_BYTES", default: String(1024 * 1024), help: "largest request body" },
   "max-batch": { env: "NEUTRAL_MAX_BATCH", default: "100", help: "most entries in one batch" },
   "max-message-bytes": { env: "NEUTRAL_MAX_MESSAGE_BYTES", default: String(64 * 1024), help: "largest message body, in bytes of ciphertext" },
-  "clock-skew-ms": { env: "NEUTRAL_CLOCK_SKEW_MS", default: String(5 * 60 * 1000), help: "accepted distance of a message timestamp from the node's clock" },
+  "clock-skew-ms": { env: "NEUTRAL_CLOCK_SKEW_MS", default: String(5 * 60 * 1000), help: "accepted distance of a message timestamp from the node's clock; also how far ahead a key bundle's may be" },
 } satisfies Record<string, Flag>;
 
 type FlagName = keyof typeof FLAGS;

@@ -14,7 +14,7 @@ import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { loadNodeKey } from "./node-key.js";
 import { createHandlers, type Limits, type RelayContext } from "./service.js";
 import { openSqliteStore } from "./storage/sqlite.js";
-import { TEST_KEYS, wallet } from "./test-wallets.js";
+import { TEST_KEYS, wallet, xOnlyKeyOf } from "./test-wallets.js";
 import { SOFTWARE } from "./version.js";
 
 const curve = loadSecp256k1();
@@ -26,7 +26,15 @@ const KNOWN_CODES = new Set([-32700, -32600, -32601, -32602, -32603, -32001, -32
 /** NEUTRAL_FUZZ_SCALE=10 runs every property ten times as long (for a soak; the default keeps CI fast). */
 const SCALE = Number(process.env.NEUTRAL_FUZZ_SCALE ?? 1) || 1;
 const runs = (n: number) => Math.round(n * SCALE);
-const METHODS = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_nodeInfo", "rpc.discover"];
+const METHODS = [
+  "neutralService_getInbox",
+  "neutralService_getChat",
+  "neutralService_sendMessage",
+  "neutralService_publishKey",
+  "neutralService_getKey",
+  "neutralService_nodeInfo",
+  "rpc.discover",
+];
 
 const alice = wallet(TEST_KEYS.alice);
 const bob = wallet(TEST_KEYS.bob);
@@ -192,6 +200,20 @@ beforeAll(async () => {
     signed.push(await from.sign({ to: getAddress(to.address), message: `C0FFEE1${i}`, timestamp: NOW + i }));
   }
 });
+/** Key bundles the fuzzer may publish (valid for their signer's context), built in beforeAll. */
+const bundles: { account: string; key: string; timestamp: number; signature: string }[] = [];
+beforeAll(async () => {
+  for (const [i, who] of [alice, bob, carol].entries()) {
+    bundles.push(await who.signKeyBundle({ key: xOnlyKeyOf(`0x${(i + 2).toString(16).padStart(64, "0")}`), timestamp: NOW - i }));
+    bundles.push(await who.signKeyBundle({ key: xOnlyKeyOf(`0x${(i + 20).toString(16).padStart(64, "0")}`), timestamp: NOW + 1000 * i }));
+  }
+});
+const keyBundle = fc.oneof(
+  fc.nat().map((i) => bundles[i % bundles.length]!),
+  fc.tuple(fc.nat(), fc.constantFrom("account", "key", "timestamp", "signature", "extra"), hostile).map(([i, key, value]) => ({ ...bundles[i % bundles.length]!, [key]: value })),
+  fc.record({ account: fc.oneof(addressShaped, hostile), key: fc.oneof(hexString(64).map((hex) => `0x${hex.padEnd(64, "0")}`), hostile), timestamp: fc.oneof(fc.constant(NOW), hostile), signature: fc.oneof(signatureShaped, hostile) }, { requiredKeys: [] }),
+);
+
 const signedMessage = fc.oneof(
   fc.nat().map((i) => signed[i % signed.length]!),
   fc.tuple(fc.nat(), fc.constantFrom("from", "to", "message", "timestamp", "signature", "extra"), hostile).map(([i, key, value]) => ({ ...signed[i % signed.length]!, [key]: value })),
@@ -202,15 +224,25 @@ const signedMessage = fc.oneof(
 );
 
 const limitValue = fc.oneof(fc.integer({ min: -5, max: 200 }), hostile);
-const positional = fc.tuple(fc.oneof(filter, signedMessage), limitValue, fc.oneof(idShaped, hostile), fc.oneof(idShaped, hostile)).chain((list) =>
+const positional = fc.tuple(fc.oneof(filter, signedMessage, keyBundle, addressShaped), limitValue, fc.oneof(idShaped, hostile), fc.oneof(idShaped, hostile)).chain((list) =>
   fc.nat({ max: 5 }).map((length) => list.slice(0, length)),
 );
 const byName = fc.dictionary(
-  fc.constantFrom("inboxFilter", "limit", "after", "before", "message", "chat", "params"),
-  fc.oneof(filter, signedMessage, limitValue, idShaped, hostile),
+  fc.constantFrom("inboxFilter", "limit", "after", "before", "message", "chat", "params", "bundle", "account"),
+  fc.oneof(filter, signedMessage, keyBundle, addressShaped, limitValue, idShaped, hostile),
   { maxKeys: 5 },
 );
-const params = fc.oneof(fc.constant(undefined), positional, byName, fc.record({ message: signedMessage }), fc.tuple(signedMessage), hostile);
+const params = fc.oneof(
+  fc.constant(undefined),
+  positional,
+  byName,
+  fc.record({ message: signedMessage }),
+  fc.tuple(signedMessage),
+  fc.record({ bundle: keyBundle }),
+  fc.tuple(keyBundle),
+  fc.tuple(addressShaped),
+  hostile,
+);
 
 const request = fc.oneof(
   { weight: 5, arbitrary: fc.record({ jsonrpc: fc.constant("2.0"), id: fc.oneof(fc.integer(), fc.string({ maxLength: 20 })), method: fc.constantFrom(...METHODS), params }) },
@@ -284,6 +316,16 @@ describe("the relay's dispatcher under hostile input", () => {
       expect(original).toBeDefined();
       expect(message.from).toBe(original!.from.toLowerCase());
       expect([alice.address, bob.address]).toContain(message.from);
+    }
+    // Every stored key bundle is one of the validly signed ones, of its own signer.
+    for (const who of [alice, bob, carol]) {
+      const answer = await dispatcher.dispatch({ jsonrpc: "2.0", id: 3, method: "neutralService_getKey", params: [who.address] }, {});
+      const current = (JSON.parse(stringifyDispatchResult(answer!)) as { result: [{ account: string; signature: string } | null] }).result[0];
+      if (who === carol) expect(current).toBeNull(); // never the caller
+      if (current !== null) {
+        expect(current.account).toBe(who.address);
+        expect(bundles.map((bundle) => bundle.signature.toLowerCase())).toContain(current.signature);
+      }
     }
     // carol was never the caller: nothing of hers is stored.
     const carols = await dispatcher.dispatch({ jsonrpc: "2.0", id: 2, method: "neutralService_getInbox", params: [{ direction: "sent" }, 100] }, { auth: { address: carol.address } });

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { call, post, startRelay, tempDir } from "./test-relay.js";
-import { TEST_KEYS, wallet } from "./test-wallets.js";
+import { TEST_KEYS, wallet, xOnlyKeyOf } from "./test-wallets.js";
 
 const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "main.js");
 const alice = wallet(TEST_KEYS.alice);
@@ -32,6 +32,9 @@ describe("identity and durability", () => {
     expect(statSync(path.join(dataDir, "node.key")).mode & 0o777).toBe(0o600);
     const token = await alice.token({ domain: first.domain });
     const sent = await call(first.url, "neutralService_sendMessage", [await alice.sign({ to: bob.address, message: "0102" })], token);
+    const bundle = await alice.signKeyBundle({ key: xOnlyKeyOf(TEST_KEYS.carol), timestamp: Date.now() });
+    const published = await call(first.url, "neutralService_publishKey", [bundle], token);
+    expect(published.body.result[0]).toMatchObject({ account: alice.address, timestamp: bundle.timestamp });
     expect((await first.stop()).code).toBe(0);
 
     const second = await startRelay({ dataDir });
@@ -40,6 +43,7 @@ describe("identity and durability", () => {
     const bobToken = await bob.token({ domain: second.domain });
     const inbox = await call(second.url, "neutralService_getInbox", [], bobToken);
     expect(inbox.body.result[0].data).toEqual(sent.body.result);
+    expect((await call(second.url, "neutralService_getKey", [alice.address])).body.result).toEqual(published.body.result);
     await second.stop();
   });
 

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, post, startRelay, type RunningRelay } from "./test-relay.js";
-import { TEST_KEYS, wallet } from "./test-wallets.js";
+import { TEST_KEYS, wallet, xOnlyKeyOf } from "./test-wallets.js";
 
 const alice = wallet(TEST_KEYS.alice);
 const bob = wallet(TEST_KEYS.bob);
@@ -224,6 +224,46 @@ describe("mailboxes", () => {
   });
 });
 
+describe("key bundles", () => {
+  const key = xOnlyKeyOf("0x0000000000000000000000000000000000000000000000000000000000000003");
+
+  it("publish with a token; getKey without one; an unknown account is [null]", async () => {
+    const bundle = await carol.signKeyBundle({ key, timestamp: Date.now() });
+    const published = await call(relay.url, "neutralService_publishKey", [bundle], tokens.carol);
+    expect(published.status).toBe(200);
+    const expected = { account: carol.address, key, timestamp: bundle.timestamp, signature: bundle.signature.toLowerCase() };
+    expect(published.body.result).toEqual([expected]);
+    const fetched = await call(relay.url, "neutralService_getKey", [carol.account.address]);
+    expect([fetched.status, fetched.body.result]).toEqual([200, [expected]]);
+    const unknown = await call(relay.url, "neutralService_getKey", { account: "0x00000000000000000000000000000000000da7e0" });
+    expect([unknown.status, unknown.text]).toEqual([200, `{"jsonrpc":"2.0","id":${unknown.body.id},"result":[null]}`]);
+    // An older bundle changes nothing and is not an error.
+    const older = await carol.signKeyBundle({ key: xOnlyKeyOf("0x0000000000000000000000000000000000000000000000000000000000000002"), timestamp: bundle.timestamp - 1 });
+    expect((await call(relay.url, "neutralService_publishKey", { bundle: older }, tokens.carol)).body.result).toEqual([expected]);
+    // getKey needs no token, also in a batch.
+    const batch = await post(relay.url, [
+      { jsonrpc: "2.0", id: 1, method: "neutralService_getKey", params: [carol.address] },
+      { jsonrpc: "2.0", id: 2, method: "neutralService_nodeInfo" },
+    ]);
+    expect(batch.status).toBe(200);
+    expect(batch.body[0].result).toEqual([expected]);
+  });
+
+  it("publishing needs a token (401), the caller's own account (-32002) and the account's signature (-32003)", async () => {
+    const bundle = await alice.signKeyBundle({ key, timestamp: Date.now() });
+    const anonymous = await call(relay.url, "neutralService_publishKey", [bundle]);
+    expect([anonymous.status, anonymous.body.error.code]).toEqual([401, -32001]);
+    const asBob = await call(relay.url, "neutralService_publishKey", [bundle], tokens.bob);
+    expect([asBob.status, asBob.body.error.code, asBob.body.error.data.field]).toEqual([200, -32002, "bundle.account"]);
+    const forged = await bob.signKeyBundle({ account: alice.account.address, key, timestamp: Date.now() });
+    const bad = await call(relay.url, "neutralService_publishKey", [forged], tokens.alice);
+    expect([bad.status, bad.body.error.code, bad.body.error.data.field]).toEqual([200, -32003, "bundle.signature"]);
+    const future = await alice.signKeyBundle({ key, timestamp: Date.now() + 3_600_000 });
+    expect((await call(relay.url, "neutralService_publishKey", [future], tokens.alice)).body.error.code).toBe(-32004);
+    expect((await call(relay.url, "neutralService_getKey", [alice.address])).body.result).toEqual([null]);
+  });
+});
+
 describe("access log", () => {
   it("logs request id, method, caller, latency and outcome, and never a token or the node key", async () => {
     const answer = await call(relay.url, "neutralService_getInbox", [{}, 1], tokens.bob);
@@ -236,7 +276,10 @@ describe("access log", () => {
     const failed = relay.logs.find((log) => log.msg === "rpc" && log.status === 401);
     expect(failed).toMatchObject({ outcome: "error", errors: [-32001] });
     const nodeKey = readFileSync(`${relay.dataDir}/node.key`, "utf8").trim();
-    for (const secret of [...Object.values(tokens), nodeKey, nodeKey.slice(2), tokens.bob.split(".")[1]!]) {
+    // Nor a published messaging key or bundle signature (the key bundle tests above published one).
+    const bundle = (await call(relay.url, "neutralService_getKey", [carol.address])).body.result[0] as { key: string; signature: string } | null;
+    expect(bundle).not.toBeNull();
+    for (const secret of [...Object.values(tokens), nodeKey, nodeKey.slice(2), tokens.bob.split(".")[1]!, bundle!.key, bundle!.key.slice(2), bundle!.signature.slice(2)]) {
       expect(relay.stdout()).not.toContain(secret);
       expect(relay.stderr()).not.toContain(secret);
     }

@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createDispatcher, type Message as WireMessage } from "@neutral/server";
+import { createDispatcher, type KeyBundle, type Message as WireMessage } from "@neutral/server";
 import { getAddress, hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { EIP712_DOMAIN } from "./crypto/eip712.js";
@@ -12,7 +12,7 @@ import { loadNodeKey } from "./node-key.js";
 import { createHandlers, type Limits, type RelayContext } from "./service.js";
 import { openSqliteStore } from "./storage/sqlite.js";
 import type { MessageStore } from "./storage/store.js";
-import { MESSAGE_TYPES, TEST_KEYS, wallet, type TestWallet } from "./test-wallets.js";
+import { MESSAGE_TYPES, TEST_KEYS, wallet, xOnlyKeyOf, type TestWallet } from "./test-wallets.js";
 import { SOFTWARE } from "./version.js";
 
 const curve = loadSecp256k1();
@@ -523,6 +523,198 @@ describe("neutralService_getInbox and neutralService_getChat", () => {
   it("reads need a token", async () => {
     expect((await node.fails("neutralService_getInbox", [], null)).code).toBe(-32001);
     expect((await node.fails("neutralService_getChat", [{ chat: bob.address }], null)).code).toBe(-32001);
+  });
+});
+
+describe("neutralService_publishKey and neutralService_getKey", () => {
+  /** A well-formed messaging key: the x of n·G. */
+  const keyOf = (n: number) => xOnlyKeyOf(`0x${n.toString(16).padStart(64, "0")}`);
+  const publish = (node: ReturnType<typeof createNode>, bundle: unknown, auth: string | null) => node.ok<KeyBundle>("neutralService_publishKey", [bundle], auth);
+  const getKey = (node: ReturnType<typeof createNode>, account: string, auth: string | null = null) => node.ok<KeyBundle | null>("neutralService_getKey", [account], auth);
+
+  it("publishes a bundle and answers it; getKey answers it to anyone, without a token", async () => {
+    const node = createNode();
+    const bundle = await alice.signKeyBundle({ key: keyOf(3), timestamp: NOW });
+    const expected = { account: alice.address, key: keyOf(3), timestamp: NOW, signature: bundle.signature.toLowerCase() };
+    const answer = await publish(node, bundle, alice.address);
+    expect(answer).toEqual(expected);
+    expect(Object.keys(answer)).toEqual(["account", "key", "timestamp", "signature"]);
+    expect(await getKey(node, alice.address)).toEqual(expected);
+    expect(await getKey(node, alice.address, bob.address)).toEqual(expected);
+    expect(await node.ok("neutralService_getKey", { account: alice.address }, null)).toEqual(expected);
+    expect(await node.ok("neutralService_publishKey", { bundle }, alice.address)).toEqual(expected);
+  });
+
+  it("getKey of an account without a bundle is null, in the one-element array", async () => {
+    const node = createNode();
+    const answer = await node.call("neutralService_getKey", [DAVE], null);
+    expect(answer.result).toEqual([null]);
+  });
+
+  it("takes any case and answers lowercase", async () => {
+    const node = createNode();
+    const key = keyOf(5);
+    const bundle = await alice.signKeyBundle({ key: `0x${key.slice(2).toUpperCase()}`, timestamp: NOW });
+    expect(bundle.account).toBe(getAddress(alice.address));
+    const mixed = { ...bundle, signature: `0x${bundle.signature.slice(2).toUpperCase()}` };
+    const expected = { account: alice.address, key, timestamp: NOW, signature: bundle.signature.toLowerCase() };
+    expect(await publish(node, mixed, alice.address)).toEqual(expected);
+    expect(await getKey(node, getAddress(alice.address))).toEqual(expected);
+    expect(await getKey(node, alice.address.toUpperCase().replace("0X", "0x"))).toEqual(expected);
+  });
+
+  it("replaces the stored bundle only with a strictly newer one; otherwise answers the stored one, no error", async () => {
+    const node = createNode();
+    const first = await publish(node, await alice.signKeyBundle({ key: keyOf(1), timestamp: NOW - 1000 }), alice.address);
+    const newer = await publish(node, await alice.signKeyBundle({ key: keyOf(2), timestamp: NOW }), alice.address);
+    expect(newer.key).toBe(keyOf(2));
+    expect(await getKey(node, alice.address)).toEqual(newer);
+    // Older (the first one again, and another), and equally old with another key: nothing changes.
+    expect(await publish(node, await alice.signKeyBundle({ key: keyOf(1), timestamp: NOW - 1000 }), alice.address)).toEqual(newer);
+    expect(await publish(node, await alice.signKeyBundle({ key: keyOf(4), timestamp: 0 }), alice.address)).toEqual(newer);
+    expect(await publish(node, await alice.signKeyBundle({ key: keyOf(6), timestamp: NOW }), alice.address)).toEqual(newer);
+    expect(first).not.toEqual(newer);
+    expect(await getKey(node, alice.address)).toEqual(newer);
+    // One millisecond newer wins.
+    const newest = await publish(node, await alice.signKeyBundle({ key: keyOf(6), timestamp: NOW + 1 }), alice.address);
+    expect(newest.key).toBe(keyOf(6));
+    expect(await getKey(node, alice.address)).toEqual(newest);
+    // Others are untouched.
+    expect(await getKey(node, bob.address)).toBeNull();
+  });
+
+  it("accepts a bundle made long ago (bundles are portable), and one up to clockSkewMs in the future", async () => {
+    const node = createNode();
+    const old = await alice.signKeyBundle({ key: keyOf(7), timestamp: NOW - 400 * 86_400_000 });
+    expect((await publish(node, old, alice.address)).timestamp).toBe(old.timestamp);
+    const edge = await alice.signKeyBundle({ key: keyOf(8), timestamp: NOW + DEFAULT_LIMITS.clockSkewMs });
+    expect((await publish(node, edge, alice.address)).timestamp).toBe(edge.timestamp);
+  });
+
+  it("replays the spec's examples: publishKey's two, then getKey's two", async () => {
+    const spec = JSON.parse(readFileSync(new URL("../../../openrpc.json", import.meta.url), "utf8")) as {
+      methods: { name: string; examples: { params: { value: unknown }[]; result: { value: unknown } }[] }[];
+    };
+    const examples = (name: string) => spec.methods.find((m) => m.name === name)!.examples;
+    const node = createNode();
+    for (const name of ["neutralService_publishKey", "neutralService_getKey"]) {
+      expect(examples(name)).toHaveLength(2);
+      for (const example of examples(name)) {
+        const answer = await node.call(name, example.params.map((p) => p.value), name === "neutralService_publishKey" ? alice.address : null);
+        expect(answer.result).toEqual(example.result.value);
+      }
+    }
+  });
+
+  describe("refusals, and their order", () => {
+    const node = createNode();
+    let valid: Awaited<ReturnType<TestWallet["signKeyBundle"]>>;
+    /** Signed by bob, but names alice. */
+    let forged: Awaited<ReturnType<TestWallet["signKeyBundle"]>>;
+    beforeAll(async () => {
+      valid = await alice.signKeyBundle({ key: keyOf(9), timestamp: NOW });
+      forged = await bob.signKeyBundle({ account: alice.account.address, key: keyOf(9), timestamp: NOW });
+    });
+    afterEach(() => {
+      node.clock.now = NOW;
+    });
+    const refuse = (bundle: unknown, auth: string | null = alice.address) => node.fails("neutralService_publishKey", [bundle], auth);
+
+    it.each([
+      ["short key", { key: "0x1234" }, "bundle.key"],
+      ["key without 0x", { key: "ab".repeat(32) }, "bundle.key"],
+      ["33-byte key (a compressed point)", { key: `0x02${"ab".repeat(32)}` }, "bundle.key"],
+      ["key off the curve", { key: `0x${"00".repeat(31)}05` }, "bundle.key"],
+      ["key ≥ p", { key: `0x${"ff".repeat(32)}` }, "bundle.key"],
+      ["bad account", { account: "0x1234" }, "bundle.account"],
+      ["short signature", { signature: "0x1234" }, "bundle.signature"],
+      ["string timestamp", { timestamp: String(NOW) }, "bundle.timestamp"],
+      ["negative timestamp", { timestamp: -1 }, "bundle.timestamp"],
+      ["fractional timestamp", { timestamp: NOW + 0.5 }, "bundle.timestamp"],
+      ["unknown member", { note: "hi" }, "bundle.note"],
+    ])("-32602: %s (names %s)", async (_name, change, field) => {
+      const error = await refuse({ ...valid, ...change });
+      expect(error.code).toBe(-32602);
+      expect(error.data?.field).toBe(field);
+      expect(error.message).toContain(field);
+    });
+
+    it("-32602: a missing member or a missing bundle; getKey without or with a bad account", async () => {
+      const { signature: _, ...unsigned } = valid;
+      expect((await refuse(unsigned)).data?.field).toBe("bundle.signature");
+      expect((await node.fails("neutralService_publishKey", [], alice.address)).data?.field).toBe("bundle");
+      expect((await node.fails("neutralService_getKey", [], null)).data?.field).toBe("account");
+      expect((await node.fails("neutralService_getKey", ["0x12"], null)).data?.field).toBe("account");
+      expect((await node.fails("neutralService_getKey", { account: alice.address, extra: 1 }, null)).code).toBe(-32602);
+    });
+
+    it("-32002: the account is not the caller", async () => {
+      const error = await refuse(valid, bob.address);
+      expect(error.code).toBe(-32002);
+      expect(error.data?.field).toBe("bundle.account");
+    });
+
+    it("-32004: a timestamp more than clockSkewMs in the future (the edge is inside; the past is fine)", async () => {
+      const skew = DEFAULT_LIMITS.clockSkewMs;
+      for (const now of [NOW - skew - 1, NOW - 86_400_000]) {
+        node.clock.now = now;
+        const error = await refuse(valid);
+        expect(error.code).toBe(-32004);
+        expect(error.data).toMatchObject({ field: "bundle.timestamp", now, clockSkewMs: skew });
+      }
+      node.clock.now = NOW - skew;
+      expect((await publish(node, valid, alice.address)).timestamp).toBe(NOW);
+    });
+
+    it("-32003: signed by another key than the account's", async () => {
+      const error = await refuse(forged);
+      expect(error.code).toBe(-32003);
+      expect(error.data?.field).toBe("bundle.signature");
+    });
+
+    it.each([
+      ["key", { key: keyOf(10) }],
+      ["timestamp", { timestamp: NOW - 1 }],
+      ["account", { account: bob.address }],
+      ["signature's v", {}],
+    ])("-32003: tampered %s", async (name, change) => {
+      const tampered = { ...valid, ...change };
+      if (name === "signature's v") tampered.signature = `${valid.signature.slice(0, -2)}${valid.signature.endsWith("1b") ? "1c" : "1b"}`;
+      expect((await refuse(tampered, name === "account" ? bob.address : alice.address)).code).toBe(-32003);
+    });
+
+    it("-32003: a signature that recovers nothing", async () => {
+      expect((await refuse({ ...valid, signature: `0x${"00".repeat(65)}` })).code).toBe(-32003);
+      expect((await refuse({ ...valid, signature: `0x${"ff".repeat(65)}` })).code).toBe(-32003);
+    });
+
+    it("checks in order: params, caller, timestamp, signature", async () => {
+      node.clock.now = NOW - DEFAULT_LIMITS.clockSkewMs - 1; // valid and forged are now in the future
+      // Everything wrong, plus a key off the curve: -32602.
+      expect((await refuse({ ...forged, key: `0x${"00".repeat(31)}05` }, carol.address)).code).toBe(-32602);
+      // Wrong caller, future, bad signature: -32002.
+      expect((await refuse(forged, carol.address)).code).toBe(-32002);
+      // Future, bad signature: -32004.
+      expect((await refuse(forged)).code).toBe(-32004);
+      // Only the signature: -32003.
+      node.clock.now = NOW;
+      expect((await refuse(forged)).code).toBe(-32003);
+    });
+
+    it("publishing needs a token", async () => {
+      expect((await refuse(valid, null)).code).toBe(-32001);
+    });
+
+    it("stores nothing that was refused", async () => {
+      const fresh = createNode();
+      await fresh.fails("neutralService_publishKey", [forged], alice.address);
+      await fresh.fails("neutralService_publishKey", [valid], bob.address);
+      await fresh.fails("neutralService_publishKey", [{ ...valid, key: keyOf(11) }], alice.address);
+      fresh.clock.now = NOW - DEFAULT_LIMITS.clockSkewMs - 1;
+      await fresh.fails("neutralService_publishKey", [valid], alice.address);
+      expect(await getKey(fresh, alice.address)).toBeNull();
+      expect(await getKey(fresh, bob.address)).toBeNull();
+    });
   });
 });
 

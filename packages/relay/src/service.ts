@@ -1,6 +1,6 @@
-import { ErrorCode, RpcError, rawJson, type Handlers, type InboxFilter, type NodeInfo, type RequestContext } from "@neutral/server";
-import { messageDigest, receiptDigest } from "./crypto/eip712.js";
-import type { Secp256k1 } from "./crypto/secp256k1.js";
+import { ErrorCode, RpcError, rawJson, type Handlers, type InboxFilter, type KeyBundle, type NodeInfo, type RequestContext } from "@neutral/server";
+import { keyBundleDigest, messageDigest, receiptDigest } from "./crypto/eip712.js";
+import { isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";
 import type { AcceptedMessage } from "./message.js";
 import { cursorValue, type MailboxRange, type MessageStore, type PageQuery, type StoredMessage } from "./storage/store.js";
 
@@ -126,6 +126,41 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       };
       const { stored } = await store.append(accepted);
       return rawJson(stored.json);
+    },
+
+    async neutralService_publishKey({ bundle }, { auth }): Promise<KeyBundle> {
+      // Same order as sendMessage: the params (the schema checked the shape; the key must also be a
+      // point), the caller, the clock, and the signature recovery last.
+      const key = bundle.key.toLowerCase();
+      if (!isXOnlyPublicKey(key)) {
+        throw RpcError.invalidParams("bundle.key", "is not an x-only secp256k1 public key (the x coordinate of a point on the curve)", {
+          param: "bundle",
+          path: "/key",
+        });
+      }
+      const account = bundle.account.toLowerCase();
+      if (account !== auth.address) {
+        throw new RpcError(ErrorCode.Forbidden, "Forbidden: bundle.account must be the authenticated address", { field: "bundle.account" });
+      }
+      const clock = now();
+      // A bundle may be old (it is portable: re-published elsewhere, or later); only the future is bounded.
+      if (bundle.timestamp - clock > limits.clockSkewMs) {
+        throw new RpcError(ErrorCode.TimestampOutOfWindow, `Timestamp more than ${limits.clockSkewMs} ms in the future`, {
+          field: "bundle.timestamp",
+          now: clock,
+          clockSkewMs: limits.clockSkewMs,
+        });
+      }
+      const fields = { account, key, timestamp: bundle.timestamp };
+      const signature = Buffer.from(bundle.signature.slice(2), "hex");
+      if (curve.recoverAddress(keyBundleDigest(fields), signature) !== account) {
+        throw new RpcError(ErrorCode.InvalidSignature, "Invalid signature: it does not recover bundle.account", { field: "bundle.signature" });
+      }
+      return store.putKeyBundle({ ...fields, signature: bundle.signature.toLowerCase() });
+    },
+
+    async neutralService_getKey({ account }): Promise<KeyBundle | null> {
+      return (await store.getKeyBundle(account.toLowerCase())) ?? null;
     },
 
     neutralService_nodeInfo(): NodeInfo {

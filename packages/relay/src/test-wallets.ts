@@ -17,6 +17,11 @@ export const MESSAGE_TYPES = {
     { name: "message", type: "bytes32" },
     { name: "role", type: "string" },
   ],
+  KeyBundle: [
+    { name: "account", type: "address" },
+    { name: "key", type: "bytes32" },
+    { name: "timestamp", type: "uint64" },
+  ],
 } as const;
 
 /** Hardhat's public test keys: well known, never real secrets. */
@@ -49,12 +54,27 @@ export interface SignedMessageInput {
   from?: string;
 }
 
+export interface KeyBundleInput {
+  /** 0x + 64 hex: an x-only public key. */
+  key: string;
+  timestamp: number;
+  /** Default: the wallet's own address (checksummed). */
+  account?: string;
+}
+
 export interface TestWallet {
   account: PrivateKeyAccount;
   /** Lowercase address. */
   address: string;
   token(options: TokenOptions): Promise<string>;
   sign(input: SignedMessageInput): Promise<{ from: string; to: string; message: string; timestamp: number; signature: string }>;
+  /** A key bundle signed by this wallet (EIP-712 `KeyBundle`), as `publishKey` takes it. */
+  signKeyBundle(input: KeyBundleInput): Promise<{ account: string; key: string; timestamp: number; signature: string }>;
+}
+
+/** The x-only public key (0x + 64 lowercase hex) of a secp256k1 secret: a well-formed messaging key. */
+export function xOnlyKeyOf(secret: Hex): string {
+  return `0x${privateKeyToAccount(secret).publicKey.slice(4, 68)}`;
 }
 
 export function wallet(privateKey: Hex): TestWallet {
@@ -94,6 +114,16 @@ export function wallet(privateKey: Hex): TestWallet {
         message: { from: message.from as Hex, to: message.to as Hex, message: `0x${message.message}`, timestamp: BigInt(message.timestamp) },
       });
       return { ...message, signature };
+    },
+    async signKeyBundle(input) {
+      const bundle = { account: input.account ?? account.address, key: input.key, timestamp: input.timestamp };
+      const signature = await account.signTypedData({
+        domain: EIP712_DOMAIN,
+        types: MESSAGE_TYPES,
+        primaryType: "KeyBundle",
+        message: { account: bundle.account as Hex, key: bundle.key as Hex, timestamp: BigInt(bundle.timestamp) },
+      });
+      return { ...bundle, signature };
     },
   };
 }

@@ -99,6 +99,26 @@ describe("results and errors", () => {
     expect(calls.map((c) => c.method)).toEqual(["neutralService_nodeInfo"]);
   });
 
+  it("key bundles: publishKey needs a token and a well-formed bundle; getKey needs none, and null travels as [null]", async () => {
+    const { call, calls } = setup();
+    const bundle = { account: alice, key: `0x${"ab".repeat(32)}`, timestamp: 1, signature: sig("1") };
+    expect(await call(req("neutralService_getKey", [bob]), anonymous)).toEqual({ jsonrpc: "2.0", id: 1, result: [null] });
+    expect(await call(req("neutralService_publishKey", [bundle]), anonymous)).toMatchObject({ error: { code: -32001 } });
+    for (const [change, field] of [
+      [{ key: `0x${"ab".repeat(33)}` }, "bundle.key"],
+      [{ key: "ab".repeat(32) }, "bundle.key"],
+      [{ account: "0x12" }, "bundle.account"],
+      [{ timestamp: -1 }, "bundle.timestamp"],
+      [{ extra: 1 }, "bundle.extra"],
+    ] as const) {
+      expect(await call(req("neutralService_publishKey", [{ ...bundle, ...change }])), field).toMatchObject({ error: { code: -32602, data: { field } } });
+    }
+    expect(await call(req("neutralService_getKey", [])), "account is required").toMatchObject({ error: { code: -32602, data: { field: "account" } } });
+    expect(await call(req("neutralService_publishKey", { bundle }))).toEqual({ jsonrpc: "2.0", id: 1, result: [bundle] });
+    expect(await call(req("neutralService_getKey", { account: alice.toUpperCase().replace("0X", "0x") }), anonymous)).toEqual({ jsonrpc: "2.0", id: 1, result: [bundle] });
+    expect(calls.map((c) => c.method)).toEqual(["neutralService_getKey", "neutralService_publishKey", "neutralService_getKey"]);
+  });
+
   it("answers rpc.discover with the document itself, unwrapped", async () => {
     const { call } = setup();
     expect(await call(req("rpc.discover"), anonymous)).toEqual({ jsonrpc: "2.0", id: 1, result: openrpcDocument });

@@ -37,6 +37,8 @@ const handlers: Handlers<TestContext> = {
   neutralService_getInbox: () => answer("neutralService_getInbox"),
   neutralService_getChat: () => answer("neutralService_getChat"),
   neutralService_sendMessage: () => answer("neutralService_sendMessage"),
+  neutralService_publishKey: () => answer("neutralService_publishKey"),
+  neutralService_getKey: () => answer("neutralService_getKey"),
   neutralService_nodeInfo: () => answer("neutralService_nodeInfo"),
 };
 

@@ -2,7 +2,7 @@
 import type { RequestContext } from "./context.js";
 import { RpcError, ErrorCode } from "./errors.js";
 import type { Handlers } from "./generated/handlers.js";
-import type { Message } from "./generated/types.js";
+import type { KeyBundle, Message } from "./generated/types.js";
 
 export interface TestContext extends RequestContext<{ address: string }> {}
 
@@ -17,6 +17,7 @@ export function message(id: number, from = alice, to = bob): Message {
 /** Records the args each handler saw, so tests can check normalization. */
 export function createTestHandlers() {
   const calls: { method: string; args: unknown; auth: unknown }[] = [];
+  const keys = new Map<string, KeyBundle>();
   const handlers: Handlers<TestContext> = {
     neutralService_getInbox(args, context) {
       calls.push({ method: "neutralService_getInbox", args, auth: context.auth });
@@ -32,6 +33,18 @@ export function createTestHandlers() {
       calls.push({ method: "neutralService_sendMessage", args, auth: context.auth });
       if (args.message.from.toLowerCase() !== context.auth.address) throw new RpcError(ErrorCode.Forbidden, "Forbidden: from is not the caller");
       return { ...args.message, id: "7", message: args.message.message.toLowerCase(), sender_receipt: sig("a"), receiver_receipt: sig("b") };
+    },
+    neutralService_publishKey(args, context) {
+      calls.push({ method: "neutralService_publishKey", args, auth: context.auth });
+      const account = args.bundle.account.toLowerCase();
+      if (account !== context.auth.address) throw new RpcError(ErrorCode.Forbidden, "Forbidden: account is not the caller");
+      const current = keys.get(account);
+      if (!current || args.bundle.timestamp > current.timestamp) keys.set(account, { ...args.bundle, account, key: args.bundle.key.toLowerCase() });
+      return keys.get(account)!;
+    },
+    neutralService_getKey(args, context) {
+      calls.push({ method: "neutralService_getKey", args, auth: context.auth });
+      return keys.get(args.account.toLowerCase()) ?? null;
     },
     neutralService_nodeInfo(args, context) {
       calls.push({ method: "neutralService_nodeInfo", args, auth: context.auth });

@@ -76,7 +76,7 @@
 <% } else { %><p>None.</p>
 <% } %><h4>Result</h4>
 <% if (m.result) { %><p><code><%= html.esc(m.result.name) %></code><% if (m.result.description) { %>: <%= html.inline(m.result.description) %><% } %></p>
-<p class="meta">Type: <%= m.result.wrapped ? "array holding exactly one " + html.typeHtml(m.result.payload, names) + " (typed clients unwrap it)" : html.typeHtml(m.result.schema, names) %></p>
+<p class="meta">Type: <%= m.result.wrapped ? "array holding exactly one " + html.groupedTypeHtml(m.result.payload, names) + " (typed clients unwrap it)" : html.typeHtml(m.result.schema, names) %></p>
 <% if (!html.schemaLink(m.result.payload, names)) { %><%= html.fieldsTable(m.result.payload, names) %>
 <% } %><% } else { %><p>None (notification).</p>
 <% } %><h4>Errors</h4>

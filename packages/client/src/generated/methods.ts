@@ -72,6 +72,50 @@ export function sendMessage(client: RpcClient, params: T.SendMessageParams, opti
   return client.request(sendMessageRequest(params), options);
 }
 
+/** Request descriptor for `neutralService_publishKey`. */
+export function publishKeyRequest(params: T.PublishKeyParams): RpcRequest<T.PublishKeyResult> {
+  return {
+    method: "neutralService_publishKey",
+    params: positionalParams(params, ["bundle"]),
+    unwrap: true,
+  };
+}
+
+/**
+ * Publish the authenticated account's messaging public key, as a key bundle the account signed.
+ *
+ * Clients encrypt messages with NIP-44 v2, which needs the recipient's messaging public key; this is how an account announces its own. `bundle.signature` is the account's EIP-712 signature over `KeyBundle(address account,bytes32 key,uint64 timestamp)` in the domain `{name: "neutralService", version: "1"}` (the same domain as messages), so anyone can check a bundle without trusting the node, and a signed bundle may be published again on another node.
+ *
+ * The node checks, in this order: the params (-32602; also when `key` is not the x coordinate of a point on secp256k1), that `bundle.account` is the authenticated user (-32002), that `timestamp` is at most `nodeInfo.limits.clockSkewMs` in the future (-32004; a timestamp in the past is fine) and that the signature recovers `account` (-32003).
+ *
+ * The node keeps one bundle per account: the one with the greatest `timestamp`. A bundle replaces the stored one only if its timestamp is strictly greater; otherwise nothing changes and the call still succeeds, answering the stored bundle. The result is therefore always the bundle now current for the account (compare it with yours to know whether yours won). It is answered only once the bundle is durably stored.
+ *
+ * Needs a bearer token (`auth` option).
+ */
+export function publishKey(client: RpcClient, params: T.PublishKeyParams, options?: CallOptions): Promise<T.PublishKeyResult> {
+  return client.request(publishKeyRequest(params), options);
+}
+
+/** Request descriptor for `neutralService_getKey`. */
+export function getKeyRequest(params: T.GetKeyParams): RpcRequest<T.GetKeyResult> {
+  return {
+    method: "neutralService_getKey",
+    params: positionalParams(params, ["account"]),
+    unwrap: true,
+  };
+}
+
+/**
+ * Look up an account's messaging public key: its current key bundle, or null.
+ *
+ * A public directory: no token is needed. The result is the account's current KeyBundle as its account signed it (every hex field lowercase), or `null` when this node holds none. The node checked the bundle's signature when it was published; a client that does not want to trust the node checks it again against `account` before encrypting to `key`. `account` may be given in any case.
+ *
+ * Needs no token.
+ */
+export function getKey(client: RpcClient, params: T.GetKeyParams, options?: CallOptions): Promise<T.GetKeyResult> {
+  return client.request(getKeyRequest(params), options);
+}
+
 /** Request descriptor for `neutralService_nodeInfo`. */
 export function nodeInfoRequest(): RpcRequest<T.NodeInfoResult> {
   return {
@@ -101,6 +145,10 @@ export interface NeutralServiceClient {
   getChat(params?: T.GetChatParams, options?: CallOptions): Promise<T.GetChatResult>;
   /** Store a signed, encrypted message for its recipient and return it with its id and both receipts. */
   sendMessage(params: T.SendMessageParams, options?: CallOptions): Promise<T.SendMessageResult>;
+  /** Publish the authenticated account's messaging public key, as a key bundle the account signed. */
+  publishKey(params: T.PublishKeyParams, options?: CallOptions): Promise<T.PublishKeyResult>;
+  /** Look up an account's messaging public key: its current key bundle, or null. */
+  getKey(params: T.GetKeyParams, options?: CallOptions): Promise<T.GetKeyResult>;
   /** Describe this service node: its address, software, accepted sign-in domains and limits. */
   nodeInfo(options?: CallOptions): Promise<T.NodeInfoResult>;
 }
@@ -112,9 +160,11 @@ export function createNeutralServiceClient(options: RpcClientOptions | RpcClient
     getInbox: (params, options) => getInbox(rpc, params, options),
     getChat: (params, options) => getChat(rpc, params, options),
     sendMessage: (params, options) => sendMessage(rpc, params, options),
+    publishKey: (params, options) => publishKey(rpc, params, options),
+    getKey: (params, options) => getKey(rpc, params, options),
     nodeInfo: (options) => nodeInfo(rpc, options),
   };
 }
 
 /** Every method name in the spec, in spec order. */
-export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_nodeInfo"] as const;
+export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_nodeInfo"] as const;

@@ -1,9 +1,9 @@
 import { hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { EIP712_DOMAIN, messageDigest, receiptDigest } from "./eip712.js";
+import { EIP712_DOMAIN, keyBundleDigest, messageDigest, receiptDigest } from "./eip712.js";
 import { MESSAGE_TYPES } from "../test-wallets.js";
-import { loadSecp256k1, pureJsSecp256k1 } from "./secp256k1.js";
+import { isXOnlyPublicKey, loadSecp256k1, pureJsSecp256k1 } from "./secp256k1.js";
 
 const types = MESSAGE_TYPES;
 
@@ -38,6 +38,54 @@ describe("EIP-712 digests", () => {
   it("the two roles give different digests", () => {
     const digest = messageDigest(cases[0]!);
     expect(hex(receiptDigest(digest, "sender"))).not.toBe(hex(receiptDigest(digest, "receiver")));
+  });
+
+  const bundles: { account: Hex; key: Hex; timestamp: number }[] = [
+    { account: alice.address, key: "0xf9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9", timestamp: 1767225600000 },
+    { account: bob, key: `0x${"00".repeat(32)}`, timestamp: 0 },
+    { account: bob.toLowerCase() as Hex, key: `0x${"FF".repeat(32)}`, timestamp: Number.MAX_SAFE_INTEGER },
+  ];
+
+  it.each(bundles)("keyBundleDigest equals viem's hashTypedData (ts $timestamp)", (fields) => {
+    const expected = hashTypedData({ domain: EIP712_DOMAIN, types, primaryType: "KeyBundle", message: { ...fields, timestamp: BigInt(fields.timestamp) } });
+    expect(hex(keyBundleDigest(fields))).toBe(expected);
+  });
+
+  it("keyBundleDigest: any case gives the same digest; the key must be 32 bytes", () => {
+    const fields = bundles[0]!;
+    expect(hex(keyBundleDigest({ ...fields, account: fields.account.toLowerCase(), key: `0x${fields.key.slice(2).toUpperCase()}` }))).toBe(hex(keyBundleDigest(fields)));
+    expect(() => keyBundleDigest({ ...fields, key: "0x1234" })).toThrow();
+  });
+
+  it("an account's viem signature of a bundle recovers the account", async () => {
+    const fields = bundles[0]!;
+    const signature = await alice.signTypedData({ domain: EIP712_DOMAIN, types, primaryType: "KeyBundle", message: { ...fields, timestamp: BigInt(fields.timestamp) } });
+    // The spec's example (openrpc.json, tools/scripts/sign-examples.mjs).
+    expect(signature).toBe("0x36256dca8f8e3673f92c1d76d8bc2dab3870969336fe19b3fb04ce7a49f8ead379ebbe195a998a2a89198b2bb5867e1d18b156a9fa80c8d03eebe538779922051c");
+    for (const curve of [loadSecp256k1(), pureJsSecp256k1()]) {
+      expect(curve.recoverAddress(keyBundleDigest(fields), Buffer.from(signature.slice(2), "hex"))).toBe(alice.address.toLowerCase());
+    }
+  });
+});
+
+describe("isXOnlyPublicKey", () => {
+  const P = 2n ** 256n - 2n ** 32n - 977n;
+  const word = (n: bigint) => `0x${n.toString(16).padStart(64, "0")}`;
+
+  it("accepts the x of points: 1·G, 2·G, 3·G (BIP-340 vector 0), any case", () => {
+    for (const key of [
+      "0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798",
+      "0xc6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5",
+      "0xF9308A019258C31049344F85F89D5229B531C845836F99B08601F113BCE036F9",
+    ]) {
+      expect(isXOnlyPublicKey(key), key).toBe(true);
+    }
+  });
+
+  it("refuses x with no point (x³ + 7 not a square), x ≥ p, and malformed text", () => {
+    for (const key of [word(5n), word(7n), word(P), word(P + 1n), `0x${"ff".repeat(32)}`, "0x1234", `${"ab".repeat(32)}`, `0x${"zz".repeat(32)}`, `0x02${"ab".repeat(32)}`]) {
+      expect(isXOnlyPublicKey(key), key).toBe(false);
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 
 /*
- * The two EIP-712 digests of protocol.md §6–7, specialised to their fixed types. viem's generic
+ * The EIP-712 digests of protocol.md §6–7 (Message, Receipt) and of key bundles (KeyBundle),
+ * specialised to their fixed types. viem's generic
  * hashTypedData gives the same bytes (eip712.test.ts checks it) but spends most of a send's
  * non-signature time on generic ABI encoding; this module is on every send's path.
  */
@@ -45,6 +46,7 @@ const DOMAIN_SEPARATOR = keccak_256(
 );
 const MESSAGE_TYPEHASH = keccak_256(utf8("Message(address from,address to,bytes message,uint64 timestamp)"));
 const RECEIPT_TYPEHASH = keccak_256(utf8("Receipt(bytes32 message,string role)"));
+const KEY_BUNDLE_TYPEHASH = keccak_256(utf8("KeyBundle(address account,bytes32 key,uint64 timestamp)"));
 const EIP712_PREFIX = new Uint8Array([0x19, 0x01]);
 
 const typedDataDigest = (structHash: Uint8Array) => keccak_256(concat(EIP712_PREFIX, DOMAIN_SEPARATOR, structHash));
@@ -82,4 +84,19 @@ const ROLE_HASHES: Record<ReceiptRole, Uint8Array> = {
 /** The EIP-712 digest a node signs as a receipt: primary type `Receipt` over the message's digest. */
 export function receiptDigest(messageDigest: Uint8Array, role: ReceiptRole): Uint8Array {
   return typedDataDigest(keccak_256(concat(RECEIPT_TYPEHASH, messageDigest, ROLE_HASHES[role])));
+}
+
+export interface KeyBundleFields {
+  /** 0x + 40 hex, any case. */
+  account: string;
+  /** The x-only messaging public key: 0x + 64 hex, any case. */
+  key: string;
+  timestamp: number;
+}
+
+/** The EIP-712 digest an account signs to publish its messaging key: primary type `KeyBundle`. */
+export function keyBundleDigest(fields: KeyBundleFields): Uint8Array {
+  const key = Buffer.from(fields.key.slice(2), "hex");
+  if (key.length !== 32) throw new Error("a key bundle's key is 32 bytes");
+  return typedDataDigest(keccak_256(concat(KEY_BUNDLE_TYPEHASH, addressWord(fields.account), key, uintWord(fields.timestamp))));
 }

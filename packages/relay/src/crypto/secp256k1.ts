@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { secp256k1 as noble } from "@noble/curves/secp256k1.js";
+import { secp256k1 as noble, schnorr } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 
 /**
@@ -105,3 +105,18 @@ export function loadSecp256k1(prefer: "native" | "js" = process.env.NEUTRAL_SECP
 }
 
 export const pureJsSecp256k1 = pureSecp256k1;
+
+/**
+ * Whether `key` (0x + 64 hex, any case) is an x-only secp256k1 public key, the BIP-340 form NIP-44
+ * uses: the x coordinate of a point on the curve, below the field size. Rare (key publishes), so
+ * the pure-JS square root (~0.1 ms) is fine.
+ */
+export function isXOnlyPublicKey(key: string): boolean {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) return false;
+  try {
+    schnorr.utils.lift_x(BigInt(key));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,6 @@
 /**
  * The storage conformance suite: the contract every `MessageStore` backend passes (protocol.md
- * §4–§6 as the store sees them). Backend-agnostic: it talks to the store only through the
+ * §4–§6 as the store sees them, and the key directory of `publishKey`/`getKey`). Backend-agnostic: it talks to the store only through the
  * `MessageStore` interface and never assumes how ids are numbered beyond "strictly increasing in
  * acceptance order".
  *
@@ -23,7 +23,7 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, type TestContext } from "vitest";
 import { messageJson, type AcceptedMessage } from "../message.js";
-import { ID_CEILING, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type Side } from "./store.js";
+import { ID_CEILING, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type Side, type StoredKeyBundle } from "./store.js";
 
 export interface OpenedStore {
   store: MessageStore;
@@ -63,6 +63,11 @@ export function testMessage(from: string, to: string, overrides: Partial<Accepte
     digest: randomDigest(),
     ...overrides,
   };
+}
+
+/** A well-formed key bundle of `account` (random key and signature: the store doesn't check them). */
+export function testKeyBundle(account: string, timestamp: number, overrides: Partial<StoredKeyBundle> = {}): StoredKeyBundle {
+  return { account, key: `0x${hex(randomBytes(32))}`, timestamp, signature: randomSignature(), ...overrides };
 }
 
 /** A resend of `message`: same digest and fields, another signature and receipts (ECDSA may sign differently). */
@@ -778,7 +783,100 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
       });
     });
 
+    describe("key bundles", () => {
+      it("has none for an account that never published", async () => {
+        expect(await store.getKeyBundle(alice)).toBeUndefined();
+      });
+
+      it("stores the first bundle and answers it, field for field", async () => {
+        const bundle = testKeyBundle(alice, BASE_TIMESTAMP);
+        expect(await store.putKeyBundle(bundle)).toEqual(bundle);
+        expect(await store.getKeyBundle(alice)).toEqual(bundle);
+      });
+
+      it("a strictly newer bundle replaces the stored one", async () => {
+        const first = testKeyBundle(alice, BASE_TIMESTAMP);
+        const newer = testKeyBundle(alice, BASE_TIMESTAMP + 1);
+        await store.putKeyBundle(first);
+        expect(await store.putKeyBundle(newer)).toEqual(newer);
+        expect(await store.getKeyBundle(alice)).toEqual(newer);
+        const much = testKeyBundle(alice, BASE_TIMESTAMP + 86_400_000);
+        expect(await store.putKeyBundle(much)).toEqual(much);
+        expect(await store.getKeyBundle(alice)).toEqual(much);
+      });
+
+      it("an older or equally old bundle changes nothing and answers the stored one", async () => {
+        const stored = testKeyBundle(alice, BASE_TIMESTAMP);
+        await store.putKeyBundle(stored);
+        for (const other of [
+          testKeyBundle(alice, BASE_TIMESTAMP - 1),
+          testKeyBundle(alice, 0),
+          testKeyBundle(alice, BASE_TIMESTAMP), // same time, another key and signature
+          { ...stored }, // the same bundle again
+        ]) {
+          expect(await store.putKeyBundle(other)).toEqual(stored);
+          expect(await store.getKeyBundle(alice)).toEqual(stored);
+        }
+      });
+
+      it("keeps accounts apart", async () => {
+        const alices = testKeyBundle(alice, BASE_TIMESTAMP + 10);
+        const bobs = testKeyBundle(bob, BASE_TIMESTAMP);
+        await store.putKeyBundle(alices);
+        expect(await store.getKeyBundle(bob)).toBeUndefined();
+        expect(await store.putKeyBundle(bobs)).toEqual(bobs); // older than alice's, but alice's is not bob's
+        expect(await store.putKeyBundle(testKeyBundle(bob, BASE_TIMESTAMP - 1))).toEqual(bobs);
+        expect(await store.getKeyBundle(alice)).toEqual(alices);
+        expect(await store.getKeyBundle(bob)).toEqual(bobs);
+        expect(await store.getKeyBundle(carol)).toBeUndefined();
+      });
+
+      it("keeps timestamps at the edges (0 and 2^53-1) exactly", async () => {
+        const zero = testKeyBundle(alice, 0);
+        const max = testKeyBundle(bob, Number.MAX_SAFE_INTEGER);
+        expect(await store.putKeyBundle(zero)).toEqual(zero);
+        expect(await store.putKeyBundle(max)).toEqual(max);
+        expect(await store.getKeyBundle(alice)).toEqual(zero);
+        expect(await store.getKeyBundle(bob)).toEqual(max);
+        expect(await store.putKeyBundle(testKeyBundle(bob, Number.MAX_SAFE_INTEGER))).toEqual(max);
+      });
+
+      it("concurrent publishes of one account: the greatest timestamp wins, each answer at least as new as its own", async () => {
+        const bundles = Array.from({ length: 30 }, (_, i) => testKeyBundle(carol, BASE_TIMESTAMP + ((i * 7) % 30)));
+        const answers = await Promise.all(bundles.map((bundle) => store.putKeyBundle(bundle)));
+        answers.forEach((answer, i) => {
+          expect(answer.account).toBe(carol);
+          expect(answer.timestamp).toBeGreaterThanOrEqual(bundles[i]!.timestamp);
+          expect(bundles).toContainEqual(answer);
+        });
+        const newest = bundles.reduce((a, b) => (b.timestamp > a.timestamp ? b : a));
+        expect(await store.getKeyBundle(carol)).toEqual(newest);
+      });
+
+      it("lives beside the messages: neither disturbs the other", async () => {
+        const bundle = testKeyBundle(alice, BASE_TIMESTAMP);
+        const [{ stored }] = await Promise.all([store.append(testMessage(alice, bob)), store.putKeyBundle(bundle)]);
+        expect(await wholeMailbox(store, bob)).toEqual([stored]);
+        expect(await store.getKeyBundle(alice)).toEqual(bundle);
+        expect(await store.getKeyBundle(bob)).toBeUndefined();
+      });
+    });
+
     describe("durability", () => {
+      it("keeps every key bundle across a reopen, and the newer-wins rule with it", async (context) => {
+        const bundles = [testKeyBundle(alice, BASE_TIMESTAMP), testKeyBundle(bob, 0), testKeyBundle(carol, Number.MAX_SAFE_INTEGER)];
+        for (const bundle of bundles) await store.putKeyBundle(bundle);
+        const newer = testKeyBundle(alice, BASE_TIMESTAMP + 1);
+        await store.putKeyBundle(newer);
+        const reopened = await reopen(context);
+        expect(await reopened.getKeyBundle(alice)).toEqual(newer);
+        expect(await reopened.getKeyBundle(bob)).toEqual(bundles[1]);
+        expect(await reopened.getKeyBundle(carol)).toEqual(bundles[2]);
+        expect(await reopened.putKeyBundle(testKeyBundle(alice, BASE_TIMESTAMP))).toEqual(newer);
+        const newest = testKeyBundle(bob, 1);
+        expect(await reopened.putKeyBundle(newest)).toEqual(newest);
+      });
+
       it("keeps every message, id, digest and the id sequence across a reopen", async (context) => {
         const world = await appendWorld(store, [testMessage(alice, bob), testMessage(bob, alice), testMessage(alice, alice), testMessage(carol, bob)]);
         const before = { alice: await wholeMailbox(store, alice), bob: await wholeMailbox(store, bob), carol: await wholeMailbox(store, carol) };

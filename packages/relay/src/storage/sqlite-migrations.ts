@@ -12,7 +12,7 @@ export interface Migration {
  * `mailbox` holds each message twice, once per side (fan-out on write), as a WITHOUT ROWID table
  * clustered by (owner, side, id): a page of one mailbox is a handful of adjacent B-tree pages
  * however the writes interleaved, and a keyset seek costs the same at any depth. The row keeps the
- * message's wire JSON so a read serializes nothing.
+ * message's wire JSON so a read serializes nothing. `key_bundles` (version 2) is the key directory.
  */
 export const migrations: readonly Migration[] = [
   {
@@ -35,6 +35,21 @@ export const migrations: readonly Migration[] = [
         PRIMARY KEY (owner, side, id)
       ) WITHOUT ROWID;
       CREATE INDEX mailbox_by_peer ON mailbox (owner, side, peer, id);
+    `,
+  },
+  {
+    // One row per account: its current key bundle (the greatest timestamp wins). `updated_at` is
+    // when this node last replaced it, for operators.
+    version: 2,
+    name: "key bundles",
+    sql: `
+      CREATE TABLE key_bundles (
+        account BLOB PRIMARY KEY,
+        key BLOB NOT NULL,
+        ts INTEGER NOT NULL,
+        signature BLOB NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
     `,
   },
 ];

@@ -1,13 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageJson } from "../message.js";
-import { describeStoreConformance, randomAddress, testMessage } from "./conformance.js";
+import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "./conformance.js";
 import { openSqliteStore } from "./sqlite.js";
 import { latestSchemaVersion, migrate, migrations } from "./sqlite-migrations.js";
-import type { AppendResult, MailboxRange, MessageStore, PageQuery } from "./store.js";
+import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
 
@@ -99,7 +101,34 @@ describe("SQLite store specifics", () => {
       for (const row of rows) expect(row.applied_at).toBeGreaterThanOrEqual(started - 1000);
       expect(Math.max(...rows.map((r) => r.version))).toBe(latestSchemaVersion);
       const objects = other.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all().map((r) => r.name);
-      expect(objects).toEqual(expect.arrayContaining(["mailbox", "mailbox_by_peer", "messages", "schema_migrations"]));
+      expect(objects).toEqual(expect.arrayContaining(["key_bundles", "mailbox", "mailbox_by_peer", "messages", "schema_migrations"]));
+      expect(latestSchemaVersion).toBe(2);
+    });
+
+    it("upgrades a version-1 database: migration 2 adds key_bundles, the messages stay", async () => {
+      // A database as the relay before key bundles left it: migration 1 only, one message stored.
+      const v1 = connect();
+      v1.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)");
+      v1.exec(migrations[0]!.sql);
+      v1.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (1, ?, 1)").run(migrations[0]!.name);
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      const message = testMessage(alice, bob);
+      const json = messageJson(1, message);
+      v1.prepare("INSERT INTO messages (id, digest, sender, accepted_at) VALUES (1, ?, ?, 1)").run(Buffer.from(message.digest), Buffer.from(alice.slice(2), "hex"));
+      const insert = v1.prepare("INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, 1, ?, ?, ?)");
+      insert.run(Buffer.from(bob.slice(2), "hex"), 1, Buffer.from(alice.slice(2), "hex"), message.timestamp, json);
+      insert.run(Buffer.from(alice.slice(2), "hex"), 2, Buffer.from(bob.slice(2), "hex"), message.timestamp, json);
+      expect(v1.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'key_bundles'").get()).toEqual({ n: 0 });
+
+      const store = open();
+      expect(recorded(v1).map((row) => [row.version, row.applied_at === 1])).toEqual([
+        [1, true],
+        [2, false],
+      ]);
+      expect(await store.page({ owner: bob, ranges: [{ side: "received" }], order: "desc", limit: 20 })).toEqual({ messages: [{ id: 1, json }], end: true });
+      const bundle = testKeyBundle(alice, BASE_TIMESTAMP);
+      expect(await store.putKeyBundle(bundle)).toEqual(bundle);
+      expect((await store.append(testMessage(bob, alice))).stored.id).toBe(2);
     });
 
     it("is idempotent: a reopen, a second store and migrate() again apply nothing", async () => {
@@ -202,6 +231,47 @@ describe("SQLite store specifics", () => {
       expect(await b.latestPeer(bob)).toBe(alice);
     });
 
+    it("key bundles published through both stores: the greatest timestamp wins, whatever the interleaving", async () => {
+      const [a, b] = [open(), open()];
+      const account = randomAddress();
+      const bundles = Array.from({ length: 40 }, (_, i) => testKeyBundle(account, BASE_TIMESTAMP + ((i * 17) % 40)));
+      const answers: Promise<StoredKeyBundle>[] = [];
+      bundles.forEach((bundle, i) => answers.push((i % 2 ? a : b).putKeyBundle(bundle)));
+      (await Promise.all(answers)).forEach((answer, i) => expect(answer.timestamp).toBeGreaterThanOrEqual(bundles[i]!.timestamp));
+      const newest = bundles.find((bundle) => bundle.timestamp === BASE_TIMESTAMP + 39)!;
+      expect(await a.getKeyBundle(account)).toEqual(newest);
+      expect(await b.getKeyBundle(account)).toEqual(newest);
+      // An older one through the other store changes nothing; a newer one is seen by both.
+      expect(await b.putKeyBundle(testKeyBundle(account, BASE_TIMESTAMP))).toEqual(newest);
+      const later = testKeyBundle(account, BASE_TIMESTAMP + 40);
+      expect(await b.putKeyBundle(later)).toEqual(later);
+      expect(await a.getKeyBundle(account)).toEqual(later);
+    });
+
+    it("a key publish waits for another connection's write lock (busy timeout), then commits", async () => {
+      const store = open();
+      const account = randomAddress();
+      const bundle = testKeyBundle(account, BASE_TIMESTAMP);
+      // Another "process" holds the write lock for 300 ms, from a worker thread (this thread blocks in the publish).
+      const holder = new Worker(
+        `const { workerData, parentPort } = require("node:worker_threads");
+         const Database = require(workerData.module);
+         const db = new Database(workerData.file);
+         db.exec("BEGIN IMMEDIATE");
+         parentPort.postMessage("locked");
+         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+         db.exec("COMMIT");
+         db.close();`,
+        { eval: true, workerData: { file, module: createRequire(import.meta.url).resolve("better-sqlite3") } },
+      );
+      await new Promise((resolve) => holder.once("message", resolve));
+      const started = Date.now();
+      expect(await store.putKeyBundle(bundle)).toEqual(bundle);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+      await new Promise((resolve) => holder.once("exit", resolve));
+      expect(await store.getKeyBundle(account)).toEqual(bundle);
+    });
+
     it("stores a digest sent through both stores in the same tick once", async () => {
       const [a, b] = [open(), open()];
       const [alice, bob] = [randomAddress(), randomAddress()];
@@ -218,6 +288,31 @@ describe("SQLite store specifics", () => {
   });
 
   describe("query plans", () => {
+    it("key bundle reads and publishes seek key_bundles by its primary key", async () => {
+      const store = open();
+      const account = randomAddress();
+      await store.putKeyBundle(testKeyBundle(account, 1));
+      const probe = connect({ readonly: true });
+      const statementProto = Object.getPrototypeOf(probe.prepare("SELECT 1")) as Record<"get" | "run", (...args: unknown[]) => unknown>;
+      const spies = (["get", "run"] as const).map((method) => vi.spyOn(statementProto, method));
+      try {
+        await store.putKeyBundle(testKeyBundle(account, 2));
+        await store.getKeyBundle(account);
+        await store.getKeyBundle(randomAddress());
+        const statements = spies.flatMap((spy) => spy.mock.calls.map((args, i) => ({ sql: (spy.mock.contexts[i] as { source: string }).source, args })));
+        const onKeys = statements.filter(({ sql }) => /\bkey_bundles\b/.test(sql));
+        expect(onKeys.length).toBeGreaterThanOrEqual(3);
+        const explain = connect({ readonly: true });
+        for (const { sql, args } of onKeys) {
+          const plan = explain.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(...args).map((row) => row.detail);
+          expect(plan.join("\n"), sql).not.toMatch(/\bSCAN\b/);
+          if (/^\s*SELECT/i.test(sql)) expect(plan, sql).toContainEqual(expect.stringMatching(/^SEARCH key_bundles USING PRIMARY KEY \(account=\?\)/));
+        }
+      } finally {
+        for (const spy of spies) spy.mockRestore();
+      }
+    });
+
     const pageQueryPattern = /\bFROM\s+mailbox\b[\s\S]*\bORDER\s+BY\b/i;
 
     it("keyset pages seek the primary key or mailbox_by_peer, never sort into a temp B-tree", async () => {

@@ -1,9 +1,18 @@
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
-import type { Statement } from "better-sqlite3";
+import type { Statement, Transaction } from "better-sqlite3";
 import { messageJson, type AcceptedMessage } from "../message.js";
 import { latestSchemaVersion, migrate } from "./sqlite-migrations.js";
-import { ID_CEILING, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredMessage } from "./store.js";
+import {
+  ID_CEILING,
+  type AppendResult,
+  type MailboxRange,
+  type MessageStore,
+  type Page,
+  type PageQuery,
+  type StoredKeyBundle,
+  type StoredMessage,
+} from "./store.js";
 
 const SIDE = { received: 1, sent: 2 } as const;
 
@@ -26,6 +35,12 @@ export interface SqliteStoreOptions {
 
 const addressBytes = (address: string) => Buffer.from(address.slice(2), "hex");
 const addressHex = (bytes: Buffer) => `0x${bytes.toString("hex")}`;
+/** `0x`-prefixed hex of exactly `length` bytes → the bytes. */
+function hexBytes(hex: string, length: number): Buffer {
+  const bytes = Buffer.from(hex.slice(2), "hex");
+  if (!hex.startsWith("0x") || bytes.length !== length || hex.length !== 2 + 2 * length) throw new Error(`expected 0x and ${length} bytes of hex`);
+  return bytes;
+}
 
 /** An append as the writer thread gets it: plain strings (cheap to post), the wire JSON minus its id. */
 interface WireAppend {
@@ -65,6 +80,21 @@ const SQL = {
 };
 
 
+interface KeyBundleRow {
+  key: Buffer;
+  ts: number;
+  signature: Buffer;
+}
+
+const KEY_SQL = {
+  select: "SELECT key, ts, signature FROM key_bundles WHERE account = ?",
+  // The newer-timestamp-wins rule, as one statement (run inside an IMMEDIATE transaction).
+  upsert:
+    "INSERT INTO key_bundles (account, key, ts, signature, updated_at) VALUES (?, ?, ?, ?, ?) " +
+    "ON CONFLICT (account) DO UPDATE SET key = excluded.key, ts = excluded.ts, signature = excluded.signature, updated_at = excluded.updated_at " +
+    "WHERE excluded.ts > key_bundles.ts",
+};
+
 /**
  * The writer checkpoints the WAL into the database once it holds this many pages (SQLite's
  * default: 1000). Each append dirties a few random B-tree pages; a longer WAL lets a checkpoint
@@ -80,6 +110,10 @@ const WAL_AUTOCHECKPOINT_PAGES = 8192;
  * a commit is in flight (or in the same event-loop turn) form the next batch: one transaction and
  * one fsync per burst (group commit). Reads use this thread's connection and see every
  * acknowledged append.
+ *
+ * Key bundles are written rarely: synchronously, on this thread's connection, each in its own
+ * IMMEDIATE transaction (the busy timeout waits out a writer holding the lock, this process's
+ * writer thread or another process's), which also holds the timestamp comparison.
  */
 export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   if (options.file === "" || options.file === ":memory:") throw new Error("the SQLite store needs a file: its writer thread opens it too");
@@ -120,6 +154,27 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     }
     return statement;
   }
+
+  // Prepared at first use: a process that never touches the key directory prepares nothing for it.
+  let keyDirectory: { select: Statement<[Buffer], KeyBundleRow>; put: Transaction<(row: [Buffer, Buffer, number, Buffer]) => KeyBundleRow> } | undefined;
+  function keys(): NonNullable<typeof keyDirectory> {
+    if (!keyDirectory) {
+      const select = db.prepare<[Buffer], KeyBundleRow>(KEY_SQL.select);
+      const upsert = db.prepare<[Buffer, Buffer, number, Buffer, number]>(KEY_SQL.upsert);
+      const put = db.transaction(([account, key, ts, signature]: [Buffer, Buffer, number, Buffer]) => {
+        upsert.run(account, key, ts, signature, Date.now());
+        return select.get(account)!;
+      });
+      keyDirectory = { select, put };
+    }
+    return keyDirectory;
+  }
+  const keyBundleOf = (account: string, row: KeyBundleRow): StoredKeyBundle => ({
+    account,
+    key: `0x${row.key.toString("hex")}`,
+    timestamp: row.ts,
+    signature: `0x${row.signature.toString("hex")}`,
+  });
 
   let pending: PendingAppend[] = [];
   let inFlight: PendingAppend[] | undefined;
@@ -240,6 +295,19 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       const sent = latestOnSide.get(key, SIDE.sent);
       const latest = !sent || (received && received.id > sent.id) ? received : sent;
       return latest && addressHex(latest.peer);
+    },
+
+    async putKeyBundle(bundle) {
+      if (closed) throw new Error("store is closed");
+      const account = bundle.account.toLowerCase();
+      const row: [Buffer, Buffer, number, Buffer] = [addressBytes(account), hexBytes(bundle.key, 32), bundle.timestamp, hexBytes(bundle.signature, 65)];
+      return keyBundleOf(account, keys().put.immediate(row));
+    },
+
+    async getKeyBundle(account) {
+      if (closed) throw new Error("store is closed");
+      const row = keys().select.get(addressBytes(account));
+      return row && keyBundleOf(account.toLowerCase(), row);
     },
 
     close() {

@@ -45,11 +45,39 @@ export interface AppendResult {
   created: boolean;
 }
 
+/** An account's key bundle as stored and served: the wire form, every hex field lowercase and 0x-prefixed. */
+export interface StoredKeyBundle {
+  /** 0x + 40 hex. */
+  account: string;
+  /** The x-only messaging public key: 0x + 64 hex. */
+  key: string;
+  /** ms since the epoch, as the account signed it. */
+  timestamp: number;
+  /** The account's EIP-712 `KeyBundle` signature: 0x + 130 hex. */
+  signature: string;
+}
+
 /**
- * Where a node keeps messages. Implementations: SQLite (`openSqliteStore`); the storage
- * conformance suite (`conformance.ts`) is the contract every backend passes.
+ * The key directory: one current bundle per account, the one with the greatest timestamp. Checking
+ * bundles (signature, caller, clock) is the service's job; the store keeps what it is given.
  */
-export interface MessageStore {
+export interface KeyStore {
+  /**
+   * Makes `bundle` its account's current bundle if none is stored or the stored one's timestamp is
+   * strictly smaller; otherwise changes nothing. Resolves with the bundle current afterwards
+   * (`bundle`, or the stored one) once the write is durable. The comparison and the write are one
+   * atomic step, also against other processes sharing the storage.
+   */
+  putKeyBundle(bundle: StoredKeyBundle): Promise<StoredKeyBundle>;
+  /** The account's current bundle (`account`: lowercase 0x address), or undefined. */
+  getKeyBundle(account: string): Promise<StoredKeyBundle | undefined>;
+}
+
+/**
+ * Where a node keeps messages and the key directory. Implementations: SQLite (`openSqliteStore`);
+ * the storage conformance suite (`conformance.ts`) is the contract every backend passes.
+ */
+export interface MessageStore extends KeyStore {
   /** A short name for logs, e.g. "sqlite". */
   readonly kind: string;
   /**

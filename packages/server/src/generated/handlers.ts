@@ -27,6 +27,14 @@ export interface Handlers<Ctx extends RequestContext = RequestContext> {
    * Called only with an authenticated context.
    */
   neutralService_sendMessage(args: T.SendMessageArgs, context: Authenticated<Ctx>): Reply<T.SendMessageResult>;
+  /**
+   * Publish the authenticated account's messaging public key, as a key bundle the account signed.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_publishKey(args: T.PublishKeyArgs, context: Authenticated<Ctx>): Reply<T.PublishKeyResult>;
+  /** Look up an account's messaging public key: its current key bundle, or null. */
+  neutralService_getKey(args: T.GetKeyArgs, context: Ctx): Reply<T.GetKeyResult>;
   /** Describe this service node: its address, software, accepted sign-in domains and limits. */
   neutralService_nodeInfo(args: T.NodeInfoArgs, context: Ctx): Reply<T.NodeInfoResult>;
 }

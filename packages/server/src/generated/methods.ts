@@ -221,6 +221,73 @@ export const methodDescriptors = {
       },
     ],
   },
+  "neutralService_publishKey": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "bundle",
+        required: true,
+        schema: {
+          "title": "KeyBundle",
+          "description": "An account's messaging public key, signed by the account: the directory entry other clients encrypt to.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "account",
+            "key",
+            "timestamp",
+            "signature"
+          ],
+          "properties": {
+            "account": {
+              "title": "Address",
+              "description": "The account the key belongs to; the signer of the bundle.",
+              "type": "string",
+              "pattern": "^0x[0-9a-fA-F]{40}$"
+            },
+            "key": {
+              "title": "MessagingKey",
+              "description": "The account's messaging public key.",
+              "type": "string",
+              "pattern": "^0x[0-9a-fA-F]{64}$"
+            },
+            "timestamp": {
+              "title": "Timestamp",
+              "description": "When the bundle was made, set by the account and covered by its signature. A node keeps the bundle with the greatest timestamp; it may be in the past, but not more than `nodeInfo.limits.clockSkewMs` in the future.",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            },
+            "signature": {
+              "title": "Signature",
+              "description": "The account's EIP-712 signature of `KeyBundle(address account,bytes32 key,uint64 timestamp)`, domain `{name: \"neutralService\", version: \"1\"}`.",
+              "type": "string",
+              "pattern": "^0x[0-9a-fA-F]{130}$"
+            }
+          }
+        },
+      },
+    ],
+  },
+  "neutralService_getKey": {
+    paramStructure: "either",
+    requiresAuth: false,
+    wrapResult: true,
+    params: [
+      {
+        name: "account",
+        required: true,
+        schema: {
+          "title": "Address",
+          "description": "An account address: `0x` + 40 hex digits. Any case on input; lowercase on output.",
+          "type": "string",
+          "pattern": "^0x[0-9a-fA-F]{40}$"
+        },
+      },
+    ],
+  },
   "neutralService_nodeInfo": {
     paramStructure: "either",
     requiresAuth: false,

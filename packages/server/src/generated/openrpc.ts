@@ -5,8 +5,8 @@ export const openrpcDocument = {
   "openrpc": "1.3.2",
   "info": {
     "title": "neutralService",
-    "version": "1.0.0",
-    "description": "An encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP.\n\nUsers are Ethereum-style addresses. Message bodies are ciphertext the node never reads; every message carries its sender's EIP-712 signature and a receipt from the sender's and the receiver's service node.\n\n## Transport\n`POST /` with `Content-Type: application/json`. The body is one JSON-RPC 2.0 request or a batch of 1..100 requests. Params may be positional or by name. Notifications (no `id`) get no response entry; a batch of only notifications gets HTTP 204. `GET /health` (liveness), `GET /openrpc.json` (this document) and `GET /docs` need no token.\n\nResponses that carry JSON-RPC responses are HTTP 200, errors included, except 401 (credential missing or invalid, with `WWW-Authenticate: Bearer`, error -32001), 413 (body too large, -32005), 415 (not JSON, -32600) and 429 (rate limited, with `Retry-After`, -32029). A batch of more than 100 entries is one -32005 error.\n\n## Result envelope\nThe `result` of every `neutralService_*` method is an array holding exactly one payload object, as in the interface's examples: `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{…}]}`. Typed clients unwrap it.\n\n## Service discovery\n`rpc.discover` (no params, no token) returns this OpenRPC document itself, not wrapped in an array, as OpenRPC defines.\n\n## Authentication\nMethods marked `x-requires-auth` need `Authorization: Bearer <token>` where `token = base64url(UTF-8 text of an EIP-4361 Sign-In with Ethereum message) + \".\" + 0x-hex signature`, the signature being the user's EIP-191 `personal_sign` of that text. There is no login round trip. The node checks that the signature recovers the message's address; that `domain` is one of its configured domains (`nodeInfo.domains`); `version` is 1; `expiration-time` is present, in the future and at most 24 h after `issued-at`; `not-before` is respected; and `nonce` has at least 8 alphanumerics. Failures are HTTP 401 with error -32001 and `data.reason` naming the failed check. The token belongs to the HTTP request: in a batch, a missing or invalid token fails the whole request unless every entry is a method that needs no token.\n\n## Signatures and receipts\nMessages are signed with EIP-712 typed data, domain `{name: \"neutralService\", version: \"1\"}` (no chainId, no verifyingContract), primary type `Message(address from,address to,bytes message,uint64 timestamp)`. A receipt is the service node's EIP-712 signature, same domain, primary type `Receipt(bytes32 message,string role)` where `message` is the EIP-712 digest of the sender's `Message` and `role` is `\"sender\"` or `\"receiver\"`.\n\n## Errors\n| code | meaning |\n|---|---|\n| -32700 | parse error: the body is not JSON |\n| -32600 | invalid request (also: wrong Content-Type, HTTP 415) |\n| -32601 | method not found |\n| -32602 | invalid params; `data` names the offending field |\n| -32603 | internal error (never with a stack trace or SQL) |\n| -32001 | unauthorized: token missing, malformed, expired, wrong domain, bad signature |\n| -32002 | forbidden, e.g. sending as another address |\n| -32003 | invalid message signature |\n| -32004 | timestamp outside the accepted window |\n| -32005 | too large: body, batch or message |\n| -32029 | rate limited |\n\n## Limits (defaults, each configurable by the operator)\n`limit` ≤ 100 · batch ≤ 100 entries · body ≤ 1 MiB · message ≤ 64 KiB of bytes · clock skew ±5 min. A node reports its own in `neutralService_nodeInfo`.",
+    "version": "1.1.0",
+    "description": "An encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP.\n\nUsers are Ethereum-style addresses. Message bodies are ciphertext the node never reads; every message carries its sender's EIP-712 signature and a receipt from the sender's and the receiver's service node.\n\n## Transport\n`POST /` with `Content-Type: application/json`. The body is one JSON-RPC 2.0 request or a batch of 1..100 requests. Params may be positional or by name. Notifications (no `id`) get no response entry; a batch of only notifications gets HTTP 204. `GET /health` (liveness), `GET /openrpc.json` (this document) and `GET /docs` need no token.\n\nResponses that carry JSON-RPC responses are HTTP 200, errors included, except 401 (credential missing or invalid, with `WWW-Authenticate: Bearer`, error -32001), 413 (body too large, -32005), 415 (not JSON, -32600) and 429 (rate limited, with `Retry-After`, -32029). A batch of more than 100 entries is one -32005 error.\n\n## Result envelope\nThe `result` of every `neutralService_*` method is an array holding exactly one payload object, as in the interface's examples: `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{…}]}`. Typed clients unwrap it.\n\n## Service discovery\n`rpc.discover` (no params, no token) returns this OpenRPC document itself, not wrapped in an array, as OpenRPC defines.\n\n## Authentication\nMethods marked `x-requires-auth` need `Authorization: Bearer <token>` where `token = base64url(UTF-8 text of an EIP-4361 Sign-In with Ethereum message) + \".\" + 0x-hex signature`, the signature being the user's EIP-191 `personal_sign` of that text. There is no login round trip. The node checks that the signature recovers the message's address; that `domain` is one of its configured domains (`nodeInfo.domains`); `version` is 1; `expiration-time` is present, in the future and at most 24 h after `issued-at`; `not-before` is respected; and `nonce` has at least 8 alphanumerics. Failures are HTTP 401 with error -32001 and `data.reason` naming the failed check. The token belongs to the HTTP request: in a batch, a missing or invalid token fails the whole request unless every entry is a method that needs no token.\n\n## Signatures and receipts\nMessages are signed with EIP-712 typed data, domain `{name: \"neutralService\", version: \"1\"}` (no chainId, no verifyingContract), primary type `Message(address from,address to,bytes message,uint64 timestamp)`. A receipt is the service node's EIP-712 signature, same domain, primary type `Receipt(bytes32 message,string role)` where `message` is the EIP-712 digest of the sender's `Message` and `role` is `\"sender\"` or `\"receiver\"`.\n\n## Key bundles\nClients encrypt message bodies with NIP-44 v2 to the recipient's messaging public key, an x-only secp256k1 key (`MessagingKey`). An account announces it with `neutralService_publishKey` as a `KeyBundle` it signs with EIP-712, same domain, primary type `KeyBundle(address account,bytes32 key,uint64 timestamp)`. A node keeps each account's bundle with the greatest timestamp and serves it to anyone, without a token, through `neutralService_getKey`.\n\n## Errors\n| code | meaning |\n|---|---|\n| -32700 | parse error: the body is not JSON |\n| -32600 | invalid request (also: wrong Content-Type, HTTP 415) |\n| -32601 | method not found |\n| -32602 | invalid params; `data` names the offending field |\n| -32603 | internal error (never with a stack trace or SQL) |\n| -32001 | unauthorized: token missing, malformed, expired, wrong domain, bad signature |\n| -32002 | forbidden, e.g. sending as another address |\n| -32003 | invalid signature (of a message or a key bundle) |\n| -32004 | timestamp outside the accepted window |\n| -32005 | too large: body, batch or message |\n| -32029 | rate limited |\n\n## Limits (defaults, each configurable by the operator)\n`limit` ≤ 100 · batch ≤ 100 entries · body ≤ 1 MiB · message ≤ 64 KiB of bytes · clock skew ±5 min. A node reports its own in `neutralService_nodeInfo`.",
     "license": {
       "name": "MIT"
     }
@@ -414,6 +414,200 @@ export const openrpcDocument = {
       ]
     },
     {
+      "name": "neutralService_publishKey",
+      "summary": "Publish the authenticated account's messaging public key, as a key bundle the account signed.",
+      "description": "Clients encrypt messages with NIP-44 v2, which needs the recipient's messaging public key; this is how an account announces its own. `bundle.signature` is the account's EIP-712 signature over `KeyBundle(address account,bytes32 key,uint64 timestamp)` in the domain `{name: \"neutralService\", version: \"1\"}` (the same domain as messages), so anyone can check a bundle without trusting the node, and a signed bundle may be published again on another node.\n\nThe node checks, in this order: the params (-32602; also when `key` is not the x coordinate of a point on secp256k1), that `bundle.account` is the authenticated user (-32002), that `timestamp` is at most `nodeInfo.limits.clockSkewMs` in the future (-32004; a timestamp in the past is fine) and that the signature recovers `account` (-32003).\n\nThe node keeps one bundle per account: the one with the greatest `timestamp`. A bundle replaces the stored one only if its timestamp is strictly greater; otherwise nothing changes and the call still succeeds, answering the stored bundle. The result is therefore always the bundle now current for the account (compare it with yours to know whether yours won). It is answered only once the bundle is durably stored.",
+      "tags": [
+        {
+          "name": "write"
+        }
+      ],
+      "x-requires-auth": true,
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "bundle",
+          "description": "The signed key bundle to publish; `bundle.account` must be the authenticated user.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/KeyBundle"
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one KeyBundle: the bundle now current for the account (the one given, or a newer one the node already had).",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "$ref": "#/components/schemas/KeyBundle"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/Unauthorized"
+        },
+        {
+          "$ref": "#/components/errors/Forbidden"
+        },
+        {
+          "$ref": "#/components/errors/InvalidSignature"
+        },
+        {
+          "$ref": "#/components/errors/TimestampOutOfWindow"
+        },
+        {
+          "$ref": "#/components/errors/RateLimited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Publish a key",
+          "params": [
+            {
+              "name": "bundle",
+              "value": {
+                "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "key": "0xf9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9",
+                "timestamp": 1767225600000,
+                "signature": "0x36256dca8f8e3673f92c1d76d8bc2dab3870969336fe19b3fb04ce7a49f8ead379ebbe195a998a2a89198b2bb5867e1d18b156a9fa80c8d03eebe538779922051c"
+              }
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "key": "0xf9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9",
+                "timestamp": 1767225600000,
+                "signature": "0x36256dca8f8e3673f92c1d76d8bc2dab3870969336fe19b3fb04ce7a49f8ead379ebbe195a998a2a89198b2bb5867e1d18b156a9fa80c8d03eebe538779922051c"
+              }
+            ]
+          }
+        },
+        {
+          "name": "An older bundle changes nothing",
+          "description": "The node already holds the bundle of the first example, made a day later: it stays current and is answered. No error.",
+          "params": [
+            {
+              "name": "bundle",
+              "value": {
+                "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "key": "0xc6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5",
+                "timestamp": 1767139200000,
+                "signature": "0x756457af1e31380a20f5a4eede91b513dd1b51dba2f2c9f93c4e4afe7d10219f139979f79fc23016372aedceb51babf92ae43e5ccdb9c78bc55d5dcccfd91bc71c"
+              }
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "key": "0xf9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9",
+                "timestamp": 1767225600000,
+                "signature": "0x36256dca8f8e3673f92c1d76d8bc2dab3870969336fe19b3fb04ce7a49f8ead379ebbe195a998a2a89198b2bb5867e1d18b156a9fa80c8d03eebe538779922051c"
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "neutralService_getKey",
+      "summary": "Look up an account's messaging public key: its current key bundle, or null.",
+      "description": "A public directory: no token is needed. The result is the account's current KeyBundle as its account signed it (every hex field lowercase), or `null` when this node holds none. The node checked the bundle's signature when it was published; a client that does not want to trust the node checks it again against `account` before encrypting to `key`. `account` may be given in any case.",
+      "tags": [
+        {
+          "name": "read"
+        }
+      ],
+      "x-requires-auth": false,
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "account",
+          "description": "The account whose key to look up.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/Address"
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one element: the account's current KeyBundle, or `null` when the node has none.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/KeyBundle"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/RateLimited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "A published key",
+          "description": "The account is given checksummed (mixed case); the answer is lowercase.",
+          "params": [
+            {
+              "name": "account",
+              "value": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "key": "0xf9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9",
+                "timestamp": 1767225600000,
+                "signature": "0x36256dca8f8e3673f92c1d76d8bc2dab3870969336fe19b3fb04ce7a49f8ead379ebbe195a998a2a89198b2bb5867e1d18b156a9fa80c8d03eebe538779922051c"
+              }
+            ]
+          }
+        },
+        {
+          "name": "No key published",
+          "params": [
+            {
+              "name": "account",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              null
+            ]
+          }
+        }
+      ]
+    },
+    {
       "name": "neutralService_nodeInfo",
       "summary": "Describe this service node: its address, software, accepted sign-in domains and limits.",
       "description": "`address` is the key that signs this node's receipts; clients verify receipts against it. `domains` are the values a sign-in token's `domain` may take.",
@@ -488,6 +682,12 @@ export const openrpcDocument = {
         "description": "A 65-byte secp256k1 signature (r, s, v): `0x` + 130 hex digits.",
         "type": "string",
         "pattern": "^0x[0-9a-fA-F]{130}$"
+      },
+      "MessagingKey": {
+        "title": "MessagingKey",
+        "description": "A messaging public key: an x-only secp256k1 public key (the 32-byte x coordinate, the BIP-340 form NIP-44 v2 uses) as `0x` + 64 hex digits. It must be the x coordinate of a point on the curve. Any case on input; lowercase on output.",
+        "type": "string",
+        "pattern": "^0x[0-9a-fA-F]{64}$"
       },
       "Ciphertext": {
         "title": "Ciphertext",
@@ -651,6 +851,36 @@ export const openrpcDocument = {
           }
         }
       },
+      "KeyBundle": {
+        "title": "KeyBundle",
+        "description": "An account's messaging public key, signed by the account: the directory entry other clients encrypt to.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account",
+          "key",
+          "timestamp",
+          "signature"
+        ],
+        "properties": {
+          "account": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The account the key belongs to; the signer of the bundle."
+          },
+          "key": {
+            "$ref": "#/components/schemas/MessagingKey",
+            "description": "The account's messaging public key."
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "When the bundle was made, set by the account and covered by its signature. A node keeps the bundle with the greatest timestamp; it may be in the past, but not more than `nodeInfo.limits.clockSkewMs` in the future."
+          },
+          "signature": {
+            "$ref": "#/components/schemas/Signature",
+            "description": "The account's EIP-712 signature of `KeyBundle(address account,bytes32 key,uint64 timestamp)`, domain `{name: \"neutralService\", version: \"1\"}`."
+          }
+        }
+      },
       "InboxPage": {
         "title": "InboxPage",
         "description": "One page of a mailbox walk.",
@@ -743,7 +973,7 @@ export const openrpcDocument = {
           "clockSkewMs": {
             "type": "integer",
             "minimum": 0,
-            "description": "Accepted distance between a message's timestamp and the node's clock, in ms."
+            "description": "Accepted distance between a message's timestamp and the node's clock, in ms; also how far in the future a key bundle's timestamp may be."
           }
         }
       },

@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
 //
-// Types of neutralService 1.0.0: one per component schema, and the params and
+// Types of neutralService 1.1.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -11,6 +11,9 @@ export type Hex = string;
 
 /** A 65-byte secp256k1 signature (r, s, v): `0x` + 130 hex digits. */
 export type Signature = string;
+
+/** A messaging public key: an x-only secp256k1 public key (the 32-byte x coordinate, the BIP-340 form NIP-44 v2 uses) as `0x` + 64 hex digits. It must be the x coordinate of a point on the curve. Any case on input; lowercase on output. */
+export type MessagingKey = string;
 
 /** An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005. */
 export type Ciphertext = string;
@@ -83,6 +86,18 @@ export interface Message {
   timestamp: Timestamp;
 }
 
+/** An account's messaging public key, signed by the account: the directory entry other clients encrypt to. */
+export interface KeyBundle {
+  /** The account the key belongs to; the signer of the bundle. */
+  account: Address;
+  /** The account's messaging public key. */
+  key: MessagingKey;
+  /** When the bundle was made, set by the account and covered by its signature. A node keeps the bundle with the greatest timestamp; it may be in the past, but not more than `nodeInfo.limits.clockSkewMs` in the future. */
+  timestamp: Timestamp;
+  /** The account's EIP-712 signature of `KeyBundle(address account,bytes32 key,uint64 timestamp)`, domain `{name: "neutralService", version: "1"}`. */
+  signature: Signature;
+}
+
 /** One page of a mailbox walk. */
 export interface InboxPage {
   /** The inbox owner: the authenticated user. */
@@ -113,7 +128,7 @@ export interface NodeLimits {
   maxBodyBytes: number;
   /** Largest message body, in bytes of ciphertext. */
   maxMessageBytes: number;
-  /** Accepted distance between a message's timestamp and the node's clock, in ms. */
+  /** Accepted distance between a message's timestamp and the node's clock, in ms; also how far in the future a key bundle's timestamp may be. */
   clockSkewMs: number;
 }
 
@@ -170,6 +185,24 @@ export type SendMessageArgs = {
 
 /** What `neutralService_sendMessage` returns (the payload inside the one-element result array). */
 export type SendMessageResult = Message;
+
+/** Params of `neutralService_publishKey`, with defaults filled in. */
+export type PublishKeyArgs = {
+  /** The signed key bundle to publish; `bundle.account` must be the authenticated user. */
+  bundle: KeyBundle;
+};
+
+/** What `neutralService_publishKey` returns (the payload inside the one-element result array). */
+export type PublishKeyResult = KeyBundle;
+
+/** Params of `neutralService_getKey`, with defaults filled in. */
+export type GetKeyArgs = {
+  /** The account whose key to look up. */
+  account: Address;
+};
+
+/** What `neutralService_getKey` returns (the payload inside the one-element result array). */
+export type GetKeyResult = KeyBundle | null;
 
 /** Params of `neutralService_nodeInfo`, with defaults filled in. */
 export type NodeInfoArgs = Record<string, never>;

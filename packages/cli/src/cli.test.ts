@@ -1,0 +1,453 @@
+// The built CLI, run as a child process against a real relay on loopback (no mocks).
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startRelay, type RunningRelay } from "@neutral/relay/testing";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localTime } from "./format.js";
+import { closedPort, exited, runCli, spawnCli, waitFor, type CliOptions, type CliResult } from "./test-cli.js";
+
+interface Account {
+  address: string;
+  privateKey: string;
+}
+
+let relay: RunningRelay;
+/** Every private key made in this file, and every output of a command that is not keygen. */
+const keys: string[] = [];
+const outputs: { args: readonly string[]; result: CliResult }[] = [];
+
+/** Runs the CLI and records its output for the no-key-in-output check. */
+async function cli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  const result = await runCli(args, options);
+  if (args[0] !== "keygen") outputs.push({ args, result });
+  return result;
+}
+
+async function keygen(): Promise<Account> {
+  const result = await runCli(["keygen", "--json"]);
+  expect(result.code).toBe(0);
+  const account = JSON.parse(result.stdout) as Account;
+  keys.push(account.privateKey);
+  return account;
+}
+
+const as = (account: Account, env: Record<string, string | undefined> = {}) => ({ env: { NEUTRAL_URL: relay.url, NEUTRAL_KEY: account.privateKey, ...env } });
+
+/** No form of any key (with or without 0x, any case), nor its first or last 16 hex digits, in `text`. */
+function expectNoKey(text: string, label: string): void {
+  const lower = text.toLowerCase();
+  for (const key of keys) {
+    const bare = key.replace(/^0x/, "").toLowerCase();
+    for (const part of [bare, bare.slice(0, 16), bare.slice(-16)]) expect(lower.includes(part), `${label} contains (part of) a private key`).toBe(false);
+  }
+}
+
+/** A failure: exactly one line on stderr, `neutral: …`, nothing on stdout. */
+function expectOneErrorLine(result: CliResult, code: number): string {
+  expect(result.code, result.stderr).toBe(code);
+  expect(result.stdout).toBe("");
+  expect(result.stderr).toMatch(/^neutral: [^\n]+\n$/);
+  return result.stderr.trim();
+}
+
+interface MessageJson {
+  id: string;
+  from: string;
+  to: string;
+  direction: "received" | "sent";
+  timestamp: number;
+  text: string | null;
+  verified: boolean;
+  checks: { decrypted: boolean; signature: boolean; senderReceipt: boolean; receiverReceipt: boolean };
+  problems: string[];
+}
+interface PageJson {
+  messages: MessageJson[];
+  end: boolean;
+}
+const parsePage = (result: CliResult) => {
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as PageJson;
+};
+
+let alice: Account;
+let bob: Account;
+
+beforeAll(async () => {
+  relay = await startRelay();
+  [alice, bob] = [await keygen(), await keygen()];
+});
+
+afterAll(async () => {
+  await relay?.stop();
+});
+
+describe("keygen", () => {
+  it("prints exactly one JSON line with a private key and its address", async () => {
+    const result = await runCli(["keygen", "--json"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/^\{"address":"0x[0-9a-f]{40}","privateKey":"0x[0-9a-f]{64}"\}\n$/);
+    const { address, privateKey } = JSON.parse(result.stdout) as Account;
+    keys.push(privateKey);
+    expect(privateKeyToAccount(privateKey as `0x${string}`).address.toLowerCase()).toBe(address);
+  });
+
+  it("makes a different key every time", async () => {
+    const other = await keygen();
+    expect(other.privateKey).not.toBe(alice.privateKey);
+    expect(other.privateKey).not.toBe(bob.privateKey);
+    expect(other.address).not.toBe(alice.address);
+  });
+
+  it("says, for a person, to keep the key secret and how to use it", async () => {
+    const result = await runCli(["keygen"]);
+    expect(result.code).toBe(0);
+    const privateKey = /private key\s+(0x[0-9a-f]{64})/.exec(result.stdout)?.[1];
+    expect(privateKey).toBeDefined();
+    keys.push(privateKey!);
+    expect(result.stdout).toMatch(/secret/i);
+    expect(result.stdout).toContain(`export NEUTRAL_KEY=${privateKey}`);
+    const address = /address\s+(0x[0-9a-f]{40})/.exec(result.stdout)?.[1];
+    expect(privateKeyToAccount(privateKey as `0x${string}`).address.toLowerCase()).toBe(address);
+  });
+});
+
+describe("two accounts exchange messages", () => {
+  it("cannot send to bob before bob has published his messaging key", async () => {
+    const result = await cli(["send", bob.address, "too early"], as(alice));
+    const line = expectOneErrorLine(result, 1);
+    expect(line).toContain("NO_RECIPIENT_KEY");
+    expect(line).toContain(bob.address);
+    expect(line).toContain("neutral whoami");
+  });
+
+  it("whoami signs bob in and publishes his key", async () => {
+    const result = await cli(["whoami", "--json"], as(bob));
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      address: bob.address,
+      url: relay.url,
+      node: { address: relay.address.toLowerCase(), software: expect.any(String), version: expect.any(String) },
+      keyPublished: true,
+      publishedNow: true,
+    });
+    const again = await cli(["whoami"], as(bob));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(bob.address);
+    expect(again.stdout).toContain(relay.url);
+    expect(again.stdout).toContain(relay.address.toLowerCase());
+    expect(again.stdout).toMatch(/messaging key\s+✓ published/);
+    expect(again.stdout).not.toContain("just now");
+  });
+
+  let sentId: string;
+  it("alice sends; the stored message comes back as JSON, verified", async () => {
+    const result = await cli(["send", bob.address, "hello bob", "--json"], as(alice));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim().split("\n")).toHaveLength(1);
+    const message = JSON.parse(result.stdout) as MessageJson;
+    expect(Object.keys(message)).toEqual(["id", "from", "to", "direction", "timestamp", "text", "verified", "checks", "problems"]);
+    expect(message).toMatchObject({ from: alice.address, to: bob.address, direction: "sent", text: "hello bob", verified: true, problems: [] });
+    expect(message.checks).toEqual({ decrypted: true, signature: true, senderReceipt: true, receiverReceipt: true });
+    sentId = message.id;
+  });
+
+  it("bob's inbox --json shows the plaintext, verified", async () => {
+    const page = parsePage(await cli(["inbox", "--json"], as(bob)));
+    expect(page.end).toBe(true);
+    expect(page.messages).toHaveLength(1);
+    expect(page.messages[0]).toMatchObject({ id: sentId, from: alice.address, to: bob.address, direction: "received", text: "hello bob", verified: true, problems: [] });
+  });
+
+  it("bob answers with the human output: the stored id", async () => {
+    const result = await cli(["send", alice.address, "hello alice"], as(bob));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^sent \\d+ to ${alice.address} ✓\\n$`));
+  });
+
+  it("chat shows both directions, newest first", async () => {
+    const page = parsePage(await cli(["chat", alice.address, "--json"], as(bob)));
+    expect(page.messages.map((message) => [message.direction, message.text])).toEqual([
+      ["sent", "hello alice"],
+      ["received", "hello bob"],
+    ]);
+    expect(page.messages.every((message) => message.verified)).toBe(true);
+
+    const human = await cli(["chat", bob.address], as(alice));
+    expect(human.code, human.stderr).toBe(0);
+    const lines = human.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^TIME\s+ID\s+PEER\s+TEXT$/);
+    expect(lines[1]).toMatch(/ ← {2}0x[0-9a-f]{4}…[0-9a-f]{4} {2}✓ {2}hello alice$/);
+    expect(lines[2]).toMatch(/ → {2}0x[0-9a-f]{4}…[0-9a-f]{4} {2}✓ {2}hello bob$/);
+    expect(lines[1]).toContain(`${bob.address.slice(0, 6)}…${bob.address.slice(-4)}`);
+  });
+
+  it("alice reads back what she sent", async () => {
+    const page = parsePage(await cli(["inbox", "--direction", "sent", "--json"], as(alice)));
+    expect(page.messages.map((message) => message.text)).toEqual(["hello bob"]);
+    expect(page.messages[0]!.direction).toBe("sent");
+    const received = parsePage(await cli(["inbox", "--json", "--from", bob.address], as(alice)));
+    expect(received.messages.map((message) => message.text)).toEqual(["hello alice"]);
+    const all = parsePage(await cli(["inbox", "--direction", "all", "--json"], as(alice)));
+    expect(all.messages.map((message) => message.text)).toEqual(["hello alice", "hello bob"]);
+  });
+
+  it("pages: --limit gives the newest page, --all walks every page", async () => {
+    for (let i = 1; i <= 4; i++) expect((await cli(["send", bob.address, `page ${i}`], as(alice))).code).toBe(0);
+    const first = parsePage(await cli(["inbox", "--limit", "2", "--json"], as(bob)));
+    expect(first).toMatchObject({ end: false });
+    expect(first.messages.map((message) => message.text)).toEqual(["page 4", "page 3"]);
+    const all = parsePage(await cli(["inbox", "--limit", "2", "--all", "--json"], as(bob)));
+    expect(all.end).toBe(true);
+    expect(all.messages.map((message) => message.text)).toEqual(["page 4", "page 3", "page 2", "page 1", "hello bob"]);
+
+    const human = await cli(["inbox", "--limit", "2"], as(bob));
+    expect(human.code).toBe(0);
+    expect(human.stdout.trimEnd().split("\n")).toHaveLength(3); // header + 2 rows
+    expect(human.stderr).toContain("--all");
+  });
+
+  it("send - reads the text from stdin", async () => {
+    const result = await cli(["send", bob.address, "-", "--json"], { ...as(alice), input: "from a pipe\n" });
+    expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as MessageJson).text).toBe("from a pipe");
+  });
+});
+
+describe("human output", () => {
+  it("is a table: local time, id, arrow, short address, ✓ and the text", async () => {
+    const page = parsePage(await cli(["inbox", "--limit", "1", "--json"], as(bob)));
+    const newest = page.messages[0]!;
+    const result = await cli(["inbox", "--limit", "1"], as(bob));
+    expect(result.code, result.stderr).toBe(0);
+    const row = result.stdout.split("\n")[1]!;
+    expect(row.startsWith(localTime(newest.timestamp))).toBe(true);
+    expect(row).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +${newest.id} {2}← {2}${alice.address.slice(0, 6)}…${alice.address.slice(-4)} {2}✓ {2}${newest.text}$`));
+  });
+
+  it("escapes control characters from the plaintext; --json keeps the exact text", async () => {
+    const evil = "red \u001b[31malert\u001b[0m\u0007 \u009b2J \u202eevil\rline one\nline two";
+    const sent = await cli(["send", bob.address, evil, "--json"], as(alice));
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+
+    const human = await cli(["inbox", "--limit", "1"], as(bob));
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(human.stdout).toContain("red \\x1b[31malert\\x1b[0m\\x07 \\x9b2J \\u202eevil\\rline one");
+    expect(human.stdout).toMatch(/\n {40,}line two\n/); // a real line break, indented under the text column
+    expect(human.stdout).toContain("✓");
+
+    const json = parsePage(await cli(["inbox", "--limit", "1", "--json"], as(bob)));
+    expect(json.messages[0]!.text).toBe(evil);
+  });
+});
+
+describe("errors", () => {
+  it("a bad address: one line, a non-zero exit, nothing sent", async () => {
+    const line = expectOneErrorLine(await cli(["send", "0x1234", "hi"], as(alice)), 2);
+    expect(line).toContain("not an address");
+    expectOneErrorLine(await cli(["chat", "bob"], as(alice)), 2);
+    expectOneErrorLine(await cli(["inbox", "--from", "0xzz"], as(alice)), 2);
+  });
+
+  it("an unknown command or flag exits 2 with a hint to --help", async () => {
+    const command = expectOneErrorLine(await cli(["frobnicate"], as(alice)), 2);
+    expect(command).toBe('neutral: unknown command "frobnicate" (see neutral --help)');
+    const flag = expectOneErrorLine(await cli(["inbox", "--frobnicate"], as(alice)), 2);
+    expect(flag).toBe("neutral: unknown option --frobnicate (see neutral inbox --help)");
+    expectOneErrorLine(await cli(["inbox", "--limit", "0"], as(alice)), 2);
+    expectOneErrorLine(await cli(["inbox", "--direction", "up"], as(alice)), 2);
+    expectOneErrorLine(await cli(["send", bob.address], as(alice)), 2);
+    expectOneErrorLine(await cli(["send", bob.address, "two", "words"], as(alice)), 2);
+    expectOneErrorLine(await cli(["whoami", "--url"], as(alice)), 2);
+  });
+
+  it("a missing key says how to set NEUTRAL_KEY", async () => {
+    const line = expectOneErrorLine(await cli(["inbox"], { env: { NEUTRAL_URL: relay.url } }), 2);
+    expect(line).toContain("NEUTRAL_KEY");
+    expect(line).toContain("export NEUTRAL_KEY=");
+  });
+
+  it("a key that is not a key is refused without being echoed", async () => {
+    const short = alice.privateKey.slice(0, -1);
+    const line = expectOneErrorLine(await cli(["whoami"], { env: { NEUTRAL_URL: relay.url, NEUTRAL_KEY: short } }), 2);
+    expect(line).toContain("NEUTRAL_KEY is not a private key");
+    expect(line).not.toContain(short.slice(2, 20));
+    // 64 hex digits, but not a secp256k1 key (above the curve order)
+    const notOnCurve = `0x${"f".repeat(64)}`;
+    const curve = expectOneErrorLine(await cli(["whoami", "--key", notOnCurve, "--url", relay.url]), 1);
+    expect(curve).toContain("--key is not a usable private key");
+    expect(curve).not.toContain("f".repeat(16));
+  });
+
+  it("an unreachable node: one clear line", async () => {
+    const port = await closedPort();
+    const line = expectOneErrorLine(await cli(["inbox"], as(alice, { NEUTRAL_URL: `http://127.0.0.1:${port}` })), 1);
+    expect(line).toBe(
+      `neutral: cannot reach the node at http://127.0.0.1:${port} (connection refused); is a relay running there? Start one with \`neutral serve\`, or point NEUTRAL_URL / --url at one`,
+    );
+  });
+
+  it("a refusal by the node names the JSON-RPC code", async () => {
+    // This node accepts sign-in tokens for another domain only: every authenticated call is refused.
+    const strict = await startRelay({ args: ["--domain", "chat.example.org"] });
+    try {
+      const line = expectOneErrorLine(await cli(["whoami"], as(alice, { NEUTRAL_URL: strict.url })), 1);
+      expect(line).toMatch(/^neutral: the node refused: .*\(-32001\)$/);
+      expect(line).toContain("--domain");
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it("stack traces only with NEUTRAL_DEBUG=1, and never the key", async () => {
+    const port = await closedPort();
+    const plain = await cli(["inbox"], as(alice, { NEUTRAL_URL: `http://127.0.0.1:${port}` }));
+    expect(plain.stderr).not.toContain("    at ");
+    const debug = await cli(["inbox", "--key", alice.privateKey.toUpperCase().replace("0X", "0x")], { env: { NEUTRAL_URL: `http://127.0.0.1:${port}`, NEUTRAL_DEBUG: "1" } });
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toContain("    at ");
+    expectNoKey(debug.stderr, "the debug output");
+  });
+});
+
+describe("watch", () => {
+  it("--json prints a message sent after it started, then exits 0 on SIGINT", async () => {
+    const child = spawnCli(["watch", "--json", "--interval", "100"], as(bob));
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const done = exited(child);
+    try {
+      await waitFor(() => stderr, (text) => text.includes("watching"), "the watch to start");
+      expect((await cli(["send", bob.address, "live one"], as(alice))).code).toBe(0);
+      expect((await cli(["send", bob.address, "live two"], as(alice))).code).toBe(0);
+      await waitFor(() => stdout, (text) => text.includes("live two"), "the messages to show");
+      child.kill("SIGINT");
+      expect(await done).toEqual({ code: 0, signal: null });
+    } finally {
+      child.kill("SIGKILL");
+    }
+    const lines = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as MessageJson);
+    expect(lines.map((message) => message.text)).toEqual(["live one", "live two"]);
+    expect(lines.every((message) => message.verified && message.direction === "received" && message.from === alice.address)).toBe(true);
+    outputs.push({ args: ["watch"], result: { code: 0, signal: null, stdout, stderr } });
+  });
+
+  it("prints rows for a person and stops on SIGTERM too", async () => {
+    const carol = await keygen();
+    const child = spawnCli(["watch", "--interval", "100"], as(carol));
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const done = exited(child);
+    try {
+      await waitFor(() => stderr, (text) => text.includes("watching"), "the watch to start");
+      expect((await cli(["send", carol.address, "hi carol"], as(alice))).code).toBe(0);
+      await waitFor(() => stdout, (text) => text.includes("hi carol"), "the message to show");
+      child.kill("SIGTERM");
+      expect(await done).toEqual({ code: 0, signal: null });
+    } finally {
+      child.kill("SIGKILL");
+    }
+    expect(stdout).toMatch(/← {2}0x[0-9a-f]{4}…[0-9a-f]{4} {2}✓ {2}hi carol\n$/);
+    outputs.push({ args: ["watch"], result: { code: 0, signal: null, stdout, stderr } });
+  });
+});
+
+describe("serve", () => {
+  it("starts a relay that answers /health, and exits on SIGTERM", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "neutral-cli-serve-"));
+    const child = spawnCli(["serve", "--port", "0", "--data-dir", dataDir, "--workers", "1", "--rate-limit", "0"]);
+    let stdout = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr!.resume();
+    const done = exited(child);
+    try {
+      await waitFor(() => stdout, (text) => text.includes('"msg":"listening"'), "the relay to listen");
+      const listening = stdout
+        .split("\n")
+        .filter((line) => line.includes('"msg":"listening"'))
+        .map((line) => JSON.parse(line) as { url: string })[0]!;
+      const health = await fetch(`${listening.url}/health`);
+      expect(health.status).toBe(200);
+      child.kill("SIGTERM");
+      expect(await done).toEqual({ code: 0, signal: null });
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("passes the relay's own errors and exit code through", async () => {
+    const result = await cli(["serve", "--port", "not-a-port"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--port");
+  });
+});
+
+describe("help and version", () => {
+  it("--help lists every command and recommends the variable over --key", async () => {
+    const result = await cli(["--help"]);
+    expect(result.code).toBe(0);
+    for (const command of ["keygen", "whoami", "send", "inbox", "chat", "watch", "serve"]) expect(result.stdout).toContain(`  ${command}`);
+    expect(result.stdout).toContain("NEUTRAL_KEY");
+    expect(result.stdout).toMatch(/Prefer the variable/);
+  });
+
+  it("<command> --help shows that command's usage", async () => {
+    for (const command of ["keygen", "whoami", "send", "inbox", "chat", "watch"]) {
+      const result = await cli([command, "--help"]);
+      expect(result.code, command).toBe(0);
+      expect(result.stdout).toContain(`Usage: neutral ${command}`);
+    }
+    const serve = await cli(["serve", "--help"]);
+    expect(serve.code).toBe(0);
+    expect(serve.stdout).toContain("Usage: neutral serve");
+    expect(serve.stdout).toContain("--data-dir"); // the relay's own flags
+  });
+
+  it("--version prints the version", async () => {
+    const result = await cli(["--version"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^neutral \d+\.\d+\.\d+\n$/);
+  });
+
+  it("no command: the help on stderr, exit 2", async () => {
+    const result = await cli([]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("Usage: neutral <command>");
+  });
+});
+
+describe("the private key", () => {
+  it("never appears in the output of any command but keygen, errors included", async () => {
+    // The error paths once more, with the key given each way.
+    const port = await closedPort();
+    const flagKey = ["--key", alice.privateKey];
+    const runs = [
+      await cli(["send", "0x12", "hi", ...flagKey], { env: { NEUTRAL_URL: relay.url } }),
+      await cli(["inbox", "--bogus", ...flagKey], { env: { NEUTRAL_URL: relay.url } }),
+      await cli([`--key=${alice.privateKey}`, "inbox", "--limit", "999"], { env: { NEUTRAL_URL: relay.url } }),
+      await cli(["whoami", ...flagKey], { env: { NEUTRAL_URL: `http://127.0.0.1:${port}` } }),
+      await cli(["whoami"], as(alice, { NEUTRAL_URL: `http://127.0.0.1:${port}`, NEUTRAL_DEBUG: "1" })),
+      await cli([alice.privateKey], as(alice)),
+      await cli(["send", alice.privateKey, "hi"], as(alice)),
+    ];
+    for (const run of runs) expect(run.code).not.toBe(0);
+    // A key without 0x works, and is not shown either.
+    expect((await cli(["whoami"], as(alice, { NEUTRAL_KEY: alice.privateKey.slice(2) }))).code).toBe(0);
+    expect(outputs.length).toBeGreaterThan(runs.length);
+    for (const { args, result } of outputs) {
+      expectNoKey(result.stdout, `stdout of neutral ${args[0]}`);
+      expectNoKey(result.stderr, `stderr of neutral ${args[0]}`);
+    }
+  });
+});

@@ -1,0 +1,214 @@
+// The commands, over the SDK. Each writes through `Io` (which redacts the key) and throws on failure;
+// cli.ts turns what they throw into one line on stderr.
+import { addressOfKey, generatePrivateKey, NeutralError, RpcTransportError, type DecryptedMessage, type InboxOptions, type MessagePages, type Neutral } from "@neutral/client";
+import { escapeControls, jsonLine, messageJson, messageRows, messageTable, shortAddress, UNVERIFIED, VERIFIED, widthsOf } from "./format.js";
+
+export interface Io {
+  /** One line (or several, joined by newlines) to stdout. */
+  out(text: string): void;
+  /** One line to stderr: notes for a person, never data. */
+  note(text: string): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// keygen
+
+export interface KeygenOptions {
+  json: boolean;
+}
+
+/** The only command that prints a private key: creating one is its job. */
+export function keygen(options: KeygenOptions, write: (text: string) => void): void {
+  const privateKey = generatePrivateKey();
+  const address = addressOfKey(privateKey);
+  if (options.json) {
+    write(jsonLine({ address, privateKey }));
+    return;
+  }
+  write(
+    [
+      `address      ${address}`,
+      `private key  ${privateKey}`,
+      "",
+      "Keep the private key secret: whoever has it can read your messages and send as you,",
+      "and nobody can recover it if you lose it. Store it in a password manager, then give it",
+      "to neutral through the environment (not --key, which shows up in `ps` and shell history):",
+      "",
+      `  export NEUTRAL_KEY=${privateKey}`,
+      "  neutral whoami        # signs in and publishes your messaging key so others can write to you",
+    ].join("\n"),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// whoami
+
+export interface WhoamiOptions {
+  json: boolean;
+  /** The URL as shown (no credentials). */
+  url: string;
+}
+
+export async function whoami(neutral: Neutral, options: WhoamiOptions, io: Io): Promise<void> {
+  const address = await neutral.getAddress();
+  const info = await neutral.nodeInfo();
+  const before = await neutral.keyOf(address).catch((error: unknown) => {
+    if (error instanceof NeutralError && error.code === "INVALID_KEY_BUNDLE") return undefined; // ready() replaces it
+    throw error;
+  });
+  await neutral.ready();
+  const after = await neutral.keyOf(address);
+  const published = after !== undefined;
+  const publishedNow = published && (before === undefined || before.key.toLowerCase() !== after.key.toLowerCase());
+  if (options.json) {
+    io.out(
+      jsonLine({
+        address,
+        url: options.url,
+        node: { address: info.address.toLowerCase(), software: info.software, version: info.version },
+        keyPublished: published,
+        publishedNow,
+      }),
+    );
+    return;
+  }
+  io.out(
+    [
+      `account        ${address}`,
+      `node           ${escapeControls(options.url)}`,
+      `node address   ${escapeControls(info.address.toLowerCase())} (${escapeControls(`${info.software} ${info.version}`)})`,
+      `messaging key  ${published ? `${VERIFIED} published${publishedNow ? " (just now)" : ""}: others can send to you` : `${UNVERIFIED} not published`}`,
+    ].join("\n"),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// send
+
+export interface SendOptions {
+  json: boolean;
+}
+
+export async function send(neutral: Neutral, to: string, text: string, options: SendOptions, io: Io): Promise<void> {
+  const message = await neutral.send(to, text);
+  if (options.json) {
+    io.out(jsonLine(messageJson(message)));
+    return;
+  }
+  const mark = message.verified ? VERIFIED : `${UNVERIFIED} not verified: ${message.problems.map(escapeControls).join("; ")}`;
+  io.out(`sent ${escapeControls(message.id)} to ${escapeControls(message.to)} ${mark}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// inbox, chat
+
+export interface ListOptions {
+  json: boolean;
+  /** Every page, not only the first. */
+  all: boolean;
+}
+
+/** The first page (or every page with `all`), newest first, as a table or as `{"messages":[…],"end":…}`. */
+export async function list(pages: MessagePages, options: ListOptions, io: Io): Promise<void> {
+  const messages: DecryptedMessage[] = [];
+  let end = true;
+  for await (const page of pages) {
+    messages.push(...page.messages);
+    end = page.end;
+    if (!options.all) break;
+  }
+  if (options.json) {
+    io.out(jsonLine({ messages: messages.map(messageJson), end }));
+    return;
+  }
+  if (messages.length === 0) {
+    io.out("(no messages)");
+    return;
+  }
+  io.out(messageTable(messages).join("\n"));
+  if (!end) io.note(`(older messages not shown: --all reads every page)`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// watch
+
+export interface WatchOptions {
+  json: boolean;
+  intervalMs: number;
+  filter: Pick<InboxOptions, "from" | "direction">;
+  /** Aborted on SIGINT/SIGTERM: the watch then returns normally. */
+  signal: AbortSignal;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+  });
+}
+
+const PAGE = 100;
+
+/**
+ * Notes the newest message at start, then polls `inbox({ after: last })` every `intervalMs` and
+ * prints each new message, oldest first, until `signal` is aborted. A node that stops answering
+ * while watching is reported once and polled again; any other failure ends the watch.
+ */
+export async function watch(neutral: Neutral, options: WatchOptions, io: Io): Promise<void> {
+  const { signal } = options;
+  const stopped = (error: unknown) => signal.aborted && (error instanceof RpcTransportError || (error instanceof Error && error.name === "AbortError"));
+  const widths = { id: 2 };
+  const print = (message: DecryptedMessage) => {
+    if (options.json) io.out(jsonLine(messageJson(message)));
+    else io.out(messageRows(message, { id: Math.max(widths.id, widthsOf([message]).id) }).join("\n"));
+  };
+
+  let last: string | undefined;
+  try {
+    await neutral.ready();
+    for await (const page of neutral.inbox({ ...options.filter, limit: 1, signal })) {
+      last = page.messages[0]?.id;
+      break;
+    }
+  } catch (error) {
+    if (stopped(error)) return;
+    throw error;
+  }
+  const address = await neutral.getAddress();
+  io.note(`watching ${shortAddress(address)} on ${escapeControls(neutral.url)}: new messages appear below (Ctrl-C stops)`);
+
+  let unreachable = false;
+  while (!signal.aborted) {
+    await sleep(options.intervalMs, signal);
+    if (signal.aborted) break;
+    try {
+      if (last === undefined) {
+        // The mailbox was empty: whatever is there now is new. The default walk is newest first.
+        const fresh: DecryptedMessage[] = [];
+        for await (const message of neutral.inbox({ ...options.filter, limit: PAGE, signal }).messages()) fresh.push(message);
+        for (const message of fresh.reverse()) {
+          print(message);
+          last = message.id;
+        }
+      } else {
+        for await (const message of neutral.inbox({ ...options.filter, after: last, limit: PAGE, signal }).messages()) {
+          print(message);
+          last = message.id;
+        }
+      }
+      if (unreachable) io.note("the node answers again");
+      unreachable = false;
+    } catch (error) {
+      if (stopped(error)) break;
+      if (!(error instanceof RpcTransportError)) throw error;
+      if (!unreachable) io.note(`the node does not answer (${escapeControls(error.message)}); still trying`);
+      unreachable = true;
+    }
+  }
+}

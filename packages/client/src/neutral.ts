@@ -1,0 +1,325 @@
+// The SDK's entry point: one object per (node, account) that signs in, keeps its messaging key
+// published, encrypts and signs what it sends, and decrypts and verifies what it reads.
+import { toSigner, type AccountSource, type Signer } from "./account.js";
+import { createBearerToken, type BearerToken } from "./auth/token.js";
+import { fromHex, isAddress, toHex, type Hex } from "./crypto/ecdsa.js";
+import { typedData } from "./crypto/eip712.js";
+import { encryptPayload, getConversationKey, MAX_PLAINTEXT_BYTES, payloadLength } from "./crypto/nip44.js";
+import { NeutralError } from "./errors.js";
+import { errors } from "./generated/errors.js";
+import { createNeutralServiceClient, type NeutralServiceClient } from "./generated/methods.js";
+import type { Direction, KeyBundle, Message, NodeInfo } from "./generated/types.js";
+import { decodeMessage, type DecryptedMessage } from "./messages.js";
+import { deriveMessagingKey, isValidKeyBundle, signKeyBundle, type MessagingKey } from "./messaging-key.js";
+import { RpcError, type CallOptions } from "./rpc.js";
+
+export interface NeutralOptions {
+  /** The node's URL, e.g. `http://127.0.0.1:8645`. */
+  url: string | URL;
+  /** A private key (0x + 64 hex), a viem `LocalAccount`, or an EIP-1193 wallet provider. */
+  account: AccountSource;
+  /** For a provider: which of its accounts to use (default: the first it reports). */
+  address?: string;
+  /** The SIWE domain tokens are made for. Default: the URL's `host`, which is what a node accepts unless configured otherwise. */
+  domain?: string;
+  /** Lifetime of each sign-in token, ms (default 1 h, at most 24 h). Tokens are renewed before they expire. */
+  tokenLifetimeMs?: number;
+  /** Per-request timeout, ms (default 30 000; 0 disables). */
+  timeoutMs?: number;
+  /** Receipts signed by these nodes are accepted too, besides the node this session talks to. */
+  trustedNodes?: readonly string[];
+  fetch?: typeof globalThis.fetch;
+  /** Default `Date.now`. */
+  now?: () => number;
+}
+
+export interface PageOptions extends CallOptions {
+  /** Messages per page, 1..100 (default 20). */
+  limit?: number;
+  /** Start after this id and walk forwards (oldest first). */
+  after?: string;
+  /** Start before this id and walk backwards (newest first); the default walk starts at the newest message. */
+  before?: string;
+}
+
+export interface InboxOptions extends PageOptions {
+  /** Only messages from this sender. */
+  from?: string;
+  /** "received" (default), "sent", or "all" (the whole mailbox). */
+  direction?: Direction;
+  since?: number;
+  until?: number;
+}
+
+export interface ChatOptions extends PageOptions {
+  since?: number;
+  until?: number;
+}
+
+export interface MessagePage {
+  /** Decrypted and checked, in walk order. */
+  messages: DecryptedMessage[];
+  /** No further message in the walk's direction. */
+  end: boolean;
+}
+
+/** Pages, for `for await`; `messages()` iterates the messages of every page instead. */
+export interface MessagePages extends AsyncIterable<MessagePage> {
+  messages(): AsyncIterable<DecryptedMessage>;
+}
+
+export interface Neutral {
+  readonly url: string;
+  /** The generated typed client for this node, its token handled (for calls the SDK does not wrap). */
+  readonly client: NeutralServiceClient;
+  /** The account's lowercase address. */
+  getAddress(): Promise<string>;
+  /** A valid bearer token for this node (renewed when close to expiry), for callers that want one. */
+  token(): Promise<string>;
+  /** The node's address, domains and limits (fetched once per session). */
+  nodeInfo(): Promise<NodeInfo>;
+  /** Signs in, derives the messaging key and publishes its bundle if the node lacks it. Every other call does this first. */
+  ready(): Promise<void>;
+  /** `account`'s key bundle as this node serves it, after checking its signature; undefined when it has none. */
+  keyOf(account: string, options?: CallOptions): Promise<KeyBundle | undefined>;
+  /** Encrypts `text` to `to`'s messaging key, signs and sends it; resolves with the stored message. */
+  send(to: string, text: string, options?: CallOptions): Promise<DecryptedMessage>;
+  /** The inbox, page by page (newest first unless `after` is given). */
+  inbox(options?: InboxOptions): MessagePages;
+  /** The chat with `peer`, both directions, page by page. */
+  chat(peer: string, options?: ChatOptions): MessagePages;
+}
+
+const PEER_KEY_TTL_MS = 5 * 60_000;
+const MISSING_KEY_TTL_MS = 10_000;
+
+interface PeerKey {
+  bundle: KeyBundle;
+  conversationKey: Uint8Array;
+}
+
+/** Retries once with a fresh token when the node refuses the current one (expired, clock skew). */
+async function withFreshTokenOnce<T>(run: () => Promise<T>, renew: () => void): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof RpcError) || error.code !== errors.Unauthorized.code) throw error;
+    renew();
+    return run();
+  }
+}
+
+/** Caches a promise; forgets it if it rejects, so the next call tries again. */
+function once<T>(make: () => Promise<T>): { get(): Promise<T>; reset(): void } {
+  let value: Promise<T> | undefined;
+  return {
+    get: () =>
+      (value ??= make().catch((error: unknown) => {
+        value = undefined;
+        throw error;
+      })),
+    reset: () => {
+      value = undefined;
+    },
+  };
+}
+
+function checkAddress(value: string, name: string): string {
+  if (!isAddress(value)) throw new NeutralError("INVALID_ARGUMENT", `${name} must be 0x followed by 40 hex digits`);
+  return value.toLowerCase();
+}
+
+export function createNeutral(options: NeutralOptions): Neutral {
+  const url = String(options.url);
+  let parsedUrl: URL;
+  try {
+    parsedUrl = new URL(url);
+  } catch {
+    throw new NeutralError("INVALID_ARGUMENT", `Not a URL: ${url.slice(0, 200)}`);
+  }
+  const signer: Signer = toSigner(options.account, options.address);
+  const now = options.now ?? Date.now;
+  const domain = options.domain ?? parsedUrl.host;
+  const trustedNodes = (options.trustedNodes ?? []).map((node) => checkAddress(node, "trustedNodes[]"));
+  const transport = { url, ...(options.fetch && { fetch: options.fetch }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) };
+
+  let current: BearerToken | undefined;
+  let signing: Promise<BearerToken> | undefined;
+  const lifetimeMs = options.tokenLifetimeMs ?? 60 * 60_000;
+  const renewMarginMs = Math.min(5 * 60_000, lifetimeMs / 10);
+  function token(): Promise<string> {
+    if (current && current.expiresAt - now() > renewMarginMs) return Promise.resolve(current.token);
+    signing ??= createBearerToken(signer, { domain, uri: url, lifetimeMs, now }).finally(() => {
+      signing = undefined;
+    });
+    return signing.then((fresh) => {
+      current = fresh;
+      return fresh.token;
+    });
+  }
+  const renewToken = () => {
+    current = undefined;
+  };
+
+  const open = createNeutralServiceClient(transport);
+  const client = createNeutralServiceClient({ ...transport, auth: token });
+  const authed = <T>(run: () => Promise<T>) => withFreshTokenOnce(run, renewToken);
+
+  const info = once(() => open.nodeInfo());
+  const peerKeys = new Map<string, { value: Promise<PeerKey | undefined>; expires: number }>();
+
+  async function verifiedBundle(account: string, call?: CallOptions): Promise<KeyBundle | undefined> {
+    const bundle = await open.getKey({ account }, call);
+    if (bundle === null) return undefined;
+    if (!isValidKeyBundle(bundle, account)) {
+      throw new NeutralError("INVALID_KEY_BUNDLE", `The node served a key bundle for ${account} that ${account} did not sign`);
+    }
+    return bundle;
+  }
+
+  const session = once(async (): Promise<MessagingKey> => {
+    const self = await signer.getAddress();
+    const key = await deriveMessagingKey(signer);
+    const published = await verifiedBundle(self).catch((error: unknown) => {
+      if (error instanceof NeutralError && error.code === "INVALID_KEY_BUNDLE") return undefined; // replace it
+      throw error;
+    });
+    if (published?.key.toLowerCase() !== key.publicKeyHex) {
+      const bundle = await signKeyBundle(signer, key, now());
+      const stored = await authed(() => client.publishKey({ bundle }));
+      if (stored.key.toLowerCase() !== key.publicKeyHex) {
+        throw new NeutralError("PROTOCOL_ERROR", "The node keeps a newer key bundle for this account with a different key");
+      }
+    }
+    return key;
+  });
+
+  async function peerKey(peer: string, fresh: boolean): Promise<PeerKey | undefined> {
+    const cached = peerKeys.get(peer);
+    if (cached && cached.expires > now() && !fresh) return cached.value;
+    const value = (async () => {
+      const key = await session.get();
+      const bundle = await verifiedBundle(peer);
+      if (!bundle) return undefined;
+      try {
+        return { bundle, conversationKey: getConversationKey(key.privateKey, fromHex(bundle.key)) };
+      } catch {
+        throw new NeutralError("INVALID_KEY_BUNDLE", `The key ${peer} published is not a valid secp256k1 public key`);
+      }
+    })();
+    const entry = { value, expires: now() + MISSING_KEY_TTL_MS };
+    peerKeys.set(peer, entry);
+    value.then(
+      (result) => {
+        if (result) entry.expires = now() + PEER_KEY_TTL_MS;
+      },
+      () => peerKeys.get(peer) === entry && peerKeys.delete(peer),
+    );
+    return value;
+  }
+
+  async function decodeAll(messages: readonly Message[]): Promise<DecryptedMessage[]> {
+    const [self, node] = await Promise.all([signer.getAddress(), info.get()]);
+    const nodes = [node.address.toLowerCase(), ...trustedNodes];
+    const context = {
+      self,
+      senderNodes: nodes,
+      receiverNodes: nodes,
+      // A peer whose bundle is invalid reads as one without a key: the message says so in `problems`.
+      conversationKey: async (peer: string) => (await peerKey(peer, false).catch(() => undefined))?.conversationKey,
+    };
+    return Promise.all(messages.map((message) => decodeMessage(message, context)));
+  }
+
+  function pages(fetchPage: (cursor: { after?: string; before?: string }, call: CallOptions) => Promise<{ data: Message[]; end: boolean }>, walk: PageOptions): MessagePages {
+    const call: CallOptions = { ...(walk.signal && { signal: walk.signal }), ...(walk.timeoutMs !== undefined && { timeoutMs: walk.timeoutMs }) };
+    async function* iterate(): AsyncGenerator<MessagePage> {
+      await session.get();
+      const forwards = walk.after !== undefined;
+      let cursor = { ...(walk.after !== undefined && { after: walk.after }), ...(walk.before !== undefined && { before: walk.before }) };
+      for (;;) {
+        const page = await authed(() => fetchPage(cursor, call));
+        const messages = await decodeAll(page.data);
+        yield { messages, end: page.end };
+        const last = page.data.at(-1);
+        if (page.end || last === undefined) return;
+        cursor = forwards ? { ...cursor, after: last.id } : { ...cursor, before: last.id };
+      }
+    }
+    return {
+      [Symbol.asyncIterator]: iterate,
+      async *messages() {
+        for await (const page of iterate()) yield* page.messages;
+      },
+    };
+  }
+
+  const walkParams = (walk: PageOptions) => ({ ...(walk.limit !== undefined && { limit: walk.limit }) });
+
+  return {
+    url,
+    client,
+    getAddress: () => signer.getAddress(),
+    token,
+    nodeInfo: () => info.get(),
+    async ready() {
+      await session.get();
+    },
+    async keyOf(account, call) {
+      return verifiedBundle(checkAddress(account, "account"), call);
+    },
+
+    async send(to, text, call) {
+      const recipient = checkAddress(to, "to");
+      if (typeof text !== "string" || text.length === 0) throw new NeutralError("INVALID_ARGUMENT", "text must be a non-empty string");
+      const bytes = new TextEncoder().encode(text).length;
+      if (bytes > MAX_PLAINTEXT_BYTES) {
+        throw new NeutralError("MESSAGE_TOO_LARGE", `The text is ${bytes} bytes; NIP-44 encrypts at most ${MAX_PLAINTEXT_BYTES}`);
+      }
+      const [self, node] = await Promise.all([signer.getAddress(), info.get(), session.get()]);
+      const size = payloadLength(bytes);
+      if (size > node.limits.maxMessageBytes) {
+        throw new NeutralError("MESSAGE_TOO_LARGE", `Encrypted, the text is ${size} bytes; this node stores at most ${node.limits.maxMessageBytes}`);
+      }
+      const peer = await peerKey(recipient, true);
+      if (!peer) throw new NeutralError("NO_RECIPIENT_KEY", `${recipient} has published no valid messaging key on this node: they must sign in once before they can receive`);
+      let body: string;
+      try {
+        body = toHex(encryptPayload(text, peer.conversationKey)).slice(2);
+      } catch (error) {
+        throw new NeutralError("INVALID_ARGUMENT", `The text cannot be encrypted: ${error instanceof Error ? error.message : "unknown reason"}`);
+      }
+      const timestamp = now();
+      const signature = await signer.signTypedData(
+        typedData("Message", { from: self as Hex, to: recipient as Hex, message: `0x${body}`, timestamp }),
+      );
+      const signed = { from: self, to: recipient, message: body, timestamp, signature };
+      const stored = await authed(() => client.sendMessage({ message: signed }, call));
+      if (stored.from.toLowerCase() !== self || stored.to.toLowerCase() !== recipient || stored.message.toLowerCase() !== body || stored.timestamp !== timestamp) {
+        throw new NeutralError("PROTOCOL_ERROR", "The node answered with a message other than the one sent");
+      }
+      const [decoded] = await decodeAll([stored]);
+      return decoded!;
+    },
+
+    inbox(walk = {}) {
+      const inboxFilter = {
+        ...(walk.from !== undefined && { from: checkAddress(walk.from, "from") }),
+        ...(walk.direction !== undefined && { direction: walk.direction }),
+        ...(walk.since !== undefined && { since: walk.since }),
+        ...(walk.until !== undefined && { until: walk.until }),
+      };
+      return pages((cursor, call) => client.getInbox({ inboxFilter, ...walkParams(walk), ...cursor }, call), walk);
+    },
+
+    chat(peer, walk = {}) {
+      const inboxFilter = {
+        chat: checkAddress(peer, "peer"),
+        ...(walk.since !== undefined && { since: walk.since }),
+        ...(walk.until !== undefined && { until: walk.until }),
+      };
+      return pages((cursor, call) => client.getChat({ inboxFilter, ...walkParams(walk), ...cursor }, call), walk);
+    },
+  };
+}
+
