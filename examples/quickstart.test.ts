@@ -26,7 +26,8 @@ afterAll(async () => {
   await relay?.stop();
 });
 
-const env = () => ({ ...process.env, NEUTRAL_URL: relay.url, NEUTRAL_KEY: "" });
+// A login-less, rc-less shell: what a pasted session needs, nothing a CI image adds (BASH_ENV).
+const env = () => ({ ...process.env, NEUTRAL_URL: relay.url, NEUTRAL_KEY: "", BASH_ENV: "" });
 
 describe("the README's quick start", () => {
   it("shows examples/hello.mjs as it is", () => {
@@ -34,14 +35,14 @@ describe("the README's quick start", () => {
   });
 
   it("SDK: node examples/hello.mjs prints Bob's decrypted, verified message", () => {
-    const run = spawnSync(process.execPath, ["examples/hello.mjs"], { cwd: root, env: env(), encoding: "utf8", timeout: 30_000 });
+    const run = spawnSync(process.execPath, ["examples/hello.mjs"], { cwd: root, env: env(), encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "pipe"] });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout.trim()).toMatch(/^0x[0-9a-f]{40} Hello, Bob! ✓ verified$/);
   });
 
   it("CLI: the shell session ends with Bob's inbox showing the message, verified", () => {
-    const run = spawnSync("bash", ["-euo", "pipefail", "-c", snippet("cli")], { cwd: root, env: env(), encoding: "utf8", timeout: 60_000 });
+    const run = spawnSync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", snippet("cli")], { cwd: root, env: env(), encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"] });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n");
