@@ -52,6 +52,7 @@ function expectOneErrorLine(result: CliResult, code: number): string {
   return result.stderr.trim();
 }
 
+// Declared again on purpose, not imported from format.ts: the test pins the documented --json shape.
 interface MessageJson {
   id: string;
   from: string;

@@ -1,8 +1,11 @@
-import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
+import { hkdf } from "@noble/hashes/hkdf.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { describe, expect, it } from "vitest";
 import { toSigner } from "./account.js";
 import { toHex, type Hex } from "./crypto/ecdsa.js";
-import { deriveMessagingKey, isValidKeyBundle, messagingKeyFromSignature, signKeyBundle } from "./messaging-key.js";
+import { DERIVATION_NOTICE, deriveMessagingKey, isValidKeyBundle, messagingKeyFromSignature, signKeyBundle } from "./messaging-key.js";
 import { privateKeyToAccount, signingProvider, TEST_KEYS } from "./test-wallet.js";
 
 const alice = privateKeyToAccount(TEST_KEYS.alice);
@@ -17,6 +20,17 @@ describe("the messaging key", () => {
     ]);
     expect(new Set(keys.map((key) => key.publicKeyHex)).size).toBe(1);
     expect(toHex(keys[0]!.privateKey)).not.toBe(TEST_KEYS.alice);
+  });
+
+  it("follows the derivation openrpc.json spells out (recomputed here with viem and @noble directly)", async () => {
+    const signature = await alice.signTypedData({
+      domain: { name: "neutralService", version: "1" },
+      types: { DeriveMessagingKey: [{ name: "notice", type: "string" }, { name: "account", type: "address" }, { name: "version", type: "uint32" }] },
+      primaryType: "DeriveMessagingKey",
+      message: { notice: DERIVATION_NOTICE, account: alice.address, version: 1 },
+    });
+    const privateKey = hkdf(sha256, hexToBytes(signature.slice(2, 130)), utf8ToBytes("neutralService messaging key"), utf8ToBytes("v1/0"), 32);
+    expect(toHex(schnorr.getPublicKey(privateKey))).toBe((await deriveMessagingKey(toSigner(TEST_KEYS.alice))).publicKeyHex);
   });
 
   it("differs between accounts and is a valid x-only secp256k1 key", async () => {

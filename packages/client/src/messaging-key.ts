@@ -13,6 +13,8 @@ import type { KeyBundle } from "./generated/types.js";
 export const DERIVATION_NOTICE =
   "Derive my neutralService messaging key. Sign this only in an app you trust with your messages: this signature decrypts them.";
 export const DERIVATION_VERSION = 1;
+/** HKDF salt of the derivation (openrpc.json's "Key bundles" section spells the whole derivation out). */
+export const DERIVATION_SALT = "neutralService messaging key";
 
 /** A messaging key pair. `publicKey` is x-only (32 bytes, BIP-340 form), as NIP-44 uses it. */
 export interface MessagingKey {
@@ -40,7 +42,7 @@ export function messagingKeyFromSignature(signature: Hex): MessagingKey {
   if (s > CURVE_ORDER / 2n) s = CURVE_ORDER - s;
   const ikm = concatBytes(r, fromHex(s.toString(16).padStart(64, "0")));
   for (let counter = 0; ; counter++) {
-    const candidate = hkdf(sha256, ikm, utf8ToBytes("neutralService messaging key"), utf8ToBytes(`v${DERIVATION_VERSION}/${counter}`), 32);
+    const candidate = hkdf(sha256, ikm, utf8ToBytes(DERIVATION_SALT), utf8ToBytes(`v${DERIVATION_VERSION}/${counter}`), 32);
     const scalar = BigInt(`0x${bytesToHex(candidate)}`);
     if (scalar > 0n && scalar < CURVE_ORDER) {
       const publicKey = secp256k1.getPublicKey(candidate, true).subarray(1);

@@ -62,3 +62,16 @@ describe("hashTypedData", () => {
     expect(() => hashTypedData({ primaryType: "Message", message: { from: "0x00", to: "0x00", message: "0x", timestamp: -1 } as never })).toThrow();
   });
 });
+
+describe("the typed data and the spec agree", () => {
+  it("every EIP-712 type here is written out, and the derivation notice quoted, in openrpc.json", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { DERIVATION_NOTICE, DERIVATION_SALT, DERIVATION_VERSION } = await import("../messaging-key.js");
+    const spec = readFileSync(new URL("../../../../openrpc.json", import.meta.url), "utf8");
+    for (const [name, fields] of Object.entries(EIP712_TYPES)) {
+      expect(spec, name).toContain(`${name}(${fields.map((field) => `${field.type} ${field.name}`).join(",")})`);
+    }
+    expect(spec).toContain(JSON.stringify(DERIVATION_NOTICE).slice(1, -1));
+    expect(spec).toContain(`salt \\"${DERIVATION_SALT}\\" and info \\"v${DERIVATION_VERSION}/0\\"`);
+  });
+});
