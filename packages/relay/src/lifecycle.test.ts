@@ -84,9 +84,12 @@ describe("identity and durability", () => {
 });
 
 it("replaces a worker that dies, and keeps serving", async () => {
-  const relay = await startRelay({ workers: 2 });
+  const relay = await startRelay({ workers: 2, args: ["--log-level", "debug"] });
+  const listening = () => new Set(relay.logs.filter((log) => log.msg === "worker listening").map((log) => log.worker));
   const children = async () =>
     (await promisify(execFile)("pgrep", ["-P", String(relay.process.pid)]).catch(() => ({ stdout: "" }))).stdout.split("\n").filter(Boolean).map(Number);
+  for (let i = 0; i < 200 && listening().size < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(listening().size).toBe(2); // both serve before one is killed
   const before = await children();
   expect(before).toHaveLength(2);
   process.kill(before[0]!, "SIGKILL");
@@ -96,6 +99,9 @@ it("replaces a worker that dies, and keeps serving", async () => {
   const after = await children();
   expect(after).toHaveLength(2);
   expect(after).not.toContain(before[0]);
+  const replacement = after.find((pid) => !before.includes(pid))!;
+  for (let i = 0; i < 200 && !listening().has(replacement); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(listening()).toContain(replacement); // the replacement serves too
   for (let i = 0; i < 5; i++) expect((await post(relay.url, { jsonrpc: "2.0", id: i, method: "neutralService_nodeInfo" }, undefined, { connection: "close" })).status).toBe(200);
   expect((await relay.stop()).code).toBe(0);
 });

@@ -87,7 +87,8 @@ function supervise(config: RelayConfig, logger: Logger): void {
   }
   const fork = () => cluster.fork();
 
-  cluster.on("listening", (_worker, address) => {
+  cluster.on("listening", (worker, address) => {
+    logger.debug({ worker: worker.process.pid }, "worker listening");
     if (announced) return;
     announced = true;
     const host = config.host.includes(":") ? `[${config.host}]` : config.host;
