@@ -1,6 +1,6 @@
 // The three kinds of account the SDK signs with, behind one small `Signer` interface: a raw
 // private key, a viem-style local account, or an EIP-1193 wallet that can only sign.
-import { addressOfPrivateKey, checksumAddress, fromHex, isAddress, isPrivateKeyHex, normalizeSignature, personalMessageDigest, signDigest, type Hex } from "./crypto/ecdsa.js";
+import { addressOfPrivateKey, checksumAddress, fromHex, isAddress, isPrivateKeyHex, normalizeSignature, personalMessageDigest, signDigest, toHex, type Hex } from "./crypto/ecdsa.js";
 import { EIP712_DOMAIN_TYPE, hashTypedData, type PrimaryType, type TypedData } from "./crypto/eip712.js";
 import { NeutralError } from "./errors.js";
 
@@ -89,7 +89,7 @@ export function providerSigner(provider: Eip1193Provider, address?: string): Sig
     getAddress,
     async signMessage(text) {
       const from = await getAddress();
-      const hexText = `0x${Array.from(new TextEncoder().encode(text), (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+      const hexText = toHex(new TextEncoder().encode(text));
       return checkedSignature(await provider.request({ method: "personal_sign", params: [hexText, checksumAddress(from)] }), "a sign-in message");
     },
     async signTypedData(data) {

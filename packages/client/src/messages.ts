@@ -1,5 +1,5 @@
 // Turning a stored Message into what an app shows: its plaintext and the result of every check.
-import { fromHex, recoverAddress, type Hex } from "./crypto/ecdsa.js";
+import { fromHex, recoverAddress, toHex, type Hex } from "./crypto/ecdsa.js";
 import { hashTypedData } from "./crypto/eip712.js";
 import { decryptPayload } from "./crypto/nip44.js";
 import type { Message } from "./generated/types.js";
@@ -59,9 +59,7 @@ export function messageDigest(message: Pick<Message, "from" | "to" | "message" |
 }
 
 function receiptDigest(digest: Uint8Array, role: "sender" | "receiver"): Uint8Array {
-  let hex = "0x";
-  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
-  return hashTypedData({ primaryType: "Receipt", message: { message: hex as Hex, role } });
+  return hashTypedData({ primaryType: "Receipt", message: { message: toHex(digest), role } });
 }
 
 export async function decodeMessage(raw: Message, context: DecodeContext): Promise<DecryptedMessage> {

@@ -60,7 +60,7 @@ describe("two accounts exchange messages", () => {
     expect(sent).toMatchObject({ from: aliceAddress, to: bobAddress, direction: "sent", text: `hello bob ✓ ${marker}`, verified: true, problems: [] });
     expect(sent.raw.message).not.toContain(Buffer.from(marker).toString("hex"));
 
-    const [page] = await collectPages(bob.inbox({ limit: 5 }));
+    const [page] = await collect(bob.inbox({ limit: 5 }));
     const received = page!.messages.find((message) => message.id === sent.id);
     expect(received).toMatchObject({
       from: aliceAddress,
@@ -115,7 +115,7 @@ describe("two accounts exchange messages", () => {
     await dave.ready();
     const ids: string[] = [];
     for (let i = 0; i < 45; i++) ids.push((await bob.send(await dave.getAddress(), `n${i}`)).id);
-    const pages = await collectPages(dave.inbox({ limit: 20 }));
+    const pages = await collect(dave.inbox({ limit: 20 }));
     expect(pages.map((page) => [page.messages.length, page.end])).toEqual([
       [20, false],
       [20, false],
@@ -150,7 +150,7 @@ describe("what a dishonest node serves is flagged", () => {
     const [page] = result as [{ data: Message[] }];
     return [{ ...page, data: page.data.map(edit) }];
   };
-  const newest = async () => (await collectPages(viaProxy.inbox({ from: aliceAddress, limit: 1 })))[0]!.messages[0]!;
+  const newest = async () => (await collect(viaProxy.inbox({ from: aliceAddress, limit: 1 })))[0]!.messages[0]!;
 
   it("passes through an honest node unchanged", async () => {
     proxy.rewrite = undefined;
@@ -192,7 +192,7 @@ describe("what a dishonest node serves is flagged", () => {
 
   it("accepts that receipt when the other node is trusted", async () => {
     const trusting = createNeutral({ url: proxy.url, account: TEST_KEYS.bob, domain: relay.domain, trustedNodes: [privateKeyToAccount(TEST_KEYS.carol).address] });
-    const [page] = await collectPages(trusting.inbox({ from: aliceAddress, limit: 1 }));
+    const [page] = await collect(trusting.inbox({ from: aliceAddress, limit: 1 }));
     expect(page!.messages[0]!.checks.receiverReceipt).toBe(true);
   });
 
@@ -210,7 +210,7 @@ describe("what a dishonest node serves is flagged", () => {
 
     // Reading, the same forgery leaves alice's messages undecrypted and says why.
     const reader = createNeutral({ url: proxy.url, account: TEST_KEYS.bob, domain: relay.domain });
-    const [page] = await collectPages(reader.inbox({ from: aliceAddress, limit: 1 }));
+    const [page] = await collect(reader.inbox({ from: aliceAddress, limit: 1 }));
     const message = page!.messages[0]!;
     expect(message.checks).toEqual({ decrypted: false, signature: true, senderReceipt: true, receiverReceipt: true });
     expect(message.problems).toEqual([`no valid messaging key is published for ${aliceAddress}`]);
@@ -294,8 +294,4 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of iterable) out.push(item);
   return out;
-}
-
-async function collectPages<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  return collect(iterable);
 }

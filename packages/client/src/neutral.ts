@@ -2,9 +2,9 @@
 // published, encrypts and signs what it sends, and decrypts and verifies what it reads.
 import { toSigner, type AccountSource, type Signer } from "./account.js";
 import { createBearerToken, type BearerToken } from "./auth/token.js";
-import { fromHex, isAddress, toHex, type Hex } from "./crypto/ecdsa.js";
+import { fromHex, isAddress, type Hex } from "./crypto/ecdsa.js";
 import { typedData } from "./crypto/eip712.js";
-import { encryptPayload, getConversationKey, MAX_PLAINTEXT_BYTES, payloadLength } from "./crypto/nip44.js";
+import { encryptHex, getConversationKey, MAX_PLAINTEXT_BYTES, payloadLength } from "./crypto/nip44.js";
 import { NeutralError } from "./errors.js";
 import { errors } from "./generated/errors.js";
 import { createNeutralServiceClient, type NeutralServiceClient } from "./generated/methods.js";
@@ -285,7 +285,7 @@ export function createNeutral(options: NeutralOptions): Neutral {
       if (!peer) throw new NeutralError("NO_RECIPIENT_KEY", `${recipient} has published no valid messaging key on this node: they must sign in once before they can receive`);
       let body: string;
       try {
-        body = toHex(encryptPayload(text, peer.conversationKey)).slice(2);
+        body = encryptHex(text, peer.conversationKey);
       } catch (error) {
         throw new NeutralError("INVALID_ARGUMENT", `The text cannot be encrypted: ${error instanceof Error ? error.message : "unknown reason"}`);
       }
