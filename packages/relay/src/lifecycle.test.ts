@@ -85,7 +85,8 @@ describe("identity and durability", () => {
 
 it("replaces a worker that dies, and keeps serving", async () => {
   const relay = await startRelay({ workers: 2, args: ["--log-level", "debug"] });
-  const listening = () => new Set(relay.logs.filter((log) => log.msg === "worker listening").map((log) => log.worker));
+  // Each worker logs "worker listening" itself (debug), under its own pid.
+  const listening = () => new Set(relay.logs.filter((log) => log.msg === "worker listening").map((log) => log.pid));
   const children = async () =>
     (await promisify(execFile)("pgrep", ["-P", String(relay.process.pid)]).catch(() => ({ stdout: "" }))).stdout.split("\n").filter(Boolean).map(Number);
   for (let i = 0; i < 200 && listening().size < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));

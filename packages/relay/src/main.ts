@@ -87,8 +87,7 @@ function supervise(config: RelayConfig, logger: Logger): void {
   }
   const fork = () => cluster.fork();
 
-  cluster.on("listening", (worker, address) => {
-    logger.debug({ worker: worker.process.pid }, "worker listening");
+  cluster.on("listening", (_worker, address) => {
     if (announced) return;
     announced = true;
     const host = config.host.includes(":") ? `[${config.host}]` : config.host;
