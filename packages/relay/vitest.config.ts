@@ -5,5 +5,7 @@ export default defineConfig({
     // Integration tests start real relay processes (dist/main.js): build first (turbo does).
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // A throwaway PostgreSQL cluster for the run (skipped locally without PostgreSQL, never in CI).
+    globalSetup: ["./src/storage/test-postgres-setup.ts"],
   },
 });

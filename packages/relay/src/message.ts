@@ -24,3 +24,19 @@ export function messageJson(id: number, message: AcceptedMessage): string {
     `"receiver_receipt":"${message.receiverReceipt}","timestamp":${message.timestamp}}`
   );
 }
+
+const ID_HEAD = '{"id":"';
+const ID_PROBE = `${ID_HEAD}0"`;
+
+/**
+ * The wire JSON of `message` after its id, for a store that learns the id inside its write
+ * transaction: `messageJson(id, message)` is `messageJsonWithId(id, messageJsonTail(message))`.
+ */
+export function messageJsonTail(message: AcceptedMessage): string {
+  const probe = messageJson(0, message);
+  if (!probe.startsWith(ID_PROBE)) throw new Error("messageJson must begin with the id");
+  return probe.slice(ID_PROBE.length);
+}
+
+/** `messageJson(id, message)`, given `messageJsonTail(message)`. */
+export const messageJsonWithId = (id: number, tail: string): string => `${ID_HEAD}${id}"${tail}`;

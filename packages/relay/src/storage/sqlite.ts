@@ -1,10 +1,12 @@
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import type { Statement, Transaction } from "better-sqlite3";
-import { messageJson, type AcceptedMessage } from "../message.js";
+import { messageJsonTail, messageJsonWithId, type AcceptedMessage } from "../message.js";
 import { latestSchemaVersion, migrate } from "./sqlite-migrations.js";
 import {
   ID_CEILING,
+  mergeRanges,
+  pageOf,
   type AppendResult,
   type MailboxRange,
   type MessageStore,
@@ -60,16 +62,6 @@ interface PendingAppend {
   wire: WireAppend;
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
-}
-
-const ID_HEAD = '{"id":"';
-const ID_PROBE = `${ID_HEAD}0"`;
-
-/** The wire JSON of `message` without its id (the id is only known inside the transaction). */
-function jsonTail(message: AcceptedMessage): string {
-  const probe = messageJson(0, message);
-  if (!probe.startsWith(ID_PROBE)) throw new Error("messageJson must begin with the id");
-  return probe.slice(ID_PROBE.length);
 }
 
 const SQL = {
@@ -208,7 +200,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
         const result = reply.results[i]!;
         entry.resolve(
           typeof result === "number"
-            ? { stored: { id: result, json: `${ID_HEAD}${result}"${entry.wire.tail}` }, created: true }
+            ? { stored: { id: result, json: messageJsonWithId(result, entry.wire.tail) }, created: true }
             : { stored: result, created: false },
         );
       });
@@ -259,7 +251,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
         from: message.from,
         to: message.to,
         timestamp: message.timestamp,
-        tail: jsonTail(message),
+        tail: messageJsonTail(message),
       };
       return new Promise<AppendResult>((resolve, reject) => {
         pending.push({ wire, resolve, reject });
@@ -272,21 +264,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
 
     async page(query): Promise<Page> {
       const owner = addressBytes(query.owner);
-      let rows: StoredMessage[];
-      if (query.ranges.length === 1) {
-        rows = readRange(query, query.ranges[0]!, owner);
-      } else {
-        // Each range yields at most limit+1 rows in walk order; merging them keeps the first limit+1 overall.
-        const seen = new Set<number>();
-        rows = query.ranges
-          .flatMap((range) => readRange(query, range, owner))
-          .filter((row) => !seen.has(row.id) && seen.add(row.id))
-          .sort(query.order === "asc" ? (a, b) => a.id - b.id : (a, b) => b.id - a.id)
-          .slice(0, query.limit + 1);
-      }
-      const end = rows.length <= query.limit;
-      if (!end) rows.length = query.limit;
-      return { messages: rows, end };
+      return pageOf(query, mergeRanges(query, query.ranges.map((range) => readRange(query, range, owner))));
     },
 
     async latestPeer(owner) {

@@ -101,3 +101,25 @@ export const ID_CEILING = Number.MAX_SAFE_INTEGER;
 export function cursorValue(id: string): number {
   return id.length > 15 && BigInt(id) >= BigInt(ID_CEILING) ? ID_CEILING : Number(id);
 }
+
+/**
+ * The first `limit + 1` messages, in the walk's order, of the union of per-range results (each in
+ * walk order, each at most `limit + 1` long). A message in several ranges (one sent to oneself is
+ * both received and sent) counts once.
+ */
+export function mergeRanges(query: Pick<PageQuery, "order" | "limit">, perRange: StoredMessage[][]): StoredMessage[] {
+  if (perRange.length === 1) return perRange[0]!;
+  const seen = new Set<number>();
+  return perRange
+    .flat()
+    .filter((row) => !seen.has(row.id) && seen.add(row.id))
+    .sort(query.order === "asc" ? (a, b) => a.id - b.id : (a, b) => b.id - a.id)
+    .slice(0, query.limit + 1);
+}
+
+/** A page from the first `limit + 1` matching rows in walk order. */
+export function pageOf(query: Pick<PageQuery, "limit">, rows: StoredMessage[]): Page {
+  const end = rows.length <= query.limit;
+  if (!end) rows.length = query.limit;
+  return { messages: rows, end };
+}

@@ -1,0 +1,151 @@
+import type { ClientBase } from "pg";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * The PostgreSQL schema, in order. Append new migrations; never edit an applied one.
+ *
+ * The tables mirror the SQLite ones (fan-out on write: `mailbox` holds each message once per side,
+ * with its wire JSON, keyed by (owner, side, id) so a keyset page is one index range at any depth).
+ * What differs is how ids are handed out. A sequence gives ids in the order transactions *start*,
+ * but they commit in any order: a reader syncing forward with `after` could read id 8, move its
+ * cursor past it, and never see id 7 committing a moment later. Here every append takes the row
+ * lock of the single `id_counter` row and keeps it until it commits, so appends (from every replica)
+ * commit one after another in id order: once a reader sees an id, every smaller id is visible too.
+ * `neutral_append` does a whole batch in one statement, so the lock is held for one round trip.
+ */
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: "messages, mailboxes, key bundles, node identity",
+    sql: `
+      CREATE TABLE id_counter (
+        singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+        last_id bigint NOT NULL
+      );
+      INSERT INTO id_counter (singleton, last_id) VALUES (true, 0);
+
+      CREATE TABLE messages (
+        id bigint PRIMARY KEY,
+        digest bytea NOT NULL UNIQUE,
+        sender bytea NOT NULL,
+        accepted_at bigint NOT NULL
+      );
+      CREATE TABLE mailbox (
+        owner bytea NOT NULL,
+        side smallint NOT NULL,
+        id bigint NOT NULL,
+        peer bytea NOT NULL,
+        ts bigint NOT NULL,
+        json text NOT NULL,
+        PRIMARY KEY (owner, side, id)
+      );
+      CREATE INDEX mailbox_by_peer ON mailbox (owner, side, peer, id);
+
+      CREATE TABLE key_bundles (
+        account bytea PRIMARY KEY,
+        key bytea NOT NULL,
+        ts bigint NOT NULL,
+        signature bytea NOT NULL,
+        updated_at bigint NOT NULL
+      );
+
+      -- The node's signing key when no replica is given one: the first replica to start writes it,
+      -- every other replica reads it, so all of them sign receipts as one node.
+      CREATE TABLE node_identity (
+        singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+        private_key bytea NOT NULL,
+        created_at bigint NOT NULL
+      );
+
+      -- Appends a batch: for each message, the stored original if its digest is known (created =
+      -- false), else a new row under the next id. Sides: 1 = received (owner is the recipient),
+      -- 2 = sent. p_tails[i] is the wire JSON after its id: the row's json is {"id":"<id>" + tail.
+      CREATE FUNCTION neutral_append(p_digests bytea[], p_senders bytea[], p_recipients bytea[], p_timestamps bigint[], p_tails text[], p_accepted_at bigint)
+      RETURNS TABLE (stored_id bigint, stored_json text, created boolean)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        next_id bigint;
+        known bigint;
+        row_json text;
+      BEGIN
+        -- Held until commit: appends commit in id order (see the migration's comment).
+        SELECT c.last_id INTO next_id FROM id_counter c WHERE c.singleton FOR UPDATE;
+        FOR i IN 1 .. coalesce(array_length(p_digests, 1), 0) LOOP
+          -- Under the lock no other append runs, so this lookup sees every committed digest.
+          SELECT m.id INTO known FROM messages m WHERE m.digest = p_digests[i];
+          IF FOUND THEN
+            RETURN QUERY SELECT b.id, b.json, false FROM mailbox b WHERE b.owner = p_recipients[i] AND b.side = 1 AND b.id = known;
+          ELSE
+            next_id := next_id + 1;
+            row_json := '{"id":"' || next_id || '"' || p_tails[i];
+            INSERT INTO messages (id, digest, sender, accepted_at) VALUES (next_id, p_digests[i], p_senders[i], p_accepted_at);
+            INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES
+              (p_recipients[i], 1, next_id, p_senders[i], p_timestamps[i], row_json),
+              (p_senders[i], 2, next_id, p_recipients[i], p_timestamps[i], row_json);
+            stored_id := next_id;
+            stored_json := row_json;
+            created := true;
+            RETURN NEXT;
+          END IF;
+        END LOOP;
+        UPDATE id_counter SET last_id = next_id WHERE singleton;
+      END
+      $fn$;
+    `,
+  },
+];
+
+/** The highest schema version this code knows; a database beyond it was written by newer software. */
+export const latestSchemaVersion = migrations[migrations.length - 1]!.version;
+
+/**
+ * Any 64-bit number, the same in every replica: the advisory lock that serializes migrations.
+ * (ASCII "neutral" + 1.)
+ */
+const MIGRATION_LOCK = 0x6e65757472616c01n;
+
+/**
+ * Applies the migrations not yet applied, all in one transaction under a transaction-scoped
+ * advisory lock: replicas starting at once queue on the lock, and the second finds everything
+ * done. Returns the versions applied; throws if the database is newer than this code.
+ */
+export async function migrate(client: ClientBase): Promise<number[]> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK.toString()]);
+    await client.query("CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)");
+    const { rows } = await client.query<{ version: number }>("SELECT version FROM schema_migrations");
+    const done = new Set(rows.map((row) => row.version));
+    const newest = Math.max(0, ...done);
+    if (newest > latestSchemaVersion) {
+      throw new Error(`the database has schema version ${newest}, newer than this relay's ${latestSchemaVersion}; upgrade the relay`);
+    }
+    const applied: number[] = [];
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql);
+      await client.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [migration.version, migration.name, Date.now()]);
+      applied.push(migration.version);
+    }
+    await client.query("COMMIT");
+    return applied;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
+}
+
+/** The newest applied version (0 for an empty database). Throws if it is newer than this code. */
+export async function checkSchemaVersion(client: ClientBase): Promise<number> {
+  const exists = await client.query<{ table: string | null }>("SELECT to_regclass('schema_migrations')::text AS table");
+  if (exists.rows[0]?.table == null) return 0;
+  const { rows } = await client.query<{ v: number | null }>("SELECT max(version) AS v FROM schema_migrations");
+  const version = rows[0]?.v ?? 0;
+  if (version > latestSchemaVersion) throw new Error(`the database has schema version ${version}, newer than this relay's ${latestSchemaVersion}; upgrade the relay`);
+  return version;
+}

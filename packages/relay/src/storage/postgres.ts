@@ -1,0 +1,275 @@
+import pg from "pg";
+import { messageJsonTail, type AcceptedMessage } from "../message.js";
+import { checkSchemaVersion, migrate } from "./postgres-migrations.js";
+import { ID_CEILING, pageOf, type AppendResult, type MailboxRange, type MessageStore, type PageQuery, type StoredKeyBundle, type StoredMessage } from "./store.js";
+
+const SIDE = { received: 1, sent: 2 } as const;
+
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database?…` (libpq-style; `options=-c search_path=…` picks a schema). */
+  url: string;
+  /** Connections in this process's pool (default 10). */
+  poolSize?: number;
+  /** Apply pending migrations (default true). A process that knows another already did may skip it. */
+  migrate?: boolean;
+  /** Called with errors of idle pooled connections (e.g. the server restarting); the pool replaces them. */
+  onIdleError?: (error: Error) => void;
+  /** Most messages in one append transaction (default 500). */
+  maxBatch?: number;
+}
+
+/** The PostgreSQL message store, plus the node identity its replicas share. */
+export interface PostgresStore extends MessageStore {
+  /**
+   * The node's signing key kept in the database: the stored one, else `generate()`'s, stored now.
+   * Replicas starting at once agree: exactly one key is ever stored.
+   */
+  nodeKey(generate: () => Uint8Array): Promise<{ privateKey: Uint8Array; created: boolean }>;
+}
+
+/** The URL without its credentials, for logs: `postgres://host:port/database`. */
+export function describeDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return "postgres://(unparsable url)";
+  }
+}
+
+const addressBytes = (address: string) => Buffer.from(address.slice(2), "hex");
+const addressHex = (bytes: Buffer) => `0x${bytes.toString("hex")}`;
+function hexBytes(hex: string, length: number): Buffer {
+  const bytes = Buffer.from(hex.slice(2), "hex");
+  if (!hex.startsWith("0x") || bytes.length !== length || hex.length !== 2 + 2 * length) throw new Error(`expected 0x and ${length} bytes of hex`);
+  return bytes;
+}
+
+/** bigint columns as numbers: ids, timestamps and ms clocks stay below 2^53. */
+const INT8 = 20;
+const parseInt8 = (text: string) => Number(text);
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => (oid === INT8 && format !== "binary" ? parseInt8 : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
+};
+
+const SELECT_KEY_BUNDLE = "SELECT key, ts, signature FROM key_bundles WHERE account = $1";
+
+interface PendingAppend {
+  message: AcceptedMessage;
+  tail: string;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** One `SELECT` per page shape (a prepared statement per connection): its text and its name. */
+interface PageStatement {
+  name: string;
+  text: string;
+}
+
+/**
+ * The page query for a shape: one keyset range scan per mailbox range (the primary key, or
+ * mailbox_by_peer with a peer), each cut at `limit + 1` rows; several ranges are merged by a UNION
+ * (a message sent to oneself is in both sides with the same row: it counts once).
+ */
+function pageStatement(ranges: readonly MailboxRange[], since: boolean, until: boolean, order: "asc" | "desc"): PageStatement {
+  const direction = order === "asc" ? "ASC" : "DESC";
+  // Shared parameters: $1 owner, $2 after, $3 before, $4 limit+1, then since/until; then per-range peers.
+  let next = 5;
+  const sinceParam = since ? `$${next++}` : undefined;
+  const untilParam = until ? `$${next++}` : undefined;
+  const selects = ranges.map((range) => {
+    const peer = range.peer !== undefined ? ` AND peer = $${next++}` : "";
+    return (
+      `SELECT id, json FROM mailbox WHERE owner = $1 AND side = ${SIDE[range.side]}${peer} AND id > $2 AND id < $3` +
+      `${sinceParam ? ` AND ts >= ${sinceParam}` : ""}${untilParam ? ` AND ts < ${untilParam}` : ""} ORDER BY id ${direction} LIMIT $4`
+    );
+  });
+  const text = selects.length === 1 ? selects[0]! : `${selects.map((select) => `(${select})`).join(" UNION ")} ORDER BY id ${direction} LIMIT $4`;
+  const shape = ranges.map((range) => `${range.side[0]}${range.peer !== undefined ? "p" : ""}`).join("+");
+  return { name: `neutral_page_${shape}_${since ? "s" : ""}${until ? "u" : ""}_${order}`, text };
+}
+
+/**
+ * Opens the PostgreSQL store: a `pg` pool, migrations applied (under an advisory lock, so replicas
+ * may start together). Appends are batched per process: while one batch commits, the next
+ * collects, and each batch is a single `neutral_append` call, durable when it returns (PostgreSQL's
+ * default `synchronous_commit = on`). Across processes the batches commit in id order (see
+ * `postgres-migrations.ts`).
+ */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    application_name: "neutral-relay",
+    types,
+  });
+  pool.on("error", (error) => options.onIdleError?.(error));
+  try {
+    const client = await pool.connect();
+    try {
+      if (options.migrate !== false) await migrate(client);
+      else await checkSchemaVersion(client);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+
+  const maxBatch = options.maxBatch ?? 500;
+  const statements = new Map<string, PageStatement>();
+  let pending: PendingAppend[] = [];
+  let inFlight = false;
+  let flushScheduled = false;
+  let closed = false;
+  let closing: Promise<void> | undefined;
+  let whenIdle: (() => void)[] = [];
+
+  async function flush(): Promise<void> {
+    flushScheduled = false;
+    if (inFlight || pending.length === 0) return;
+    inFlight = true;
+    const batch = pending.slice(0, maxBatch);
+    pending = pending.slice(batch.length);
+    try {
+      const { rows } = await pool.query<{ stored_id: number; stored_json: string; created: boolean }>(
+        "SELECT stored_id, stored_json, created FROM neutral_append($1, $2, $3, $4, $5, $6)",
+        [
+          batch.map((entry) => Buffer.from(entry.message.digest)),
+          batch.map((entry) => addressBytes(entry.message.from)),
+          batch.map((entry) => addressBytes(entry.message.to)),
+          batch.map((entry) => entry.message.timestamp),
+          batch.map((entry) => entry.tail),
+          Date.now(),
+        ],
+      );
+      if (rows.length !== batch.length) throw new Error(`neutral_append answered ${rows.length} rows for ${batch.length} messages`);
+      batch.forEach((entry, i) => {
+        const row = rows[i]!;
+        entry.resolve({ stored: { id: row.stored_id, json: row.stored_json }, created: row.created });
+      });
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+    } finally {
+      inFlight = false;
+    }
+    if (pending.length > 0) void flush();
+    else {
+      const waiting = whenIdle;
+      whenIdle = [];
+      for (const resolve of waiting) resolve();
+    }
+  }
+
+  const keyBundleOf = (account: string, row: { key: Buffer; ts: number; signature: Buffer }): StoredKeyBundle => ({
+    account,
+    key: `0x${row.key.toString("hex")}`,
+    timestamp: row.ts,
+    signature: `0x${row.signature.toString("hex")}`,
+  });
+
+  const ensureOpen = () => {
+    if (closed) throw new Error("store is closed");
+  };
+
+  return {
+    kind: "postgres",
+
+    append(message) {
+      if (closed) return Promise.reject(new Error("store is closed"));
+      const tail = messageJsonTail(message);
+      return new Promise<AppendResult>((resolve, reject) => {
+        pending.push({ message, tail, resolve, reject });
+        if (!inFlight && !flushScheduled) {
+          flushScheduled = true;
+          setImmediate(() => void flush());
+        }
+      });
+    },
+
+    async page(query: PageQuery) {
+      ensureOpen();
+      if (query.ranges.length === 0) return { messages: [], end: true };
+      const since = query.since !== undefined;
+      const until = query.until !== undefined;
+      const key = `${query.ranges.map((range) => `${range.side}:${range.peer !== undefined}`).join(",")}:${since}:${until}:${query.order}`;
+      let statement = statements.get(key);
+      if (!statement) statements.set(key, (statement = pageStatement(query.ranges, since, until, query.order)));
+      const values: unknown[] = [addressBytes(query.owner), query.after ?? 0, query.before ?? ID_CEILING, query.limit + 1];
+      if (since) values.push(query.since);
+      if (until) values.push(query.until);
+      for (const range of query.ranges) if (range.peer !== undefined) values.push(addressBytes(range.peer));
+      const { rows } = await pool.query<StoredMessage>({ name: statement.name, text: statement.text, values });
+      return pageOf(query, rows);
+    },
+
+    async latestPeer(owner) {
+      ensureOpen();
+      const { rows } = await pool.query<{ peer: Buffer }>({
+        name: "neutral_latest_peer",
+        text:
+          "SELECT peer FROM ((SELECT id, peer FROM mailbox WHERE owner = $1 AND side = 1 ORDER BY id DESC LIMIT 1) " +
+          "UNION ALL (SELECT id, peer FROM mailbox WHERE owner = $1 AND side = 2 ORDER BY id DESC LIMIT 1)) latest ORDER BY id DESC LIMIT 1",
+        values: [addressBytes(owner)],
+      });
+      return rows[0] && addressHex(rows[0].peer);
+    },
+
+    async putKeyBundle(bundle) {
+      ensureOpen();
+      const account = bundle.account.toLowerCase();
+      // The upsert replaces only an older bundle. When it changes nothing, the current row is read
+      // by a second statement: its snapshot is newer than a concurrent publish the upsert waited for.
+      const key = addressBytes(account);
+      const put = await pool.query<{ key: Buffer; ts: number; signature: Buffer }>({
+        name: "neutral_put_key_bundle",
+        text:
+          "INSERT INTO key_bundles (account, key, ts, signature, updated_at) VALUES ($1, $2, $3, $4, $5) " +
+          "ON CONFLICT (account) DO UPDATE SET key = excluded.key, ts = excluded.ts, signature = excluded.signature, updated_at = excluded.updated_at " +
+          "WHERE excluded.ts > key_bundles.ts RETURNING key, ts, signature",
+        values: [key, hexBytes(bundle.key, 32), bundle.timestamp, hexBytes(bundle.signature, 65), Date.now()],
+      });
+      const rows = put.rows.length > 0 ? put.rows : (await pool.query<{ key: Buffer; ts: number; signature: Buffer }>({ name: "neutral_get_key_bundle", text: SELECT_KEY_BUNDLE, values: [key] })).rows;
+      if (rows[0] === undefined) throw new Error("key bundle upsert returned no row");
+      return keyBundleOf(account, rows[0]);
+    },
+
+    async getKeyBundle(account) {
+      ensureOpen();
+      const { rows } = await pool.query<{ key: Buffer; ts: number; signature: Buffer }>({
+        name: "neutral_get_key_bundle",
+        text: SELECT_KEY_BUNDLE,
+        values: [addressBytes(account)],
+      });
+      return rows[0] && keyBundleOf(account.toLowerCase(), rows[0]);
+    },
+
+    async nodeKey(generate) {
+      ensureOpen();
+      const stored = await pool.query<{ private_key: Buffer }>("SELECT private_key FROM node_identity");
+      if (stored.rows[0]) return { privateKey: new Uint8Array(stored.rows[0].private_key), created: false };
+      const inserted = await pool.query<{ private_key: Buffer }>(
+        "INSERT INTO node_identity (singleton, private_key, created_at) VALUES (true, $1, $2) ON CONFLICT (singleton) DO NOTHING RETURNING private_key",
+        [Buffer.from(generate()), Date.now()],
+      );
+      if (inserted.rows[0]) return { privateKey: new Uint8Array(inserted.rows[0].private_key), created: true };
+      const winner = await pool.query<{ private_key: Buffer }>("SELECT private_key FROM node_identity"); // another replica was first
+      return { privateKey: new Uint8Array(winner.rows[0]!.private_key), created: false };
+    },
+
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        if (inFlight || pending.length > 0) {
+          const idle = new Promise<void>((resolve) => whenIdle.push(resolve));
+          void flush();
+          await idle;
+        }
+        await pool.end();
+      })();
+      return closing;
+    },
+  };
+}
