@@ -9,6 +9,8 @@ const FLAGS = [
   ["data-dir", "NEUTRAL_DATA_DIR"],
   ["domain", "NEUTRAL_DOMAIN"],
   ["node-key", "NEUTRAL_NODE_KEY"],
+  ["database-url", "NEUTRAL_DATABASE_URL"],
+  ["database-pool-size", "NEUTRAL_DATABASE_POOL_SIZE"],
   ["log-level", "NEUTRAL_LOG_LEVEL"],
   ["workers", "NEUTRAL_WORKERS"],
   ["rate-limit", "NEUTRAL_RATE_LIMIT"],
@@ -44,12 +46,14 @@ describe("parseConfig", () => {
       port: 8645,
       dataDir: "./data",
       domains: [],
+      databasePoolSize: 10,
       logLevel: "info",
       workers: os.availableParallelism(),
       rateLimit: 100,
       limits: { maxLimit: 100, maxBatch: 100, maxBodyBytes: 1024 * 1024, maxMessageBytes: 64 * 1024, clockSkewMs: 5 * 60 * 1000 },
     });
     expect("nodeKey" in config([])).toBe(false);
+    expect("databaseUrl" in config([])).toBe(false);
   });
 
   it("reads the process environment when none is passed", () => {
@@ -69,6 +73,8 @@ describe("parseConfig", () => {
     ["data-dir", "/var/flag", "/var/env", "/var/flag", "/var/env", (c) => c.dataDir],
     ["domain", "flag.example", "env.example", ["flag.example"], ["env.example"], (c) => c.domains],
     ["node-key", KEY, KEY.toUpperCase().replace("0X", "0x"), KEY, KEY.toUpperCase().replace("0X", "0x"), (c) => c.nodeKey],
+    ["database-url", "postgres://relay@db.example/neutral", "postgresql://a:b@[::1]:5433/n?sslmode=require", "postgres://relay@db.example/neutral", "postgresql://a:b@[::1]:5433/n?sslmode=require", (c) => c.databaseUrl],
+    ["database-pool-size", "4", "20", 4, 20, (c) => c.databasePoolSize],
     ["log-level", "debug", "warn", "debug", "warn", (c) => c.logLevel],
     ["workers", "3", "5", 3, 5, (c) => c.workers],
     ["rate-limit", "0", "7", 0, 7, (c) => c.rateLimit],
@@ -121,6 +127,7 @@ describe("parseConfig", () => {
     [["--max-batch", "0"], "--max-batch"],
     [["--max-message-bytes", "0"], "--max-message-bytes"],
     [["--clock-skew-ms", "1e3"], "--clock-skew-ms"],
+    [["--database-pool-size", "0"], "--database-pool-size"],
     [["--prot", "80"], "--prot"],
     [["--verbose"], "--verbose"],
     [["--port"], "--port"],
@@ -155,6 +162,16 @@ describe("parseConfig", () => {
       expect(error.message).not.toContain(secret.slice(0, 16));
     }
   });
+
+  it.each(["mysql://root:hunter2@db/neutral", "hunter2", "postgres://root:hunter2@db/neutral with space", "file:///hunter2.sqlite"])(
+    "a --database-url that is not postgres:// is refused without echoing it: %s",
+    (url) => {
+      for (const error of [configError(["--database-url", url]), configError([], { NEUTRAL_DATABASE_URL: url })]) {
+        expect(error.message).toContain("--database-url");
+        expect(error.message).not.toContain("hunter2");
+      }
+    },
+  );
 
   it("an error about another flag does not echo the node key either", () => {
     for (const argv of [

@@ -12,8 +12,12 @@ export interface RelayConfig {
   dataDir: string;
   /** SIWE domains accepted; empty means the default `HOST:PORT` the node listens on. */
   domains: string[];
-  /** 0x + 64 hex, from --node-key / NEUTRAL_NODE_KEY; absent means the key file in the data dir. */
+  /** 0x + 64 hex, from --node-key / NEUTRAL_NODE_KEY; absent means the key file in the data dir (or the database's key). */
   nodeKey?: string;
+  /** postgres:// URL: PostgreSQL instead of SQLite in the data dir. A secret (it may hold a password). */
+  databaseUrl?: string;
+  /** PostgreSQL connections per serving process. */
+  databasePoolSize: number;
   logLevel: LogLevel;
   /** Processes serving HTTP (SQLite in WAL lets them share the file). */
   workers: number;
@@ -46,6 +50,11 @@ const FLAGS = {
     env: "NEUTRAL_NODE_KEY",
     help: "0x hex private key that signs receipts (default: generated on first start into DATA_DIR/node.key, mode 0600); prefer the variable, flags show in ps",
   },
+  "database-url": {
+    env: "NEUTRAL_DATABASE_URL",
+    help: "postgres://user:password@host:port/database: store in PostgreSQL (replicas on one database are one node) instead of SQLite in DATA_DIR; prefer the variable, flags show in ps",
+  },
+  "database-pool-size": { env: "NEUTRAL_DATABASE_POOL_SIZE", default: "10", help: "PostgreSQL connections per worker process" },
   "log-level": { env: "NEUTRAL_LOG_LEVEL", default: "info", help: LOG_LEVELS.join(" | ") },
   workers: { env: "NEUTRAL_WORKERS", default: String(Math.min(64, os.availableParallelism())), help: "HTTP worker processes (default: one per core)" },
   "rate-limit": { env: "NEUTRAL_RATE_LIMIT", default: "100", help: "requests per second per client IP, burst twice that; 0 = off" },
@@ -59,7 +68,7 @@ type FlagName = keyof typeof FLAGS;
 
 export function helpText(): string {
   const lines = [
-    "neutral-relay: a neutralService node (JSON-RPC 2.0 over HTTP, SQLite storage)",
+    "neutral-relay: a neutralService node (JSON-RPC 2.0 over HTTP; SQLite, or PostgreSQL for replicas)",
     "",
     "Usage: pnpm start [flags]      (or: node packages/relay/dist/main.js [flags])",
     "",
@@ -121,6 +130,10 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
   if (nodeKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(nodeKey)) {
     throw new ConfigError("--node-key must be 0x followed by 64 hex digits"); // never echo a secret
   }
+  const databaseUrl = value("database-url");
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/[^\s]+$/.test(databaseUrl)) {
+    throw new ConfigError("--database-url must be a postgres:// or postgresql:// URL"); // never echo it: it may hold a password
+  }
   const logLevel = required("log-level") as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}`);
 
@@ -132,6 +145,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
       dataDir: required("data-dir"),
       domains,
       ...(nodeKey !== undefined && { nodeKey }),
+      ...(databaseUrl !== undefined && { databaseUrl }),
+      databasePoolSize: integer("database-pool-size", required("database-pool-size"), 1, 1000),
       logLevel,
       workers: integer("workers", required("workers"), 1, 64),
       rateLimit: integer("rate-limit", required("rate-limit"), 0, 1_000_000),

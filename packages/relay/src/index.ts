@@ -5,8 +5,10 @@ export { createAuthenticator, type Authenticate } from "./auth/authenticator.js"
 export { verifySiweToken, type VerifiedToken, type TokenRules } from "./auth/siwe-token.js";
 export { loadSecp256k1, isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";
 export { messageDigest, receiptDigest, keyBundleDigest, EIP712_DOMAIN, type MessageFields, type ReceiptRole, type KeyBundleFields } from "./crypto/eip712.js";
-export { loadNodeKey, NODE_KEY_FILE, type NodeKey } from "./node-key.js";
+export { loadNodeKey, generateNodeKey, NODE_KEY_FILE, type NodeKey } from "./node-key.js";
 export { openSqliteStore, type SqliteStoreOptions } from "./storage/sqlite.js";
+export { openPostgresStore, describeDatabaseUrl, type PostgresStore, type PostgresStoreOptions } from "./storage/postgres.js";
+export { openNodeStorage, type NodeStorage } from "./storage/open.js";
 export { messageJson, type AcceptedMessage } from "./message.js";
 export type { MessageStore, KeyStore, StoredKeyBundle, PageQuery, Page, StoredMessage, MailboxRange, Side, AppendResult } from "./storage/store.js";
 export { createLogger } from "./log.js";

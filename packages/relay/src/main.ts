@@ -1,12 +1,10 @@
 #!/usr/bin/env node
 // The relay's command line: `pnpm start [flags]`. See `--help`, and the README's "Running a relay".
 import cluster from "node:cluster";
-import path from "node:path";
 import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.js";
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { createLogger, type Logger } from "./log.js";
-import { loadNodeKey, NODE_KEY_FILE, type NodeKey } from "./node-key.js";
-import { DATABASE_FILE, openSqliteStore } from "./storage/sqlite.js";
+import { openNodeStorage, type NodeStorage } from "./storage/open.js";
 import { SOFTWARE } from "./version.js";
 
 function readConfig(): RelayConfig {
@@ -24,22 +22,36 @@ function readConfig(): RelayConfig {
   }
 }
 
-function logGeneratedKey(logger: Logger, config: RelayConfig, nodeKey: NodeKey): void {
-  if (nodeKey.source === "generated") logger.info({ address: nodeKey.address, file: path.join(config.dataDir, NODE_KEY_FILE) }, "generated a node key");
+function logGeneratedKey(logger: Logger, { nodeKey, location }: NodeStorage): void {
+  if (nodeKey.source !== "generated") return;
+  const where = location.storage === "sqlite" ? { file: location.keyFile } : { database: location.database };
+  logger.info({ address: nodeKey.address, ...where }, "generated a node key");
 }
+
+/** Where the node keeps its data, for the "listening" line (never a password). */
+const storageFields = ({ location }: NodeStorage) =>
+  location.storage === "sqlite" ? { storage: "sqlite", file: location.file } : { storage: "postgres", database: location.database };
 
 /** Serves HTTP in this process until SIGTERM/SIGINT. */
 async function serve(config: RelayConfig, logger: Logger, announce: boolean): Promise<void> {
   const curve = loadSecp256k1();
   if (announce) logger.info({ secp256k1: curve.implementation }, `secp256k1: ${curve.implementation}`);
-  const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
-  if (announce) logGeneratedKey(logger, config, nodeKey);
+  // A worker's primary has applied the migrations already.
+  const storage = await openNodeStorage(config, curve, { migrate: announce, logger });
+  const { store, nodeKey } = storage;
+  if (announce) logGeneratedKey(logger, storage);
   // Loaded here, not at the top: a supervising primary never serves, and leaves the HTTP stack,
   // the handlers and the SIWE parser out of its memory.
   const { createRelay } = await import("./relay.js");
-  const relay = createRelay({ config, logger, curve, nodeKey });
-  const url = await relay.listen();
-  if (announce) logger.info({ url, address: nodeKey.address, secp256k1: curve.implementation, workers: 1 }, "listening");
+  const relay = createRelay({ config, logger, curve, nodeKey, store });
+  let url: string;
+  try {
+    url = await relay.listen();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  if (announce) logger.info({ url, address: nodeKey.address, secp256k1: curve.implementation, workers: 1, ...storageFields(storage) }, "listening");
   else logger.debug({ url }, "worker listening");
 
   let stopping = false;
@@ -67,14 +79,14 @@ async function serve(config: RelayConfig, logger: Logger, announce: boolean): Pr
 /** Young-generation semi-space of each worker process, MiB. */
 const WORKER_SEMI_SPACE_MB = 2;
 
-/** Prepares the data dir once (key, schema), then runs `config.workers` serving processes. */
-function supervise(config: RelayConfig, logger: Logger): void {
+/** Prepares the storage once (key, schema), then runs `config.workers` serving processes. */
+async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   const curve = loadSecp256k1();
-  const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
   logger.info({ secp256k1: curve.implementation }, `secp256k1: ${curve.implementation}`);
-  logGeneratedKey(logger, config, nodeKey);
-  const store = openSqliteStore({ file: path.join(config.dataDir, DATABASE_FILE) }); // applies migrations before any worker opens it
-  void store.close();
+  const storage = await openNodeStorage(config, curve, { logger }); // applies migrations before any worker opens the store
+  const { nodeKey } = storage;
+  logGeneratedKey(logger, storage);
+  await storage.store.close();
 
   let stopping = false;
   let announced = false;
@@ -91,7 +103,10 @@ function supervise(config: RelayConfig, logger: Logger): void {
     if (announced) return;
     announced = true;
     const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-    logger.info({ url: `http://${host}:${address.port}`, address: nodeKey.address, secp256k1: curve.implementation, workers: config.workers }, "listening");
+    logger.info(
+      { url: `http://${host}:${address.port}`, address: nodeKey.address, secp256k1: curve.implementation, workers: config.workers, ...storageFields(storage) },
+      "listening",
+    );
   });
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
@@ -135,7 +150,11 @@ if (cluster.isPrimary) {
       process.exit(1);
     });
   } else {
-    supervise(config, logger);
+    supervise(config, logger).catch((error: unknown) => {
+      logger.fatal({ err: error }, "could not start");
+      logger.flush();
+      process.exit(1);
+    });
   }
 } else {
   const logger = createLogger(config.logLevel, { worker: cluster.worker?.id });

@@ -9,7 +9,7 @@ export interface NodeKey {
   privateKey: Uint8Array;
   address: string;
   /** Where the key came from, for the start-up log (never the key itself). */
-  source: "configured" | "generated" | "key file";
+  source: "configured" | "generated" | "key file" | "database";
 }
 
 const KEY = /^0x[0-9a-fA-F]{64}$/;
@@ -39,9 +39,7 @@ export function loadNodeKey(dataDir: string, curve: Secp256k1, configured?: stri
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
-    let hex: string;
-    do hex = `0x${randomBytes(32).toString("hex")}`;
-    while (!isValidKey(hex, curve));
+    const hex = `0x${Buffer.from(generateNodeKey(curve)).toString("hex")}`;
     try {
       writeFileSync(file, `${hex}\n`, { mode: 0o600, flag: "wx" });
       return withAddress(hex, "generated");
@@ -52,11 +50,15 @@ export function loadNodeKey(dataDir: string, curve: Secp256k1, configured?: stri
   }
 }
 
-function isValidKey(hex: string, curve: Secp256k1): boolean {
-  try {
-    curve.addressOf(Buffer.from(hex.slice(2), "hex"));
-    return true;
-  } catch {
-    return false;
+/** A new random private key that is valid on the curve. */
+export function generateNodeKey(curve: Secp256k1): Uint8Array {
+  for (;;) {
+    const key = randomBytes(32);
+    try {
+      curve.addressOf(key);
+      return new Uint8Array(key);
+    } catch {
+      // out of range (probability ~2^-128): draw again
+    }
   }
 }

@@ -25,6 +25,8 @@ export interface PostgresStore extends MessageStore {
    * Replicas starting at once agree: exactly one key is ever stored.
    */
   nodeKey(generate: () => Uint8Array): Promise<{ privateKey: Uint8Array; created: boolean }>;
+  /** The node key kept in the database, if any (none is generated). */
+  storedNodeKey(): Promise<Uint8Array | undefined>;
 }
 
 /** The URL without its credentials, for logs: `postgres://host:port/database`. */
@@ -174,6 +176,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     if (closed) throw new Error("store is closed");
   };
 
+  async function storedNodeKey(): Promise<Uint8Array | undefined> {
+    ensureOpen();
+    const { rows } = await pool.query<{ private_key: Buffer }>("SELECT private_key FROM node_identity");
+    return rows[0] && new Uint8Array(rows[0].private_key);
+  }
+
   return {
     kind: "postgres",
 
@@ -246,17 +254,19 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       return rows[0] && keyBundleOf(account.toLowerCase(), rows[0]);
     },
 
+    storedNodeKey,
+
     async nodeKey(generate) {
-      ensureOpen();
-      const stored = await pool.query<{ private_key: Buffer }>("SELECT private_key FROM node_identity");
-      if (stored.rows[0]) return { privateKey: new Uint8Array(stored.rows[0].private_key), created: false };
+      const stored = await storedNodeKey();
+      if (stored) return { privateKey: stored, created: false };
       const inserted = await pool.query<{ private_key: Buffer }>(
         "INSERT INTO node_identity (singleton, private_key, created_at) VALUES (true, $1, $2) ON CONFLICT (singleton) DO NOTHING RETURNING private_key",
         [Buffer.from(generate()), Date.now()],
       );
       if (inserted.rows[0]) return { privateKey: new Uint8Array(inserted.rows[0].private_key), created: true };
-      const winner = await pool.query<{ private_key: Buffer }>("SELECT private_key FROM node_identity"); // another replica was first
-      return { privateKey: new Uint8Array(winner.rows[0]!.private_key), created: false };
+      const winner = await storedNodeKey(); // another replica stored one first
+      if (!winner) throw new Error("node_identity is empty after an insert conflict");
+      return { privateKey: winner, created: false };
     },
 
     close() {

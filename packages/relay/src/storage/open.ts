@@ -1,0 +1,70 @@
+import path from "node:path";
+import type { RelayConfig } from "../config.js";
+import type { Secp256k1 } from "../crypto/secp256k1.js";
+import type { Logger } from "../log.js";
+import { generateNodeKey, loadNodeKey, NODE_KEY_FILE, type NodeKey } from "../node-key.js";
+import { describeDatabaseUrl, openPostgresStore } from "./postgres.js";
+import { DATABASE_FILE, openSqliteStore } from "./sqlite.js";
+import type { MessageStore } from "./store.js";
+
+export interface NodeStorage {
+  store: MessageStore;
+  nodeKey: NodeKey;
+  /** Where the messages (and a generated key) are kept, for logs: never a password. */
+  location: { storage: "sqlite"; file: string; keyFile: string } | { storage: "postgres"; database: string };
+}
+
+export interface OpenStorageOptions {
+  /** Apply pending migrations (default true); a worker whose primary already did may skip them. */
+  migrate?: boolean;
+  logger: Logger;
+}
+
+/**
+ * The node's store and signing key, as configured: SQLite in the data dir with the key in
+ * DATA_DIR/node.key, or PostgreSQL (`databaseUrl`) with the key kept in the database, where every
+ * replica finds it. A configured `--node-key` wins in both cases.
+ */
+export async function openNodeStorage(config: RelayConfig, curve: Secp256k1, options: OpenStorageOptions): Promise<NodeStorage> {
+  const { logger } = options;
+  if (config.databaseUrl === undefined) {
+    const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
+    const file = path.join(config.dataDir, DATABASE_FILE);
+    const store = openSqliteStore({ file, migrate: options.migrate ?? true });
+    return { store, nodeKey, location: { storage: "sqlite", file, keyFile: path.join(config.dataDir, NODE_KEY_FILE) } };
+  }
+
+  const database = describeDatabaseUrl(config.databaseUrl);
+  const store = await openPostgresStore({
+    url: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+    migrate: options.migrate ?? true,
+    onIdleError: (error) => logger.warn({ err: error, database }, "PostgreSQL connection lost; the pool reconnects"),
+  });
+  try {
+    let nodeKey: NodeKey;
+    if (config.nodeKey !== undefined) {
+      nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
+      const stored = await store.storedNodeKey();
+      if (stored !== undefined && curve.addressOf(stored) !== nodeKey.address) {
+        logger.warn(
+          { address: nodeKey.address, databaseAddress: curve.addressOf(stored) },
+          "this replica signs with its configured --node-key, but the database keeps another node's key: replicas of one database must sign as one node (give them all the same --node-key, or none)",
+        );
+      }
+    } else {
+      const { privateKey, created } = await store.nodeKey(() => generateNodeKey(curve));
+      let address: string;
+      try {
+        address = curve.addressOf(privateKey);
+      } catch {
+        throw new Error("the node key kept in the database is not a valid secp256k1 private key");
+      }
+      nodeKey = { privateKey, address, source: created ? "generated" : "database" };
+    }
+    return { store, nodeKey, location: { storage: "postgres", database } };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
