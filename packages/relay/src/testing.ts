@@ -188,3 +188,5 @@ let nextId = 1;
 export function call(url: string, method: string, params: unknown, token?: string): Promise<RpcAnswer> {
   return post(url, { jsonrpc: "2.0", id: nextId++, method, params }, token);
 }
+
+export { startThrowawayPostgres, findPostgresBinDir, type ThrowawayPostgres, type ThrowawayPostgresOptions } from "./postgres-cluster.js";
