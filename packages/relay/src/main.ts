@@ -44,16 +44,7 @@ async function serve(config: RelayConfig, logger: Logger, announce: boolean): Pr
   // the handlers and the SIWE parser out of its memory.
   const { createRelay } = await import("./relay.js");
   const relay = createRelay({ config, logger, curve, nodeKey, store });
-  let url: string;
-  try {
-    url = await relay.listen();
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  if (announce) logger.info({ url, address: nodeKey.address, secp256k1: curve.implementation, workers: 1, ...storageFields(storage) }, "listening");
-  else logger.debug({ url }, "worker listening");
-
+  // Before listening: a signal that follows the "listening" line at once must find its handler.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -74,6 +65,15 @@ async function serve(config: RelayConfig, logger: Logger, announce: boolean): Pr
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  let url: string;
+  try {
+    url = await relay.listen();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  if (announce) logger.info({ url, address: nodeKey.address, secp256k1: curve.implementation, workers: 1, ...storageFields(storage) }, "listening");
+  else logger.debug({ url }, "worker listening");
 }
 
 /** Young-generation semi-space of each worker process, MiB. */

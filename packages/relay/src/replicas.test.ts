@@ -73,6 +73,7 @@ describePostgres("replicas of one PostgreSQL database", () => {
     const c = await replica();
     expect(c.address).toBe(a.address);
     expect(c.logs.some((log) => log.msg === "generated a node key")).toBe(false);
+    expect(await c.stop()).toEqual({ code: 0, signal: null }); // SIGTERM: drains, closes the pool, exits 0
   });
 
   it("readers walking forward with `after` during concurrent sends on two replicas end with every acknowledged message exactly once", async () => {
@@ -169,6 +170,38 @@ describePostgres("replicas of one PostgreSQL database", () => {
     const { ids } = await walkForward(survivor, await tokenOf(bob));
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of acknowledged) expect(ids).toContain(id);
+  });
+
+  it("survives losing its database connections: requests in the gap fail as JSON-RPC errors, then it serves again", async () => {
+    const name = `neutral_gap_${Date.now()}`;
+    const relay = await replica({ env: { NEUTRAL_DATABASE_URL: `${schema.url}&application_name=${name}` } });
+    const alice = wallet(TEST_KEYS.alice);
+    const bob = wallet(TEST_KEYS.bob);
+    const token = await tokenOf(alice);
+    await send(relay, alice, token, bob.address, "0a0b");
+    const killed = await schema.query<{ killed: boolean }>("SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE application_name = $1", [name]);
+    expect(killed.rows.length).toBeGreaterThan(0);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => call(relay.url, "neutralService_getInbox", [], token)));
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      if (answer.body.error) expect(answer.body.error.code).toBe(-32603); // never a crash, never internals
+      if (answer.body.error) expect(JSON.stringify(answer.body.error)).not.toMatch(/terminat|postgres|pg_/i);
+    }
+    const after = await send(relay, alice, token, bob.address, "0c0d");
+    expect(after.from).toBe(alice.address);
+    expect(relay.process.exitCode).toBeNull();
+  });
+
+  it("refuses to start when the database is unreachable, saying why without the password", async () => {
+    const closedPort = `postgres://neutral:hunter2@127.0.0.1:1/neutral`;
+    const failed = await startRelay({ env: { NEUTRAL_DATABASE_URL: closedPort } }).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    expect(failed).toMatch(/exited \(1\) before listening/);
+    expect(failed).toMatch(/could not start/);
+    expect(failed).toMatch(/ECONNREFUSED/);
+    expect(failed).not.toContain("hunter2");
   });
 
   it("a replica configured with another --node-key than the one kept in the database says so", async () => {
