@@ -2,15 +2,14 @@
 // A tiny static server for the built docs (dist/), with no dependencies, to preview the site alone;
 // the relay (`pnpm start`) serves the same files at /docs/.
 //
-//   node serve.mjs [--host 127.0.0.1] [--port 8645]     (or NEUTRAL_HOST / NEUTRAL_PORT)
-import { readFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+//   node serve.mjs [--host 127.0.0.1] [--port 8645] [--dir DIST]     (or NEUTRAL_HOST / NEUTRAL_PORT)
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { docsDir, indexHtmlPath } from "./index.js";
 
-const { values } = parseArgs({ options: { host: { type: "string" }, port: { type: "string" } } });
+const { values } = parseArgs({ options: { host: { type: "string" }, port: { type: "string" }, dir: { type: "string" } } });
 const host = values.host ?? process.env.NEUTRAL_HOST ?? "127.0.0.1";
 const portText = values.port ?? process.env.NEUTRAL_PORT ?? "8645";
 const port = Number(portText);
@@ -18,40 +17,46 @@ if (!/^\d+$/.test(portText) || port > 65535) {
   console.error(`docs: invalid port "${portText}" (expected 0..65535)`);
   process.exit(2);
 }
-if (!existsSync(indexHtmlPath)) {
-  console.error(`docs: ${indexHtmlPath} is missing; run pnpm build (or pnpm --filter @neutral/docs build) first.`);
+const root = values.dir ? path.resolve(values.dir) : docsDir;
+if (!existsSync(path.join(root, "index.html"))) {
+  console.error(`docs: ${values.dir ? path.join(root, "index.html") : indexHtmlPath} is missing; run pnpm build (or pnpm --filter @neutral/docs build) first.`);
   process.exit(1);
 }
 
-// Only these files are served: a request path is looked up here, never joined onto a directory.
-const routes = new Map([
-  ["/", { file: "index.html", type: "text/html; charset=utf-8" }],
-  ["/index.html", { file: "index.html", type: "text/html; charset=utf-8" }],
-  ["/style.css", { file: "style.css", type: "text/css; charset=utf-8" }],
-]);
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".json": "application/json",
+};
+// Every file of dist/, read once: a request path is looked up here, never joined onto a directory.
+const files = new Map();
+for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile()) continue;
+  const file = path.join(entry.parentPath ?? entry.path, entry.name);
+  const name = path.relative(root, file).split(path.sep).join("/");
+  files.set(`/${name}`, { body: readFileSync(file), type: TYPES[path.extname(name)] ?? "application/octet-stream" });
+}
+files.set("/", files.get("/index.html"));
 
-const server = createServer(async (req, res) => {
-  const headers = {
-    "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": "default-src 'none'; style-src 'self'",
-    "Cache-Control": "no-cache",
-  };
+// The same policy as the relay's /docs/: scripts, styles, images and fetches from this origin only, nothing inline.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const server = createServer((req, res) => {
+  const headers = { "X-Content-Type-Options": "nosniff", "Content-Security-Policy": CSP, "Cache-Control": "no-cache" };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    res.writeHead(405, { ...headers, Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" }).end("Method Not Allowed\n");
+    res.writeHead(405, { ...headers, Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" }).end("Method Not Allowed: this server only shows the docs; Try it needs a relay (pnpm start)\n");
     return;
   }
-  const route = routes.get((req.url ?? "/").split("?")[0]);
-  if (!route) {
+  const file = files.get((req.url ?? "/").split("?")[0]);
+  if (!file) {
     res.writeHead(404, { ...headers, "Content-Type": "text/plain; charset=utf-8" }).end("Not Found\n");
     return;
   }
-  try {
-    const body = await readFile(path.join(docsDir, route.file));
-    res.writeHead(200, { ...headers, "Content-Type": route.type, "Content-Length": body.length });
-    res.end(req.method === "HEAD" ? undefined : body);
-  } catch {
-    res.writeHead(500, { ...headers, "Content-Type": "text/plain; charset=utf-8" }).end("Could not read the docs; rebuild them.\n");
-  }
+  res.writeHead(200, { ...headers, "Content-Type": file.type, "Content-Length": file.body.length });
+  res.end(req.method === "HEAD" ? undefined : file.body);
 });
 
 server.on("error", (error) => {

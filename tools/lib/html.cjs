@@ -257,6 +257,84 @@ function exampleResponse(example, id = 1) {
   return { jsonrpc: "2.0", id, result: example.result ? example.result.value : null };
 }
 
+/** How the try-it form edits a value of this schema: number, enum (select), boolean (select), string, or JSON text. */
+function fieldKind(schema) {
+  if (!schema || typeof schema !== "object") return "json";
+  if (schema.type === "integer" || schema.type === "number") return "number";
+  if (schema.type === "string") return Array.isArray(schema.enum) ? "enum" : "string";
+  if (schema.type === "boolean") return "boolean";
+  return "json";
+}
+
+/** A value as the text of its try-it field ("" when absent). */
+function fieldText(kind, value) {
+  if (value === undefined) return "";
+  return kind === "json" ? JSON.stringify(value, null, 2) : String(value);
+}
+
+/** The params of an example by name (what a "fill from example" choice puts into the fields). */
+const exampleParams = (example) => Object.fromEntries((example.params || []).map((p) => [p.name, p.value]));
+
+/**
+ * A method's "Try it" form: one field per param, generated from the param's schema and prefilled
+ * with the first example; the request it sends (the first example's, until edited); and where the
+ * answer goes. The docs package's try-it script makes it work (it reads the data-* attributes).
+ */
+function tryItForm(method, names) {
+  const id = (suffix) => attr(`try-${method.name}${suffix}`);
+  const first = method.examples[0] ? exampleParams(method.examples[0]) : {};
+  const out = [
+    `<details class="try-it" id="${id("")}">`,
+    "<summary>Try it</summary>",
+    `<form class="try" data-method="${attr(method.name)}" data-auth="${method.requiresAuth}" data-structure="${attr(method.paramStructure)}" novalidate>`,
+  ];
+  if (method.examples.length > 1) {
+    out.push(
+      `<p class="try-field"><label for="${id("-preset")}">Fill from example</label>`,
+      `<select id="${id("-preset")}" class="try-preset">`,
+      ...method.examples.map((ex, i) => `<option value="${i}" data-params="${attr(JSON.stringify(exampleParams(ex)))}">${esc(ex.name || `Example ${i + 1}`)}</option>`),
+      "</select></p>",
+    );
+  }
+  for (const p of method.params) {
+    const kind = fieldKind(p.schema);
+    const fid = id(`-${p.name}`);
+    const value = fieldText(kind, first[p.name]);
+    const hint = hasDefault(p.schema) ? ` placeholder="${attr(`default ${jsonInline(p.schema.default)}`)}"` : "";
+    out.push(
+      `<p class="try-field"><label for="${fid}"><code>${esc(p.name)}</code> <span class="note">${typeHtml(p.schema, names)} · ${p.required ? "required" : "optional"}</span></label>`,
+    );
+    const common = `id="${fid}" name="${attr(p.name)}" data-kind="${kind}"${p.required ? ' data-required="true"' : ""}`;
+    if (kind === "json") {
+      const rows = Math.min(12, Math.max(3, value.split("\n").length));
+      out.push(`<textarea ${common} rows="${rows}" spellcheck="false" autocomplete="off"${hint}>${esc(value)}</textarea></p>`);
+    } else if (kind === "enum" || kind === "boolean") {
+      const options = kind === "enum" ? p.schema.enum.map(String) : ["true", "false"];
+      out.push(
+        `<select ${common}>`,
+        `<option value=""${value === "" ? " selected" : ""}>(absent)</option>`,
+        ...options.map((o) => `<option value="${attr(o)}"${o === value ? " selected" : ""}>${esc(o)}</option>`),
+        "</select></p>",
+      );
+    } else {
+      const type = kind === "number" ? ' type="number" inputmode="numeric"' : ' type="text" spellcheck="false" autocomplete="off"';
+      const range = kind === "number" ? ["minimum", "maximum"].filter((k) => p.schema[k] !== undefined).map((k) => ` ${k.slice(0, 3)}="${attr(p.schema[k])}"`).join("") : "";
+      out.push(`<input ${common}${type}${range} value="${attr(value)}"${hint}></p>`);
+    }
+  }
+  if (method.params.length === 0) out.push("<p>No params.</p>");
+  out.push(
+    `<p class="try-auth">${method.requiresAuth ? 'Sends your bearer token: sign in under <a href="#try-it">Try it</a>.' : "Needs no token; none is sent."}</p>`,
+    '<p class="label">Request</p>',
+    `<pre><code class="try-request">${esc(JSON.stringify(exampleRequest(method, method.examples[0] || {}), null, 2))}</code></pre>`,
+    '<p><button type="submit">Send</button></p>',
+    '<div class="try-output" aria-live="polite"></div>',
+    "</form>",
+    "</details>",
+  );
+  return out.join("\n");
+}
+
 module.exports = {
   esc,
   attr,
@@ -279,4 +357,6 @@ module.exports = {
   exampleRequest,
   exampleResponse,
   nullFilled,
+  fieldKind,
+  tryItForm,
 };

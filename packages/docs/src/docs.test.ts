@@ -1,10 +1,12 @@
 import { execFile, spawn } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { get } from "node:http";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { generate } from "../../../tools/generate.mjs";
 
@@ -14,12 +16,13 @@ const specPath = path.join(repoRoot, "openrpc.json");
 const generatedPath = path.join(docsRoot, "src/generated/index.html");
 const run = promisify(execFile);
 
-interface Param { name: string }
+interface Param { name: string; description?: string }
 interface ErrorObject { code?: number; message?: string; $ref?: string }
 interface Example { name: string; params: { name: string; value: unknown }[]; result?: { value: unknown } }
 interface Method {
   name: string;
   summary?: string;
+  description?: string;
   params: Param[];
   errors?: ErrorObject[];
   examples?: Example[];
@@ -27,6 +30,7 @@ interface Method {
 }
 interface Spec {
   info: { title: string; version: string; description: string };
+  servers?: { url: string }[];
   methods: Method[];
   components: { schemas: Record<string, unknown>; errors: Record<string, ErrorObject> };
 }
@@ -38,10 +42,10 @@ const text = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").repla
 const unescape = (s: string) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
 /** The HTML of the `<tag>` element that carries `id`, up to its closing tag (articles do not nest). */
-function block(id: string, tag: string): string {
-  const at = page.indexOf(`id="${id}"`);
+function block(id: string, tag: string, html = page): string {
+  const at = html.indexOf(`id="${id}"`);
   expect(at, `element #${id}`).toBeGreaterThan(-1);
-  return page.slice(page.lastIndexOf(`<${tag}`, at), page.indexOf(`</${tag}>`, at));
+  return html.slice(html.lastIndexOf(`<${tag}`, at), html.indexOf(`</${tag}>`, at));
 }
 
 const errorCode = (e: ErrorObject): number =>
@@ -52,10 +56,19 @@ describe("generated index.html", () => {
     const [first, second] = page.split("\n");
     expect(first).toMatch(/^<!-- generated — do not edit\..* -->$/);
     expect(second).toBe("<!doctype html>");
-    // Opens offline: no scripts, no embedded resources, links only within the page or to style.css.
+  });
+
+  it("loads only the site's own files: no inline script or style, nothing from elsewhere", () => {
+    // The relay's CSP allows scripts, styles and images from the same origin only, nothing inline.
+    const scripts = [...page.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
+    expect(scripts.map(([, attrs]) => /\ssrc="([^"]+)"/.exec(attrs!)?.[1])).toEqual(["theme.js", "try-it.js"]);
+    for (const [, , body] of scripts) expect(body).toBe("");
     expect(page).toContain('<link rel="stylesheet" href="style.css">');
-    expect(page).not.toMatch(/<(script|style|img|iframe|object|embed|audio|video|source)\b/i);
-    for (const [, href] of page.matchAll(/\shref="([^"]*)"/g)) expect(href).toMatch(/^(#.+|style\.css)$/);
+    expect(page).not.toMatch(/<(style|img|iframe|object|embed|audio|video|source)\b/i);
+    expect(page).not.toMatch(/\s(style|on[a-z]+)=/i);
+    for (const [, href] of page.matchAll(/\shref="([^"]*)"/g)) expect(href).toMatch(/^(#.+|style\.css|favicon\.svg)$/);
+    // Where build.mjs puts the hand-written guides.
+    for (const marker of ["<!-- docs:guide-nav -->", "<!-- docs:guide -->"]) expect(page.split(marker)).toHaveLength(2);
   });
 
   it("has the title, version and every overview section of info.description", () => {
@@ -84,6 +97,23 @@ describe("generated index.html", () => {
         expect(blocks).toContainEqual({ jsonrpc: "2.0", id: 1, method: method.name, params });
         expect(blocks).toContainEqual({ jsonrpc: "2.0", id: 1, result: example.result?.value });
       }
+    }
+  });
+
+  it("gives every method a Try it form: a field per param, in order, and the first example as the request", () => {
+    for (const method of spec.methods) {
+      const html = block(`method-${method.name}`, "article");
+      const form = html.slice(html.indexOf('<form class="try"'));
+      expect(form).toContain(`data-method="${method.name}"`);
+      expect(form).toContain(`data-auth="${method["x-requires-auth"] === true}"`);
+      expect([...form.matchAll(/\sname="([^"]+)" data-kind=/g)].map((m) => m[1])).toEqual(method.params.map((p) => p.name));
+      const request = /<code class="try-request">([\s\S]*?)<\/code>/.exec(form);
+      expect(request).not.toBeNull();
+      const example = method.examples?.[0];
+      const byName = new Map((example?.params ?? []).map((p) => [p.name, p.value]));
+      const params = method.params.map((p) => (byName.has(p.name) ? byName.get(p.name) : null));
+      while (params.length > 0 && !byName.has(method.params[params.length - 1]!.name)) params.pop();
+      expect(JSON.parse(unescape(request![1]!))).toEqual({ jsonrpc: "2.0", id: 1, method: method.name, params });
     }
   });
 
@@ -120,35 +150,69 @@ describe("generated index.html", () => {
   });
 });
 
-describe("regeneration", () => {
-  const tmpDirs: string[] = [];
-  afterAll(async () => {
-    for (const dir of tmpDirs) await rm(dir, { recursive: true, force: true });
-  });
+const tmpDirs: string[] = [];
+afterAll(async () => {
+  for (const dir of tmpDirs) await rm(dir, { recursive: true, force: true });
+});
+const tempDir = async (prefix = "neutral-docs-") => {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  tmpDirs.push(dir);
+  return dir;
+};
 
-  it("renders a changed spec into the page, leaving the repository's page untouched", async () => {
+/** Runs build.mjs into a new temp dir (never the package's dist/, which a relay may be serving). */
+async function buildSite(options: { page?: string; spec?: string } = {}): Promise<string> {
+  const out = await tempDir("neutral-docs-site-");
+  const args = ["build.mjs", "--out", out];
+  if (options.page) args.push("--page", options.page);
+  if (options.spec) args.push("--spec", options.spec);
+  await run(process.execPath, args, { cwd: docsRoot });
+  return out;
+}
+
+/** The site built from the repository's page and spec, once for the tests that read it. */
+let builtSite: Promise<{ out: string; site: string }> | undefined;
+const built = () =>
+  (builtSite ??= buildSite().then(async (out) => ({ out, site: await readFile(path.join(out, "index.html"), "utf8") })));
+
+const textOf = (html: string) => unescape(html.replace(/<[^>]*>/g, ""));
+
+describe("regeneration", () => {
+  it("renders a changed spec into the site, leaving the repository's page untouched", async () => {
     const before = await readFile(generatedPath);
-    const outRoot = await mkdtemp(path.join(tmpdir(), "neutral-docs-"));
-    tmpDirs.push(outRoot);
+    const outRoot = await tempDir();
     const changed = JSON.parse(await readFile(specPath, "utf8")) as Spec;
-    const marker = `Docs regeneration marker ${process.pid}-${Date.now()}`;
-    changed.methods[changed.methods.length - 1]!.summary = marker;
+    const stamp = `${process.pid}-${Date.now()}`;
+    const marker = (what: string) => `Docs regeneration marker: ${what} ${stamp}`;
+    const method = changed.methods[changed.methods.length - 1]!;
+    method.summary = marker("summary");
+    method.description = marker("method description");
+    const [schemaName, schema] = Object.entries(changed.components.schemas)[0]! as [string, { description?: string }];
+    schema.description = marker("schema description");
+    changed.info.description = changed.info.description.replace("## Authentication\n", `## Authentication\n${marker("auth section")}\n\n`);
+    const inbox = changed.methods.find((m) => m.params.length > 0)!;
+    inbox.params[0]!.description = marker("param description");
     const changedSpec = path.join(outRoot, "openrpc.json");
     await writeFile(changedSpec, JSON.stringify(changed, null, 2));
 
     await generate({ specPath: changedSpec, outRoot });
+    const freshPage = path.join(outRoot, "packages/docs/src/generated/index.html");
+    const site = await readFile(path.join(await buildSite({ page: freshPage, spec: changedSpec }), "index.html"), "utf8");
 
-    const fresh = await readFile(path.join(outRoot, "packages/docs/src/generated/index.html"), "utf8");
-    expect(fresh).toContain(marker);
-    expect(page).not.toContain(marker);
+    expect(textOf(block(`method-${method.name}`, "article", site))).toContain(marker("method description"));
+    for (const what of ["summary", "method description", "schema description", "auth section", "param description"]) {
+      expect(site).toContain(marker(what));
+      expect(page).not.toContain(marker(what));
+    }
+    expect(textOf(block(`schema-${schemaName}`, "article", site))).toContain(marker("schema description"));
+    expect(textOf(block(`method-${inbox.name}`, "article", site))).toContain(marker("param description"));
     expect((await readFile(generatedPath)).equals(before)).toBe(true);
   });
 
   it("is deterministic: the same spec gives the same bytes", async () => {
     const pages: Buffer[] = [];
     for (let i = 0; i < 2; i++) {
-      const outRoot = await mkdtemp(path.join(tmpdir(), "neutral-docs-"));
-      tmpDirs.push(outRoot);
+      const outRoot = await tempDir();
       await generate({ specPath, outRoot });
       pages.push(await readFile(path.join(outRoot, "packages/docs/src/generated/index.html")));
     }
@@ -157,52 +221,132 @@ describe("regeneration", () => {
 });
 
 describe("build.mjs", () => {
-  it("copies the page and the stylesheet into dist/", async () => {
-    await run(process.execPath, ["build.mjs"], { cwd: docsRoot });
-    expect(await readFile(path.join(docsRoot, "dist/index.html"), "utf8")).toBe(page);
-    expect(await readFile(path.join(docsRoot, "dist/style.css"), "utf8")).toBe(await readFile(path.join(docsRoot, "src/style.css"), "utf8"));
+
+  it("puts the guides into the generated page, listed in the contents, with every in-page link landing", async () => {
+    const { site } = await built();
+    const guide = (await readFile(path.join(docsRoot, "src/guide.html"), "utf8")).replace(/^<!--[\s\S]*?-->\n/, "");
+    expect(site).not.toContain("<!-- docs:guide");
+    expect(site).not.toMatch(/\{\{[a-zA-Z.]+\}\}/);
+    // The page outside the guides is the generated one, unchanged.
+    const [head, tail] = page.split("<!-- docs:guide -->") as [string, string];
+    const [navHead, navTail] = head.split("<!-- docs:guide-nav -->") as [string, string];
+    expect(site.startsWith(navHead)).toBe(true);
+    expect(site.endsWith(tail)).toBe(true);
+    expect(site).toContain(navTail);
+    for (const [, id, title] of guide.matchAll(/<section id="([^"]+)">\s*<h3>([\s\S]*?)<\/h3>/g)) {
+      expect(site).toContain(`<li><a href="#${id}">${title}</a></li>`);
+      expect(site).toContain(`<section id="${id}">`);
+    }
+    const ids = new Set([...site.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));
+    for (const [, id] of site.matchAll(/\shref="#([^"]*)"/g)) expect(ids.has(id), `#${id}`).toBe(true);
+    for (const section of ["Running a relay", "PostgreSQL", "Pagination", "Encryption and receipts", "Try it", "worked example"]) {
+      expect(site).toContain(section);
+    }
+    expect(site).toContain("--database-url postgres://");
+    expect(site).toContain("NEUTRAL_DATABASE_URL");
+  });
+
+  it("shows a worked sign-in example whose token is real: it decodes to the message and recovers the address", async () => {
+    const { site } = await built();
+    const field = (id: string) => {
+      const m = new RegExp(`<code id="${id}"[^>]*>([\\s\\S]*?)</code>`).exec(site);
+      expect(m, id).not.toBeNull();
+      return unescape(m![1]!);
+    };
+    const address = field("auth-example-address");
+    const message = field("auth-example-message");
+    const signature = field("auth-example-signature");
+    const token = field("auth-example-token");
+    expect(token).toBe(`${Buffer.from(message, "utf8").toString("base64url")}.${signature}`);
+    const digest = keccak_256(Buffer.concat([Buffer.from(`\x19Ethereum Signed Message:\n${Buffer.byteLength(message)}`), Buffer.from(message)]));
+    const sig = Buffer.from(signature.slice(2), "hex");
+    const recovered = new Uint8Array(65);
+    recovered[0] = sig[64]! - 27;
+    recovered.set(sig.subarray(0, 64), 1);
+    const publicKey = secp256k1.Point.fromBytes(secp256k1.recoverPublicKey(recovered, digest, { prehash: false })).toBytes(false);
+    expect(`0x${Buffer.from(keccak_256(publicKey.subarray(1)).subarray(12)).toString("hex")}`).toBe(address.toLowerCase());
+
+    // What protocol.md §8 has the node check, for a node at the spec's first server.
+    const server = new URL(spec.servers![0]!.url);
+    const lines = message.split("\n");
+    expect(lines[0]).toBe(`${server.host} wants you to sign in with your Ethereum account:`);
+    expect(lines[1]).toBe(address);
+    const value = (name: string) => lines.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+    expect(value("URI")).toBe(server.origin);
+    expect(value("Version")).toBe("1");
+    expect(value("Nonce")).toMatch(/^[A-Za-z0-9]{8,}$/);
+    const lifetime = Date.parse(value("Expiration Time")!) - Date.parse(value("Issued At")!);
+    expect(lifetime).toBeGreaterThan(0);
+    expect(lifetime).toBeLessThanOrEqual(24 * 60 * 60 * 1000);
+    const curl = field("auth-example-curl");
+    expect(curl).toContain(`Authorization: Bearer ${token}`);
+    expect(curl).toContain(server.origin);
+  });
+
+  it("writes the page, the stylesheet, the favicon and the minified scripts", async () => {
+    const { out } = await built();
+    const files = (await readdir(out)).sort();
+    expect(files).toEqual(["favicon.svg", "index.html", "style.css", "theme.js", "try-it.js"]);
+    expect(await readFile(path.join(out, "style.css"), "utf8")).toBe(await readFile(path.join(docsRoot, "src/style.css"), "utf8"));
+    const script = await readFile(path.join(out, "try-it.js"), "utf8");
+    expect(script).not.toMatch(/setupSearch|signInWithThrowawayKey|\/\/ ----/); // minified: names mangled, comments gone
+    expect(script).not.toMatch(/\bimport\s*[{*]|\bexport\s*[{*]/); // a classic script: it also runs from file://
+    expect(script.length).toBeLessThan(100 * 1024);
   });
 
   it("fails with a clear message when the page has not been generated", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "neutral-docs-build-"));
-    try {
-      await mkdir(path.join(dir, "src"));
-      await copyFile(path.join(docsRoot, "build.mjs"), path.join(dir, "build.mjs"));
-      await copyFile(path.join(docsRoot, "src/style.css"), path.join(dir, "src/style.css"));
-      const failure = await run(process.execPath, ["build.mjs"], { cwd: dir }).then(
-        () => undefined,
-        (error: { code: number; stderr: string }) => error,
-      );
-      expect(failure?.code).toBe(1);
-      expect(failure?.stderr).toContain("run pnpm generate");
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const dir = await tempDir("neutral-docs-build-");
+    await mkdir(path.join(dir, "src"));
+    await copyFile(path.join(docsRoot, "build.mjs"), path.join(dir, "build.mjs"));
+    await copyFile(path.join(docsRoot, "src/style.css"), path.join(dir, "src/style.css"));
+    const failure = await run(process.execPath, ["build.mjs"], { cwd: dir }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain("run pnpm generate");
+  });
+
+  it("fails when a guide links to a method the spec does not have", async () => {
+    const outRoot = await tempDir();
+    const changed = JSON.parse(await readFile(specPath, "utf8")) as Spec;
+    // Rename the methods the guides link to: their anchors change, the hand-written links do not.
+    for (const method of changed.methods) method.name = `${method.name}Renamed`;
+    const changedSpec = path.join(outRoot, "openrpc.json");
+    await writeFile(changedSpec, JSON.stringify(changed, null, 2));
+    await generate({ specPath: changedSpec, outRoot });
+    const failure = await run(process.execPath, ["build.mjs", "--out", path.join(outRoot, "site"), "--page", path.join(outRoot, "packages/docs/src/generated/index.html"), "--spec", changedSpec], { cwd: docsRoot }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toMatch(/links to missing anchors: .*#method-/);
   });
 });
 
 describe("serve.mjs", () => {
   /** A raw GET (no URL normalization, so `/../x` reaches the server as written). */
-  const request = (port: number, urlPath: string) =>
-    new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
-      get({ host: "127.0.0.1", port, path: urlPath }, (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (body += chunk));
-        res.on("end", () => resolve({ status: res.statusCode!, type: String(res.headers["content-type"]), body }));
-      }).on("error", reject);
+  const request = (port: number, urlPath: string, method = "GET") =>
+    new Promise<{ status: number; type: string; csp: string; body: Buffer }>((resolve, reject) => {
+      httpRequest({ host: "127.0.0.1", port, path: urlPath, method }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, type: String(res.headers["content-type"]), csp: String(res.headers["content-security-policy"]), body: Buffer.concat(chunks) }));
+      })
+        .on("error", reject)
+        .end();
     });
 
-  it("serves the page and the stylesheet, nothing else, and stops on SIGTERM", async () => {
-    await run(process.execPath, ["build.mjs"], { cwd: docsRoot });
-    const child = spawn(process.execPath, ["serve.mjs", "--host", "127.0.0.1", "--port", "0"], { cwd: docsRoot });
+  it("serves every file of the site, nothing else, and stops on SIGTERM", async () => {
+    const { out } = await built();
+    const child = spawn(process.execPath, ["serve.mjs", "--host", "127.0.0.1", "--port", "0", "--dir", out], { cwd: docsRoot });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
       const port = await new Promise<number>((resolve, reject) => {
-        let out = "";
+        let text = "";
         child.stdout.on("data", (chunk: Buffer) => {
-          out += chunk.toString();
-          const m = /docs listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+          text += chunk.toString();
+          const m = /docs listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
           if (m) resolve(Number(m[1]));
         });
         child.on("exit", (code) => reject(new Error(`serve.mjs exited with ${code}`)));
@@ -211,15 +355,22 @@ describe("serve.mjs", () => {
       const index = await request(port, "/");
       expect(index.status).toBe(200);
       expect(index.type).toMatch(/^text\/html/);
-      expect(index.body).toContain(`<title>${text(spec.info.title)}`);
+      expect(index.body.toString()).toContain(`<title>${text(spec.info.title)}`);
+      expect(index.csp).toContain("script-src 'self'");
+      expect(index.csp).not.toContain("unsafe-inline");
 
-      const css = await request(port, "/style.css");
-      expect(css.status).toBe(200);
-      expect(css.type).toMatch(/^text\/css/);
+      const types: Record<string, RegExp> = { ".html": /^text\/html/, ".css": /^text\/css/, ".js": /^text\/javascript/, ".svg": /^image\/svg\+xml/ };
+      for (const name of await readdir(out)) {
+        const file = await request(port, `/${name}`);
+        expect(file.status, name).toBe(200);
+        expect(file.type, name).toMatch(types[path.extname(name)]!);
+        expect(file.body.equals(await readFile(path.join(out, name))), name).toBe(true);
+      }
 
-      for (const urlPath of ["/../package.json", "/%2e%2e/package.json", "/package.json", "/generated/index.html"]) {
+      for (const urlPath of ["/../package.json", "/%2e%2e/package.json", "/package.json", "/generated/index.html", "/src/try-it.ts"]) {
         expect((await request(port, urlPath)).status, urlPath).toBe(404);
       }
+      expect((await request(port, "/", "POST")).status).toBe(405);
     } finally {
       child.kill("SIGTERM");
     }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { docsDir } from "@neutral/docs";
@@ -9,23 +9,53 @@ interface StaticFile {
   type: string;
 }
 
+/**
+ * The docs site's script and stylesheet come from this origin, and its "Try it" calls this origin;
+ * nothing inline, nothing from elsewhere, no framing.
+ */
 const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
-  "content-security-policy": "default-src 'none'; style-src 'self'",
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
 
-/** The built docs site, read once; a request path is looked up here, never joined onto a directory. */
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".txt": "text/plain; charset=utf-8",
+  ".woff2": "font/woff2",
+};
+
+/**
+ * The built docs site, every file of it read once at start and keyed by its name relative to
+ * `docsDir` (`index.html`, `try-it.js`, …). A request path is looked up here, never joined onto a
+ * directory, so `../` or an encoded variant can only miss.
+ */
 function loadDocs(): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
-  const read = (name: string, type: string) => {
+  let entries;
+  try {
+    entries = readdirSync(docsDir, { recursive: true, withFileTypes: true });
+  } catch {
+    // The docs package is not built: /docs answers 503 saying so rather than failing the node.
+    return files;
+  }
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath ?? entry.path, entry.name);
+    const name = path.relative(docsDir, file).split(path.sep).join("/");
     try {
-      files.set(name, { body: readFileSync(path.join(docsDir, name)), type });
+      files.set(name, { body: readFileSync(file), type: CONTENT_TYPES[path.extname(name).toLowerCase()] ?? "application/octet-stream" });
     } catch {
-      // The docs package is not built: /docs answers 503 saying so rather than failing the node.
+      // Gone since the listing (the docs being rebuilt): left out rather than failing the node.
     }
-  };
-  read("index.html", "text/html; charset=utf-8");
-  read("style.css", "text/css; charset=utf-8");
+  }
   return files;
 }
 

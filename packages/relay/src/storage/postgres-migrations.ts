@@ -1,10 +1,7 @@
 import type { ClientBase } from "pg";
+import type { Migration } from "./store.js";
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+export type { Migration };
 
 /**
  * The PostgreSQL schema, in order. Append new migrations; never edit an applied one.

@@ -2,6 +2,7 @@ import pg from "pg";
 import { messageJsonTail, type AcceptedMessage } from "../message.js";
 import { checkSchemaVersion, migrate } from "./postgres-migrations.js";
 import { ID_CEILING, pageOf, type AppendResult, type MailboxRange, type MessageStore, type PageQuery, type StoredKeyBundle, type StoredMessage } from "./store.js";
+import { addressBytes, bytesHex, hexBytes } from "./columns.js";
 
 const SIDE = { received: 1, sent: 2 } as const;
 
@@ -39,13 +40,6 @@ export function describeDatabaseUrl(url: string): string {
   }
 }
 
-const addressBytes = (address: string) => Buffer.from(address.slice(2), "hex");
-const addressHex = (bytes: Buffer) => `0x${bytes.toString("hex")}`;
-function hexBytes(hex: string, length: number): Buffer {
-  const bytes = Buffer.from(hex.slice(2), "hex");
-  if (!hex.startsWith("0x") || bytes.length !== length || hex.length !== 2 + 2 * length) throw new Error(`expected 0x and ${length} bytes of hex`);
-  return bytes;
-}
 
 /** bigint columns as numbers: ids, timestamps and ms clocks stay below 2^53. */
 const INT8 = 20;
@@ -167,9 +161,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
   const keyBundleOf = (account: string, row: { key: Buffer; ts: number; signature: Buffer }): StoredKeyBundle => ({
     account,
-    key: `0x${row.key.toString("hex")}`,
+    key: bytesHex(row.key),
     timestamp: row.ts,
-    signature: `0x${row.signature.toString("hex")}`,
+    signature: bytesHex(row.signature),
   });
 
   const ensureOpen = () => {
@@ -222,7 +216,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           "UNION ALL (SELECT id, peer FROM mailbox WHERE owner = $1 AND side = 2 ORDER BY id DESC LIMIT 1)) latest ORDER BY id DESC LIMIT 1",
         values: [addressBytes(owner)],
       });
-      return rows[0] && addressHex(rows[0].peer);
+      return rows[0] && bytesHex(rows[0].peer);
     },
 
     async putKeyBundle(bundle) {

@@ -1,10 +1,7 @@
 import type { Database } from "better-sqlite3";
+import type { Migration } from "./store.js";
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+export type { Migration };
 
 /**
  * The schema, in order. Append new migrations; never edit an applied one.

@@ -15,6 +15,7 @@ import {
   type StoredKeyBundle,
   type StoredMessage,
 } from "./store.js";
+import { addressBytes, bytesHex, hexBytes } from "./columns.js";
 
 const SIDE = { received: 1, sent: 2 } as const;
 
@@ -35,14 +36,6 @@ export interface SqliteStoreOptions {
   cacheSizeKiB?: number;
 }
 
-const addressBytes = (address: string) => Buffer.from(address.slice(2), "hex");
-const addressHex = (bytes: Buffer) => `0x${bytes.toString("hex")}`;
-/** `0x`-prefixed hex of exactly `length` bytes → the bytes. */
-function hexBytes(hex: string, length: number): Buffer {
-  const bytes = Buffer.from(hex.slice(2), "hex");
-  if (!hex.startsWith("0x") || bytes.length !== length || hex.length !== 2 + 2 * length) throw new Error(`expected 0x and ${length} bytes of hex`);
-  return bytes;
-}
 
 /** An append as the writer thread gets it: plain strings (cheap to post), the wire JSON minus its id. */
 interface WireAppend {
@@ -163,9 +156,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   }
   const keyBundleOf = (account: string, row: KeyBundleRow): StoredKeyBundle => ({
     account,
-    key: `0x${row.key.toString("hex")}`,
+    key: bytesHex(row.key),
     timestamp: row.ts,
-    signature: `0x${row.signature.toString("hex")}`,
+    signature: bytesHex(row.signature),
   });
 
   let pending: PendingAppend[] = [];
@@ -272,7 +265,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       const received = latestOnSide.get(key, SIDE.received);
       const sent = latestOnSide.get(key, SIDE.sent);
       const latest = !sent || (received && received.id > sent.id) ? received : sent;
-      return latest && addressHex(latest.peer);
+      return latest && bytesHex(latest.peer);
     },
 
     async putKeyBundle(bundle) {

@@ -123,3 +123,10 @@ export function pageOf(query: Pick<PageQuery, "limit">, rows: StoredMessage[]): 
   if (!end) rows.length = query.limit;
   return { messages: rows, end };
 }
+
+/** One step of a backend's schema, applied once, in version order. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}

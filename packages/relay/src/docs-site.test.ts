@@ -1,0 +1,179 @@
+// The documentation site as a relay serves it (routes.ts), in Debian's Chromium driven by
+// playwright-core: every file of the built site at /docs/ under a CSP that allows only the site's own
+// script, styles and calls; the first load's size; and "Try it" against this real relay, signed in
+// with a throwaway in-browser key (getInbox) and without a token (nodeInfo).
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { get } from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { docsDir } from "@neutral/docs";
+import { chromium, type Browser, type Page, type Request } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, startRelay, type RunningRelay } from "./test-relay.js";
+import { TEST_KEYS, wallet } from "./test-wallets.js";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const outputDir = fileURLToPath(new URL("../test-output/", import.meta.url));
+const screenshotPath = path.join(outputDir, "docs-try-it.png");
+
+interface Spec {
+  methods: { name: string; "x-requires-auth"?: boolean; params: { required?: boolean }[] }[];
+  components: { errors: Record<string, { code: number; message: string }> };
+}
+const spec = JSON.parse(readFileSync(new URL("../../../openrpc.json", import.meta.url), "utf8")) as Spec;
+const unauthorized = Object.values(spec.components.errors).find((e) => e.message === "Unauthorized")!;
+const authMethod = spec.methods.find((m) => m.name === "neutralService_getInbox")!;
+const openMethod = spec.methods.find((m) => m.name === "neutralService_nodeInfo")!;
+
+/** Every file of the built site, by its name under /docs/. */
+const siteFiles = readdirSync(docsDir, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile())
+  .map((entry) => path.relative(docsDir, path.join(entry.parentPath ?? entry.path, entry.name)).split(path.sep).join("/"));
+
+let relay: RunningRelay;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+const loaded: { url: string; type: string; bytes: number }[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  relay = await startRelay();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.on("console", (message) => message.type() === "error" && problems.push(`console: ${message.text()}`));
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  await page.addInitScript(() =>
+    document.addEventListener("securitypolicyviolation", (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`)),
+  );
+  const sizes: Promise<void>[] = [];
+  page.on("requestfinished", (request) =>
+    sizes.push(
+      request.sizes().then(async (size) => {
+        const response = await request.response();
+        loaded.push({ url: request.url(), type: (await response?.headerValue("content-type")) ?? "", bytes: size.responseHeadersSize + size.responseBodySize });
+      }),
+    ),
+  );
+  await page.goto(`${relay.url}/docs/`, { waitUntil: "load" });
+  await page.waitForSelector("html.js");
+  await Promise.all(sizes);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await relay?.stop();
+});
+
+/** A raw GET: no URL normalization, so `/docs/../x` reaches the relay as written. */
+const rawGet = (urlPath: string) =>
+  new Promise<{ status: number; type: string; csp: string; body: Buffer }>((resolve, reject) => {
+    const { hostname, port } = new URL(relay.url);
+    get({ host: hostname, port, path: urlPath }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({ status: res.statusCode!, type: String(res.headers["content-type"]), csp: String(res.headers["content-security-policy"]), body: Buffer.concat(chunks) }),
+      );
+    }).on("error", reject);
+  });
+
+/** Submits a method's Try it form and answers the request it sent and the response it shows. */
+async function tryIt(method: string): Promise<{ request: Request; status: string; shown: string }> {
+  const details = page.locator(`[id="try-${method}"]`);
+  if (!(await details.evaluate((node) => (node as HTMLDetailsElement).open))) await details.locator("summary").click();
+  const form = details.locator("form");
+  await form.locator(".try-output").evaluate((node) => node.replaceChildren());
+  const [request] = await Promise.all([page.waitForRequest((r) => r.method() === "POST" && r.url() === `${relay.url}/`), form.locator("button[type=submit]").click()]);
+  const response = form.locator(".try-response");
+  await response.waitFor();
+  return { request, status: (await form.locator(".try-status").textContent()) ?? "", shown: (await response.textContent()) ?? "" };
+}
+
+describe("the relay serves the docs site", () => {
+  it("serves every file of the built site with its type and the CSP, and nothing outside it", async () => {
+    expect(siteFiles).toEqual(expect.arrayContaining(["index.html", "style.css", "try-it.js"]));
+    const expectedType: Record<string, RegExp> = { ".html": /^text\/html/, ".css": /^text\/css/, ".js": /^text\/javascript/, ".svg": /^image\/svg\+xml/ };
+    for (const name of siteFiles) {
+      const answer = await rawGet(`/docs/${name}`);
+      expect(answer.status, name).toBe(200);
+      expect(answer.body.equals(readFileSync(path.join(docsDir, name))), name).toBe(true);
+      expect(answer.type, name).toMatch(expectedType[path.extname(name)] ?? /./);
+    }
+    const index = await rawGet("/docs/");
+    expect(index.body.equals(readFileSync(path.join(docsDir, "index.html")))).toBe(true);
+
+    const directives = new Map(index.csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+    expect(directives.get("default-src")).toEqual(["'none'"]);
+    expect(directives.get("script-src")).toEqual(["'self'"]);
+    expect(directives.get("connect-src")).toEqual(["'self'"]);
+    expect(directives.get("style-src")).toEqual(["'self'"]);
+    expect(index.csp).not.toMatch(/unsafe-(inline|eval)/);
+
+    for (const urlPath of ["/docs/../package.json", "/docs/%2e%2e/package.json", "/docs/..%2fpackage.json", "/docs//etc/passwd", "/docs/src/try-it.ts", "/docs/nope.js", "/docs/index.html/"]) {
+      expect((await rawGet(urlPath)).status, urlPath).toBe(404);
+    }
+  });
+
+  it("renders in Chromium with no console errors or CSP violations, its first load under 200 KB", async () => {
+    expect(problems).toEqual([]);
+    const types = loaded.map((l) => l.type);
+    for (const type of [/^text\/html/, /^text\/css/, /^text\/javascript/]) expect(types.some((t) => type.test(t)), String(type)).toBe(true);
+    expect(loaded.every((l) => l.url.startsWith(`${relay.url}/docs/`))).toBe(true);
+    const total = loaded.reduce((sum, l) => sum + l.bytes, 0);
+    expect(total).toBeGreaterThan(0);
+    expect(total).toBeLessThan(200 * 1024);
+  });
+});
+
+describe("Try it against the relay that serves the page", () => {
+  it(`refuses ${authMethod.name} without a token (401), then a throwaway key signs in and reads a real inbox`, async () => {
+    const refused = await tryIt(authMethod.name);
+    expect(refused.request.headers().authorization).toBeUndefined();
+    expect(refused.status).toContain("HTTP 401");
+    expect((JSON.parse(refused.shown) as { error: { code: number } }).error.code).toBe(unauthorized.code);
+
+    await page.click("#signin-throwaway");
+    const state = (await page.textContent("#signin-state")) ?? "";
+    const address = /0x[0-9a-fA-F]{40}/.exec(state)?.[0];
+    expect(address, state).toBeDefined();
+
+    // Someone writes to the new address, so the inbox the form reads has a message in it.
+    const alice = wallet(TEST_KEYS.alice);
+    const sent = await call(relay.url, "neutralService_sendMessage", [await alice.sign({ to: address!, message: "c0ffee" })], await alice.token({ domain: relay.domain }));
+    expect(sent.body.error).toBeUndefined();
+
+    const answer = await tryIt(authMethod.name);
+    const authorization = answer.request.headers().authorization ?? "";
+    expect(authorization).toMatch(/^Bearer [A-Za-z0-9_-]+\.0x[0-9a-f]{130}$/);
+    const siwe = Buffer.from(authorization.slice("Bearer ".length).split(".")[0]!, "base64url").toString("utf8");
+    expect(siwe.split("\n")[0]).toBe(`${relay.domain} wants you to sign in with your Ethereum account:`);
+    expect(siwe.split("\n")[1]).toBe(address);
+    expect(answer.status).toContain("HTTP 200");
+    expect(answer.shown).toContain('"result"');
+    expect(answer.shown).toContain('"end"');
+    const page0 = (JSON.parse(answer.shown) as { result: [{ address: string; data: { id: string; from: string; to: string }[]; end: boolean }] }).result[0];
+    expect(page0.address).toBe(address!.toLowerCase());
+    expect(page0.data.map((m) => [m.id, m.from, m.to])).toEqual([[sent.body.result[0].id, alice.address, address!.toLowerCase()]]);
+    expect(page0.end).toBe(true);
+
+    mkdirSync(outputDir, { recursive: true });
+    await page.locator(`[id="method-${authMethod.name}"] .try-it`).screenshot({ path: screenshotPath });
+    const png = readFileSync(screenshotPath);
+    expect(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+    expect(png.readUInt32BE(16)).toBeGreaterThan(200); // IHDR width
+    expect(png.readUInt32BE(20)).toBeGreaterThan(200); // IHDR height
+    expect(statSync(screenshotPath).size).toBeGreaterThan(10_000);
+    expect(problems.filter((p) => !p.includes("401"))).toEqual([]);
+  });
+
+  it(`calls ${openMethod.name}, which needs no token, without one`, async () => {
+    expect(openMethod["x-requires-auth"]).not.toBe(true);
+    const answer = await tryIt(openMethod.name);
+    expect(answer.request.headers().authorization).toBeUndefined();
+    expect(answer.status).toContain("HTTP 200");
+    const info = (JSON.parse(answer.shown) as { result: [{ address: string; domains: string[] }] }).result[0];
+    expect(info.address).toBe(relay.address);
+    expect(info.domains).toContain(relay.domain);
+  });
+});

@@ -1,0 +1,14 @@
+// How both backends store hex fields: as raw bytes (BLOB / bytea), half the size of the text.
+
+/** A lowercase `0x` address → its 20 bytes. */
+export const addressBytes = (address: string): Buffer => Buffer.from(address.slice(2), "hex");
+
+/** Stored bytes → `0x` + lowercase hex. */
+export const bytesHex = (bytes: Buffer): string => `0x${bytes.toString("hex")}`;
+
+/** `0x`-prefixed hex of exactly `length` bytes → the bytes. */
+export function hexBytes(hex: string, length: number): Buffer {
+  const bytes = Buffer.from(hex.slice(2), "hex");
+  if (!hex.startsWith("0x") || bytes.length !== length || hex.length !== 2 + 2 * length) throw new Error(`expected 0x and ${length} bytes of hex`);
+  return bytes;
+}
