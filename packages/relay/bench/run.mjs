@@ -1,7 +1,9 @@
 // The relay's benchmark suite: `pnpm bench` (or `node bench/run.mjs` in packages/relay, after a build).
 // Prints one line per figure, each with the baseline measured in this same run and the ratio.
 // Env: BENCH_MESSAGES (1000000), BENCH_USERS (10000), BENCH_SECONDS (10 per timed run),
-//      BENCH_CONNECTIONS (32), BENCH_WORKERS ("1,2"), BENCH_SEND=0 to skip the send figures.
+//      BENCH_CONNECTIONS (32), BENCH_WORKERS ("1,2"), BENCH_SEND=0 to skip the send figures,
+//      BENCH_READ=0 to skip the getInbox figures (both also apply to PostgreSQL),
+//      BENCH_POSTGRES=0 to skip the PostgreSQL figures (bench/postgres.mjs), BENCH_POSTGRES_REPLICAS ("1,2").
 import { randomBytes } from "node:crypto";
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -13,6 +15,7 @@ import { messageDigest, receiptDigest } from "../dist/crypto/eip712.js";
 import { loadSecp256k1 } from "../dist/crypto/secp256k1.js";
 import { openSqliteStore } from "../dist/storage/sqlite.js";
 import { cpuSeconds, curve, machineBusySeconds, percentile, resetStore, seededStore, signedMessage, startBaseline, startRelay, token, users, warmFile } from "./lib.mjs";
+import { postgresFigures } from "./postgres.mjs";
 
 const int = (name, fallback) => {
   const value = process.env[name];
@@ -27,6 +30,7 @@ const CONNECTIONS = int("BENCH_CONNECTIONS", 32);
 /** Sends: group commit batches what is in flight, so the figure depends on concurrent senders. */
 const SEND_CONNECTIONS = int("BENCH_SEND_CONNECTIONS", 64);
 const WORKERS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
+const POSTGRES_REPLICAS = (process.env.BENCH_POSTGRES_REPLICAS ?? "1,2").split(",").map(Number);
 const DEEP = Math.min(100_000, Math.floor(MESSAGES / 10));
 const LIMIT = 20;
 const RSS_BUDGET = 200 * 1024 * 1024;
@@ -48,55 +52,67 @@ const cores = (run) =>
 
 /**
  * Runs autocannon; `next(slot, state)` returns the {headers, body} of a connection's next request.
- * Latencies are taken from autocannon's "response" events (sub-ms resolution).
+ * Latencies are taken from autocannon's "response" events (sub-ms resolution). `url` may be a list
+ * (replicas): the connections (and an `amount`) are split evenly, one autocannon instance per URL,
+ * all running at once; a connection keeps its slot and its server. `databaseCpu()`: CPU seconds a
+ * database server has used so far, for its cores.
  */
-async function load({ url, next, duration, amount, connections = CONNECTIONS, server }) {
+async function load({ url, next, duration, amount, connections = CONNECTIONS, server, databaseCpu }) {
+  const urls = Array.isArray(url) ? url : [url];
+  const share = (total, k) => Math.floor(total / urls.length) + (k < total % urls.length ? 1 : 0);
   const pids = server?.pids() ?? [];
   const cpuBefore = cpuSeconds(pids);
+  const databaseBefore = databaseCpu?.() ?? 0;
   const machineBefore = machineBusySeconds();
   const selfBefore = process.cpuUsage();
   let slots = 0;
   const latencies = new Float64Array(4_000_000);
   let count = 0;
-  const instance = autocannon({
-    url,
-    connections,
-    ...(amount !== undefined ? { amount } : { duration }),
-    timeout: 30,
-    requests: [
-      {
-        method: "POST",
-        path: "/",
-        state: { slot: -1, n: 0 }, // cloned per connection by autocannon: per-connection state
-        setupRequest(request) {
-          const state = request.state;
-          if (state.slot < 0) state.slot = slots++;
-          const { headers, body } = next(state.slot, state);
-          request.headers = headers;
-          request.body = body;
-          return request;
+  const instances = urls.map((target, k) => {
+    const instance = autocannon({
+      url: target,
+      connections: share(connections, k),
+      ...(amount !== undefined ? { amount: share(amount, k) } : { duration }),
+      timeout: 30,
+      requests: [
+        {
+          method: "POST",
+          path: "/",
+          state: { slot: -1, n: 0 }, // cloned per connection by autocannon: per-connection state
+          setupRequest(request) {
+            const state = request.state;
+            if (state.slot < 0) state.slot = slots++;
+            const { headers, body } = next(state.slot, state);
+            request.headers = headers;
+            request.body = body;
+            return request;
+          },
         },
-      },
-    ],
+      ],
+    });
+    instance.on("response", (_client, _status, _bytes, responseTime) => {
+      if (count < latencies.length) latencies[count++] = responseTime;
+    });
+    return instance;
   });
-  instance.on("response", (_client, _status, _bytes, responseTime) => {
-    if (count < latencies.length) latencies[count++] = responseTime;
-  });
-  const result = await instance;
+  const results = await Promise.all(instances);
   const sorted = latencies.subarray(0, count).sort();
-  const ok = result["2xx"];
+  const sum = (field) => results.reduce((total, result) => total + result[field], 0);
+  const ok = sum("2xx");
+  const seconds = Math.max(...results.map((result) => result.duration));
   const self = process.cpuUsage(selfBefore);
   return {
     ok,
-    bad: result.non2xx + result.errors + result.timeouts,
-    perSecond: ok / result.duration,
-    seconds: result.duration,
+    bad: sum("non2xx") + sum("errors") + sum("timeouts"),
+    perSecond: ok / seconds,
+    seconds,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
-    /** Cores the server (all its processes) and the load generator kept busy. */
-    serverCores: (cpuSeconds(pids) - cpuBefore) / result.duration,
-    clientCores: (self.user + self.system) / 1e6 / result.duration,
-    machineCores: (machineBusySeconds() - machineBefore) / result.duration,
+    /** Cores the server (all its processes), the database server and the load generator kept busy. */
+    serverCores: (cpuSeconds(pids) - cpuBefore) / seconds,
+    databaseCores: databaseCpu ? (databaseCpu() - databaseBefore) / seconds : 0,
+    clientCores: (self.user + self.system) / 1e6 / seconds,
+    machineCores: (machineBusySeconds() - machineBefore) / seconds,
   };
 }
 
@@ -178,6 +194,7 @@ async function main() {
   }
 
   const rss = {};
+  const reads = {};
   let deepFigures;
   for (const workers of process.env.BENCH_READ === "0" ? [] : WORKERS) {
     log(`relay: --workers ${workers}, getInbox`);
@@ -186,6 +203,7 @@ async function main() {
     const warm = await load({ url: relay.url, next: (slot, state) => readRequest(slot, state, true), amount: USERS });
     if (warm.bad > 0) throw new Error(`warm-up: ${warm.bad} failed requests`);
     const result = await load({ url: relay.url, next: (slot, state) => readRequest(slot, state, false), duration: SECONDS, server: relay });
+    reads[workers] = result;
     rss[workers] = { bytes: relay.rss(), each: relay.rssEach(), pss: relay.pss(), processes: relay.pids().length };
     // The issue's baseline is one bare node:http process; a baseline with as many processes as the
     // relay has workers is printed beside it (both share the 2 CPUs with the load generator).
@@ -226,7 +244,24 @@ async function main() {
   }
 
   // -- sends ---------------------------------------------------------------------------------
-  if (process.env.BENCH_SEND !== "0") await sends(store, people);
+  const sent = process.env.BENCH_SEND !== "0" ? await sends(store, people) : [];
+
+  // -- PostgreSQL ----------------------------------------------------------------------------
+  if (process.env.BENCH_POSTGRES !== "0") {
+    await postgresFigures({
+      store,
+      people,
+      tokens,
+      readRequest,
+      sqliteRead: reads[1],
+      sqliteSend: sent.find((run) => run.workers === 1 && !run.fresh)?.result,
+      replicas: POSTGRES_REPLICAS,
+      doReads: process.env.BENCH_READ !== "0",
+      doSends: process.env.BENCH_SEND !== "0",
+      constants: { MESSAGES, SECONDS, CONNECTIONS, SEND_CONNECTIONS, SEND_MESSAGES: int("BENCH_SEND_MESSAGES", 6000 * SECONDS) },
+      tools: { load, checkInbox, presign, sendLoad, figure, log, fmt, ms },
+    });
+  }
   rmSync(tmp, { recursive: true, force: true });
 }
 
@@ -316,65 +351,78 @@ function cryptoLoop(signedList, seconds) {
   return done / ((performance.now() - started) / 1000);
 }
 
+/** `count` client-signed messages: sender j % senderCount (so message j's sender is people[j % senderCount]), random recipients. */
+function presign(people, senderCount, count) {
+  const list = [];
+  for (let j = 0; j < count; j++) {
+    const from = people[j % senderCount];
+    const to = people[Math.floor(Math.random() * people.length)];
+    const body = randomBytes(32 + Math.floor(Math.random() * 69)).toString("hex");
+    list.push(signedMessage(from, to, body));
+  }
+  return list;
+}
+
+/**
+ * One timed send run of `list` (from `presign`) against a relay, or replicas (`url` a list): first
+ * the senders' tokens are warmed (one read each, on the connection that will send with it), then
+ * each of SEND_CONNECTIONS connections sends its senders' messages, in order, for SECONDS.
+ * `repeats`: sends of a message its connection had sent already (it ran out of new ones).
+ */
+async function sendLoad({ url, server, databaseCpu, list, senderTokens }) {
+  const senderCount = senderTokens.length;
+  const senderSlices = slices(senderCount, SEND_CONNECTIONS);
+  const bodies = list.map((m, j) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: j + 1, method: "neutralService_sendMessage", params: [m] })));
+  // Per connection: the messages whose sender belongs to its slice, in order.
+  const bySlot = Array.from({ length: SEND_CONNECTIONS }, () => []);
+  list.forEach((_, j) => bySlot[(j % senderCount) % SEND_CONNECTIONS].push(j));
+  let repeats = 0;
+  await load({
+    url,
+    connections: SEND_CONNECTIONS,
+    amount: senderCount,
+    next: (slot, state) => {
+      const list = senderSlices[slot];
+      const s = list[state.n++ % list.length];
+      return { headers: jsonHeaders(senderTokens[s]), body: Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_getInbox", params: [{}, 1] })) };
+    },
+  });
+  const result = await load({
+    url,
+    connections: SEND_CONNECTIONS,
+    duration: SECONDS,
+    server,
+    databaseCpu,
+    next: (slot, state) => {
+      const mine = bySlot[slot];
+      if (state.n >= mine.length) repeats++;
+      const j = mine[state.n++ % mine.length];
+      return { headers: jsonHeaders(senderTokens[j % senderCount]), body: bodies[j] };
+    },
+  });
+  return { result, repeats };
+}
+
+/** The SQLite send figures; returns each run's { workers, fresh, result }. */
 async function sends(store, people) {
   const senderCount = Math.min(people.length, 2000);
   const perRun = int("BENCH_SEND_MESSAGES", 6000 * SECONDS);
   log(`sends: pre-signing ${WORKERS.length} x ${perRun} messages from ${senderCount} senders`);
   const senderTokens = people.slice(0, senderCount).map((u) => token(u));
-  const senderSlices = slices(senderCount, SEND_CONNECTIONS);
-  const runs = WORKERS.map(() => {
-    const list = [];
-    for (let j = 0; j < perRun; j++) {
-      const from = people[j % senderCount];
-      const to = people[Math.floor(Math.random() * people.length)];
-      const body = randomBytes(32 + Math.floor(Math.random() * 69)).toString("hex");
-      list.push(signedMessage(from, to, body));
-    }
-    return list;
-  });
-  // Per connection: the messages whose sender belongs to its slice, in order.
-  const messageSlices = (list) => {
-    const bySlot = Array.from({ length: SEND_CONNECTIONS }, () => []);
-    list.forEach((m, j) => bySlot[(j % senderCount) % SEND_CONNECTIONS].push(j));
-    return bySlot;
-  };
+  const runs = WORKERS.map(() => presign(people, senderCount, perRun));
 
   const cryptoRate = cryptoLoop(runs[0], Math.min(SECONDS, 5));
   const targets = WORKERS.flatMap((workers, r) => [
     { workers, list: runs[r], fresh: true },
     { workers, list: runs[r], fresh: false },
   ]);
+  const results = [];
   for (const { workers, list, fresh } of targets) {
     const dataDir = fresh ? mkdtempSync(path.join(os.tmpdir(), "neutral-bench-send-")) : store.dir;
     const maxId = fresh ? 0 : store.maxId;
-    const bodies = list.map((m, j) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: j + 1, method: "neutralService_sendMessage", params: [m] })));
-    const bySlot = messageSlices(list);
-    let repeats = 0;
     log(`relay: --workers ${workers}, sendMessage into ${fresh ? "a fresh store" : "the seeded store"}`);
     const relay = await startRelay({ dataDir, workers });
-    // Warm the senders' tokens (one read each, on the connection that will send with it).
-    await load({
-      url: relay.url,
-      connections: SEND_CONNECTIONS,
-      amount: senderCount,
-      next: (slot, state) => {
-        const list = senderSlices[slot];
-        const s = list[state.n++ % list.length];
-        return { headers: jsonHeaders(senderTokens[s]), body: Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_getInbox", params: [{}, 1] })) };
-      },
-    });
-    const result = await load({
-      url: relay.url,
-      connections: SEND_CONNECTIONS,
-      duration: SECONDS,
-      server: relay,
-      next: (slot, state) => {
-        const mine = bySlot[slot];
-        if (state.n >= mine.length) repeats++;
-        const j = mine[state.n++ % mine.length];
-        return { headers: jsonHeaders(senderTokens[j % senderCount]), body: bodies[j] };
-      },
-    });
+    const { result, repeats } = await sendLoad({ url: relay.url, server: relay, list, senderTokens });
     await relay.stop();
     // Every acknowledged send must be stored exactly once (JSON-RPC errors would also be HTTP 200).
     const db = new Database(path.join(dataDir, "neutral.sqlite"), { readonly: true });
@@ -392,7 +440,9 @@ async function sends(store, people) {
         `synchronous=FULL, into ${fresh ? "a fresh, empty store" : `the ${fmt(MESSAGES)}-message store`}) | baseline per-send crypto loop, 1 process: ${fmt(cryptoRate)} /s ` +
         `| CPU cores busy relay/load generator/other processes ${cores(result)} | ratio ${ratio.toFixed(2)} (target >= 0.6) ${verdict(ratio >= 0.6 && !result.bad && expectedOk(stored))}`,
     );
+    results.push({ workers, fresh, result });
   }
+  return results;
 }
 
 await main();

@@ -1,0 +1,414 @@
+// The benchmark's PostgreSQL figures (imported by run.mjs): getInbox with one and with two replicas
+// and sendMessage, each as a ratio to the SQLite single process measured earlier in the same run.
+//
+// The store is the SQLite bench store copied row for row (same ids, same wire JSON, rows in id
+// order as the relay's own appends would lay them out) into a throwaway PostgreSQL cluster, cached
+// under bench/.data/postgres-<SQLite store key>/ with a marker file; a later run starts that cluster
+// again. Replicas are relay processes (`--workers 1` each) on the one database, given its URL in
+// NEUTRAL_DATABASE_URL. The cluster is stopped (and kept) at the end.
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { findPostgresBinDir, startThrowawayPostgres } from "../dist/postgres-cluster.js";
+import { openPostgresStore } from "../dist/storage/postgres.js";
+import { BENCH_DIR, childPids, startRelay, warmFile } from "./lib.mjs";
+
+/**
+ * Server settings for the bench (the rest are PostgreSQL's defaults). fsync and synchronous_commit
+ * stay on: a send is acknowledged once its batch's commit is durable, as with SQLite's
+ * synchronous=FULL. max_wal_size stays at 1GB, more than a timed send run writes; a larger one
+ * would also keep that much WAL in the cached cluster.
+ */
+const SETTINGS = { shared_buffers: "512MB" };
+const DATABASE = "neutral_bench";
+const MARKER_VERSION = 1;
+
+/**
+ * @param {object} bench what run.mjs measured and its helpers: store (seededStore's answer), people,
+ *   tokens, readRequest, sqliteRead / sqliteSend (the SQLite --workers 1 runs of this run, to compare
+ *   with), replicas (e.g. [1, 2]), doReads, doSends, constants, tools.
+ */
+export async function postgresFigures(bench) {
+  const { figure, log } = bench.tools;
+  const binDir = findPostgresBinDir();
+  if (!binDir) {
+    figure("# PostgreSQL figures skipped: PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin); BENCH_POSTGRES=0 silences this");
+    return;
+  }
+  if (!bench.doReads && !bench.doSends) return;
+  const dir = path.join(BENCH_DIR, ".data", `postgres-${path.basename(bench.store.dir)}`);
+  stopLeftover(dir, binDir, log);
+
+  let cluster;
+  // pg_ctl runs the server as a daemon: stop it on Ctrl-C too. (stop() runs pg_ctl synchronously.)
+  const onSignal = (signal) => {
+    process.stderr.write(`${signal}: stopping the PostgreSQL server\n`);
+    void cluster?.stop().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    const seeded = await seededPostgres({ dir, sqlite: bench.store, binDir, log, started: (c) => (cluster = c) });
+    await measure(bench, seeded);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await cluster?.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The seeded store
+
+/** Stops a server a previous (killed) run left running on the cached cluster, else it cannot start. */
+function stopLeftover(dir, binDir, log) {
+  const data = path.join(dir, "data");
+  const pid = postmasterPid(dir);
+  if (!pid || !existsSync(`/proc/${pid}`)) return;
+  let command = "";
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return;
+  }
+  if (!command.includes("postgres") || !command.includes(data)) return;
+  log(`PostgreSQL: stopping the server (pid ${pid}) a previous run left on ${path.relative(process.cwd(), dir)}`);
+  const pgCtl = path.join(binDir, "pg_ctl");
+  const args = ["-D", data, "-m", "fast", "-w", "stop"];
+  if (process.getuid?.() === 0) execFileSync("runuser", ["-u", "postgres", "--", pgCtl, ...args], { stdio: "ignore" });
+  else execFileSync(pgCtl, args, { stdio: "ignore" });
+}
+
+function postmasterPid(dir) {
+  try {
+    const pid = Number(readFileSync(path.join(dir, "data", "postmaster.pid"), "utf8").split("\n", 1)[0]);
+    return pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU seconds (user + system) the cluster has used so far: the postmaster, its live children (a
+ * backend per connection, background processes), and the children it has reaped (their time is in
+ * its cutime/cstime), so a backend exiting mid-run is still counted.
+ */
+function postgresCpuSeconds(dir) {
+  const postmaster = postmasterPid(dir);
+  if (!postmaster) return 0;
+  let ticks = 0;
+  for (const pid of [postmaster, ...childPids(postmaster)]) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks / 100; // USER_HZ
+}
+
+const withDatabase = (adminUrl, database) => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+};
+
+/**
+ * The cached cluster holding a copy of the SQLite bench store (started), or a new one: initdb, the
+ * relay's schema (openPostgresStore applies the migrations), the rows copied, id_counter set,
+ * VACUUM FREEZE ANALYZE. The marker names the SQLite store it copied (its seededAt): a reseeded
+ * SQLite store makes a new copy.
+ */
+async function seededPostgres({ dir, sqlite, binDir, log, started }) {
+  const marker = path.join(dir, "seeded.json");
+  let info;
+  if (existsSync(marker)) {
+    info = JSON.parse(readFileSync(marker, "utf8"));
+    if (info.version !== MARKER_VERSION || info.sqliteSeededAt !== sqlite.seededAt || info.maxId !== sqlite.maxId) info = undefined;
+  }
+  if (!info) rmSync(dir, { recursive: true, force: true }); // a stale or half-made copy
+  const cluster = await startThrowawayPostgres({ dir, settings: SETTINGS });
+  started(cluster);
+  const url = withDatabase(cluster.url, DATABASE);
+  const cached = info !== undefined;
+  if (!info) {
+    info = await copyStore({ adminUrl: cluster.url, url, file: path.join(sqlite.dir, "neutral.sqlite"), psql: psqlPath(binDir), log });
+    info = { version: MARKER_VERSION, sqliteSeededAt: sqlite.seededAt, ...info, copiedAt: new Date().toISOString() };
+    writeFileSync(marker, JSON.stringify(info, null, 2));
+  }
+  return { cluster, url, info, cached, dir };
+}
+
+/** psql beside the server's initdb (PATH may hold links to initdb and pg_ctl only), else on PATH. */
+function psqlPath(binDir) {
+  const beside = path.join(path.dirname(realpathSync(path.join(binDir, "initdb"))), "psql");
+  return existsSync(beside) ? beside : "psql";
+}
+
+/** COPY text format: bytea as \x hex (the backslash doubled), text with \, tab, CR, LF escaped. */
+const byteaText = (bytes) => `\\\\x${bytes.toString("hex")}`;
+const ESCAPES = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const copyText = (text) => (/[\\\n\r\t]/.test(text) ? text.replace(/[\\\n\r\t]/g, (c) => ESCAPES[c]) : text);
+
+/** Streams `lines` into `COPY … FROM STDIN` run by psql (no client-side COPY in pg without a dependency). */
+async function copyIn({ psql, url, sql, lines }) {
+  const child = spawn(psql, ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql], { stdio: ["pipe", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  let exited = false;
+  let spawnError;
+  const exit = new Promise((resolve) => {
+    child.on("close", (code) => ((exited = true), resolve(code)));
+    child.on("error", (error) => ((spawnError = error), (exited = true), resolve(-1)));
+  });
+  const failed = () => new Error(`psql ${sql}: ${spawnError?.message ?? (stderr.trim() || "exited early")}`);
+  child.stdin.on("error", () => {}); // EPIPE if psql fails: reported by its exit code below
+  let parts = [];
+  let size = 0;
+  let count = 0;
+  for (const line of lines) {
+    parts.push(line);
+    size += line.length;
+    count++;
+    if (size >= 1 << 20) {
+      if (!child.stdin.write(parts.join(""))) await Promise.race([once(child.stdin, "drain"), exit]);
+      if (exited) throw failed();
+      parts = [];
+      size = 0;
+    }
+  }
+  child.stdin.end(parts.join(""));
+  if ((await exit) !== 0) throw failed();
+  return count;
+}
+
+async function copyStore({ adminUrl, url, file, psql, log }) {
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${DATABASE}`);
+  await admin.end();
+  await (await openPostgresStore({ url, poolSize: 1 })).close(); // the relay's own schema
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const db = new Database(file, { readonly: true });
+  try {
+    db.pragma("cache_size = -262144");
+    const sqliteCount = (sql) => db.prepare(sql).pluck().get();
+    const messageCount = sqliteCount("SELECT count(*) FROM messages");
+    const mailboxCount = sqliteCount("SELECT count(*) FROM mailbox");
+    log(`PostgreSQL: copying ${messageCount} messages and ${mailboxCount} mailbox rows from ${path.relative(process.cwd(), file)}`);
+    // The secondary index is built once at the end (the primary keys stay: rows arrive in id order).
+    await client.query("DROP INDEX mailbox_by_peer");
+
+    let lastReport = performance.now();
+    const progress = (what, done, total) => {
+      if (performance.now() - lastReport > 10_000) {
+        lastReport = performance.now();
+        log(`  copying ${what}: ${done}/${total} in ${elapsed().toFixed(0)} s`);
+      }
+    };
+    function* messageLines() {
+      let n = 0;
+      for (const [id, digest, sender, acceptedAt] of db.prepare("SELECT id, digest, sender, accepted_at FROM messages ORDER BY id").raw().iterate()) {
+        yield `${id}\t${byteaText(digest)}\t${byteaText(sender)}\t${acceptedAt}\n`;
+        if (++n % 100_000 === 0) progress("messages", n, messageCount);
+      }
+    }
+    // Both rows of each message, in id order, received first: the heap the relay's appends would
+    // have written (one mailbox's rows spread over the table), not one clustered by owner.
+    function* mailboxLines() {
+      let n = 0;
+      const rows = db
+        .prepare(
+          "SELECT m.id, r.owner, r.peer, r.ts, r.json, s.owner, s.peer, s.ts, s.json FROM messages m " +
+            "CROSS JOIN mailbox s ON s.owner = m.sender AND s.side = 2 AND s.id = m.id " +
+            "CROSS JOIN mailbox r ON r.owner = s.peer AND r.side = 1 AND r.id = m.id ORDER BY m.id",
+        )
+        .raw()
+        .iterate();
+      for (const [id, rOwner, rPeer, rTs, rJson, sOwner, sPeer, sTs, sJson] of rows) {
+        yield `${byteaText(rOwner)}\t1\t${id}\t${byteaText(rPeer)}\t${rTs}\t${copyText(rJson)}\n`;
+        yield `${byteaText(sOwner)}\t2\t${id}\t${byteaText(sPeer)}\t${sTs}\t${copyText(sJson)}\n`;
+        if ((n += 2) % 200_000 === 0) progress("mailbox rows", n, mailboxCount);
+      }
+    }
+    function* keyBundleLines() {
+      for (const [account, key, ts, signature, updatedAt] of db.prepare("SELECT account, key, ts, signature, updated_at FROM key_bundles").raw().iterate()) {
+        yield `${byteaText(account)}\t${byteaText(key)}\t${ts}\t${byteaText(signature)}\t${updatedAt}\n`;
+      }
+    }
+    const messages = await copyIn({ psql, url, sql: "COPY messages (id, digest, sender, accepted_at) FROM STDIN", lines: messageLines() });
+    const mailbox = await copyIn({ psql, url, sql: "COPY mailbox (owner, side, id, peer, ts, json) FROM STDIN", lines: mailboxLines() });
+    if (messages !== messageCount || mailbox !== mailboxCount) {
+      throw new Error(`copied ${messages} messages and ${mailbox} mailbox rows, the SQLite store has ${messageCount} and ${mailboxCount}`);
+    }
+    const hasKeyBundles = sqliteCount("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'key_bundles'") > 0;
+    const keyBundles = hasKeyBundles ? await copyIn({ psql, url, sql: "COPY key_bundles (account, key, ts, signature, updated_at) FROM STDIN", lines: keyBundleLines() }) : 0;
+    const rowsSeconds = elapsed();
+    log(`PostgreSQL: rows copied in ${rowsSeconds.toFixed(0)} s; building mailbox_by_peer, VACUUM FREEZE ANALYZE`);
+
+    await client.query("SET maintenance_work_mem = '1GB'");
+    await client.query("CREATE INDEX mailbox_by_peer ON mailbox (owner, side, peer, id)");
+    const maxId = Number((await client.query("SELECT coalesce(max(id), 0) AS id FROM messages")).rows[0].id);
+    await client.query("UPDATE id_counter SET last_id = $1", [maxId]);
+    // Frozen and all-visible now: the first reads set no hint bits, autovacuum finds nothing to do.
+    await client.query("VACUUM (FREEZE, ANALYZE)");
+    await client.query("CHECKPOINT");
+    const bytes = Number((await client.query("SELECT pg_database_size(current_database()) AS n")).rows[0].n);
+    return { messages, mailboxRows: mailbox, keyBundles, maxId, rowsSeconds, copySeconds: elapsed(), databaseBytes: bytes };
+  } finally {
+    db.close();
+    await client.end();
+  }
+}
+
+/** Reads the cluster's database files once, so that they sit in the OS page cache (as run.mjs does with SQLite's). */
+function warmCluster(dir) {
+  let total = 0;
+  const walk = (folder) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile() && statSync(full).size > 0) total += warmFile(full);
+    }
+  };
+  walk(path.join(dir, "data", "base"));
+  return total;
+}
+
+/** Deletes what sends added above `maxId` (mailbox rows found by sender and recipient, not by a scan), resets id_counter. */
+async function removeAdded(client, maxId) {
+  await client.query("BEGIN");
+  try {
+    const { rows } = await client.query(
+      "WITH sent AS (DELETE FROM mailbox b USING messages m WHERE m.id > $1 AND b.owner = m.sender AND b.side = 2 AND b.id = m.id RETURNING b.id, b.peer), " +
+        "received AS (DELETE FROM mailbox b USING sent s WHERE b.owner = s.peer AND b.side = 1 AND b.id = s.id RETURNING b.id) " +
+        "SELECT (SELECT count(*) FROM sent) + (SELECT count(*) FROM received) AS n",
+      [maxId],
+    );
+    const messages = (await client.query("DELETE FROM messages WHERE id > $1", [maxId])).rowCount;
+    await client.query("UPDATE id_counter SET last_id = $1", [maxId]);
+    await client.query("COMMIT");
+    return { messages, mailboxRows: Number(rows[0].n) };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The figures
+
+async function measure(bench, { cluster, url, info, cached, dir }) {
+  const { people, tokens, readRequest, sqliteRead, sqliteSend, replicas, constants, tools } = bench;
+  const { MESSAGES, SECONDS, CONNECTIONS, SEND_CONNECTIONS, SEND_MESSAGES } = constants;
+  const { load, checkInbox, presign, sendLoad, figure, log, fmt, ms } = tools;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "neutral-bench-pg-")); // the replicas' --data-dir, unused with a database URL
+  try {
+    const version = (await client.query("SHOW server_version")).rows[0].server_version;
+    const leftovers = await removeAdded(client, info.maxId);
+    const warmStarted = performance.now();
+    const warmed = warmCluster(dir);
+    log(`read the ${fmt(warmed / 2 ** 20)} MB of PostgreSQL data files once in ${((performance.now() - warmStarted) / 1000).toFixed(1)} s (OS page cache)`);
+    figure(
+      `# PostgreSQL ${version.split(" ")[0]}: a throwaway cluster on loopback (${Object.entries(SETTINGS).map(([k, v]) => `${k}=${v}`).join(", ")}; ` +
+        `fsync and synchronous_commit at their defaults, on: a send is durable when acknowledged), holding a copy of the SQLite store ` +
+        `(${fmt(info.messages)} messages, ${fmt(info.mailboxRows)} mailbox rows, same ids and JSON, in id order), ` +
+        `${cached ? `cached in ${path.relative(process.cwd(), dir)}` : "copied now"}: the copy took ${info.copySeconds.toFixed(0)} s ` +
+        `(rows ${info.rowsSeconds.toFixed(0)} s via COPY, then index, VACUUM FREEZE ANALYZE); ${fmt(info.databaseBytes / 2 ** 20)} MB database, its files read once first` +
+        (leftovers.messages > 0 ? `; removed ${leftovers.messages} messages a previous run sent` : "") +
+        `. Replicas: relay processes with --workers 1 each on this one database (pool of ${process.env.NEUTRAL_DATABASE_POOL_SIZE || 10} connections each), the load generator's connections split evenly among them. ` +
+        `Ratios compare with the SQLite single process (--workers 1) of this run; the issue sets no target for them`,
+    );
+    const env = { NEUTRAL_DATABASE_URL: url };
+    const databaseCpu = () => postgresCpuSeconds(dir);
+    const startReplicas = async (count) => {
+      const relays = [];
+      try {
+        for (let k = 0; k < count; k++) relays.push(await startRelay({ dataDir: scratch, workers: 1, env }));
+      } catch (error) {
+        for (const relay of relays) await relay.stop();
+        throw error;
+      }
+      return { relays, urls: relays.map((relay) => relay.url), server: { pids: () => relays.flatMap((relay) => relay.pids()) } };
+    };
+    const stopReplicas = async ({ relays }) => {
+      for (const relay of relays) await relay.stop();
+    };
+    const label = (count) => (count === 1 ? "1 replica" : `${count} replicas`);
+    /** CPU cores busy: relay processes + PostgreSQL / load generator / everything else. */
+    const cores = (run) =>
+      `${run.serverCores.toFixed(2)}+${run.databaseCores.toFixed(2)}/${run.clientCores.toFixed(2)}/` +
+      `${Math.max(0, run.machineCores - run.serverCores - run.databaseCores - run.clientCores).toFixed(2)}`;
+    const ratioText = (ours, theirs) => (theirs ? `ratio ${(ours / theirs).toFixed(2)} (no target)` : "ratio n/a (no SQLite --workers 1 figure in this run)");
+
+    // -- reads -------------------------------------------------------------------------------
+    for (const count of bench.doReads ? replicas : []) {
+      log(`PostgreSQL: ${label(count)}, getInbox`);
+      const group = await startReplicas(count);
+      try {
+        for (const relayUrl of group.urls) await checkInbox(relayUrl, people, tokens);
+        const warm = await load({ url: group.urls, next: (slot, state) => readRequest(slot, state, true), amount: people.length });
+        if (warm.bad > 0) throw new Error(`PostgreSQL warm-up: ${warm.bad} failed requests`);
+        const result = await load({ url: group.urls, next: (slot, state) => readRequest(slot, state, false), duration: SECONDS, server: group.server, databaseCpu });
+        figure(
+          `getInbox PostgreSQL, ${label(count)} (${count === 1 ? "one relay process" : `${count} relay processes`}, --workers 1${count > 1 ? " each" : ""}, ` +
+            `${CONNECTIONS} connections${count > 1 ? " split among them" : ""}): ${fmt(result.perSecond)} req/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}` +
+            `${result.bad ? ` (${result.bad} failed!)` : ""} | SQLite --workers 1 in this run: ` +
+            (sqliteRead ? `${fmt(sqliteRead.perSecond)} req/s, p50 ${ms(sqliteRead.p50)}, p99 ${ms(sqliteRead.p99)}` : "not measured") +
+            ` | CPU cores busy relays+PostgreSQL/load generator/other processes ${cores(result)} | ${ratioText(result.perSecond, sqliteRead?.perSecond)}`,
+        );
+      } finally {
+        await stopReplicas(group);
+      }
+    }
+
+    // -- sends -------------------------------------------------------------------------------
+    const senderCount = Math.min(people.length, 2000);
+    const senderTokens = tokens.slice(0, senderCount);
+    for (const count of bench.doSends ? replicas : []) {
+      // Signed now: their timestamps must be within the relay's clock skew when sent.
+      log(`PostgreSQL: pre-signing ${SEND_MESSAGES} messages from ${senderCount} senders`);
+      const list = presign(people, senderCount, SEND_MESSAGES);
+      log(`PostgreSQL: ${label(count)}, sendMessage into the seeded store`);
+      const group = await startReplicas(count);
+      let run;
+      try {
+        run = await sendLoad({ url: group.urls, server: group.server, databaseCpu, list, senderTokens });
+      } finally {
+        await stopReplicas(group);
+      }
+      const { result, repeats } = run;
+      // Every acknowledged send must be stored exactly once (JSON-RPC errors would also be HTTP 200).
+      const stored = Number((await client.query("SELECT count(*) AS n FROM messages WHERE id > $1", [info.maxId])).rows[0].n);
+      const removed = await removeAdded(client, info.maxId);
+      // The cached store as it was: no dead rows left for autovacuum to find in a later run. The
+      // DELETEs' statistics are flushed first, or they would land after VACUUM's and count as dead rows.
+      await client.query("SELECT pg_stat_force_next_flush()").catch(() => {}); // PostgreSQL 15+
+      await client.query("VACUUM messages, mailbox");
+      // In-flight sends at the end of the run are stored but not counted by autocannon.
+      const expectedOk = (n) => n >= result.ok - repeats && n <= result.ok + SEND_CONNECTIONS && removed.messages === n && removed.mailboxRows === 2 * n;
+      const expected = `${result.ok - repeats}..${result.ok + SEND_CONNECTIONS}`;
+      figure(
+        `sendMessage PostgreSQL, ${label(count)} (--workers 1${count > 1 ? " each" : ""}), ${fmt(MESSAGES)}-message store, ${SEND_CONNECTIONS} connections${count > 1 ? " split among them" : ""}: ` +
+          `${fmt(result.perSecond)} msg/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}${result.bad ? ` (${result.bad} failed!)` : ""} ` +
+          `(${fmt(stored)} new messages stored${expectedOk(stored) ? "" : `, EXPECTED ${expected} (removed ${removed.messages} messages, ${removed.mailboxRows} mailbox rows)`}` +
+          `${repeats ? `, ${repeats} repeats` : ""}; synchronous_commit=on, durable when acknowledged) | SQLite --workers 1 into the ${fmt(MESSAGES)}-message store in this run: ` +
+          (sqliteSend ? `${fmt(sqliteSend.perSecond)} msg/s, p50 ${ms(sqliteSend.p50)}, p99 ${ms(sqliteSend.p99)}` : "not measured") +
+          ` | CPU cores busy relays+PostgreSQL/load generator/other processes ${cores(result)} | ${ratioText(result.perSecond, sqliteSend?.perSecond)}`,
+      );
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+    await client.end();
+  }
+}
