@@ -40,3 +40,6 @@ export function messageJsonTail(message: AcceptedMessage): string {
 
 /** `messageJson(id, message)`, given `messageJsonTail(message)`. */
 export const messageJsonWithId = (id: number, tail: string): string => `${ID_HEAD}${id}"${tail}`;
+
+/** The id of a message from its wire JSON (`messageJson`'s fixed `{"id":"<digits>"` prefix). */
+export const messageIdOf = (json: string): number => Number(json.slice(ID_HEAD.length, json.indexOf('"', ID_HEAD.length)));
