@@ -5,7 +5,6 @@ import { createDispatcher, createHttpHandler, ErrorCode, errorResponse, RpcError
 import { createAuthenticator } from "./auth/authenticator.js";
 import type { RelayConfig } from "./config.js";
 import type { Secp256k1 } from "./crypto/secp256k1.js";
-import { threadedSendCrypto } from "./crypto/send-crypto.js";
 import { createRateLimiter } from "./http/rate-limit.js";
 import { createFallbackRoutes } from "./http/routes.js";
 import type { Logger } from "./log.js";
@@ -62,13 +61,7 @@ export function createRelay(options: RelayOptions): Relay {
   const { config, logger, curve, nodeKey } = options;
   const store = options.store ?? openSqliteStore({ file: path.join(config.dataDir, DATABASE_FILE) });
   let domains: string[] = config.domains;
-  const sendCrypto = threadedSendCrypto({
-    curve,
-    nodeKey: nodeKey.privateKey,
-    onThreadError: (error) => logger.error({ err: error }, "the send crypto thread failed; sends check signatures on the main thread from now on"),
-  });
   const handlers = createHandlers({
-    sendCrypto,
     store,
     curve,
     nodeKey: nodeKey.privateKey,
@@ -151,7 +144,6 @@ export function createRelay(options: RelayOptions): Relay {
         });
         server.closeIdleConnections();
       });
-      await sendCrypto.close();
       await store.close();
     },
   };

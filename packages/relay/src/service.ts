@@ -1,7 +1,6 @@
 import { ErrorCode, RpcError, rawJson, type Handlers, type InboxFilter, type KeyBundle, type NodeInfo, type RequestContext } from "@neutral/server";
-import { keyBundleDigest, messageDigest } from "./crypto/eip712.js";
+import { keyBundleDigest, messageDigest, receiptDigest } from "./crypto/eip712.js";
 import { isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";
-import { inlineSendCrypto, type SendCrypto } from "./crypto/send-crypto.js";
 import type { AcceptedMessage } from "./message.js";
 import { cursorValue, type MailboxRange, type MessageStore, type PageQuery, type StoredMessage } from "./storage/store.js";
 
@@ -30,8 +29,6 @@ export interface ServiceOptions {
   domains: () => readonly string[];
   software: { name: string; version: string };
   now?: () => number;
-  /** Where a send's signature check and receipt signatures run (default: inline, with `curve`). */
-  sendCrypto?: SendCrypto;
 }
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}`;
@@ -68,7 +65,6 @@ const joinJson = (messages: readonly StoredMessage[]) => messages.map((message) 
 /** The neutralService methods, over a message store. */
 export function createHandlers(options: ServiceOptions): Handlers<RelayContext> {
   const { store, curve, nodeKey, limits } = options;
-  const sendCrypto = options.sendCrypto ?? inlineSendCrypto(curve, nodeKey);
   const now = options.now ?? Date.now;
   const nodeAddress = curve.addressOf(nodeKey);
 
@@ -117,17 +113,15 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       }
       const fields = { from, to: signed.to.toLowerCase(), message: signed.message.toLowerCase(), timestamp: signed.timestamp };
       const digest = messageDigest(fields);
-      // A copy of its own: a pooled Buffer would carry its whole 8 KiB pool to the crypto thread.
-      const signature = new Uint8Array(Buffer.from(signed.signature.slice(2), "hex"));
-      const checked = await sendCrypto.check({ digest, signature, from });
-      if (!checked.valid) {
+      const signature = Buffer.from(signed.signature.slice(2), "hex");
+      if (curve.recoverAddress(digest, signature) !== from) {
         throw new RpcError(ErrorCode.InvalidSignature, "Invalid signature: it does not recover message.from", { field: "message.signature" });
       }
       const accepted: AcceptedMessage = {
         ...fields,
         signature: signed.signature.toLowerCase(),
-        senderReceipt: hex(checked.senderReceipt),
-        receiverReceipt: hex(checked.receiverReceipt),
+        senderReceipt: hex(curve.sign(receiptDigest(digest, "sender"), nodeKey)),
+        receiverReceipt: hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey)),
         digest,
       };
       const { stored } = await store.append(accepted);
