@@ -99,6 +99,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     max: options.poolSize ?? 10,
     application_name: "neutral-relay",
     types,
+    // A database that stops answering fails requests (-32603) instead of holding them forever. An
+    // append that times out here may still commit there: the client's resend gets the original.
+    connectionTimeoutMillis: 10_000,
+    query_timeout: 30_000,
+    keepAlive: true,
   });
   pool.on("error", (error) => options.onIdleError?.(error));
   try {
