@@ -1,6 +1,7 @@
 // Several relay processes on one PostgreSQL database are one service node: one identity, one id
 // order that readers can sync forward through, one copy of each message, and no acknowledged
 // message lost when a replica dies. Real processes, real HTTP on loopback, a real PostgreSQL.
+import { createServer, type AddressInfo } from "node:net";
 import { generatePrivateKey } from "viem/accounts";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestSchema, describePostgres, type TestSchema } from "./storage/test-postgres.js";
@@ -203,6 +204,25 @@ describePostgres("replicas of one PostgreSQL database", () => {
     expect(failed).toMatch(/ECONNREFUSED/);
     expect(failed).not.toContain("hunter2");
   });
+
+  it("gives up on a database that accepts connections but never answers, instead of hanging", async () => {
+    const silent = createServer(() => {}); // takes the TCP connection, says nothing
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      const failed = await startRelay({ env: { NEUTRAL_DATABASE_URL: `postgres://neutral:hunter2@127.0.0.1:${port}/neutral` }, startTimeoutMs: 25_000 }).then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
+      expect(failed).toMatch(/exited \(1\) before listening/);
+      expect(failed).toMatch(/timeout/i);
+      expect(failed).not.toContain("hunter2");
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      silent.close();
+    }
+  }, 30_000);
 
   it("a replica configured with another --node-key than the one kept in the database says so", async () => {
     const first = await replica();
