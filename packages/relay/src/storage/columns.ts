@@ -1,4 +1,5 @@
 // How both backends store hex fields: as raw bytes (BLOB / bytea), half the size of the text.
+import type { StoredKeyBundle } from "./store.js";
 
 /** A lowercase `0x` address → its 20 bytes. */
 export const addressBytes = (address: string): Buffer => Buffer.from(address.slice(2), "hex");
@@ -12,3 +13,18 @@ export function hexBytes(hex: string, length: number): Buffer {
   if (!hex.startsWith("0x") || bytes.length !== length || hex.length !== 2 + 2 * length) throw new Error(`expected 0x and ${length} bytes of hex`);
   return bytes;
 }
+
+/** A `key_bundles` row (same columns in both backends). */
+export interface KeyBundleRow {
+  key: Buffer;
+  ts: number;
+  signature: Buffer;
+}
+
+/** A `key_bundles` row of `account` (lowercase 0x) → the bundle in wire form. */
+export const keyBundleOf = (account: string, row: KeyBundleRow): StoredKeyBundle => ({
+  account,
+  key: bytesHex(row.key),
+  timestamp: row.ts,
+  signature: bytesHex(row.signature),
+});

@@ -1,8 +1,6 @@
 import type { ClientBase } from "pg";
 import type { Migration } from "./store.js";
 
-export type { Migration };
-
 /**
  * The PostgreSQL schema, in order. Append new migrations; never edit an applied one.
  *

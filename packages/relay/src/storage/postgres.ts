@@ -1,8 +1,8 @@
 import pg from "pg";
 import { messageJsonTail, type AcceptedMessage } from "../message.js";
 import { checkSchemaVersion, migrate } from "./postgres-migrations.js";
-import { ID_CEILING, pageOf, type AppendResult, type MailboxRange, type MessageStore, type PageQuery, type StoredKeyBundle, type StoredMessage } from "./store.js";
-import { addressBytes, bytesHex, hexBytes } from "./columns.js";
+import { ID_CEILING, pageOf, type AppendResult, type MailboxRange, type MessageStore, type PageQuery, type StoredMessage } from "./store.js";
+import { addressBytes, bytesHex, hexBytes, keyBundleOf, type KeyBundleRow } from "./columns.js";
 
 const SIDE = { received: 1, sent: 2 } as const;
 
@@ -164,12 +164,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     }
   }
 
-  const keyBundleOf = (account: string, row: { key: Buffer; ts: number; signature: Buffer }): StoredKeyBundle => ({
-    account,
-    key: bytesHex(row.key),
-    timestamp: row.ts,
-    signature: bytesHex(row.signature),
-  });
 
   const ensureOpen = () => {
     if (closed) throw new Error("store is closed");
@@ -230,7 +224,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       // The upsert replaces only an older bundle. When it changes nothing, the current row is read
       // by a second statement: its snapshot is newer than a concurrent publish the upsert waited for.
       const key = addressBytes(account);
-      const put = await pool.query<{ key: Buffer; ts: number; signature: Buffer }>({
+      const put = await pool.query<KeyBundleRow>({
         name: "neutral_put_key_bundle",
         text:
           "INSERT INTO key_bundles (account, key, ts, signature, updated_at) VALUES ($1, $2, $3, $4, $5) " +
@@ -238,14 +232,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           "WHERE excluded.ts > key_bundles.ts RETURNING key, ts, signature",
         values: [key, hexBytes(bundle.key, 32), bundle.timestamp, hexBytes(bundle.signature, 65), Date.now()],
       });
-      const rows = put.rows.length > 0 ? put.rows : (await pool.query<{ key: Buffer; ts: number; signature: Buffer }>({ name: "neutral_get_key_bundle", text: SELECT_KEY_BUNDLE, values: [key] })).rows;
+      const rows = put.rows.length > 0 ? put.rows : (await pool.query<KeyBundleRow>({ name: "neutral_get_key_bundle", text: SELECT_KEY_BUNDLE, values: [key] })).rows;
       if (rows[0] === undefined) throw new Error("key bundle upsert returned no row");
       return keyBundleOf(account, rows[0]);
     },
 
     async getKeyBundle(account) {
       ensureOpen();
-      const { rows } = await pool.query<{ key: Buffer; ts: number; signature: Buffer }>({
+      const { rows } = await pool.query<KeyBundleRow>({
         name: "neutral_get_key_bundle",
         text: SELECT_KEY_BUNDLE,
         values: [addressBytes(account)],

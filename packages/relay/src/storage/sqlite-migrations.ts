@@ -1,8 +1,6 @@
 import type { Database } from "better-sqlite3";
 import type { Migration } from "./store.js";
 
-export type { Migration };
-
 /**
  * The schema, in order. Append new migrations; never edit an applied one.
  *

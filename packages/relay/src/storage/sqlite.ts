@@ -12,10 +12,9 @@ import {
   type MessageStore,
   type Page,
   type PageQuery,
-  type StoredKeyBundle,
   type StoredMessage,
 } from "./store.js";
-import { addressBytes, bytesHex, hexBytes } from "./columns.js";
+import { addressBytes, bytesHex, hexBytes, keyBundleOf, type KeyBundleRow } from "./columns.js";
 
 const SIDE = { received: 1, sent: 2 } as const;
 
@@ -65,11 +64,6 @@ const SQL = {
 };
 
 
-interface KeyBundleRow {
-  key: Buffer;
-  ts: number;
-  signature: Buffer;
-}
 
 const KEY_SQL = {
   select: "SELECT key, ts, signature FROM key_bundles WHERE account = ?",
@@ -156,12 +150,6 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     }
     return keyDirectory;
   }
-  const keyBundleOf = (account: string, row: KeyBundleRow): StoredKeyBundle => ({
-    account,
-    key: bytesHex(row.key),
-    timestamp: row.ts,
-    signature: bytesHex(row.signature),
-  });
 
   let pending: PendingAppend[] = [];
   let inFlight: PendingAppend[] | undefined;
