@@ -1,6 +1,6 @@
 // The relay process's life: start-up, identity, restarts, crashes, graceful stop, workers, flags.
 import { execFile } from "node:child_process";
-import { statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,9 +64,12 @@ describe("identity and durability", () => {
     await after.stop();
   });
 
-  it("with several workers, every send gets a unique id and every worker reads them all", async () => {
-    const relay = await startRelay({ workers: 2 });
+  it("with several workers, every send gets a unique id and every worker reads them all; the primary commits and checkpoints", async () => {
+    const dataDir = tempDir();
+    const relay = await startRelay({ workers: 2, dataDir });
     expect(relay.logs.find((log) => log.msg === "listening")?.workers).toBe(2);
+    const database = path.join(dataDir, "neutral.sqlite");
+    const schemaOnly = statSync(database).size;
     const token = await alice.token({ domain: relay.domain });
     const messages = await Promise.all(Array.from({ length: 60 }, (_, i) => alice.sign({ to: bob.address, message: `ff${i.toString(16).padStart(2, "0")}` })));
     // Fresh connections so the kernel spreads them over both workers.
@@ -74,12 +77,23 @@ describe("identity and durability", () => {
       messages.map(async (message) => (await post(relay.url, { jsonrpc: "2.0", id: 1, method: "neutralService_sendMessage", params: [message] }, token, { connection: "close" })).body.result[0].id as string),
     );
     expect(new Set(ids).size).toBe(60);
+    // Both workers commit through the primary's one writer: a resend through either is recognised.
+    const resent = await Promise.all(
+      messages.slice(0, 20).map(async (message) => (await post(relay.url, { jsonrpc: "2.0", id: 2, method: "neutralService_sendMessage", params: [message] }, token, { connection: "close" })).body.result[0].id as string),
+    );
+    expect(resent).toEqual(ids.slice(0, 20));
     const bobToken = await bob.token({ domain: relay.domain });
     for (let i = 0; i < 4; i++) {
       expect(new Set(await inboxIds(relay.url, bobToken))).toEqual(new Set(ids));
     }
+    // The primary's writer has a checkpointer thread beside it, which copies the WAL into the
+    // database file while the workers serve.
+    for (let i = 0; i < 100 && statSync(database).size <= schemaOnly; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statSync(database).size).toBeGreaterThan(schemaOnly);
     const { code } = await relay.stop();
     expect(code).toBe(0);
+    expect(existsSync(`${database}-wal`)).toBe(false); // closed last, after the workers: the WAL is folded in and removed
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });
 

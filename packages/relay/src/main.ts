@@ -5,6 +5,9 @@ import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.j
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { createLogger, type Logger } from "./log.js";
 import { openNodeStorage, type NodeStorage } from "./storage/open.js";
+import { primaryWriter, serveWorkerAppends } from "./storage/shared-writer.js";
+import type { AppendWriter } from "./storage/sqlite-append-writer.js";
+import { startStoreWriter } from "./storage/sqlite.js";
 import { SOFTWARE } from "./version.js";
 
 function readConfig(): RelayConfig {
@@ -36,8 +39,9 @@ const storageFields = ({ location }: NodeStorage) =>
 async function serve(config: RelayConfig, logger: Logger, announce: boolean): Promise<void> {
   const curve = loadSecp256k1();
   if (announce) logger.info({ secp256k1: curve.implementation }, `secp256k1: ${curve.implementation}`);
-  // A worker's primary has applied the migrations already.
-  const storage = await openNodeStorage(config, curve, { migrate: announce, logger });
+  // A worker's primary has applied the migrations already, and commits every worker's appends.
+  const sharedWriter = !announce && config.databaseUrl === undefined ? primaryWriter() : undefined;
+  const storage = await openNodeStorage(config, curve, { migrate: announce, ...(sharedWriter && { writer: sharedWriter }), logger });
   const { store, nodeKey } = storage;
   if (announce) logGeneratedKey(logger, storage);
   // Loaded here, not at the top: a supervising primary never serves, and leaves the HTTP stack,
@@ -87,6 +91,16 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   const { nodeKey } = storage;
   logGeneratedKey(logger, storage);
   await storage.store.close();
+  // One SQLite writer for all workers (see storage/shared-writer.ts), started at the first append.
+  const { location } = storage;
+  let writer: AppendWriter | undefined;
+  if (location.storage === "sqlite") {
+    writer = startStoreWriter({
+      file: location.file,
+      onCheckpointError: (error) => logger.warn({ err: error, file: location.file }, "WAL checkpoint failed; the writer checkpoints by itself"),
+    });
+    serveWorkerAppends(writer);
+  }
 
   let stopping = false;
   let announced = false;
@@ -97,7 +111,10 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   if (!nodeFlags.some((flag) => flag.startsWith("--max-semi-space-size"))) {
     cluster.setupPrimary({ execArgv: [...process.execArgv, `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`] });
   }
-  const fork = () => cluster.fork();
+  // Counted here: cluster.workers drops a worker only once both its exit and its disconnect have
+  // been seen, in either order, so it can still list the last worker when that one's exit arrives.
+  const running = new Set<number>();
+  const fork = () => running.add(cluster.fork().id);
 
   cluster.on("listening", (_worker, address) => {
     if (announced) return;
@@ -109,11 +126,20 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
     );
   });
   cluster.on("exit", (worker, code, signal) => {
+    running.delete(worker.id);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) {
-        logger.info("stopped");
-        logger.flush();
-        process.exit(0);
+      if (running.size === 0) {
+        const giveUp = setTimeout(() => {
+          logger.error("the SQLite writer did not close within 10 s");
+          logger.flush();
+          process.exit(1);
+        }, 10_000);
+        void (writer?.close() ?? Promise.resolve()).finally(() => {
+          clearTimeout(giveUp);
+          logger.info("stopped");
+          logger.flush();
+          process.exit(0);
+        });
       }
       return;
     }

@@ -5,6 +5,7 @@ import type { Logger } from "../log.js";
 import { generateNodeKey, loadNodeKey, NODE_KEY_FILE, type NodeKey } from "../node-key.js";
 import { describeDatabaseUrl, openPostgresStore } from "./postgres.js";
 import { DATABASE_FILE, openSqliteStore } from "./sqlite.js";
+import type { AppendWriter } from "./sqlite-append-writer.js";
 import type { MessageStore } from "./store.js";
 
 export interface NodeStorage {
@@ -17,6 +18,8 @@ export interface NodeStorage {
 export interface OpenStorageOptions {
   /** Apply pending migrations (default true); a worker whose primary already did may skip them. */
   migrate?: boolean;
+  /** SQLite: commit appends through this writer (a worker's is its primary's) instead of one of the store's own. */
+  writer?: AppendWriter;
   logger: Logger;
 }
 
@@ -30,7 +33,12 @@ export async function openNodeStorage(config: RelayConfig, curve: Secp256k1, opt
   if (config.databaseUrl === undefined) {
     const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
     const file = path.join(config.dataDir, DATABASE_FILE);
-    const store = openSqliteStore({ file, migrate: options.migrate ?? true });
+    const store = openSqliteStore({
+      file,
+      migrate: options.migrate ?? true,
+      ...(options.writer && { writer: options.writer }),
+      onCheckpointError: (error) => logger.warn({ err: error, file }, "WAL checkpoint failed; the writer checkpoints by itself"),
+    });
     return { store, nodeKey, location: { storage: "sqlite", file, keyFile: path.join(config.dataDir, NODE_KEY_FILE) } };
   }
 

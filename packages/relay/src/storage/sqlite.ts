@@ -1,4 +1,3 @@
-import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import type { Statement, Transaction } from "better-sqlite3";
 import { messageIdOf, messageJsonTail, messageJsonWithId, type AcceptedMessage } from "../message.js";
@@ -15,6 +14,7 @@ import {
   type StoredMessage,
 } from "./store.js";
 import { addressBytes, bytesHex, hexBytes, keyBundleOf, type KeyBundleRow } from "./columns.js";
+import { startSqliteWriter, type AppendWriter, type WireAppend, type WriterSchema } from "./sqlite-append-writer.js";
 
 const SIDE = { received: 1, sent: 2 } as const;
 
@@ -33,34 +33,24 @@ export interface SqliteStoreOptions {
   migrate?: boolean;
   /** SQLite page cache of each of the store's connections (reader, writer), KiB (default: SQLite's 2 MiB). Bulk loads want more. */
   cacheSizeKiB?: number;
+  /**
+   * Where appends are committed. Default: a writer thread of the store's own, with a WAL
+   * checkpointer thread beside it (`startSqliteWriter`). The relay's workers share their primary's
+   * writer instead (`shared-writer.ts`): one writer per database commits bigger batches.
+   */
+  writer?: AppendWriter;
+  onCheckpointError?: (error: Error) => void;
 }
 
 
-/** An append as the writer thread gets it: plain strings (cheap to post), the wire JSON minus its id. */
-interface WireAppend {
-  /** The digest as hex. */
-  digest: string;
-  from: string;
-  to: string;
-  timestamp: number;
-  /** `messageJson(id, message)` is `{"id":"<id>"` + this. */
-  tail: string;
-}
-
-/** What the writer answers per append: the new id, or the stored original of a resend. */
-type WireResult = number | { id: number; json: string };
-
-interface PendingAppend {
-  wire: WireAppend;
-  resolve: (result: AppendResult) => void;
-  reject: (error: unknown) => void;
-}
-
-const SQL = {
-  findByDigest: "SELECT id FROM messages WHERE digest = ?",
-  insertMessage: "INSERT INTO messages (digest, sender, accepted_at) VALUES (?, ?, ?)",
-  insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, ?, ?, ?, ?)",
-  selectJson: "SELECT json FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
+const WRITER_SCHEMA: WriterSchema = {
+  sql: {
+    findByDigest: "SELECT id FROM messages WHERE digest = ?",
+    insertMessage: "INSERT INTO messages (digest, sender, accepted_at) VALUES (?, ?, ?)",
+    insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, ?, ?, ?, ?)",
+    selectJson: "SELECT json FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
+  },
+  sides: SIDE,
 };
 
 
@@ -75,20 +65,38 @@ const KEY_SQL = {
 };
 
 /**
- * The writer checkpoints the WAL into the database once it holds this many pages (SQLite's
- * default: 1000). Each append dirties a few random B-tree pages; a longer WAL lets a checkpoint
- * write a page changed by many commits once, and runs the checkpoint's fsync less often.
+ * A connection checkpoints the WAL itself once it holds this many pages (SQLite's default: 1000):
+ * only when the background checkpointer has not let it start over (falling behind, stopped, or a
+ * reader holding old frames). 32,768 pages of 8 KiB: the WAL file stays under 256 MiB.
  */
-const WAL_AUTOCHECKPOINT_PAGES = 8192;
+export const WAL_FALLBACK_PAGES = 32768;
 
 
 /**
+ * The group-committing writer a store starts for itself at its first append (a thread, and a WAL
+ * checkpointer beside it). The relay's primary starts one for all its workers.
+ */
+export function startStoreWriter(
+  options: Pick<SqliteStoreOptions, "file" | "synchronous" | "cacheSizeKiB" | "onCheckpointError"> & { checkpointer?: boolean },
+): AppendWriter {
+  return startSqliteWriter(
+    {
+      file: options.file,
+      synchronous: options.synchronous === "normal" ? "NORMAL" : "FULL",
+      ...(options.cacheSizeKiB !== undefined && { cacheSize: -Math.max(64, Math.floor(options.cacheSizeKiB)) }),
+      walFallbackPages: WAL_FALLBACK_PAGES,
+      checkpointer: options.checkpointer ?? true,
+      ...(options.onCheckpointError && { onCheckpointError: options.onCheckpointError }),
+    },
+    WRITER_SCHEMA,
+  );
+}
+
+/**
  * The SQLite message store: WAL, one file, safe to open from several processes (the relay's
- * workers). Writes run on a writer thread with its own connection (started at the first append),
- * so the event loop keeps serving while a transaction commits and fsyncs. Appends arriving while
- * a commit is in flight (or in the same event-loop turn) form the next batch: one transaction and
- * one fsync per burst (group commit). Reads use this thread's connection and see every
- * acknowledged append.
+ * workers). Appends go to a group-committing writer (`options.writer`, else a writer thread of the
+ * store's own, started at the first append), so the event loop keeps serving while a transaction
+ * commits and fsyncs. Reads use this thread's connection and see every acknowledged append.
  *
  * Key bundles are written rarely: synchronously, on this thread's connection, each in its own
  * IMMEDIATE transaction (the busy timeout waits out a writer holding the lock, this process's
@@ -102,9 +110,12 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     db.pragma("page_size = 8192"); // only possible before the first table exists
   }
   db.pragma("journal_mode = WAL");
-  db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
+  const synchronous = options.synchronous === "normal" ? "NORMAL" : "FULL";
+  db.pragma(`synchronous = ${synchronous}`);
   const cacheSize = options.cacheSizeKiB === undefined ? undefined : -Math.max(64, Math.floor(options.cacheSizeKiB));
   if (cacheSize !== undefined) db.pragma(`cache_size = ${cacheSize}`);
+  // Key bundles commit here, on the event loop: leave checkpoints to the other threads.
+  db.pragma(`wal_autocheckpoint = ${WAL_FALLBACK_PAGES}`);
   if (options.migrate !== false) migrate(db);
   const version = (db.prepare("SELECT max(version) AS v FROM schema_migrations").get() as { v: number | null }).v ?? 0;
   if (version > latestSchemaVersion) {
@@ -151,66 +162,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     return keyDirectory;
   }
 
-  let pending: PendingAppend[] = [];
-  let inFlight: PendingAppend[] | undefined;
-  let flushScheduled = false;
   let closed = false;
   let closing: Promise<void> | undefined;
-  let writer: Worker | undefined;
-  let whenIdle: (() => void)[] = [];
-
-  function startWriter(): Worker {
-    const worker = new Worker(new URL("./sqlite-writer.js", import.meta.url), {
-      workerData: { file: options.file, synchronous: options.synchronous === "normal" ? "NORMAL" : "FULL", cacheSize, walAutocheckpoint: WAL_AUTOCHECKPOINT_PAGES, sql: SQL, sides: SIDE },
-    });
-    worker.on("message", (reply: { results: WireResult[] } | { error: { message: string; code?: string } }) => settle(reply));
-    worker.on("error", () => {}); // the exit that follows rejects what was in flight
-    worker.on("exit", () => {
-      if (writer === worker) writer = undefined;
-      if (inFlight) settle({ error: { message: "the SQLite writer thread stopped" } });
-    });
-    return worker;
-  }
-
-  function settle(reply: { results: WireResult[] } | { error: { message: string; code?: string } }): void {
-    const batch = inFlight ?? [];
-    inFlight = undefined;
-    if ("error" in reply) {
-      const error = Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code });
-      for (const entry of batch) entry.reject(error);
-    } else {
-      batch.forEach((entry, i) => {
-        const result = reply.results[i]!;
-        entry.resolve(
-          typeof result === "number"
-            ? { stored: { id: result, json: messageJsonWithId(result, entry.wire.tail) }, created: true }
-            : { stored: result, created: false },
-        );
-      });
-    }
-    if (pending.length > 0) flush();
-    if (!inFlight) {
-      writer?.unref(); // an idle writer never keeps the process alive
-      const waiting = whenIdle;
-      whenIdle = [];
-      for (const resolve of waiting) resolve();
-    }
-  }
-
-  /** Sends what is pending as one batch, unless a batch is still committing (it follows that one). */
-  function flush(): void {
-    flushScheduled = false;
-    if (inFlight || pending.length === 0) return;
-    inFlight = pending;
-    pending = [];
-    try {
-      writer ??= startWriter();
-      writer.ref();
-      writer.postMessage(inFlight.map((entry) => entry.wire));
-    } catch (error) {
-      settle({ error: { message: error instanceof Error ? error.message : String(error) } });
-    }
-  }
+  let writer = options.writer;
 
   function readRange(query: PageQuery, range: MailboxRange, owner: Buffer): StoredMessage[] {
     const { since, until } = query;
@@ -236,13 +190,10 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
         timestamp: message.timestamp,
         tail: messageJsonTail(message),
       };
-      return new Promise<AppendResult>((resolve, reject) => {
-        pending.push({ wire, resolve, reject });
-        if (!flushScheduled) {
-          flushScheduled = true;
-          setImmediate(flush);
-        }
-      });
+      writer ??= startStoreWriter(options);
+      return writer.append(wire).then((result) =>
+        typeof result === "number" ? { stored: { id: result, json: messageJsonWithId(result, wire.tail) }, created: true } : { stored: result, created: false },
+      );
     },
 
     async page(query): Promise<Page> {
@@ -275,16 +226,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       // Every caller waits for the same shutdown, however many times close() is called.
       closing ??= (async () => {
         closed = true;
-        flush();
-        if (inFlight) await new Promise<void>((resolve) => whenIdle.push(resolve));
-        const worker = writer;
-        writer = undefined;
-        if (worker) {
-          const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-          worker.ref(); // it was unref'd when idle; keep the process alive until it has closed the database
-          worker.postMessage("close");
-          await exited;
-        }
+        await writer?.close();
         db.close();
       })();
       return closing;

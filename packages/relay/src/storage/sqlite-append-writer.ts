@@ -1,0 +1,147 @@
+import { Worker } from "node:worker_threads";
+import { startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer.js";
+
+/** An append as a writer gets it: plain strings (cheap to post to a thread or another process). */
+export interface WireAppend {
+  /** The EIP-712 digest as hex. */
+  digest: string;
+  from: string;
+  to: string;
+  timestamp: number;
+  /** The wire JSON minus its id: `messageJson(id, message)` is `{"id":"<id>"` + this. */
+  tail: string;
+}
+
+/** What a writer answers per append: the new id, or the stored original of a resend. */
+export type WireResult = number | { id: number; json: string };
+
+/** Where a SQLite store's appends go to be committed. */
+export interface AppendWriter {
+  /** Resolves once the append's transaction has committed (durably, with `synchronous=FULL`). */
+  append(wire: WireAppend): Promise<WireResult>;
+  /** Resolves once every append made so far has been answered and the writer has let go of the database. */
+  close(): Promise<void>;
+}
+
+export interface SqliteWriterOptions {
+  file: string;
+  synchronous: "FULL" | "NORMAL";
+  /** SQLite's `cache_size` for the writer's connection (negative: KiB). */
+  cacheSize?: number;
+  /** The writer checkpoints by itself once the WAL holds this many pages. */
+  walFallbackPages: number;
+  /** Run a background checkpointer beside the writer (default true). */
+  checkpointer?: boolean;
+  onCheckpointError?: (error: Error) => void;
+}
+
+/** The statements the writer thread prepares, and the side numbers of the mailbox table. */
+export interface WriterSchema {
+  sql: { findByDigest: string; insertMessage: string; insertMailbox: string; selectJson: string };
+  sides: { received: number; sent: number };
+}
+
+interface PendingAppend {
+  wire: WireAppend;
+  resolve: (result: WireResult) => void;
+  reject: (error: unknown) => void;
+}
+
+type WriterReply = { results: WireResult[] } | { error: { message: string; code?: string } };
+
+/**
+ * The group-committing writer: a thread with its own connection (started at the first append, so
+ * the event loop keeps serving while a transaction commits and fsyncs) and, beside it, a WAL
+ * checkpointer thread. Appends arriving while a commit is in flight (or in the same event-loop
+ * turn) form the next batch: one transaction and one fsync per burst. One writer per database
+ * file: several would take turns at SQLite's single write lock, each with smaller batches.
+ */
+export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSchema): AppendWriter {
+  let pending: PendingAppend[] = [];
+  let inFlight: PendingAppend[] | undefined;
+  let flushScheduled = false;
+  let closed = false;
+  let closing: Promise<void> | undefined;
+  let thread: Worker | undefined;
+  let checkpointer: WalCheckpointer | undefined;
+  let whenIdle: (() => void)[] = [];
+
+  function startThread(): Worker {
+    const worker = new Worker(new URL("./sqlite-writer.js", import.meta.url), {
+      workerData: { file: options.file, synchronous: options.synchronous, cacheSize: options.cacheSize, walAutocheckpoint: options.walFallbackPages, ...schema },
+    });
+    worker.on("message", (reply: WriterReply) => settle(reply));
+    worker.on("error", () => {}); // the exit that follows rejects what was in flight
+    worker.on("exit", () => {
+      if (thread === worker) thread = undefined;
+      if (inFlight) settle({ error: { message: "the SQLite writer thread stopped" } });
+    });
+    return worker;
+  }
+
+  function settle(reply: WriterReply): void {
+    const batch = inFlight ?? [];
+    inFlight = undefined;
+    if ("error" in reply) {
+      const error = Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code });
+      for (const entry of batch) entry.reject(error);
+    } else {
+      batch.forEach((entry, i) => entry.resolve(reply.results[i]!));
+    }
+    if (pending.length > 0) flush();
+    if (!inFlight) {
+      thread?.unref(); // an idle writer never keeps the process alive
+      const waiting = whenIdle;
+      whenIdle = [];
+      for (const resolve of waiting) resolve();
+    }
+  }
+
+  /** Sends what is pending as one batch, unless a batch is still committing (it follows that one). */
+  function flush(): void {
+    flushScheduled = false;
+    if (inFlight || pending.length === 0) return;
+    inFlight = pending;
+    pending = [];
+    try {
+      thread ??= startThread();
+      if (options.checkpointer !== false) checkpointer ??= startWalCheckpointer(options.file, { onError: options.onCheckpointError });
+      thread.ref();
+      thread.postMessage(inFlight.map((entry) => entry.wire));
+    } catch (error) {
+      settle({ error: { message: error instanceof Error ? error.message : String(error) } });
+    }
+  }
+
+  return {
+    append(wire) {
+      if (closed) return Promise.reject(new Error("store is closed"));
+      return new Promise<WireResult>((resolve, reject) => {
+        pending.push({ wire, resolve, reject });
+        if (!flushScheduled) {
+          flushScheduled = true;
+          setImmediate(flush);
+        }
+      });
+    },
+
+    close() {
+      // Every caller waits for the same shutdown, however many times close() is called.
+      closing ??= (async () => {
+        closed = true;
+        flush();
+        if (inFlight) await new Promise<void>((resolve) => whenIdle.push(resolve));
+        await checkpointer?.stop();
+        const worker = thread;
+        thread = undefined;
+        if (worker) {
+          const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+          worker.ref(); // it was unref'd when idle; keep the process alive until it has closed the database
+          worker.postMessage("close");
+          await exited;
+        }
+      })();
+      return closing;
+    },
+  };
+}
