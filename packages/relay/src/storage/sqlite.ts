@@ -39,8 +39,12 @@ export interface SqliteStoreOptions {
    * writer instead (`shared-writer.ts`): one writer per database commits bigger batches.
    */
   writer?: AppendWriter;
+  /** Told when the store's own writer's background checkpoint fails (not when one is merely skipped). */
   onCheckpointError?: (error: Error) => void;
 }
+
+/** SQLite's `cache_size` for a size in KiB (negative means KiB to SQLite), at least 64 KiB. */
+const cacheSizePragma = (kib: number) => -Math.max(64, Math.floor(kib));
 
 
 const WRITER_SCHEMA: WriterSchema = {
@@ -83,7 +87,7 @@ export function startStoreWriter(
     {
       file: options.file,
       synchronous: options.synchronous === "normal" ? "NORMAL" : "FULL",
-      ...(options.cacheSizeKiB !== undefined && { cacheSize: -Math.max(64, Math.floor(options.cacheSizeKiB)) }),
+      ...(options.cacheSizeKiB !== undefined && { cacheSize: cacheSizePragma(options.cacheSizeKiB) }),
       walFallbackPages: WAL_FALLBACK_PAGES,
       checkpointer: options.checkpointer ?? true,
       ...(options.onCheckpointError && { onCheckpointError: options.onCheckpointError }),
@@ -110,10 +114,8 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     db.pragma("page_size = 8192"); // only possible before the first table exists
   }
   db.pragma("journal_mode = WAL");
-  const synchronous = options.synchronous === "normal" ? "NORMAL" : "FULL";
-  db.pragma(`synchronous = ${synchronous}`);
-  const cacheSize = options.cacheSizeKiB === undefined ? undefined : -Math.max(64, Math.floor(options.cacheSizeKiB));
-  if (cacheSize !== undefined) db.pragma(`cache_size = ${cacheSize}`);
+  db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
+  if (options.cacheSizeKiB !== undefined) db.pragma(`cache_size = ${cacheSizePragma(options.cacheSizeKiB)}`);
   // Key bundles commit here, on the event loop: leave checkpoints to the other threads.
   db.pragma(`wal_autocheckpoint = ${WAL_FALLBACK_PAGES}`);
   if (options.migrate !== false) migrate(db);
