@@ -4,7 +4,7 @@ import cluster from "node:cluster";
 import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.js";
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { createLogger, type Logger } from "./log.js";
-import { openNodeStorage, type NodeStorage } from "./storage/open.js";
+import { logCheckpointError, openNodeStorage, type NodeStorage } from "./storage/open.js";
 import { primaryWriter, serveWorkerAppends } from "./storage/shared-writer.js";
 import type { AppendWriter } from "./storage/sqlite-append-writer.js";
 import { startStoreWriter } from "./storage/sqlite.js";
@@ -97,7 +97,7 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   if (location.storage === "sqlite") {
     writer = startStoreWriter({
       file: location.file,
-      onCheckpointError: (error) => logger.warn({ err: error, file: location.file }, "WAL checkpoint failed; the writer checkpoints by itself"),
+      onCheckpointError: logCheckpointError(logger, location.file),
     });
     serveWorkerAppends(writer);
   }

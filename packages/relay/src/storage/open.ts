@@ -15,6 +15,10 @@ export interface NodeStorage {
   location: { storage: "sqlite"; file: string; keyFile: string } | { storage: "postgres"; database: string };
 }
 
+/** How a SQLite writer's failed background checkpoint is logged (the writer's own checkpoints still bound the WAL). */
+export const logCheckpointError = (logger: Logger, file: string) => (error: Error) =>
+  logger.warn({ err: error, file }, "WAL checkpoint failed; the writer checkpoints by itself");
+
 export interface OpenStorageOptions {
   /** Apply pending migrations (default true); a worker whose primary already did may skip them. */
   migrate?: boolean;
@@ -37,7 +41,7 @@ export async function openNodeStorage(config: RelayConfig, curve: Secp256k1, opt
       file,
       migrate: options.migrate ?? true,
       ...(options.writer && { writer: options.writer }),
-      onCheckpointError: (error) => logger.warn({ err: error, file }, "WAL checkpoint failed; the writer checkpoints by itself"),
+      onCheckpointError: logCheckpointError(logger, file),
     });
     return { store, nodeKey, location: { storage: "sqlite", file, keyFile: path.join(config.dataDir, NODE_KEY_FILE) } };
   }

@@ -46,7 +46,6 @@ export interface SqliteStoreOptions {
 /** SQLite's `cache_size` for a size in KiB (negative means KiB to SQLite), at least 64 KiB. */
 const cacheSizePragma = (kib: number) => -Math.max(64, Math.floor(kib));
 
-
 const WRITER_SCHEMA: WriterSchema = {
   sql: {
     findByDigest: "SELECT id FROM messages WHERE digest = ?",
@@ -56,8 +55,6 @@ const WRITER_SCHEMA: WriterSchema = {
   },
   sides: SIDE,
 };
-
-
 
 const KEY_SQL = {
   select: "SELECT key, ts, signature FROM key_bundles WHERE account = ?",
@@ -74,7 +71,6 @@ const KEY_SQL = {
  * reader holding old frames). 32,768 pages of 8 KiB: the WAL file stays under 256 MiB.
  */
 export const WAL_FALLBACK_PAGES = 32768;
-
 
 /**
  * The group-committing writer a store starts for itself at its first append (a thread, and a WAL
