@@ -244,6 +244,8 @@ export async function seededStore({ messages, userCount, deep, log }) {
   const marker = path.join(dir, "seeded.json");
   if (existsSync(marker)) {
     const info = JSON.parse(readFileSync(marker, "utf8"));
+    // A store seeded by an older relay gets this relay's migrations now, not in a timed run.
+    await openSqliteStore({ file: path.join(dir, "neutral.sqlite") }).close();
     return { dir, ...info, cached: true };
   }
   rmSync(dir, { recursive: true, force: true });
@@ -293,11 +295,15 @@ export async function resetStore(dir, maxId) {
   const added = db.prepare("SELECT id, sender FROM messages WHERE id > ?");
   const recipient = db.prepare("SELECT peer FROM mailbox WHERE owner = ? AND side = 2 AND id = ?").pluck();
   const drop = db.prepare("DELETE FROM mailbox WHERE owner = ? AND side = ? AND id = ?");
+  const dropPair = db.prepare("DELETE FROM pairs WHERE sender = ? AND recipient = ? AND id = ?");
   const removed = db.transaction(() => {
     for (const { id, sender } of added.all(maxId)) {
       const to = recipient.get(sender, id);
       drop.run(sender, 2, id);
-      if (to) drop.run(to, 1, id);
+      if (to) {
+        drop.run(to, 1, id);
+        dropPair.run(sender, to, id);
+      }
     }
     return db.prepare("DELETE FROM messages WHERE id > ?").run(maxId).changes;
   })();

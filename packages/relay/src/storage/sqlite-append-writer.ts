@@ -37,7 +37,7 @@ export interface SqliteWriterOptions {
 
 /** The statements the writer thread prepares, and the side numbers of the mailbox table. */
 export interface WriterSchema {
-  sql: { findByDigest: string; insertMessage: string; insertMailbox: string; selectJson: string };
+  sql: { findByDigest: string; insertMessage: string; insertMailbox: string; insertPair: string; selectJson: string };
   sides: { received: number; sent: number };
 }
 

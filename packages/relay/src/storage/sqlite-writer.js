@@ -15,6 +15,7 @@ db.pragma("wal_autocheckpoint = " + workerData.walAutocheckpoint);
 const findByDigest = db.prepare(sql.findByDigest).pluck();
 const insertMessage = db.prepare(sql.insertMessage);
 const insertMailbox = db.prepare(sql.insertMailbox);
+const insertPair = db.prepare(sql.insertPair);
 const selectJson = db.prepare(sql.selectJson).pluck();
 const hexBytes = (hex) => Buffer.from(hex.startsWith("0x") ? hex.slice(2) : hex, "hex");
 const appendAll = db.transaction((batch) =>
@@ -32,6 +33,7 @@ const appendAll = db.transaction((batch) =>
     const json = '{"id":"' + id + '"' + m.tail;
     insertMailbox.run(to, sides.received, id, from, m.timestamp, json);
     insertMailbox.run(from, sides.sent, id, to, m.timestamp, json);
+    insertPair.run(from, to, id);
     return id;
   }),
 );

@@ -101,11 +101,12 @@ describe("SQLite store specifics", () => {
       for (const row of rows) expect(row.applied_at).toBeGreaterThanOrEqual(started - 1000);
       expect(Math.max(...rows.map((r) => r.version))).toBe(latestSchemaVersion);
       const objects = other.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all().map((r) => r.name);
-      expect(objects).toEqual(expect.arrayContaining(["key_bundles", "mailbox", "mailbox_by_peer", "messages", "schema_migrations"]));
-      expect(latestSchemaVersion).toBe(2);
+      expect(objects).toEqual(expect.arrayContaining(["key_bundles", "mailbox", "messages", "pairs", "schema_migrations"]));
+      expect(objects).not.toContain("mailbox_by_peer");
+      expect(latestSchemaVersion).toBe(3);
     });
 
-    it("upgrades a version-1 database: migration 2 adds key_bundles, the messages stay", async () => {
+    it("upgrades a version-1 database: key_bundles added, pairs filled from the mailboxes, the messages stay and chats read", async () => {
       // A database as the relay before key bundles left it: migration 1 only, one message stored.
       const v1 = connect();
       v1.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)");
@@ -124,8 +125,15 @@ describe("SQLite store specifics", () => {
       expect(recorded(v1).map((row) => [row.version, row.applied_at === 1])).toEqual([
         [1, true],
         [2, false],
+        [3, false],
       ]);
       expect(await store.page({ owner: bob, ranges: [{ side: "received" }], order: "desc", limit: 20 })).toEqual({ messages: [{ id: 1, json }], end: true });
+      expect(v1.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'mailbox_by_peer'").get()).toEqual({ n: 0 });
+      const chat = (owner: string, peer: string) =>
+        store.page({ owner, ranges: [{ side: "received", peer }, { side: "sent", peer }], order: "desc", limit: 20 });
+      expect(await chat(bob, alice)).toEqual({ messages: [{ id: 1, json }], end: true });
+      expect(await chat(alice, bob)).toEqual({ messages: [{ id: 1, json }], end: true });
+      expect(await chat(alice, randomAddress())).toEqual({ messages: [], end: true });
       const bundle = testKeyBundle(alice, BASE_TIMESTAMP);
       expect(await store.putKeyBundle(bundle)).toEqual(bundle);
       expect((await store.append(testMessage(bob, alice))).stored.id).toBe(2);
@@ -313,9 +321,9 @@ describe("SQLite store specifics", () => {
       }
     });
 
-    const pageQueryPattern = /\bFROM\s+mailbox\b[\s\S]*\bORDER\s+BY\b/i;
+    const pageQueryPattern = /\bFROM\s+(mailbox|pairs)\b[\s\S]*\bORDER\s+BY\b/i;
 
-    it("keyset pages seek the primary key or mailbox_by_peer, never sort into a temp B-tree", async () => {
+    it("keyset pages seek mailbox's primary key, or pairs' and then mailbox's by id; never a scan or a temp B-tree", async () => {
       const store = open();
       const people = Array.from({ length: 6 }, randomAddress);
       const [owner, peer] = [people[0]!, people[1]!];
@@ -376,11 +384,16 @@ describe("SQLite store specifics", () => {
             const text = `${shape.label}\n${sql}\n→ ${plan.join(" | ")}`;
             expect(plan.join("\n"), text).not.toMatch(/TEMP B-TREE/i);
             expect(plan.join("\n"), text).not.toMatch(/\bSCAN\b/);
-            const search = plan.find((detail) => /^SEARCH mailbox USING /.test(detail));
-            expect(search, text).toBeDefined();
-            expect(search, text).toMatch(shape.peer ? /USING (COVERING )?INDEX mailbox_by_peer \(owner=\? AND side=\? AND peer=\?/ : /USING PRIMARY KEY \(owner=\? AND side=\?/);
+            // A peer's range walks pairs (the keyset) and reads each row's JSON from the owner's mailbox.
+            const walk = plan.find((detail) => (shape.peer ? /^SEARCH p USING / : /^SEARCH (m|mailbox) USING /).test(detail));
+            expect(walk, text).toBeDefined();
+            expect(walk, text).toMatch(shape.peer ? /USING PRIMARY KEY \(sender=\? AND recipient=\?/ : /USING PRIMARY KEY \(owner=\? AND side=\?/);
+            if (shape.peer) {
+              expect(plan.indexOf(walk!), text).toBe(0); // pairs is the outer loop
+              expect(plan, text).toContainEqual("SEARCH m USING PRIMARY KEY (owner=? AND side=? AND id=?)");
+            }
             // With a cursor, the seek starts at it (keyset), rather than reading past the skipped rows.
-            if (shape.cursor) expect(search, text).toMatch(/ AND id[<>]\?/);
+            if (shape.cursor) expect(walk, text).toMatch(/ AND id[<>]\?/);
             checked++;
           }
         }

@@ -51,6 +51,7 @@ const WRITER_SCHEMA: WriterSchema = {
     findByDigest: "SELECT id FROM messages WHERE digest = ?",
     insertMessage: "INSERT INTO messages (digest, sender, accepted_at) VALUES (?, ?, ?)",
     insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, ?, ?, ?, ?)",
+    insertPair: "INSERT INTO pairs (sender, recipient, id) VALUES (?, ?, ?)",
     selectJson: "SELECT json FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
   },
   sides: SIDE,
@@ -127,8 +128,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
 
   // One statement per query shape; the id bounds are always bound (open ends as 0 / ceiling), the
   // timestamp bounds only when given (ts is not in the key: testing it costs a column decode per row).
-  // A peer's messages are read through mailbox_by_peer: the primary key would have to step over
-  // every other message of the mailbox.
+  // A peer's messages are found in `pairs` (the primary key would have to step over every other
+  // message of the mailbox), each then read from the owner's mailbox by its id (CROSS JOIN keeps
+  // pairs the outer loop, so the walk is pairs' keyset order).
   // Only the JSON column is read (`pluck`): building a {id, json} object per row in better-sqlite3
   // costs more than reading the id back out of the JSON's fixed prefix.
   const pageStatements = new Map<string, Statement<unknown[], string>>();
@@ -136,9 +138,14 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     const key = `${withPeer}:${since}:${until}:${order}`;
     let statement = pageStatements.get(key);
     if (!statement) {
+      const times = `${since ? " AND m.ts >= ?" : ""}${until ? " AND m.ts < ?" : ""}`;
+      const direction = order === "asc" ? "ASC" : "DESC";
       statement = db.prepare<unknown[], string>(
-        `SELECT json FROM mailbox${withPeer ? " INDEXED BY mailbox_by_peer" : ""} WHERE owner = ? AND side = ?${withPeer ? " AND peer = ?" : ""}
-         AND id > ? AND id < ?${since ? " AND ts >= ?" : ""}${until ? " AND ts < ?" : ""} ORDER BY id ${order === "asc" ? "ASC" : "DESC"} LIMIT ?`,
+        withPeer
+          ? `SELECT m.json FROM pairs AS p CROSS JOIN mailbox AS m
+             WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
+             AND m.owner = ? AND m.side = ? AND m.id = p.id${times} ORDER BY p.id ${direction} LIMIT ?`
+          : `SELECT m.json FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?${times} ORDER BY m.id ${direction} LIMIT ?`,
       ).pluck();
       pageStatements.set(key, statement);
     }
@@ -167,9 +174,14 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   function readRange(query: PageQuery, range: MailboxRange, owner: Buffer): StoredMessage[] {
     const { since, until } = query;
     const statement = pageStatement(range.peer !== undefined, since !== undefined, until !== undefined, query.order);
-    const args: unknown[] = [owner, SIDE[range.side]];
-    if (range.peer !== undefined) args.push(addressBytes(range.peer));
-    args.push(query.after ?? 0, query.before ?? ID_CEILING);
+    const ids = [query.after ?? 0, query.before ?? ID_CEILING];
+    const args: unknown[] = [];
+    if (range.peer === undefined) args.push(owner, SIDE[range.side], ...ids);
+    else {
+      const peer = addressBytes(range.peer);
+      const [sender, recipient] = range.side === "received" ? [peer, owner] : [owner, peer];
+      args.push(sender, recipient, ...ids, owner, SIDE[range.side]);
+    }
     if (since !== undefined) args.push(since);
     if (until !== undefined) args.push(until);
     args.push(query.limit + 1);
