@@ -56,9 +56,16 @@ type WriterReply = { results: WireResult[] } | { error: { message: string; code?
  * turn) form the next batch: one transaction and one fsync per burst. One writer per database
  * file: several would take turns at SQLite's single write lock, each with smaller batches.
  */
+/**
+ * Batches posted to the writer thread at once. With two, the thread starts the next batch as soon as
+ * it has committed one, instead of waiting for this thread to take the answer and post more.
+ */
+const MAX_IN_FLIGHT = 2;
+
 export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSchema): AppendWriter {
   let pending: PendingAppend[] = [];
-  let inFlight: PendingAppend[] | undefined;
+  // Batches posted to the thread and not yet answered, oldest first (it answers them in order).
+  const inFlight: PendingAppend[][] = [];
   let flushScheduled = false;
   let closed = false;
   let closing: Promise<void> | undefined;
@@ -74,14 +81,18 @@ export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSc
     worker.on("error", () => {}); // the exit that follows rejects what was in flight
     worker.on("exit", () => {
       if (thread === worker) thread = undefined;
-      if (inFlight) settle({ error: { message: "the SQLite writer thread stopped" } });
+      const lost = inFlight.splice(0);
+      if (lost.length === 0) return;
+      const error = new Error("the SQLite writer thread stopped");
+      for (const entry of lost.flat()) entry.reject(error);
+      if (pending.length > 0) flush(); // on a new thread
+      if (inFlight.length === 0) becameIdle();
     });
     return worker;
   }
 
   function settle(reply: WriterReply): void {
-    const batch = inFlight ?? [];
-    inFlight = undefined;
+    const batch = inFlight.shift() ?? [];
     if ("error" in reply) {
       const error = Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code });
       for (const entry of batch) entry.reject(error);
@@ -89,27 +100,32 @@ export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSc
       batch.forEach((entry, i) => entry.resolve(reply.results[i]!));
     }
     if (pending.length > 0) flush();
-    if (!inFlight) {
-      thread?.unref(); // an idle writer never keeps the process alive
-      const waiting = whenIdle;
-      whenIdle = [];
-      for (const resolve of waiting) resolve();
-    }
+    if (inFlight.length === 0) becameIdle();
   }
 
-  /** Sends what is pending as one batch, unless a batch is still committing (it follows that one). */
+  function becameIdle(): void {
+    thread?.unref(); // an idle writer never keeps the process alive
+    const waiting = whenIdle;
+    whenIdle = [];
+    for (const resolve of waiting) resolve();
+  }
+
+  /** Sends what is pending as one batch, unless MAX_IN_FLIGHT batches are posted already (it follows them). */
   function flush(): void {
     flushScheduled = false;
-    if (inFlight || pending.length === 0) return;
-    inFlight = pending;
+    if (inFlight.length >= MAX_IN_FLIGHT || pending.length === 0) return;
+    const batch = pending;
+    inFlight.push(batch);
     pending = [];
     try {
       thread ??= startThread();
       if (options.checkpointer !== false) checkpointer ??= startWalCheckpointer(options.file, { onError: options.onCheckpointError });
       thread.ref();
-      thread.postMessage(inFlight.map((entry) => entry.wire));
+      thread.postMessage(batch.map((entry) => entry.wire));
     } catch (error) {
-      settle({ error: { message: error instanceof Error ? error.message : String(error) } });
+      inFlight.splice(inFlight.indexOf(batch), 1);
+      for (const entry of batch) entry.reject(error);
+      if (inFlight.length === 0) becameIdle();
     }
   }
 
@@ -130,7 +146,7 @@ export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSc
       closing ??= (async () => {
         closed = true;
         flush();
-        if (inFlight) await new Promise<void>((resolve) => whenIdle.push(resolve));
+        if (inFlight.length > 0) await new Promise<void>((resolve) => whenIdle.push(resolve));
         await checkpointer?.stop();
         const worker = thread;
         thread = undefined;
