@@ -184,19 +184,29 @@ async function main() {
   figure(`# getInbox: params [{}, ${LIMIT}], a random user of ${fmt(USERS)} per request (${fmt(USERS)} distinct bearer tokens); a page is ~${fmt(payloadBytes)} bytes`);
 
   // -- reads ---------------------------------------------------------------------------------
-  const baselines = {};
-  for (const workers of process.env.BENCH_BASELINE === "0" ? [] : WORKERS) {
+  const withBaselines = process.env.BENCH_BASELINE !== "0";
+  const bareBaseline = async (workers, seconds) => {
     log(`baseline: bare node:http, ${workers} process(es)`);
     const server = await startBaseline({ payloadFile, workers });
     await load({ url: server.url, next: (slot, state) => readRequest(slot, state, true), amount: USERS });
-    baselines[workers] = await load({ url: server.url, next: (slot, state) => readRequest(slot, state, false), duration: SECONDS, server });
+    const result = await load({ url: server.url, next: (slot, state) => readRequest(slot, state, false), duration: seconds, server });
     await server.stop();
-  }
+    return result;
+  };
+  // The issue's 1-process baseline is measured around each relay run (half before, half after,
+  // averaged), as the crypto loop is: the machine's speed drifts within one bench run.
+  const around = (before, after) => {
+    const mean = (field) => (before[field] + after[field]) / 2;
+    return { perSecond: mean("perSecond"), p50: mean("p50"), p99: mean("p99"), serverCores: mean("serverCores"), clientCores: mean("clientCores"), machineCores: mean("machineCores") };
+  };
+  const baselines = {};
+  for (const workers of withBaselines ? WORKERS.filter((n) => n > 1) : []) baselines[workers] = await bareBaseline(workers, SECONDS);
 
   const rss = {};
   const reads = {};
   let deepFigures;
   for (const workers of process.env.BENCH_READ === "0" ? [] : WORKERS) {
+    const before = withBaselines ? await bareBaseline(1, SECONDS / 2) : undefined;
     log(`relay: --workers ${workers}, getInbox`);
     const relay = await startRelay({ dataDir: store.dir, workers });
     await checkInbox(relay.url, people, tokens);
@@ -205,20 +215,20 @@ async function main() {
     const result = await load({ url: relay.url, next: (slot, state) => readRequest(slot, state, false), duration: SECONDS, server: relay });
     reads[workers] = result;
     rss[workers] = { bytes: relay.rss(), each: relay.rssEach(), pss: relay.pss(), processes: relay.pids().length };
+    if (!deepFigures && process.env.BENCH_DEEP !== "0") deepFigures = await deepPages(relay.url, people[0], tokens[0], reader);
+    await relay.stop();
     // The issue's baseline is one bare node:http process; a baseline with as many processes as the
     // relay has workers is printed beside it (both share the 2 CPUs with the load generator).
-    const none = { perSecond: NaN, p50: NaN, p99: NaN, serverCores: NaN, clientCores: NaN };
-    const base = baselines[1] ?? none;
+    const none = { perSecond: NaN, p50: NaN, p99: NaN, serverCores: NaN, clientCores: NaN, machineCores: NaN };
+    const base = before ? around(before, await bareBaseline(1, SECONDS / 2)) : none;
     const ratio = result.perSecond / base.perSecond;
     const same = workers > 1 && baselines[workers] ? baselines[workers] : undefined;
     figure(
       `getInbox --workers ${workers}: ${fmt(result.perSecond)} req/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}` +
-        `${result.bad ? ` (${result.bad} failed!)` : ""} | baseline bare node:http, 1 process: ` +
+        `${result.bad ? ` (${result.bad} failed!)` : ""} | baseline bare node:http, 1 process, just before and after: ` +
         `${fmt(base.perSecond)} req/s, p50 ${ms(base.p50)}, p99 ${ms(base.p99)} | CPU cores busy server/load generator/other processes: relay ${cores(result)}, baseline ${cores(base)} | ratio ${ratio.toFixed(2)} (target >= 0.6) ${verdict(ratio >= 0.6 && !result.bad)}` +
         (same ? ` | beside a ${workers}-process bare baseline (${fmt(same.perSecond)} req/s): ${(result.perSecond / same.perSecond).toFixed(2)}` : ""),
     );
-    if (!deepFigures && process.env.BENCH_DEEP !== "0") deepFigures = await deepPages(relay.url, people[0], tokens[0], reader);
-    await relay.stop();
   }
   await reader.close();
   if (deepFigures) figure(
