@@ -38,16 +38,17 @@ describe("the group-committing writer thread", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const appendTick = (count: number) => Array.from({ length: count }, () => store.append(testMessage(randomAddress(), randomAddress())));
+  /** `count` appends in one event-loop turn (one batch), then the next turn. */
+  async function appendTick(count: number): Promise<Promise<AppendResult>[]> {
+    const appends = Array.from({ length: count }, () => store.append(testMessage(randomAddress(), randomAddress())));
+    await nextTick();
+    return appends;
+  }
+  const settleFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it("posts the next batch while one commits (two at most), and commits them in order", async () => {
-    const first = appendTick(3);
-    await nextTick();
-    const second = appendTick(2);
-    await nextTick();
-    const third = appendTick(4);
-    await nextTick();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [first, second, third] = [await appendTick(3), await appendTick(2), await appendTick(4)];
+    await settleFor(50);
     // The thread is still waiting for the lock: the second batch is posted already, the third waits.
     expect(batchesPosted()).toBe(2);
 
@@ -61,11 +62,8 @@ describe("the group-committing writer thread", () => {
   });
 
   it("rejects both posted batches when the thread dies, and appends on a new thread afterwards", async () => {
-    const first = appendTick(2);
-    await nextTick();
-    const second = appendTick(2);
-    await nextTick();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [first, second] = [await appendTick(2), await appendTick(2)];
+    await settleFor(50);
     expect(batchesPosted()).toBe(2);
     const thread = postMessage.mock.contexts.find((_, i) => Array.isArray(postMessage.mock.calls[i]![0])) as Worker;
     await thread.terminate();
