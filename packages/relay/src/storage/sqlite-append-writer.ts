@@ -50,18 +50,18 @@ interface PendingAppend {
 type WriterReply = { results: WireResult[] } | { error: { message: string; code?: string } };
 
 /**
- * The group-committing writer: a thread with its own connection (started at the first append, so
- * the event loop keeps serving while a transaction commits and fsyncs) and, beside it, a WAL
- * checkpointer thread. Appends arriving while a commit is in flight (or in the same event-loop
- * turn) form the next batch: one transaction and one fsync per burst. One writer per database
- * file: several would take turns at SQLite's single write lock, each with smaller batches.
- */
-/**
  * Batches posted to the writer thread at once. With two, the thread starts the next batch as soon as
  * it has committed one, instead of waiting for this thread to take the answer and post more.
  */
 const MAX_IN_FLIGHT = 2;
 
+/**
+ * The group-committing writer: a thread with its own connection (started at the first append, so
+ * the event loop keeps serving while a transaction commits and fsyncs) and, beside it, a WAL
+ * checkpointer thread. Appends arriving while the thread is busy (or in the same event-loop turn)
+ * form the next batch: one transaction and one fsync per burst. One writer per database file:
+ * several would take turns at SQLite's single write lock, each with smaller batches.
+ */
 export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSchema): AppendWriter {
   let pending: PendingAppend[] = [];
   // Batches posted to the thread and not yet answered, oldest first (it answers them in order).
