@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageJson } from "../message.js";
 import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "./conformance.js";
-import { openSqliteStore } from "./sqlite.js";
+import { DEFAULT_CACHE_KIB, openSqliteStore } from "./sqlite.js";
 import { latestSchemaVersion, migrate, migrations } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
@@ -52,7 +52,7 @@ describe("SQLite store specifics", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = (options: { synchronous?: "full" | "normal"; migrate?: boolean } = {}): MessageStore => {
+  const open = (options: { synchronous?: "full" | "normal"; migrate?: boolean; cacheSizeKiB?: number } = {}): MessageStore => {
     const store = openSqliteStore({ file, ...options });
     toClose.push(store);
     return store;
@@ -85,6 +85,15 @@ describe("SQLite store specifics", () => {
       const { connections: normal } = connectionsOpenedBy(() => open({ synchronous: "normal" }));
       expect(normal).toHaveLength(1);
       expect(normal[0]!.pragma("synchronous", { simple: true })).toBe(1); // NORMAL
+    });
+
+    it("gives its connection a 2 MiB page cache, not better-sqlite3's 16 MB, unless told otherwise", () => {
+      const { connections: byDefault } = connectionsOpenedBy(() => open());
+      expect(byDefault[0]!.pragma("cache_size", { simple: true })).toBe(-DEFAULT_CACHE_KIB);
+      expect(DEFAULT_CACHE_KIB).toBe(2048);
+      expect(connect().pragma("cache_size", { simple: true })).toBe(-16000); // what a plain connection gets
+      const { connections: bulk } = connectionsOpenedBy(() => open({ cacheSizeKiB: 65536 }));
+      expect(bulk[0]!.pragma("cache_size", { simple: true })).toBe(-65536);
     });
   });
 
