@@ -92,11 +92,13 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   logGeneratedKey(logger, storage);
   await storage.store.close();
   // One SQLite writer for all workers (see storage/shared-writer.ts), started at the first append.
+  // It commits on this thread: the primary serves no requests, so nothing waits behind a commit.
   const { location } = storage;
   let writer: AppendWriter | undefined;
   if (location.storage === "sqlite") {
     writer = startStoreWriter({
       file: location.file,
+      inline: true,
       onCheckpointError: logCheckpointError(logger, location.file),
     });
     serveWorkerAppends(writer);

@@ -21,7 +21,7 @@ const message = (from) => ({
 
 if (cluster.isPrimary) {
   await openSqliteStore({ file }).close();
-  const writer = startStoreWriter({ file, checkpointer: false });
+  const writer = startStoreWriter({ file, inline: true, checkpointer: false }); // as the relay's primary runs it
   serveWorkerAppends(writer);
   const reports = [];
   for (let i = 0; i < 2; i++) cluster.fork().on("message", (message) => Array.isArray(message.ids) && reports.push(message));

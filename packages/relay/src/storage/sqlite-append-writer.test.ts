@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { randomAddress, testMessage } from "./conformance.js";
-import { openSqliteStore } from "./sqlite.js";
+import { openSqliteStore, startStoreWriter } from "./sqlite.js";
 import type { AppendResult, MessageStore } from "./store.js";
 
 const nextTick = () => new Promise((resolve) => setImmediate(resolve));
@@ -73,5 +73,70 @@ describe("the group-committing writer thread", () => {
     const after = await store.append(testMessage(randomAddress(), randomAddress()));
     expect(after.created).toBe(true);
     expect(postMessage.mock.contexts.filter((_, i) => Array.isArray(postMessage.mock.calls[i]![0])).at(-1)).not.toBe(thread);
+  });
+});
+
+describe("the writer on the calling thread (the relay's cluster primary)", () => {
+  let dir: string;
+  let file: string;
+  let store: MessageStore;
+  /** The size of every batch run so far, each in its own transaction. */
+  let batches: number[];
+  let transaction: { mockRestore(): void };
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "neutral-inline-writer-"));
+    file = path.join(dir, "relay.db");
+    batches = [];
+    const original = Database.prototype.transaction;
+    transaction = vi.spyOn(Database.prototype, "transaction").mockImplementation(function (this: Database.Database, body: (...args: never[]) => unknown) {
+      return original.call(this, (...args: never[]) => {
+        if (Array.isArray(args[0])) batches.push((args[0] as unknown[]).length);
+        return body(...args);
+      });
+    });
+    store = openSqliteStore({ file, writer: startStoreWriter({ file, inline: true, checkpointer: false }) });
+  });
+
+  afterEach(async () => {
+    transaction.mockRestore();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const appendAll = (count: number, to = randomAddress) => Array.from({ length: count }, () => store.append(testMessage(randomAddress(), to())));
+
+  it("commits the appends of one event-loop turn as one transaction, ids in the order of the calls", async () => {
+    const threads = readdirSync("/proc/self/task").length;
+    const first = await Promise.all(appendAll(5));
+    const second = await Promise.all(appendAll(3));
+    expect(batches).toEqual([5, 3]);
+    const ids = [...first, ...second].map((result) => result.stored.id);
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(readdirSync("/proc/self/task").length).toBe(threads); // no writer thread started
+  });
+
+  it("rejects every append of a batch that fails and stores none of them; the next turn commits", async () => {
+    const doomed = randomAddress();
+    const other = new Database(file);
+    other.exec(`CREATE TRIGGER refuse BEFORE INSERT ON pairs WHEN NEW.recipient = x'${doomed.slice(2)}' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    const appends = [...appendAll(2), store.append(testMessage(randomAddress(), doomed)), ...appendAll(2)];
+    for (const append of appends) await expect(append).rejects.toThrow("refused by the test");
+    expect(other.prepare("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 0 });
+    const [after] = await Promise.all(appendAll(1));
+    expect(after!.created).toBe(true);
+    other.close();
+  });
+
+  it("close() commits what is pending first; later appends are refused", async () => {
+    const appends = appendAll(4);
+    const closed = store.close();
+    const results = await Promise.all(appends);
+    await closed;
+    expect(results.map((result) => result.created)).toEqual([true, true, true, true]);
+    await expect(store.append(testMessage(randomAddress(), randomAddress()))).rejects.toThrow("store is closed");
+    const check = new Database(file, { readonly: true });
+    expect(check.prepare("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 4 });
+    check.close();
   });
 });

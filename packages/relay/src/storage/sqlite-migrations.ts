@@ -65,6 +65,31 @@ export const migrations: readonly Migration[] = [
       DROP INDEX mailbox_by_peer;
     `,
   },
+  {
+    // The digest's own index put every append's entry at a random place in a B-tree that outgrows
+    // the page cache: one more page for each commit to write twice (WAL, then checkpoint). Keyed
+    // by (ts, digest), a resend is found as before (the digest covers the timestamp) and new
+    // entries land together at the end. The table is rebuilt to drop the UNIQUE constraint's index;
+    // ids and the AUTOINCREMENT sequence are kept.
+    version: 4,
+    name: "messages by timestamp and digest",
+    sql: `
+      CREATE TABLE messages_v4 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        ts INTEGER NOT NULL,
+        digest BLOB NOT NULL,
+        sender BLOB NOT NULL,
+        accepted_at INTEGER NOT NULL
+      );
+      INSERT INTO messages_v4 (id, ts, digest, sender, accepted_at)
+        SELECT m.id, b.ts, m.digest, m.sender, m.accepted_at FROM messages AS m
+        JOIN mailbox AS b ON b.owner = m.sender AND b.side = 2 AND b.id = m.id ORDER BY m.id;
+      UPDATE sqlite_sequence SET seq = max(seq, (SELECT seq FROM sqlite_sequence WHERE name = 'messages')) WHERE name = 'messages_v4';
+      DROP TABLE messages;
+      ALTER TABLE messages_v4 RENAME TO messages;
+      CREATE UNIQUE INDEX messages_by_time ON messages (ts, digest);
+    `,
+  },
 ];
 
 /** Applies the migrations not yet applied, each in its own transaction; safe to race from several processes. */

@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageJson } from "../message.js";
 import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "./conformance.js";
-import { DEFAULT_CACHE_KIB, openSqliteStore } from "./sqlite.js";
+import { DEFAULT_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
 import { latestSchemaVersion, migrate, migrations } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
@@ -23,6 +23,14 @@ describeStoreConformance("sqlite", async () => {
     reopen: async () => openSqliteStore({ file }),
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
+});
+
+// As the relay's cluster primary commits its workers' appends: on its own thread.
+describeStoreConformance("sqlite, writer on the calling thread", async () => {
+  const dir = tempDir();
+  const file = path.join(dir, "relay.db");
+  const open = () => openSqliteStore({ file, writer: startStoreWriter({ file, inline: true }) });
+  return { store: open(), reopen: async () => open(), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 });
 
 /** The connections `body` makes better-sqlite3 open (seen through their first `prepare`). */
@@ -110,12 +118,15 @@ describe("SQLite store specifics", () => {
       for (const row of rows) expect(row.applied_at).toBeGreaterThanOrEqual(started - 1000);
       expect(Math.max(...rows.map((r) => r.version))).toBe(latestSchemaVersion);
       const objects = other.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all().map((r) => r.name);
-      expect(objects).toEqual(expect.arrayContaining(["key_bundles", "mailbox", "messages", "pairs", "schema_migrations"]));
+      expect(objects).toEqual(expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations"]));
       expect(objects).not.toContain("mailbox_by_peer");
-      expect(latestSchemaVersion).toBe(3);
+      expect(objects).not.toContain("messages_v4");
+      // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
+      expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
+      expect(latestSchemaVersion).toBe(4);
     });
 
-    it("upgrades a version-1 database: key_bundles added, pairs filled from the mailboxes, the messages stay and chats read", async () => {
+    it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
       // A database as the relay before key bundles left it: migration 1 only, one message stored.
       const v1 = connect();
       v1.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)");
@@ -129,12 +140,18 @@ describe("SQLite store specifics", () => {
       insert.run(Buffer.from(bob.slice(2), "hex"), 1, Buffer.from(alice.slice(2), "hex"), message.timestamp, json);
       insert.run(Buffer.from(alice.slice(2), "hex"), 2, Buffer.from(bob.slice(2), "hex"), message.timestamp, json);
       expect(v1.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'key_bundles'").get()).toEqual({ n: 0 });
+      // Ids above 1 were handed out before (AUTOINCREMENT never reuses one): the rebuild keeps that.
+      v1.prepare("UPDATE sqlite_sequence SET seq = 7 WHERE name = 'messages'").run();
 
       const store = open();
       expect(recorded(v1).map((row) => [row.version, row.applied_at === 1])).toEqual([
         [1, true],
         [2, false],
         [3, false],
+        [4, false],
+      ]);
+      expect(v1.prepare("SELECT id, ts, sender, accepted_at FROM messages").all()).toEqual([
+        { id: 1, ts: message.timestamp, sender: Buffer.from(alice.slice(2), "hex"), accepted_at: 1 },
       ]);
       expect(await store.page({ owner: bob, ranges: [{ side: "received" }], order: "desc", limit: 20 })).toEqual({ messages: [{ id: 1, json }], end: true });
       expect(v1.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'mailbox_by_peer'").get()).toEqual({ n: 0 });
@@ -145,7 +162,8 @@ describe("SQLite store specifics", () => {
       expect(await chat(alice, randomAddress())).toEqual({ messages: [], end: true });
       const bundle = testKeyBundle(alice, BASE_TIMESTAMP);
       expect(await store.putKeyBundle(bundle)).toEqual(bundle);
-      expect((await store.append(testMessage(bob, alice))).stored.id).toBe(2);
+      expect(await store.append(message)).toEqual({ stored: { id: 1, json }, created: false });
+      expect((await store.append(testMessage(bob, alice))).stored.id).toBe(8);
     });
 
     it("is idempotent: a reopen, a second store and migrate() again apply nothing", async () => {
@@ -328,6 +346,15 @@ describe("SQLite store specifics", () => {
       } finally {
         for (const spy of spies) spy.mockRestore();
       }
+    });
+
+    it("the writer finds a resend by (ts, digest) in messages_by_time, and reads its JSON by primary key", () => {
+      open();
+      const explain = connect({ readonly: true });
+      const plan = (sql: string, ...args: unknown[]) =>
+        explain.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(...args).map((row) => row.detail);
+      expect(plan(WRITER_SCHEMA.sql.findByDigest, BASE_TIMESTAMP, Buffer.alloc(32))).toEqual(["SEARCH messages USING COVERING INDEX messages_by_time (ts=? AND digest=?)"]);
+      expect(plan(WRITER_SCHEMA.sql.selectJson, Buffer.alloc(20), 2, 1)).toEqual(["SEARCH mailbox USING PRIMARY KEY (owner=? AND side=? AND id=?)"]);
     });
 
     const pageQueryPattern = /\bFROM\s+(mailbox|pairs)\b[\s\S]*\bORDER\s+BY\b/i;

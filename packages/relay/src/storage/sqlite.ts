@@ -14,7 +14,7 @@ import {
   type StoredMessage,
 } from "./store.js";
 import { addressBytes, bytesHex, hexBytes, keyBundleOf, type KeyBundleRow } from "./columns.js";
-import { startSqliteWriter, type AppendWriter, type WireAppend, type WriterSchema } from "./sqlite-append-writer.js";
+import { startInlineSqliteWriter, startSqliteWriter, type AppendWriter, type WireAppend, type WriterSchema } from "./sqlite-append-writer.js";
 
 const SIDE = { received: 1, sent: 2 } as const;
 
@@ -53,10 +53,13 @@ export const DEFAULT_CACHE_KIB = 2048;
 /** SQLite's `cache_size` for a size in KiB (negative means KiB to SQLite), at least 64 KiB. */
 const cacheSizePragma = (kib: number) => -Math.max(64, Math.floor(kib));
 
-const WRITER_SCHEMA: WriterSchema = {
+/** What the writer runs (exported for the query-plan tests). */
+export const WRITER_SCHEMA: WriterSchema = {
   sql: {
-    findByDigest: "SELECT id FROM messages WHERE digest = ?",
-    insertMessage: "INSERT INTO messages (digest, sender, accepted_at) VALUES (?, ?, ?)",
+    // A resend has its original's timestamp (the digest covers it): (ts, digest) finds it, and new
+    // entries land at the end of messages_by_time rather than at a random place (schema version 4).
+    findByDigest: "SELECT id FROM messages WHERE ts = ? AND digest = ?",
+    insertMessage: "INSERT INTO messages (ts, digest, sender, accepted_at) VALUES (?, ?, ?, ?)",
     insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, ?, ?, ?, ?)",
     insertPair: "INSERT INTO pairs (sender, recipient, id) VALUES (?, ?, ?)",
     selectJson: "SELECT json FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
@@ -85,9 +88,13 @@ export const WAL_FALLBACK_PAGES = 32768;
  * checkpointer beside it). The relay's primary starts one for all its workers.
  */
 export function startStoreWriter(
-  options: Pick<SqliteStoreOptions, "file" | "synchronous" | "cacheSizeKiB" | "onCheckpointError"> & { checkpointer?: boolean },
+  options: Pick<SqliteStoreOptions, "file" | "synchronous" | "cacheSizeKiB" | "onCheckpointError"> & {
+    checkpointer?: boolean;
+    /** Commit on the calling thread, not a writer thread: only where the event loop serves no requests (`startInlineSqliteWriter`). */
+    inline?: boolean;
+  },
 ): AppendWriter {
-  return startSqliteWriter(
+  return (options.inline ? startInlineSqliteWriter : startSqliteWriter)(
     {
       file: options.file,
       synchronous: options.synchronous === "normal" ? "NORMAL" : "FULL",

@@ -1,0 +1,74 @@
+// Runs batches of appends as SQLite transactions: the writer thread's work (sqlite-writer.js), also
+// run on the calling thread by the inline writer (sqlite-append-writer.ts). Plain JavaScript, like
+// sqlite-writer.js, so that it runs from the TypeScript sources and from dist/.
+import Database from "better-sqlite3";
+
+/**
+ * @typedef {object} AppendBatchOptions
+ * @property {string} file
+ * @property {"FULL" | "NORMAL"} synchronous
+ * @property {number} [cacheSize] SQLite's `cache_size` (negative: KiB)
+ * @property {number} walAutocheckpoint
+ * @property {import("./sqlite-append-writer.js").WriterSchema["sql"]} sql
+ * @property {import("./sqlite-append-writer.js").WriterSchema["sides"]} sides
+ */
+
+/**
+ * Opens the writer's connection and prepares its statements. `run(batch)` commits the batch as one
+ * IMMEDIATE transaction and answers per append its new id, or the stored original of a resend;
+ * it throws if the batch could not be committed (nothing of it is then stored).
+ *
+ * @param {AppendBatchOptions} options
+ * @returns {{ run(batch: import("./sqlite-append-writer.js").WireAppend[]): import("./sqlite-append-writer.js").WireResult[], close(): void }}
+ */
+export function openAppendBatches(options) {
+  const { sql, sides } = options;
+  const db = new Database(options.file);
+  // Another process's writer may hold the write lock. SQLite's own busy handler sleeps 1, 2, 5, 10…
+  // ms between tries, long next to a commit here; whenUnlocked retries every 0.2 ms instead.
+  db.pragma("busy_timeout = 0");
+  db.pragma("synchronous = " + options.synchronous);
+  if (options.cacheSize !== undefined) db.pragma("cache_size = " + options.cacheSize);
+  db.pragma("wal_autocheckpoint = " + options.walAutocheckpoint);
+  const findByDigest = db.prepare(sql.findByDigest).pluck();
+  const insertMessage = db.prepare(sql.insertMessage);
+  const insertMailbox = db.prepare(sql.insertMailbox);
+  const insertPair = db.prepare(sql.insertPair);
+  const selectJson = db.prepare(sql.selectJson).pluck();
+  const hexBytes = (hex) => Buffer.from(hex.startsWith("0x") ? hex.slice(2) : hex, "hex");
+  const appendAll = db.transaction((batch) =>
+    batch.map((m) => {
+      const digest = hexBytes(m.digest);
+      const from = hexBytes(m.from);
+      const existing = findByDigest.get(m.timestamp, digest);
+      if (existing !== undefined) {
+        const json = selectJson.get(from, sides.sent, existing);
+        if (json === undefined) throw new Error("message " + existing + " is missing from its sender's mailbox");
+        return { id: existing, json };
+      }
+      const to = hexBytes(m.to);
+      const id = Number(insertMessage.run(m.timestamp, digest, from, Date.now()).lastInsertRowid);
+      const json = '{"id":"' + id + '"' + m.tail;
+      insertMailbox.run(to, sides.received, id, from, m.timestamp, json);
+      insertMailbox.run(from, sides.sent, id, to, m.timestamp, json);
+      insertPair.run(from, to, id);
+      return id;
+    }),
+  );
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  function whenUnlocked(run) {
+    const deadline = Date.now() + 10000;
+    for (;;) {
+      try {
+        return run();
+      } catch (error) {
+        if (!error || error.code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
+        Atomics.wait(pause, 0, 0, 0.2);
+      }
+    }
+  }
+  return {
+    run: (batch) => whenUnlocked(() => appendAll.immediate(batch)),
+    close: () => db.close(),
+  };
+}
