@@ -48,6 +48,37 @@ interface PendingAppend {
   reject: (error: unknown) => void;
 }
 
+/** The appends not yet handed to SQLite. The first of an event-loop turn schedules `flush` for the turn's end. */
+class PendingAppends {
+  private entries: PendingAppend[] = [];
+  private scheduled = false;
+
+  constructor(private readonly flush: () => void) {}
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  add(wire: WireAppend): Promise<WireResult> {
+    return new Promise<WireResult>((resolve, reject) => {
+      this.entries.push({ wire, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.flush();
+      });
+    });
+  }
+
+  /** Everything pending, as one batch. */
+  take(): PendingAppend[] {
+    const batch = this.entries;
+    this.entries = [];
+    return batch;
+  }
+}
+
 type WriterReply = { results: WireResult[] } | { error: { message: string; code?: string } };
 
 const batchOptions = (options: SqliteWriterOptions, schema: WriterSchema) => ({
@@ -72,10 +103,9 @@ const MAX_IN_FLIGHT = 2;
  * several would take turns at SQLite's single write lock, each with smaller batches.
  */
 export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSchema): AppendWriter {
-  let pending: PendingAppend[] = [];
+  const pending = new PendingAppends(flush);
   // Batches posted to the thread and not yet answered, oldest first (it answers them in order).
   const inFlight: PendingAppend[][] = [];
-  let flushScheduled = false;
   let closed = false;
   let closing: Promise<void> | undefined;
   let thread: Worker | undefined;
@@ -92,7 +122,7 @@ export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSc
       if (lost.length === 0) return;
       const error = new Error("the SQLite writer thread stopped");
       for (const entry of lost.flat()) entry.reject(error);
-      if (pending.length > 0) flush(); // on a new thread
+      if (pending.size > 0) flush(); // on a new thread
       if (inFlight.length === 0) becameIdle();
     });
     return worker;
@@ -106,7 +136,7 @@ export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSc
     } else {
       batch.forEach((entry, i) => entry.resolve(reply.results[i]!));
     }
-    if (pending.length > 0) flush();
+    if (pending.size > 0) flush();
     if (inFlight.length === 0) becameIdle();
   }
 
@@ -119,11 +149,9 @@ export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSc
 
   /** Sends what is pending as one batch, unless MAX_IN_FLIGHT batches are posted already (it follows them). */
   function flush(): void {
-    flushScheduled = false;
-    if (inFlight.length >= MAX_IN_FLIGHT || pending.length === 0) return;
-    const batch = pending;
+    if (inFlight.length >= MAX_IN_FLIGHT || pending.size === 0) return;
+    const batch = pending.take();
     inFlight.push(batch);
-    pending = [];
     try {
       thread ??= startThread();
       if (options.checkpointer !== false) checkpointer ??= startWalCheckpointer(options.file, { onError: options.onCheckpointError });
@@ -138,14 +166,7 @@ export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSc
 
   return {
     append(wire) {
-      if (closed) return Promise.reject(new Error("store is closed"));
-      return new Promise<WireResult>((resolve, reject) => {
-        pending.push({ wire, resolve, reject });
-        if (!flushScheduled) {
-          flushScheduled = true;
-          setImmediate(flush);
-        }
-      });
+      return closed ? Promise.reject(new Error("store is closed")) : pending.add(wire);
     },
 
     close() {
@@ -177,17 +198,14 @@ export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSc
  * hand-off of every batch to it and back. Where the event loop serves requests, use the thread.
  */
 export function startInlineSqliteWriter(options: SqliteWriterOptions, schema: WriterSchema): AppendWriter {
-  let pending: PendingAppend[] = [];
-  let flushScheduled = false;
+  const pending = new PendingAppends(flush);
   let closed = false;
   let closing: Promise<void> | undefined;
   let batches: ReturnType<typeof openAppendBatches> | undefined;
   let checkpointer: WalCheckpointer | undefined;
 
   function flush(): void {
-    flushScheduled = false;
-    const batch = pending;
-    pending = [];
+    const batch = pending.take();
     if (batch.length === 0) return;
     let results: WireResult[];
     try {
@@ -203,14 +221,7 @@ export function startInlineSqliteWriter(options: SqliteWriterOptions, schema: Wr
 
   return {
     append(wire) {
-      if (closed) return Promise.reject(new Error("store is closed"));
-      return new Promise<WireResult>((resolve, reject) => {
-        pending.push({ wire, resolve, reject });
-        if (!flushScheduled) {
-          flushScheduled = true;
-          setImmediate(flush);
-        }
-      });
+      return closed ? Promise.reject(new Error("store is closed")) : pending.add(wire);
     },
 
     close() {
