@@ -85,7 +85,7 @@ export const WAL_FALLBACK_PAGES = 32768;
 
 /**
  * The group-committing writer a store starts for itself at its first append (a thread, and a WAL
- * checkpointer beside it). The relay's primary starts one for all its workers.
+ * checkpointer beside it). The relay's primary starts one for all its workers, `inline`.
  */
 export function startStoreWriter(
   options: Pick<SqliteStoreOptions, "file" | "synchronous" | "cacheSizeKiB" | "onCheckpointError"> & {
