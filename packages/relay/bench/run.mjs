@@ -56,14 +56,14 @@ const cores = (run) =>
  * once that connection is warm: the timed window (`duration` s) begins when every connection is
  * warm, on the same connections. A token is verified by the process its connection lands on, so a
  * warm-up on connections of its own would leave the timed run's connections to verify again
- * wherever the relay's cluster happens to hand them. Latencies are taken from autocannon's
- * "response" events (sub-ms resolution), in the timed window only. `url` may be a list (replicas):
- * the connections (and an `amount`) are split evenly, one autocannon instance per URL, all running
- * at once; a connection keeps its slot and its server. `databaseCpu()`: CPU seconds a database
- * server has used so far, for its cores.
+ * wherever the relay's cluster happens to hand them. The window ends when the bench stops
+ * autocannon (which takes a further 0.25–0.75 s to wind down; that time is not counted), and
+ * only responses inside it count, latencies too (from autocannon's "response" events, sub-ms
+ * resolution). `url` may be a list (replicas): the connections are split evenly, one autocannon
+ * instance per URL, all running at once; a connection keeps its slot and its server.
+ * `databaseCpu()`: CPU seconds a database server has used so far, for its cores.
  */
-async function load({ url, next, warm, duration, amount, connections = CONNECTIONS, server, databaseCpu }) {
-  if (warm && amount !== undefined) throw new Error("load: a warm-up needs a duration, not an amount");
+async function load({ url, next, warm, duration, connections = CONNECTIONS, server, databaseCpu }) {
   const urls = Array.isArray(url) ? url : [url];
   const share = (total, k) => Math.floor(total / urls.length) + (k < total % urls.length ? 1 : 0);
   const pids = server?.pids() ?? [];
@@ -71,18 +71,17 @@ async function load({ url, next, warm, duration, amount, connections = CONNECTIO
   let count = 0;
   let ok = 0;
   let warmRequests = 0;
-  /** The counters when the timed window began; undefined while warming up. */
+  /** The counters when the timed window began, and when it ended; undefined until then. */
   let window;
+  let end;
   let instances = [];
+  const counters = () => ({ at: performance.now(), cpu: cpuSeconds(pids), database: databaseCpu?.() ?? 0, machine: machineBusySeconds(), self: process.cpuUsage() });
   const begin = () => {
-    window = {
-      at: performance.now(),
-      cpu: cpuSeconds(pids),
-      database: databaseCpu?.() ?? 0,
-      machine: machineBusySeconds(),
-      self: process.cpuUsage(),
-    };
-    if (warm) setTimeout(() => instances.forEach((instance) => instance.stop()), duration * 1000);
+    window = counters();
+    setTimeout(() => {
+      end = counters();
+      for (const instance of instances) instance.stop();
+    }, duration * 1000);
   };
   if (!warm) begin();
   let slots = 0;
@@ -91,8 +90,7 @@ async function load({ url, next, warm, duration, amount, connections = CONNECTIO
     const instance = autocannon({
       url: target,
       connections: share(connections, k),
-      // With a warm-up the run is stopped `duration` s after the last connection is warm.
-      ...(amount !== undefined ? { amount: share(amount, k) } : { duration: warm ? duration + 600 : duration }),
+      duration: duration + 600, // a bound only: the run is stopped `duration` s after the window begins
       timeout: 30,
       requests: [
         {
@@ -120,18 +118,18 @@ async function load({ url, next, warm, duration, amount, connections = CONNECTIO
       ],
     });
     instance.on("response", (_client, status, _bytes, responseTime) => {
-      if (!window) return;
+      if (!window || end) return;
       if (status >= 200 && status < 300) ok++;
       if (count < latencies.length) latencies[count++] = responseTime;
     });
     return instance;
   });
   const results = await Promise.all(instances);
-  if (!window) throw new Error("load: the warm-up did not finish");
-  const seconds = (performance.now() - window.at) / 1000;
+  if (!window || !end) throw new Error("load: the run ended before its timed window did");
+  const seconds = (end.at - window.at) / 1000;
   const sorted = latencies.subarray(0, count).sort();
   const sum = (field) => results.reduce((total, result) => total + result[field], 0);
-  const self = process.cpuUsage(window.self);
+  const selfSeconds = (end.self.user - window.self.user + end.self.system - window.self.system) / 1e6;
   return {
     ok,
     /** 2xx responses of the whole run, warm-up included, and the warm-up requests sent. */
@@ -143,10 +141,10 @@ async function load({ url, next, warm, duration, amount, connections = CONNECTIO
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     /** Cores the server (all its processes), the database server and the load generator kept busy. */
-    serverCores: (cpuSeconds(pids) - window.cpu) / seconds,
-    databaseCores: databaseCpu ? (databaseCpu() - window.database) / seconds : 0,
-    clientCores: (self.user + self.system) / 1e6 / seconds,
-    machineCores: (machineBusySeconds() - window.machine) / seconds,
+    serverCores: (end.cpu - window.cpu) / seconds,
+    databaseCores: (end.database - window.database) / seconds,
+    clientCores: selfSeconds / seconds,
+    machineCores: (end.machine - window.machine) / seconds,
   };
 }
 
