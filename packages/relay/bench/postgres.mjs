@@ -29,8 +29,9 @@ const MARKER_VERSION = 1;
 
 /**
  * @param {object} bench what run.mjs measured and its helpers: store (seededStore's answer), people,
- *   tokens, readRequest and readWarm (a random user of a connection's slice; its warm-up), sqliteRead / sqliteSend (the SQLite --workers 1 runs of this run, to compare
- *   with), replicas (e.g. [1, 2]), doReads, doSends, constants, tools.
+ *   tokens, readRequest and readWarm (a random user of a connection's slice; its warm-up),
+ *   sqliteRead / sqliteSend (the SQLite --workers 1 runs of this run, to compare with), replicas
+ *   (e.g. [1, 2]), doReads, doSends, constants, tools.
  */
 export async function postgresFigures(bench) {
   const { figure, log } = bench.tools;
