@@ -52,7 +52,7 @@ const cores = (run) =>
 
 /**
  * Runs autocannon; `next(slot, state)` returns the {headers, body} of a connection's next request.
- * `warm(slot, state)`, if given, returns a connection's warm-up requests first, then `undefined`
+ * `warm(slot, state)` returns a connection's warm-up requests first, then `undefined`
  * once that connection is warm: the timed window (`duration` s) begins when every connection is
  * warm, on the same connections. A token is verified by the process its connection lands on, so a
  * warm-up on connections of its own would leave the timed run's connections to verify again
@@ -83,7 +83,6 @@ async function load({ url, next, warm, duration, connections = CONNECTIONS, serv
       for (const instance of instances) instance.stop();
     }, duration * 1000);
   };
-  if (!warm) begin();
   let slots = 0;
   let warmConnections = 0;
   instances = urls.map((target, k) => {
@@ -96,7 +95,7 @@ async function load({ url, next, warm, duration, connections = CONNECTIONS, serv
         {
           method: "POST",
           path: "/",
-          state: { slot: -1, n: 0, warm: Boolean(warm) }, // cloned per connection by autocannon: per-connection state
+          state: { slot: -1, n: 0, warm: true }, // cloned per connection by autocannon: per-connection state
           setupRequest(request) {
             const state = request.state;
             if (state.slot < 0) state.slot = slots++;
