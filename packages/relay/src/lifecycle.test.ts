@@ -1,6 +1,6 @@
 // The relay process's life: start-up, identity, restarts, crashes, graceful stop, workers, flags.
 import { execFile } from "node:child_process";
-import { existsSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { call, post, startRelay, tempDir } from "./test-relay.js";
 import { TEST_KEYS, wallet, xOnlyKeyOf } from "./test-wallets.js";
+import { WORKER_V8_FLAGS } from "./worker-flags.js";
 
 const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "main.js");
 const alice = wallet(TEST_KEYS.alice);
@@ -97,7 +98,7 @@ describe("identity and durability", () => {
   });
 });
 
-it("replaces a worker that dies, and keeps serving", async () => {
+it("replaces a worker that dies, and keeps serving; every worker runs with the worker V8 flags", async () => {
   const relay = await startRelay({ workers: 2, args: ["--log-level", "debug"] });
   // Each worker logs "worker listening" itself (debug), under its own pid.
   const listening = () => new Set(relay.logs.filter((log) => log.msg === "worker listening").map((log) => log.pid));
@@ -107,6 +108,8 @@ it("replaces a worker that dies, and keeps serving", async () => {
   expect(listening().size).toBe(2); // both serve before one is killed
   const before = await children();
   expect(before).toHaveLength(2);
+  const nodeFlags = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+  for (const pid of before) expect(nodeFlags(pid)).toEqual(expect.arrayContaining([...WORKER_V8_FLAGS]));
   process.kill(before[0]!, "SIGKILL");
   for (let i = 0; i < 100 && !relay.logs.some((log) => log.msg === "worker exited unexpectedly"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   expect(relay.logs.find((log) => log.msg === "worker exited unexpectedly")).toMatchObject({ signal: "SIGKILL" });
@@ -117,6 +120,7 @@ it("replaces a worker that dies, and keeps serving", async () => {
   const replacement = after.find((pid) => !before.includes(pid))!;
   for (let i = 0; i < 200 && !listening().has(replacement); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   expect(listening()).toContain(replacement); // the replacement serves too
+  expect(nodeFlags(replacement)).toEqual(expect.arrayContaining([...WORKER_V8_FLAGS]));
   for (let i = 0; i < 5; i++) expect((await post(relay.url, { jsonrpc: "2.0", id: i, method: "neutralService_nodeInfo" }, undefined, { connection: "close" })).status).toBe(200);
   expect((await relay.stop()).code).toBe(0);
 });
