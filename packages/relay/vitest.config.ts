@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // A throwaway PostgreSQL cluster for the run (skipped locally without PostgreSQL, never in CI).
     globalSetup: ["./src/storage/test-postgres-setup.ts"],
+    // Kills relays a failed test left running (startRelay's are detached).
+    setupFiles: ["./src/test-setup.ts"],
   },
 });

@@ -70,6 +70,28 @@ function flagValue(args: readonly string[], name: string): string | undefined {
 
 const QUIET_LEVELS = new Set(["warn", "error", "fatal", "silent"]);
 
+/** Relays this process started that have not exited yet. */
+const running = new Set<ChildProcess>();
+
+/** SIGKILLs a relay's process group: it runs detached, with its workers in its own group. */
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Kills every relay this process started that is still running. Detached, a relay would outlive a
+ * test that failed before calling `stop()`, and keep its port: call this in an `afterAll` (the
+ * relay's own tests do, in `src/test-setup.ts`). Also done when this process exits normally.
+ */
+export function killRunningRelays(): void {
+  for (const child of running) killGroup(child);
+}
+process.on("exit", killRunningRelays);
+
 export function startRelay(options: StartOptions = {}): Promise<RunningRelay> {
   if (!existsSync(RELAY_MAIN)) {
     return Promise.reject(new Error(`${RELAY_MAIN} is missing: build the relay first (pnpm --filter @neutral/relay build)`));
@@ -95,11 +117,13 @@ export function startRelay(options: StartOptions = {}): Promise<RunningRelay> {
   if (options.workers !== undefined) flags.push("--workers", String(options.workers));
   const args = [RELAY_MAIN, ...flags, ...extra];
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  running.add(child);
   let out = "";
   let err = "";
   const logs: Record<string, unknown>[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on("exit", (code, signal) => {
+      running.delete(child);
       if (created) rmSync(dataDir, { recursive: true, force: true });
       resolve({ code, signal });
     }),
@@ -109,11 +133,7 @@ export function startRelay(options: StartOptions = {}): Promise<RunningRelay> {
     const timeoutMs = options.startTimeoutMs ?? 20_000;
     const timer = setTimeout(() => {
       reject(new Error(`relay did not start in ${timeoutMs} ms\nstdout:\n${out}\nstderr:\n${err}`));
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // already gone
-      }
+      killGroup(child);
     }, timeoutMs);
     child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -146,11 +166,7 @@ export function startRelay(options: StartOptions = {}): Promise<RunningRelay> {
               return exited;
             },
             crash: async () => {
-              try {
-                process.kill(-child.pid!, "SIGKILL");
-              } catch {
-                // already gone
-              }
+              killGroup(child);
               await exited;
             },
           });
