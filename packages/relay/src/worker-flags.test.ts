@@ -4,16 +4,16 @@ import { WORKER_V8_FLAGS, workerFlags } from "./worker-flags.js";
 describe("workerFlags", () => {
   it("adds every worker flag when the operator set none", () => {
     expect(workerFlags([])).toEqual([...WORKER_V8_FLAGS]);
-    expect(workerFlags(["--enable-source-maps", ""])).toEqual(["--max-semi-space-size=2", "--single-threaded-gc"]);
+    expect(workerFlags(["--enable-source-maps", ""])).toEqual(["--max-semi-space-size=2"]);
   });
 
-  it("leaves out a flag the operator set, with any value", () => {
-    expect(workerFlags(["--max-semi-space-size=8"])).toEqual(["--single-threaded-gc"]);
-    expect(workerFlags(["--max_semi_space_size=8"])).toEqual(["--single-threaded-gc"]);
+  it("leaves out a flag the operator set, with any value or spelling", () => {
+    expect(workerFlags(["--max-semi-space-size=8"])).toEqual([]);
+    expect(workerFlags(["--max_semi_space_size=8"])).toEqual([]);
+    expect(workerFlags(["--max-semi-space-size-other=8", "--max-semi"])).toEqual(["--max-semi-space-size=2"]);
   });
 
   it("treats --no-x as the operator's choice for --x", () => {
-    expect(workerFlags(["--no-single-threaded-gc"])).toEqual(["--max-semi-space-size=2"]);
-    expect(workerFlags(["--single-threaded-gc", "--max-semi-space-size=4"])).toEqual([]);
+    expect(workerFlags(["--no-max-semi-space-size"])).toEqual([]);
   });
 });

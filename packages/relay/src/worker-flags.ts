@@ -1,12 +1,10 @@
 /**
  * V8 flags of each cluster worker, unless the operator's own flags set them (either way):
- * - `--max-semi-space-size=2`: V8's default young generation (16 MiB semi-spaces) costs tens of MB
- *   of RSS per process for no measurable gain on this workload.
- * - `--single-threaded-gc`: collect garbage on the worker's own thread. With one worker per core,
- *   V8's helper threads for parallel collection only compete with the other workers for the cores
- *   (measured: README, "Performance").
+ * `--max-semi-space-size=2`: V8's default young generation (16 MiB semi-spaces) costs tens of MB
+ * of RSS per process for no measurable gain on this workload. (`--single-threaded-gc` was tried
+ * here too and measured no gain: README, "Performance".)
  */
-export const WORKER_V8_FLAGS: readonly string[] = ["--max-semi-space-size=2", "--single-threaded-gc"];
+export const WORKER_V8_FLAGS: readonly string[] = ["--max-semi-space-size=2"];
 
 /** A flag's name as V8 matches it: `--no-x` sets `--x`, and `_` is the same as `-`. */
 const flagName = (flag: string) => flag.split("=", 1)[0]!.replace(/^--no-/, "--").replaceAll("_", "-");
