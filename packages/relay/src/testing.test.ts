@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { call, RELAY_MAIN, startRelay, tempDir } from "./testing.js";
+import { call, killRunningRelays, RELAY_MAIN, startRelay, tempDir } from "./testing.js";
 import { TEST_KEYS } from "./test-wallets.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -51,6 +51,38 @@ describe("@neutral/relay/testing", () => {
     expect(relay.address).toBe(NODE_ADDRESS);
     expect((await call(relay.url, "neutralService_nodeInfo", [])).body.result[0].limits.clockSkewMs).toBe(1234);
     await relay.stop();
+  });
+
+  it("killRunningRelays() kills the relays still running, workers too; so does the starting process's exit", async () => {
+    // Running: a process that exists and is not a zombie (one whose parent died waits for init to reap it).
+    const alive = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0] !== "Z";
+      } catch {
+        return false;
+      }
+    };
+    const relay = await startRelay({ workers: 2 });
+    const { stdout } = await promisify(execFile)("pgrep", ["-P", String(relay.process.pid)]);
+    const workers = stdout.split("\n").filter(Boolean).map(Number);
+    expect(workers).toHaveLength(2);
+    const exited = new Promise((resolve) => relay.process.once("exit", (_code, signal) => resolve(signal)));
+    killRunningRelays();
+    expect(await exited).toBe("SIGKILL");
+    for (let i = 0; i < 100 && workers.some(alive); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(workers.filter(alive)).toEqual([]);
+
+    // A consumer that exits without stop(): its relay goes with it.
+    const script = `
+      import { startRelay } from "@neutral/relay/testing";
+      const relay = await startRelay();
+      console.log(relay.process.pid);
+      process.exit(0);
+    `;
+    const pid = Number((await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { cwd: packageDir, timeout: 25_000 })).stdout);
+    expect(pid).toBeGreaterThan(0);
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(alive(pid)).toBe(false);
   });
 
   it("refuses a log level that would hide the listening line, before starting anything", async () => {
