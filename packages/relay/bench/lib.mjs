@@ -239,7 +239,9 @@ export async function startBaseline({ payloadFile, workers }) {
 
 /** A seeded store under bench/.data/, reused while its parameters match. */
 export async function seededStore({ messages, userCount, deep, log }) {
-  const key = `m${messages}-u${userCount}-d${deep}-v1`;
+  // v2: seeded by schema version 5's appends (sent rows without JSON). A v1 store still opens (the
+  // migration rewrites nothing), but its rows are laid out as an upgraded node's, not a new one's.
+  const key = `m${messages}-u${userCount}-d${deep}-v2`;
   const dir = path.join(BENCH_DIR, ".data", key);
   const marker = path.join(dir, "seeded.json");
   if (existsSync(marker)) {

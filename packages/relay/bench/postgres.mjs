@@ -236,7 +236,8 @@ async function copyStore({ adminUrl, url, file, psql, log }) {
         .iterate();
       for (const [id, rOwner, rPeer, rTs, rJson, sOwner, sPeer, sTs, sJson] of rows) {
         yield `${byteaText(rOwner)}\t1\t${id}\t${byteaText(rPeer)}\t${rTs}\t${copyText(rJson)}\n`;
-        yield `${byteaText(sOwner)}\t2\t${id}\t${byteaText(sPeer)}\t${sTs}\t${copyText(sJson)}\n`;
+        // PostgreSQL's rows keep the JSON on both sides; SQLite's sent rows have none since its schema 5.
+        yield `${byteaText(sOwner)}\t2\t${id}\t${byteaText(sPeer)}\t${sTs}\t${copyText(sJson === "" ? rJson : sJson)}\n`;
         if ((n += 2) % 200_000 === 0) progress("mailbox rows", n, mailboxCount);
       }
     }

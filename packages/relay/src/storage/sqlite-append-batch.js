@@ -40,17 +40,20 @@ export function openAppendBatches(options) {
     batch.map((m) => {
       const digest = hexBytes(m.digest);
       const from = hexBytes(m.from);
+      const to = hexBytes(m.to);
       const existing = findByDigest.get(m.timestamp, digest);
       if (existing !== undefined) {
-        const json = selectJson.get(from, sides.sent, existing);
-        if (json === undefined) throw new Error("message " + existing + " is missing from its sender's mailbox");
+        // The digest covers the recipient, so the original went to this same mailbox.
+        const json = selectJson.get(to, sides.received, existing);
+        if (json === undefined) throw new Error("message " + existing + " is missing from its recipient's mailbox");
         return { id: existing, json };
       }
-      const to = hexBytes(m.to);
       const id = Number(insertMessage.run(m.timestamp, digest, from, Date.now()).lastInsertRowid);
       const json = '{"id":"' + id + '"' + m.tail;
       insertMailbox.run(to, sides.received, id, from, m.timestamp, json);
-      insertMailbox.run(from, sides.sent, id, to, m.timestamp, json);
+      // The sender's row keeps no JSON (schema version 5): reads take the recipient's. A ~770-byte
+      // copy here made the sender's mailbox leaves split every few appends; see sqlite-migrations.ts.
+      insertMailbox.run(from, sides.sent, id, to, m.timestamp, "");
       insertPair.run(from, to, id);
       return id;
     }),

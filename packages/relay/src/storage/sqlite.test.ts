@@ -123,7 +123,7 @@ describe("SQLite store specifics", () => {
       expect(objects).not.toContain("messages_v4");
       // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
       expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
-      expect(latestSchemaVersion).toBe(4);
+      expect(latestSchemaVersion).toBe(5);
     });
 
     it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
@@ -149,6 +149,7 @@ describe("SQLite store specifics", () => {
         [2, false],
         [3, false],
         [4, false],
+        [5, false],
       ]);
       expect(v1.prepare("SELECT id, ts, sender, accepted_at FROM messages").all()).toEqual([
         { id: 1, ts: message.timestamp, sender: Buffer.from(alice.slice(2), "hex"), accepted_at: 1 },
@@ -164,6 +165,35 @@ describe("SQLite store specifics", () => {
       expect(await store.putKeyBundle(bundle)).toEqual(bundle);
       expect(await store.append(message)).toEqual({ stored: { id: 1, json }, created: false });
       expect((await store.append(testMessage(bob, alice))).stored.id).toBe(8);
+      // The old sent row keeps its JSON, a new one has none (version 5); the sent side reads both.
+      const later = (await store.append(testMessage(alice, bob))).stored;
+      const sentJson = v1.prepare("SELECT id, json FROM mailbox WHERE owner = ? AND side = 2 ORDER BY id");
+      expect(sentJson.all(Buffer.from(alice.slice(2), "hex"))).toEqual([{ id: 1, json }, { id: later.id, json: "" }]);
+      expect(await store.page({ owner: alice, ranges: [{ side: "sent" }], order: "desc", limit: 20 })).toEqual({ messages: [later, { id: 1, json }], end: true });
+      expect(await chat(alice, bob)).toEqual({ messages: [later, { id: 8, json: expect.any(String) }, { id: 1, json }], end: true });
+    });
+
+    it("since version 5 keeps a message's JSON in its recipient's row only; the sent side, chats and resends read it there", async () => {
+      const store = open();
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      const message = testMessage(alice, bob);
+      const { stored } = await store.append(message);
+      const self = (await store.append(testMessage(alice, alice))).stored;
+      const rows = connect({ readonly: true }).prepare("SELECT owner, side, id, json FROM mailbox ORDER BY id, side").all();
+      const bytes = (address: string) => Buffer.from(address.slice(2), "hex");
+      expect(rows).toEqual([
+        { owner: bytes(bob), side: 1, id: stored.id, json: stored.json },
+        { owner: bytes(alice), side: 2, id: stored.id, json: "" },
+        { owner: bytes(alice), side: 1, id: self.id, json: self.json },
+        { owner: bytes(alice), side: 2, id: self.id, json: "" },
+      ]);
+      expect(stored.json).toBe(messageJson(stored.id, message));
+      const page = (owner: string, ranges: MailboxRange[]) => store.page({ owner, ranges, order: "desc", limit: 20 });
+      expect(await page(alice, [{ side: "sent" }])).toEqual({ messages: [self, stored], end: true });
+      expect(await page(alice, [{ side: "sent", peer: bob }])).toEqual({ messages: [stored], end: true });
+      expect(await page(alice, [{ side: "received" }, { side: "sent" }])).toEqual({ messages: [self, stored], end: true }); // a note to self once
+      expect(await page(bob, [{ side: "received", peer: alice }, { side: "sent", peer: alice }])).toEqual({ messages: [stored], end: true });
+      expect(await store.append(message)).toEqual({ stored, created: false });
     });
 
     it("is idempotent: a reopen, a second store and migrate() again apply nothing", async () => {
@@ -354,7 +384,7 @@ describe("SQLite store specifics", () => {
       const plan = (sql: string, ...args: unknown[]) =>
         explain.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(...args).map((row) => row.detail);
       expect(plan(WRITER_SCHEMA.sql.findByDigest, BASE_TIMESTAMP, Buffer.alloc(32))).toEqual(["SEARCH messages USING COVERING INDEX messages_by_time (ts=? AND digest=?)"]);
-      expect(plan(WRITER_SCHEMA.sql.selectJson, Buffer.alloc(20), 2, 1)).toEqual(["SEARCH mailbox USING PRIMARY KEY (owner=? AND side=? AND id=?)"]);
+      expect(plan(WRITER_SCHEMA.sql.selectJson, Buffer.alloc(20), 1, 1)).toEqual(["SEARCH mailbox USING PRIMARY KEY (owner=? AND side=? AND id=?)"]);
     });
 
     const pageQueryPattern = /\bFROM\s+(mailbox|pairs)\b[\s\S]*\bORDER\s+BY\b/i;
@@ -428,6 +458,14 @@ describe("SQLite store specifics", () => {
               expect(plan.indexOf(walk!), text).toBe(0); // pairs is the outer loop
               expect(plan, text).toContainEqual("SEARCH m USING PRIMARY KEY (owner=? AND side=? AND id=?)");
             }
+            // A message's JSON is in its recipient's row (a sent row has none since schema version 5):
+            // a peer's range reads the recipient's row, the sent side looks it up per row (one
+            // primary-key search), the received side reads its own rows.
+            if (shape.peer) expect(sql, text).toMatch(/m\.owner = p\.recipient AND m\.side = 1 AND m\.id = p\.id/);
+            else if (/\bjson\b/.test(sql) && args[1] === 2) {
+              expect(plan, text).toContainEqual("CORRELATED SCALAR SUBQUERY 1");
+              expect(plan, text).toContainEqual("SEARCH r USING PRIMARY KEY (owner=? AND side=? AND id=?)");
+            } else expect(sql, text).not.toMatch(/\br\.json\b/);
             // With a cursor, the seek starts at it (keyset), rather than reading past the skipped rows.
             if (shape.cursor) expect(walk, text).toMatch(/ AND id[<>]\?/);
             checked++;

@@ -143,26 +143,32 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   // One statement per query shape; the id bounds are always bound (open ends as 0 / ceiling), the
   // timestamp bounds only when given (ts is not in the key: testing it costs a column decode per row).
   // A peer's messages are found in `pairs` (the primary key would have to step over every other
-  // message of the mailbox), each then read from the owner's mailbox by its id (CROSS JOIN keeps
-  // pairs the outer loop, so the walk is pairs' keyset order).
+  // message of the mailbox), each then read from its recipient's mailbox by its id (CROSS JOIN
+  // keeps pairs the outer loop, so the walk is pairs' keyset order).
   // Only the JSON column is read (`pluck`): building a {id, json} object per row in better-sqlite3
   // costs more than reading the id back out of the JSON's fixed prefix.
   // `LIMIT +?`, not `LIMIT ?`: SQLite (3.53 here) plans a bare bound LIMIT with its value and so
   // re-prepares the statement every time the limit is bound, ~4 µs of a ~28 µs page; the unary
   // plus hides the value from the planner, which needs no limit to choose the keyset walk.
+  // A message's JSON is in its recipient's row; a sent row has none since schema version 5 (rows
+  // stored before keep theirs, hence the CASE). A peer's range reads each message's recipient row.
   const pageStatements = new Map<string, Statement<unknown[], string>>();
-  function pageStatement(withPeer: boolean, since: boolean, until: boolean, order: "asc" | "desc"): Statement<unknown[], string> {
-    const key = `${withPeer}:${since}:${until}:${order}`;
+  function pageStatement(walk: "received" | "sent" | "pairs", since: boolean, until: boolean, order: "asc" | "desc"): Statement<unknown[], string> {
+    const key = `${walk}:${since}:${until}:${order}`;
     let statement = pageStatements.get(key);
     if (!statement) {
       const times = `${since ? " AND m.ts >= ?" : ""}${until ? " AND m.ts < ?" : ""}`;
       const direction = order === "asc" ? "ASC" : "DESC";
+      const json =
+        walk === "sent"
+          ? `CASE WHEN m.json <> '' THEN m.json ELSE (SELECT r.json FROM mailbox AS r WHERE r.owner = m.peer AND r.side = ${SIDE.received} AND r.id = m.id) END`
+          : "m.json";
       statement = db.prepare<unknown[], string>(
-        withPeer
+        walk === "pairs"
           ? `SELECT m.json FROM pairs AS p CROSS JOIN mailbox AS m
              WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
-             AND m.owner = ? AND m.side = ? AND m.id = p.id${times} ORDER BY p.id ${direction} LIMIT +?`
-          : `SELECT m.json FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?${times} ORDER BY m.id ${direction} LIMIT +?`,
+             AND m.owner = p.recipient AND m.side = ${SIDE.received} AND m.id = p.id${times} ORDER BY p.id ${direction} LIMIT +?`
+          : `SELECT ${json} FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?${times} ORDER BY m.id ${direction} LIMIT +?`,
       ).pluck();
       pageStatements.set(key, statement);
     }
@@ -190,14 +196,14 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
 
   function readRange(query: PageQuery, range: MailboxRange, owner: Buffer): StoredMessage[] {
     const { since, until } = query;
-    const statement = pageStatement(range.peer !== undefined, since !== undefined, until !== undefined, query.order);
+    const statement = pageStatement(range.peer !== undefined ? "pairs" : range.side, since !== undefined, until !== undefined, query.order);
     const ids = [query.after ?? 0, query.before ?? ID_CEILING];
     const args: unknown[] = [];
     if (range.peer === undefined) args.push(owner, SIDE[range.side], ...ids);
     else {
       const peer = addressBytes(range.peer);
       const [sender, recipient] = range.side === "received" ? [peer, owner] : [owner, peer];
-      args.push(sender, recipient, ...ids, owner, SIDE[range.side]);
+      args.push(sender, recipient, ...ids);
     }
     if (since !== undefined) args.push(since);
     if (until !== undefined) args.push(until);
