@@ -6,11 +6,10 @@ import type { Migration } from "./store.js";
  *
  * `mailbox` holds each message twice, once per side (fan-out on write), as a WITHOUT ROWID table
  * clustered by (owner, side, id): a page of one mailbox is a handful of adjacent B-tree pages
- * however the writes interleaved, and a keyset seek costs the same at any depth. The row keeps the
- * message's wire JSON so a read serializes nothing. `key_bundles` (version 2) is the key directory.
+ * however the writes interleaved, and a keyset seek costs the same at any depth. The recipient's
+ * row keeps the message's wire JSON so a read serializes nothing (the sender's too before version 5). `key_bundles` (version 2) is the key directory.
  * `pairs` (version 3) finds the messages two accounts exchanged: one small row per message where an
- * index on mailbox had two, one per side; the JSON is then read from the mailbox rows. Since
- * version 5 only the recipient's row holds the JSON.
+ * index on mailbox had two, one per side; the JSON is then read from the recipient's row.
  */
 export const migrations: readonly Migration[] = [
   {
@@ -105,6 +104,19 @@ export const migrations: readonly Migration[] = [
     sql: `SELECT 1;`,
   },
 ];
+
+/**
+ * Undoes version 5 for a downgrade to a relay that knows only version 4: copies each sent row's
+ * JSON back from its recipient's row and forgets the version. Run it with every relay stopped
+ * (`sqlite3 neutral.sqlite < file`, or through better-sqlite3); the file grows by the copies.
+ */
+export const undoVersion5Sql = `
+  BEGIN IMMEDIATE;
+  UPDATE mailbox AS s SET json = (SELECT r.json FROM mailbox AS r WHERE r.owner = s.peer AND r.side = 1 AND r.id = s.id)
+    WHERE s.side = 2 AND s.json = '';
+  DELETE FROM schema_migrations WHERE version = 5;
+  COMMIT;
+`;
 
 /** Applies the migrations not yet applied, each in its own transaction; safe to race from several processes. */
 export function migrate(db: Database): number[] {

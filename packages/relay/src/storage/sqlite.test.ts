@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageJson } from "../message.js";
 import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "./conformance.js";
 import { DEFAULT_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
-import { latestSchemaVersion, migrate, migrations } from "./sqlite-migrations.js";
+import { latestSchemaVersion, migrate, migrations, undoVersion5Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
@@ -194,6 +194,34 @@ describe("SQLite store specifics", () => {
       expect(await page(alice, [{ side: "received" }, { side: "sent" }])).toEqual({ messages: [self, stored], end: true }); // a note to self once
       expect(await page(bob, [{ side: "received", peer: alice }, { side: "sent", peer: alice }])).toEqual({ messages: [stored], end: true });
       expect(await store.append(message)).toEqual({ stored, created: false });
+    });
+
+    it("undoes version 5 for a downgrade: every sent row gets its JSON back from the recipient's row", async () => {
+      const store = open();
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      const stored = [
+        (await store.append(testMessage(alice, bob))).stored,
+        (await store.append(testMessage(bob, alice))).stored,
+        (await store.append(testMessage(alice, alice))).stored,
+      ];
+      await store.close();
+      const db = connect();
+      expect(db.prepare("SELECT count(*) AS n FROM mailbox WHERE side = 2 AND json = ''").get()).toEqual({ n: 3 });
+      db.exec(undoVersion5Sql);
+      const sent = db.prepare("SELECT id, json FROM mailbox WHERE side = 2 ORDER BY id").all();
+      expect(sent).toEqual(stored.map(({ id, json }) => ({ id, json })));
+      expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 4 });
+    });
+
+    it("fails a sent-side page plainly if a message's recipient row is missing, rather than answering an empty message", async () => {
+      const store = open();
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      const { stored } = await store.append(testMessage(alice, bob));
+      connect().prepare("DELETE FROM mailbox WHERE owner = ? AND side = 1 AND id = ?").run(Buffer.from(bob.slice(2), "hex"), stored.id);
+      const page = (ranges: MailboxRange[]) => store.page({ owner: alice, ranges, order: "desc", limit: 20 });
+      await expect(page([{ side: "sent" }])).rejects.toThrow(/a stored sent message has no JSON/);
+      // The chat skips it (the join finds no row), as a peer's range always did for a missing row.
+      expect(await page([{ side: "sent", peer: bob }])).toEqual({ messages: [], end: true });
     });
 
     it("is idempotent: a reopen, a second store and migrate() again apply nothing", async () => {
@@ -450,7 +478,7 @@ describe("SQLite store specifics", () => {
             const text = `${shape.label}\n${sql}\n→ ${plan.join(" | ")}`;
             expect(plan.join("\n"), text).not.toMatch(/TEMP B-TREE/i);
             expect(plan.join("\n"), text).not.toMatch(/\bSCAN\b/);
-            // A peer's range walks pairs (the keyset) and reads each row's JSON from the owner's mailbox.
+            // A peer's range walks pairs (the keyset) and reads each message's JSON from its recipient's row.
             const walk = plan.find((detail) => (shape.peer ? /^SEARCH p USING / : /^SEARCH (m|mailbox) USING /).test(detail));
             expect(walk, text).toBeDefined();
             expect(walk, text).toMatch(shape.peer ? /USING PRIMARY KEY \(sender=\? AND recipient=\?/ : /USING PRIMARY KEY \(owner=\? AND side=\?/);

@@ -208,7 +208,12 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     if (since !== undefined) args.push(since);
     if (until !== undefined) args.push(until);
     args.push(query.limit + 1);
-    return statement.all(...args).map((json) => ({ id: messageIdOf(json), json }));
+    return statement.all(...args).map((json) => {
+      // A sent row's JSON comes from its recipient's row (schema 5); were that row ever missing,
+      // fail the page plainly rather than hand out a message with id 0 and no body.
+      if (typeof json !== "string" || json === "") throw new Error(`a stored ${range.side} message has no JSON in ${query.owner}'s mailbox`);
+      return { id: messageIdOf(json), json };
+    });
   }
 
   return {
