@@ -478,21 +478,24 @@ async function sendLoad({ url, server, databaseCpu, list, senderTokens }) {
 async function sends(store, people) {
   const senderCount = Math.min(people.length, 2000);
   const perRun = int("BENCH_SEND_MESSAGES", 6000 * SECONDS);
-  log(`sends: pre-signing ${WORKERS.length} x ${perRun} messages from ${senderCount} senders`);
   const senderTokens = people.slice(0, senderCount).map((u) => token(u));
-  const runs = WORKERS.map(() => presign(people, senderCount, perRun));
 
   // The crypto baseline is measured around each relay run (half before, half after, averaged): the
   // machine's speed drifts by several per cent within one bench run, and a baseline taken once at
   // the start made the later ratios scatter with it.
   const cryptoSeconds = Math.min(SECONDS, 5) / 2;
-  const targets = WORKERS.flatMap((workers, r) => [
-    { workers, list: runs[r], fresh: true },
-    { workers, list: runs[r], fresh: false },
+  const targets = WORKERS.flatMap((workers) => [
+    { workers, fresh: true },
+    { workers, fresh: false },
   ]);
   const rounds = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [t, { workers, list, fresh }] of targets.entries()) {
+    // Signed afresh each round: a message's timestamp must be within 5 minutes of the node's clock
+    // (protocol.md §10, clock skew), and a whole round of sends takes minutes.
+    log(`sends: pre-signing ${WORKERS.length} x ${perRun} messages from ${senderCount} senders (round ${round + 1} of ${ROUNDS})`);
+    const lists = new Map(WORKERS.map((workers) => [workers, presign(people, senderCount, perRun)]));
+    for (const [t, { workers, fresh }] of targets.entries()) {
+      const list = lists.get(workers);
       const dataDir = fresh ? mkdtempSync(path.join(os.tmpdir(), "neutral-bench-send-")) : store.dir;
       const maxId = fresh ? 0 : store.maxId;
       log(`relay: --workers ${workers}, sendMessage into ${fresh ? "a fresh store" : "the seeded store"} (round ${round + 1} of ${ROUNDS})`);
