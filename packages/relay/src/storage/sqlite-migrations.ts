@@ -7,7 +7,8 @@ import type { Migration } from "./store.js";
  * `mailbox` holds each message twice, once per side (fan-out on write), as a WITHOUT ROWID table
  * clustered by (owner, side, id): a page of one mailbox is a handful of adjacent B-tree pages
  * however the writes interleaved, and a keyset seek costs the same at any depth. The recipient's
- * row keeps the message's wire JSON so a read serializes nothing (the sender's too before version 5). `key_bundles` (version 2) is the key directory.
+ * row keeps the message's wire JSON so a read serializes nothing (the sender's too before
+ * version 5). `key_bundles` (version 2) is the key directory.
  * `pairs` (version 3) finds the messages two accounts exchanged: one small row per message where an
  * index on mailbox had two, one per side; the JSON is then read from the recipient's row.
  */
@@ -95,8 +96,8 @@ export const migrations: readonly Migration[] = [
     // of the sent side take the JSON from the recipient's row (one primary-key lookup per
     // message), resends find the original there. Each append then writes one ~770-byte row where
     // it wrote two, and the sender's mailbox leaves no longer split every few appends
-    // (storage-only, into copies of the 1M-message bench store: about a third less CPU per append; the
-    // relay README has the figures). Rows stored before keep their copy (reads accept both), so
+    // (storage-only, into copies of the 1M-message bench store: about a third less CPU per
+    // append; the relay README has the figures). Rows stored before keep their copy (reads accept both), so
     // the migration rewrites nothing; its version stops an older relay, which would serve the
     // empty column, from opening the file.
     version: 5,

@@ -151,7 +151,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   // re-prepares the statement every time the limit is bound, ~4 µs of a ~28 µs page; the unary
   // plus hides the value from the planner, which needs no limit to choose the keyset walk.
   // A message's JSON is in its recipient's row; a sent row has none since schema version 5 (rows
-  // stored before keep theirs, hence the CASE). A peer's range reads each message's recipient row.
+  // stored before keep theirs, hence the CASE).
   const pageStatements = new Map<string, Statement<unknown[], string>>();
   function pageStatement(walk: "received" | "sent" | "pairs", since: boolean, until: boolean, order: "asc" | "desc"): Statement<unknown[], string> {
     const key = `${walk}:${since}:${until}:${order}`;
