@@ -295,3 +295,31 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   for await (const item of iterable) out.push(item);
   return out;
 }
+
+describe("pages that stop early", () => {
+  let bounded: RunningRelay;
+  beforeAll(async () => {
+    bounded = await startRelay({ args: ["--max-page-scan", "101"] });
+  }, 60_000);
+  afterAll(async () => {
+    await bounded?.stop();
+  }, 30_000);
+
+  it("walks on from `cursor` past empty pages of a sparse time filter, to the real end", async () => {
+    const reader = createNeutral({ url: bounded.url, account: TEST_KEYS.alice });
+    const writer = createNeutral({ url: bounded.url, account: TEST_KEYS.bob });
+    await reader.ready();
+    const sent = [];
+    for (let i = 0; i < 120; i++) sent.push(await writer.send(aliceAddress, `note ${i}`));
+    const newest = sent.at(-1)!;
+    // Only the newest message matches; 119 older ones are examined first when walking forwards.
+    const pages = [];
+    for await (const page of reader.inbox({ after: "0", since: newest.timestamp, limit: 5 })) pages.push(page);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages[0]!.messages).toEqual([]);
+    expect(pages[0]!.end).toBe(false);
+    expect(pages.at(-1)!.end).toBe(true);
+    const expected = sent.filter((message) => message.timestamp >= newest.timestamp).map((message) => message.id);
+    expect(pages.flatMap((page) => page.messages.map((message) => message.id))).toEqual(expected);
+  }, 120_000);
+});

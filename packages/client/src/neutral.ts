@@ -231,7 +231,7 @@ export function createNeutral(options: NeutralOptions): Neutral {
     return Promise.all(messages.map((message) => decodeMessage(message, context)));
   }
 
-  function pages(fetchPage: (cursor: { after?: string; before?: string }, call: CallOptions) => Promise<{ data: Message[]; end: boolean }>, walk: PageOptions): MessagePages {
+  function pages(fetchPage: (cursor: { after?: string; before?: string }, call: CallOptions) => Promise<{ data: Message[]; end: boolean; cursor?: string }>, walk: PageOptions): MessagePages {
     const call: CallOptions = { ...(walk.signal && { signal: walk.signal }), ...(walk.timeoutMs !== undefined && { timeoutMs: walk.timeoutMs }) };
     async function* iterate(): AsyncGenerator<MessagePage> {
       await session.get();
@@ -241,9 +241,11 @@ export function createNeutral(options: NeutralOptions): Neutral {
         const page = await authed(() => fetchPage(cursor, call));
         const messages = await decodeAll(page.data);
         yield { messages, end: page.end };
-        const last = page.data.at(-1);
-        if (page.end || last === undefined) return;
-        cursor = forwards ? { ...cursor, after: last.id } : { ...cursor, before: last.id };
+        // A page that stopped early (a sparse time filter, the node's answer budget) may be short or
+        // empty; `cursor`, when given, is where the walk goes on.
+        const next = page.cursor ?? page.data.at(-1)?.id;
+        if (page.end || next === undefined) return;
+        cursor = forwards ? { ...cursor, after: next } : { ...cursor, before: next };
       }
     }
     return {

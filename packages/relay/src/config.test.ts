@@ -14,10 +14,26 @@ const FLAGS = [
   ["log-level", "NEUTRAL_LOG_LEVEL"],
   ["workers", "NEUTRAL_WORKERS"],
   ["rate-limit", "NEUTRAL_RATE_LIMIT"],
+  ["replicas", "NEUTRAL_REPLICAS"],
+  ["quota-period", "NEUTRAL_QUOTA_PERIOD"],
+  ["sender-quota-messages", "NEUTRAL_SENDER_QUOTA_MESSAGES"],
+  ["sender-quota-bytes", "NEUTRAL_SENDER_QUOTA_BYTES"],
+  ["recipient-quota-messages", "NEUTRAL_RECIPIENT_QUOTA_MESSAGES"],
+  ["recipient-quota-bytes", "NEUTRAL_RECIPIENT_QUOTA_BYTES"],
   ["max-body-bytes", "NEUTRAL_MAX_BODY_BYTES"],
   ["max-batch", "NEUTRAL_MAX_BATCH"],
   ["max-message-bytes", "NEUTRAL_MAX_MESSAGE_BYTES"],
+  ["max-response-bytes", "NEUTRAL_MAX_RESPONSE_BYTES"],
+  ["max-page-scan", "NEUTRAL_MAX_PAGE_SCAN"],
   ["clock-skew-ms", "NEUTRAL_CLOCK_SKEW_MS"],
+  ["max-connections", "NEUTRAL_MAX_CONNECTIONS"],
+  ["max-connections-per-ip", "NEUTRAL_MAX_CONNECTIONS_PER_IP"],
+  ["headers-timeout-ms", "NEUTRAL_HEADERS_TIMEOUT_MS"],
+  ["request-timeout-ms", "NEUTRAL_REQUEST_TIMEOUT_MS"],
+  ["keep-alive-timeout-ms", "NEUTRAL_KEEP_ALIVE_TIMEOUT_MS"],
+  ["write-timeout-ms", "NEUTRAL_WRITE_TIMEOUT_MS"],
+  ["max-buffered-bytes", "NEUTRAL_MAX_BUFFERED_BYTES"],
+  ["max-buffered-bytes-per-ip", "NEUTRAL_MAX_BUFFERED_BYTES_PER_IP"],
 ] as const;
 
 const KEY = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
@@ -50,7 +66,31 @@ describe("parseConfig", () => {
       logLevel: "info",
       workers: os.availableParallelism(),
       rateLimit: 100,
-      limits: { maxLimit: 100, maxBatch: 100, maxBodyBytes: 1024 * 1024, maxMessageBytes: 64 * 1024, clockSkewMs: 5 * 60 * 1000 },
+      replicas: 1,
+      connections: {
+        maxConnections: 10_000,
+        maxConnectionsPerIp: 256,
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 65_000,
+        writeTimeoutMs: 30_000,
+        maxBufferedBytes: 32 * 1024 * 1024,
+        maxBufferedBytesPerIp: 8 * 1024 * 1024,
+      },
+      limits: {
+        maxLimit: 100,
+        maxBatch: 100,
+        maxBodyBytes: 1024 * 1024,
+        maxMessageBytes: 64 * 1024,
+        clockSkewMs: 5 * 60 * 1000,
+        maxResponseBytes: 4 * 1024 * 1024,
+        maxPageScan: 256,
+        quotaPeriodSeconds: 3600,
+        senderQuotaMessages: 10_000,
+        senderQuotaBytes: 100 * 1024 * 1024,
+        recipientQuotaMessages: 20_000,
+        recipientQuotaBytes: 200 * 1024 * 1024,
+      },
     });
     expect("nodeKey" in config([])).toBe(false);
     expect("databaseUrl" in config([])).toBe(false);
@@ -78,10 +118,26 @@ describe("parseConfig", () => {
     ["log-level", "debug", "warn", "debug", "warn", (c) => c.logLevel],
     ["workers", "3", "5", 3, 5, (c) => c.workers],
     ["rate-limit", "0", "7", 0, 7, (c) => c.rateLimit],
+    ["replicas", "2", "3", 2, 3, (c) => c.replicas],
+    ["quota-period", "60", "86400", 60, 86400, (c) => c.limits.quotaPeriodSeconds],
+    ["sender-quota-messages", "0", "5", undefined, 5, (c) => c.limits.senderQuotaMessages],
+    ["sender-quota-bytes", "0", "1000000", undefined, 1_000_000, (c) => c.limits.senderQuotaBytes],
+    ["recipient-quota-messages", "0", "7", undefined, 7, (c) => c.limits.recipientQuotaMessages],
+    ["recipient-quota-bytes", "0", "2000000", undefined, 2_000_000, (c) => c.limits.recipientQuotaBytes],
     ["max-body-bytes", "2048", "4096", 2048, 4096, (c) => c.limits.maxBodyBytes],
     ["max-batch", "10", "20", 10, 20, (c) => c.limits.maxBatch],
     ["max-message-bytes", "16", "32", 16, 32, (c) => c.limits.maxMessageBytes],
+    ["max-response-bytes", "65536", "131072", 65536, 131072, (c) => c.limits.maxResponseBytes],
+    ["max-page-scan", "101", "1000", 101, 1000, (c) => c.limits.maxPageScan],
     ["clock-skew-ms", "0", "1000", 0, 1000, (c) => c.limits.clockSkewMs],
+    ["max-connections", "500", "600", 500, 600, (c) => c.connections.maxConnections],
+    ["max-connections-per-ip", "0", "7", 0, 7, (c) => c.connections.maxConnectionsPerIp],
+    ["headers-timeout-ms", "2000", "3000", 2000, 3000, (c) => c.connections.headersTimeoutMs],
+    ["request-timeout-ms", "20000", "40000", 20000, 40000, (c) => c.connections.requestTimeoutMs],
+    ["keep-alive-timeout-ms", "5000", "6000", 5000, 6000, (c) => c.connections.keepAliveTimeoutMs],
+    ["write-timeout-ms", "1000", "2000", 1000, 2000, (c) => c.connections.writeTimeoutMs],
+    ["max-buffered-bytes", "2097152", "4194304", 2097152, 4194304, (c) => c.connections.maxBufferedBytes],
+    ["max-buffered-bytes-per-ip", "0", "2097152", 0, 2097152, (c) => c.connections.maxBufferedBytesPerIp],
   ];
 
   it("covers every flag", () => {
@@ -95,6 +151,20 @@ describe("parseConfig", () => {
     expect(read(config([`--${flag}=${flagValue}`], env))).toEqual(fromFlag);
     expect(read(config([], env))).toEqual(fromEnv);
     expect(read(config([], env))).not.toEqual(read(config([])));
+  });
+
+  it("--max-page-scan is at least a full page plus one (101): at it accepted, below it refused", () => {
+    expect(config(["--max-page-scan", "101"]).limits.maxPageScan).toBe(101);
+    expect(configError(["--max-page-scan", "100"]).message).toMatch(/--max-page-scan/);
+    expect(config(["--max-response-bytes", "1024"]).limits.maxResponseBytes).toBe(1024);
+    expect(configError(["--max-response-bytes", "1023"]).message).toMatch(/--max-response-bytes/);
+  });
+
+  it("reports no quota period when every quota is off", () => {
+    const off = ["--sender-quota-messages", "0", "--sender-quota-bytes", "0", "--recipient-quota-messages", "0", "--recipient-quota-bytes", "0"];
+    const quotaKeys = ["quotaPeriodSeconds", "senderQuotaMessages", "senderQuotaBytes", "recipientQuotaMessages", "recipientQuotaBytes"];
+    expect(Object.keys(config(off).limits).filter((key) => quotaKeys.includes(key))).toEqual([]);
+    expect(config([...off, "--sender-quota-bytes", "65536"]).limits).toMatchObject({ quotaPeriodSeconds: 3600, senderQuotaBytes: 65536 });
   });
 
   it("--domain is repeatable and takes comma lists", () => {
@@ -123,11 +193,22 @@ describe("parseConfig", () => {
     [["--workers", "two"], "--workers"],
     [["--log-level", "verbose"], "--log-level"],
     [["--rate-limit", "-5"], "--rate-limit"],
+    [["--replicas", "0"], "--replicas"],
+    [["--quota-period", "0"], "--quota-period"],
+    [["--sender-quota-messages", "-1"], "--sender-quota-messages"],
+    [["--sender-quota-bytes", "65535"], "--sender-quota-bytes"], // smaller than one largest message
+    [["--recipient-quota-bytes", String(64 * 1024 * 3), "--replicas", "4"], "--recipient-quota-bytes"], // each replica's share is
+    [["--recipient-quota-messages", "1.5"], "--recipient-quota-messages"],
     [["--max-body-bytes", "10"], "--max-body-bytes"],
     [["--max-batch", "0"], "--max-batch"],
     [["--max-message-bytes", "0"], "--max-message-bytes"],
     [["--clock-skew-ms", "1e3"], "--clock-skew-ms"],
     [["--database-pool-size", "0"], "--database-pool-size"],
+    [["--max-connections", "0"], "--max-connections"],
+    [["--headers-timeout-ms", "999"], "--headers-timeout-ms"],
+    [["--headers-timeout-ms", "20000", "--request-timeout-ms", "10000"], "--headers-timeout-ms"], // headers come with the request
+    [["--max-buffered-bytes", String(512 * 1024)], "--max-buffered-bytes"], // below the largest body
+    [["--max-buffered-bytes-per-ip", "1024"], "--max-buffered-bytes-per-ip"],
     [["--prot", "80"], "--prot"],
     [["--verbose"], "--verbose"],
     [["--port"], "--port"],

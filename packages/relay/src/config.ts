@@ -21,9 +21,32 @@ export interface RelayConfig {
   logLevel: LogLevel;
   /** Processes serving HTTP (SQLite in WAL lets them share the file). */
   workers: number;
-  /** Requests per second per client IP (burst: twice that); 0 turns the limit off. */
+  /** Cost units per second per client IP, per node (burst: twice that; limits/request-costs.ts); 0 turns the limit off. */
   rateLimit: number;
+  /** Machines enforcing this node's per-node limits (PostgreSQL replicas): each enforces its share. */
+  replicas: number;
   limits: Limits;
+  /** Connections, timeouts and the memory held for clients (issue 19: findings 2, 3, 5). */
+  connections: ConnectionConfig;
+}
+
+export interface ConnectionConfig {
+  /** Open connections per node; past it a new one is reset at once. */
+  maxConnections: number;
+  /** Open connections per client IP (IPv6: per /64), per node; 0 = off. */
+  maxConnectionsPerIp: number;
+  /** A request's headers must arrive within this, from the connection's start or the request's first byte (else 408, closed). */
+  headersTimeoutMs: number;
+  /** A whole request, body included, must arrive within this (else 408, closed). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** An answer its client has not taken this long after it was written is abandoned (connection destroyed). */
+  writeTimeoutMs: number;
+  /** Per worker process: bytes of request bodies and unsent answers held for all clients; past it -32029 / 503. */
+  maxBufferedBytes: number;
+  /** Per worker process and client IP: the same, past it -32029 / 429; 0 = off. */
+  maxBufferedBytesPerIp: number;
 }
 
 export class ConfigError extends Error {
@@ -57,11 +80,59 @@ const FLAGS = {
   "database-pool-size": { env: "NEUTRAL_DATABASE_POOL_SIZE", default: "10", help: "PostgreSQL connections per worker process" },
   "log-level": { env: "NEUTRAL_LOG_LEVEL", default: "info", help: LOG_LEVELS.join(" | ") },
   workers: { env: "NEUTRAL_WORKERS", default: String(Math.min(64, os.availableParallelism())), help: "HTTP worker processes (default: one per core)" },
-  "rate-limit": { env: "NEUTRAL_RATE_LIMIT", default: "100", help: "requests per second per client IP, burst twice that; 0 = off" },
+  "rate-limit": {
+    env: "NEUTRAL_RATE_LIMIT",
+    default: "100",
+    help: "per client IP and node: cost units per second, burst twice that (each JSON-RPC entry 1, +1 if it checks a signature: sendMessage, publishKey; +1 per bearer token verified afresh); 0 = off",
+  },
+  replicas: {
+    env: "NEUTRAL_REPLICAS",
+    default: "1",
+    help: "replicas serving this node (one PostgreSQL database): each enforces 1/N of the per-node rate limit and quotas",
+  },
+  "quota-period": { env: "NEUTRAL_QUOTA_PERIOD", default: "3600", help: "seconds: the period of the four storage quotas below" },
+  "sender-quota-messages": { env: "NEUTRAL_SENDER_QUOTA_MESSAGES", default: "10000", help: "messages one sender may store per period, per node; 0 = off" },
+  "sender-quota-bytes": { env: "NEUTRAL_SENDER_QUOTA_BYTES", default: String(100 * 1024 * 1024), help: "bytes of ciphertext one sender may store per period, per node; 0 = off" },
+  "recipient-quota-messages": { env: "NEUTRAL_RECIPIENT_QUOTA_MESSAGES", default: "20000", help: "messages one recipient's mailbox may receive per period, per node; 0 = off" },
+  "recipient-quota-bytes": {
+    env: "NEUTRAL_RECIPIENT_QUOTA_BYTES",
+    default: String(200 * 1024 * 1024),
+    help: "bytes of ciphertext one recipient's mailbox may receive per period, per node; 0 = off",
+  },
   "max-body-bytes": { env: "NEUTRAL_MAX_BODY_BYTES", default: String(1024 * 1024), help: "largest request body" },
   "max-batch": { env: "NEUTRAL_MAX_BATCH", default: "100", help: "most entries in one batch" },
   "max-message-bytes": { env: "NEUTRAL_MAX_MESSAGE_BYTES", default: String(64 * 1024), help: "largest message body, in bytes of ciphertext" },
+  "max-response-bytes": {
+    env: "NEUTRAL_MAX_RESPONSE_BYTES",
+    default: String(4 * 1024 * 1024),
+    help: "answer budget of one HTTP request, bytes of message JSON: pages stop short of it, batch entries past it get -32005",
+  },
+  "max-page-scan": { env: "NEUTRAL_MAX_PAGE_SCAN", default: "256", help: "with since/until, most messages one page examines per mailbox part; the page then stops early with a cursor" },
   "clock-skew-ms": { env: "NEUTRAL_CLOCK_SKEW_MS", default: String(5 * 60 * 1000), help: "accepted distance of a message timestamp from the node's clock; also how far ahead a key bundle's may be" },
+  "max-connections": {
+    env: "NEUTRAL_MAX_CONNECTIONS",
+    default: "10000",
+    help: "open connections per node (each worker also stays 256 + pool size under its open-file limit); past it a new connection is reset at once",
+  },
+  "max-connections-per-ip": {
+    env: "NEUTRAL_MAX_CONNECTIONS_PER_IP",
+    default: "256",
+    help: "open connections per client IP (IPv6: per /64), per node; past it a new connection is reset at once; 0 = off (behind a proxy)",
+  },
+  "headers-timeout-ms": { env: "NEUTRAL_HEADERS_TIMEOUT_MS", default: "10000", help: "a request's headers must arrive within this from the connection's start (or the request's first byte); else 408 and closed" },
+  "request-timeout-ms": { env: "NEUTRAL_REQUEST_TIMEOUT_MS", default: "30000", help: "a whole request, body included, must arrive within this; else 408 and closed" },
+  "keep-alive-timeout-ms": { env: "NEUTRAL_KEEP_ALIVE_TIMEOUT_MS", default: "65000", help: "an idle keep-alive connection is closed after this (above common load balancers' 60 s)" },
+  "write-timeout-ms": { env: "NEUTRAL_WRITE_TIMEOUT_MS", default: "30000", help: "an answer the client has not read this long after it was written is abandoned: connection closed" },
+  "max-buffered-bytes": {
+    env: "NEUTRAL_MAX_BUFFERED_BYTES",
+    default: String(32 * 1024 * 1024),
+    help: "per worker process: request bodies and unsent answers held for all clients; past it JSON-RPC requests get 503 / -32029 with Retry-After",
+  },
+  "max-buffered-bytes-per-ip": {
+    env: "NEUTRAL_MAX_BUFFERED_BYTES_PER_IP",
+    default: String(8 * 1024 * 1024),
+    help: "per worker process and client IP: the same; past it 429 / -32029 with Retry-After; 0 = off (behind a proxy)",
+  },
 } satisfies Record<string, Flag>;
 
 type FlagName = keyof typeof FLAGS;
@@ -76,9 +147,9 @@ export function helpText(): string {
   ];
   for (const [name, flag] of Object.entries(FLAGS) as [FlagName, Flag][]) {
     const fallback = flag.default !== undefined ? ` (default ${flag.default})` : "";
-    lines.push(`  --${name.padEnd(18)} ${flag.env.padEnd(26)} ${flag.help}${flag.help.includes("default") ? "" : fallback}`);
+    lines.push(`  --${name.padEnd(24)} ${flag.env.padEnd(32)} ${flag.help}${flag.help.includes("default") ? "" : fallback}`);
   }
-  lines.push("  --help                                        this text", "");
+  lines.push(`  --${"help".padEnd(24)} ${"".padEnd(32)} this text`, "");
   lines.push("Serves JSON-RPC on POST /, plus GET /health, /openrpc.json and /docs/.");
   return lines.join("\n");
 }
@@ -88,6 +159,32 @@ function integer(name: FlagName, text: string, min: number, max: number): number
     throw new ConfigError(`--${name} must be an integer in ${min}..${max}, got ${JSON.stringify(text)}`);
   }
   return Number(text);
+}
+
+/** The `ConnectionConfig` flags, checked against each other and against the largest body. */
+function connectionConfig(
+  integer: (name: FlagName, text: string, min: number, max: number) => number,
+  required: (name: FlagName) => string,
+  maxBodyBytes: number,
+): ConnectionConfig {
+  const timeout = (name: FlagName) => integer(name, required(name), 1000, 3_600_000);
+  const config: ConnectionConfig = {
+    maxConnections: integer("max-connections", required("max-connections"), 1, 10_000_000),
+    maxConnectionsPerIp: integer("max-connections-per-ip", required("max-connections-per-ip"), 0, 10_000_000),
+    headersTimeoutMs: timeout("headers-timeout-ms"),
+    requestTimeoutMs: timeout("request-timeout-ms"),
+    keepAliveTimeoutMs: timeout("keep-alive-timeout-ms"),
+    writeTimeoutMs: timeout("write-timeout-ms"),
+    maxBufferedBytes: integer("max-buffered-bytes", required("max-buffered-bytes"), 1024, Number.MAX_SAFE_INTEGER),
+    maxBufferedBytesPerIp: integer("max-buffered-bytes-per-ip", required("max-buffered-bytes-per-ip"), 0, Number.MAX_SAFE_INTEGER),
+  };
+  if (config.headersTimeoutMs > config.requestTimeoutMs) throw new ConfigError("--headers-timeout-ms must not exceed --request-timeout-ms");
+  // A body is held whole while it arrives: a bound below the largest body would refuse it every time.
+  if (config.maxBufferedBytes < maxBodyBytes) throw new ConfigError(`--max-buffered-bytes must be at least --max-body-bytes (${maxBodyBytes})`);
+  if (config.maxBufferedBytesPerIp > 0 && config.maxBufferedBytesPerIp < maxBodyBytes) {
+    throw new ConfigError(`--max-buffered-bytes-per-ip must be 0 or at least --max-body-bytes (${maxBodyBytes})`);
+  }
+  return config;
 }
 
 export type ParsedCommandLine = { help: true } | { help: false; config: RelayConfig };
@@ -136,6 +233,25 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
   }
   const logLevel = required("log-level") as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}`);
+  const replicas = integer("replicas", required("replicas"), 1, 1000);
+  const maxMessageBytes = integer("max-message-bytes", required("max-message-bytes"), 1, 16 * 1024 * 1024);
+  const quota = (name: "sender-quota-messages" | "sender-quota-bytes" | "recipient-quota-messages" | "recipient-quota-bytes") => {
+    const figure = integer(name, required(name), 0, Number.MAX_SAFE_INTEGER);
+    // Each replica enforces its share: a share smaller than one message could never be used.
+    if (name.endsWith("bytes") && figure > 0 && Math.ceil(figure / replicas) < maxMessageBytes) {
+      throw new ConfigError(`--${name} must be 0 or at least --max-message-bytes (${maxMessageBytes}) × --replicas (${replicas})`);
+    }
+    return figure;
+  };
+  const quotas = {
+    senderQuotaMessages: quota("sender-quota-messages"),
+    senderQuotaBytes: quota("sender-quota-bytes"),
+    recipientQuotaMessages: quota("recipient-quota-messages"),
+    recipientQuotaBytes: quota("recipient-quota-bytes"),
+  };
+  const quotaPeriodSeconds = integer("quota-period", required("quota-period"), 1, 30 * 24 * 3600);
+  const connections = connectionConfig(integer, required, integer("max-body-bytes", required("max-body-bytes"), 1024, 64 * 1024 * 1024));
+  const quotasOn = Object.values(quotas).some((figure) => figure > 0);
 
   return {
     help: false,
@@ -150,12 +266,21 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
       logLevel,
       workers: integer("workers", required("workers"), 1, 64),
       rateLimit: integer("rate-limit", required("rate-limit"), 0, 1_000_000),
+      replicas,
+      connections,
       limits: {
         maxLimit: 100, // fixed by the spec's Limit schema
         maxBatch: integer("max-batch", required("max-batch"), 1, 10_000),
         maxBodyBytes: integer("max-body-bytes", required("max-body-bytes"), 1024, 64 * 1024 * 1024),
-        maxMessageBytes: integer("max-message-bytes", required("max-message-bytes"), 1, 16 * 1024 * 1024),
+        maxMessageBytes,
         clockSkewMs: integer("clock-skew-ms", required("clock-skew-ms"), 0, Number.MAX_SAFE_INTEGER),
+        maxResponseBytes: integer("max-response-bytes", required("max-response-bytes"), 1024, 1024 * 1024 * 1024),
+        maxPageScan: integer("max-page-scan", required("max-page-scan"), 101, 1_000_000),
+        ...(quotasOn && { quotaPeriodSeconds }),
+        ...(quotas.senderQuotaMessages > 0 && { senderQuotaMessages: quotas.senderQuotaMessages }),
+        ...(quotas.senderQuotaBytes > 0 && { senderQuotaBytes: quotas.senderQuotaBytes }),
+        ...(quotas.recipientQuotaMessages > 0 && { recipientQuotaMessages: quotas.recipientQuotaMessages }),
+        ...(quotas.recipientQuotaBytes > 0 && { recipientQuotaBytes: quotas.recipientQuotaBytes }),
       },
     },
   };

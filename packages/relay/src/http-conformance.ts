@@ -114,7 +114,21 @@ export function describeHttpConformance(backend: string, start: () => Promise<St
             software: "neutral-relay",
             version: expect.stringMatching(/^\d+\.\d+\.\d+/),
             domains: [relay.domain],
-            limits: { maxLimit: 100, maxBatch: 100, maxBodyBytes: 1048576, maxMessageBytes: 65536, clockSkewMs: 300000 },
+            limits: {
+              maxLimit: 100,
+              maxBatch: 100,
+              maxBodyBytes: 1048576,
+              maxMessageBytes: 65536,
+              clockSkewMs: 300000,
+              maxResponseBytes: 4194304,
+              maxPageScan: 256,
+              // The default storage quotas (no rateLimit: startRelay turns it off).
+              quotaPeriodSeconds: 3600,
+              senderQuotaMessages: 10000,
+              senderQuotaBytes: 104857600,
+              recipientQuotaMessages: 20000,
+              recipientQuotaBytes: 209715200,
+            },
           },
         ]);
       });

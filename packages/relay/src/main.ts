@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // The relay's command line: `pnpm start [flags]`. See `--help`, and the README's "Running a relay".
 import cluster from "node:cluster";
+import { serveConnectionLedger } from "./cluster/connection-ledger.js";
+import { RestartBackoff } from "./cluster/restart-backoff.js";
 import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.js";
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
-import { createLogger, type Logger } from "./log.js";
+import { serveNodeLimits } from "./limits/cluster-sync.js";
+import { createLogger, flushLogs, type Logger } from "./log.js";
 import { logCheckpointError, openNodeStorage, type NodeStorage } from "./storage/open.js";
 import { primaryWriter, serveWorkerAppends } from "./storage/shared-writer.js";
 import type { AppendWriter } from "./storage/sqlite-append-writer.js";
@@ -23,6 +26,27 @@ function readConfig(): RelayConfig {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`neutral-relay: ${error.message}\n`);
     process.exit(2);
+  }
+}
+
+/** Exits once stdout has taken the logs, or after 1 s if it does not: a dead or stalled log reader must not keep the node up. */
+function exitAfterLogs(code: number): void {
+  void flushLogs(1000).finally(() => process.exit(code));
+}
+
+/** Whether the database opens and answers a read: a worker crash loop with a healthy database is worth riding out. */
+async function databaseAnswers(config: RelayConfig, curve: ReturnType<typeof loadSecp256k1>, logger: Logger): Promise<boolean> {
+  try {
+    const { store } = await openNodeStorage(config, curve, { migrate: false, logger });
+    try {
+      await store.getKeyBundle("0x0000000000000000000000000000000000000000");
+    } finally {
+      await store.close();
+    }
+    return true;
+  } catch (error) {
+    logger.error({ err: error }, "database check failed");
+    return false;
   }
 }
 
@@ -59,13 +83,11 @@ async function serve(config: RelayConfig, logger: Logger, announce: boolean): Pr
       .close()
       .then(() => {
         logger.info("stopped");
-        logger.flush();
-        process.exit(0);
+        exitAfterLogs(0);
       })
       .catch((error: unknown) => {
         logger.error({ err: error }, "error while stopping");
-        logger.flush();
-        process.exit(1);
+        exitAfterLogs(1);
       });
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
@@ -101,16 +123,34 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
     });
     serveWorkerAppends(writer);
   }
+  serveNodeLimits(); // the workers' rate limits and quotas add up to the node's
+
+  // The node's connection counts, per client and in total, across the workers.
+  serveConnectionLedger({ maxConnections: config.connections.maxConnections, maxConnectionsPerClient: config.connections.maxConnectionsPerIp });
 
   let stopping = false;
   let announced = false;
-  const crashes: number[] = [];
+  const backoff = new RestartBackoff();
+  const restarts = new Set<NodeJS.Timeout>();
   const added = workerFlags([...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)]);
   if (added.length > 0) cluster.setupPrimary({ execArgv: [...process.execArgv, ...added] });
   // Counted here: cluster.workers drops a worker only once both its exit and its disconnect have
   // been seen, in either order, so it can still list the last worker when that one's exit arrives.
   const running = new Set<number>();
-  const fork = () => running.add(cluster.fork().id);
+  const fork = () => {
+    const worker = cluster.fork();
+    running.add(worker.id);
+    worker.on("error", (error: Error) => {
+      if (worker.process.pid !== undefined) return void logger.warn({ err: error, worker: worker.process.pid }, "worker error");
+      // It never started (e.g. no descriptor left for its pipes while a flood fills the primary's),
+      // so no exit will be reported: replace it like one that died.
+      running.delete(worker.id);
+      if (stopping) return running.size === 0 ? finish() : undefined;
+      const retryInMs = backoff.next(Date.now());
+      logger.error({ err: error, retryInMs }, "could not start a worker");
+      restart(retryInMs);
+    });
+  };
 
   cluster.on("listening", (_worker, address) => {
     if (announced) return;
@@ -121,41 +161,64 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
       "listening",
     );
   });
+  let finishing = false;
+  function finish(): void {
+    if (finishing) return;
+    finishing = true;
+    const giveUp = setTimeout(() => {
+      logger.error("the SQLite writer did not close within 10 s");
+      exitAfterLogs(1);
+    }, 10_000);
+    void (writer?.close() ?? Promise.resolve()).finally(() => {
+      clearTimeout(giveUp);
+      logger.info("stopped");
+      exitAfterLogs(0);
+    });
+  }
+  /** Forks a replacement after `delayMs`; in a crash loop, only while the database answers (else the node exits for its supervisor to see). */
+  function restart(delayMs: number): void {
+    const replace = () => {
+      try {
+        fork();
+      } catch (error) {
+        const retryInMs = backoff.next(Date.now());
+        logger.error({ err: error, retryInMs }, "could not start a worker");
+        restart(retryInMs);
+      }
+    };
+    const timer = setTimeout(() => {
+      restarts.delete(timer);
+      if (stopping) return;
+      if (!backoff.looping) return replace();
+      void databaseAnswers(config, curve, logger).then((healthy) => {
+        if (stopping) return;
+        if (healthy) return replace();
+        logger.fatal({ deaths: backoff.deaths }, "workers keep dying and the database does not answer; exiting");
+        exitAfterLogs(1);
+      });
+    }, delayMs);
+    restarts.add(timer);
+  }
   cluster.on("exit", (worker, code, signal) => {
     running.delete(worker.id);
     if (stopping) {
-      if (running.size === 0) {
-        const giveUp = setTimeout(() => {
-          logger.error("the SQLite writer did not close within 10 s");
-          logger.flush();
-          process.exit(1);
-        }, 10_000);
-        void (writer?.close() ?? Promise.resolve()).finally(() => {
-          clearTimeout(giveUp);
-          logger.info("stopped");
-          logger.flush();
-          process.exit(0);
-        });
-      }
+      if (running.size === 0) finish();
       return;
     }
-    const now = Date.now();
-    crashes.push(now);
-    while (crashes.length > 0 && crashes[0]! < now - 10_000) crashes.shift();
-    logger.error({ worker: worker.process.pid, code, signal }, "worker exited unexpectedly");
-    if (crashes.length > 5) {
-      logger.fatal("workers keep crashing; giving up");
-      logger.flush();
-      process.exit(1);
-    }
-    fork();
+    // The workers still alive keep serving; the dead one comes back, later each time while they keep dying.
+    const restartInMs = backoff.next(Date.now());
+    logger.error({ worker: worker.process.pid, code, signal, running: running.size, restartInMs }, "worker exited unexpectedly");
+    restart(restartInMs);
   });
 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "stopping: finishing in-flight requests");
+    for (const timer of restarts) clearTimeout(timer);
+    restarts.clear();
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+    if (running.size === 0) finish(); // every worker was dead, waiting for its restart
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
@@ -168,21 +231,18 @@ if (cluster.isPrimary) {
   if (config.workers === 1) {
     serve(config, logger, true).catch((error: unknown) => {
       logger.fatal({ err: error }, "could not start");
-      logger.flush();
-      process.exit(1);
+      exitAfterLogs(1);
     });
   } else {
     supervise(config, logger).catch((error: unknown) => {
       logger.fatal({ err: error }, "could not start");
-      logger.flush();
-      process.exit(1);
+      exitAfterLogs(1);
     });
   }
 } else {
   const logger = createLogger(config.logLevel, { worker: cluster.worker?.id });
   serve(config, logger, false).catch((error: unknown) => {
     logger.fatal({ err: error }, "worker could not start");
-    logger.flush();
-    process.exit(1);
+    exitAfterLogs(1);
   });
 }

@@ -1,12 +1,17 @@
+import cluster from "node:cluster";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createDispatcher, createHttpHandler, ErrorCode, errorResponse, RpcError, type HttpExchange, type JsonRpcResponse } from "@neutral/server";
 import { createAuthenticator } from "./auth/authenticator.js";
+import { primaryGate } from "./cluster/connection-ledger.js";
 import type { RelayConfig } from "./config.js";
 import type { Secp256k1 } from "./crypto/secp256k1.js";
-import { createRateLimiter } from "./http/rate-limit.js";
+import { clientKey } from "./http/client-key.js";
+import { ConnectionLedger, guardConnections, localGate, processConnectionCap, type ConnectionGate } from "./http/connection-guard.js";
+import { newRequestId } from "./http/request-id.js";
 import { createFallbackRoutes } from "./http/routes.js";
+import { createNodeLimits } from "./limits/node-limits.js";
 import type { Logger } from "./log.js";
 import type { NodeKey } from "./node-key.js";
 import { createHandlers, type RelayContext } from "./service.js";
@@ -23,6 +28,8 @@ export interface RelayOptions {
   nodeKey: NodeKey;
   /** Default: SQLite in the data dir. */
   store?: MessageStore;
+  /** Who admits connections. Default: in a cluster worker the primary's ledger (cluster/connection-ledger.ts), else one of this process. */
+  connectionGate?: ConnectionGate;
 }
 
 export interface Relay {
@@ -61,28 +68,36 @@ export function createRelay(options: RelayOptions): Relay {
   const { config, logger, curve, nodeKey } = options;
   const store = options.store ?? openSqliteStore({ file: path.join(config.dataDir, DATABASE_FILE) });
   let domains: string[] = config.domains;
+  // Rate limit and storage quotas, per node (shared with the other workers: limits/cluster-sync.ts).
+  const limits = createNodeLimits(config);
   const handlers = createHandlers({
     store,
     curve,
     nodeKey: nodeKey.privateKey,
-    limits: config.limits,
+    limits: limits.reported,
+    ...(limits.quotas && { quotas: limits.quotas }),
     domains: () => domains,
     software: SOFTWARE,
   });
-  const dispatcher = createDispatcher<RelayContext>({
-    handlers,
-    maxBatch: config.limits.maxBatch,
-    onInternalError: (error, method) => logger.error({ err: error, method }, "internal error"),
-  });
+  const dispatcher = limits.chargeEntries(
+    createDispatcher<RelayContext>({
+      handlers,
+      maxBatch: config.limits.maxBatch,
+      maxResponseBytes: config.limits.maxResponseBytes,
+      onInternalError: (error, method) => logger.error({ err: error, method }, "internal error"),
+    }),
+  );
   const authenticate = createAuthenticator({ curve, acceptsDomain: (domain) => domains.includes(domain) });
   const logRequests = logger.isLevelEnabled("info");
-  let requestCount = 0;
-  const requestIdPrefix = `${process.pid.toString(36)}-`;
 
   const rpc = createHttpHandler<RelayContext>({
     dispatcher,
-    authenticate: (authorization) => ({ auth: { address: authenticate(authorization).address } }),
+    authenticate: limits.authenticate(authenticate),
+    anonymousContext: limits.anonymousContext,
     maxBodyBytes: config.limits.maxBodyBytes,
+    heldBytes: { total: config.connections.maxBufferedBytes, perClient: config.connections.maxBufferedBytesPerIp },
+    clientKey: (request) => clientKey(request.socket.remoteAddress),
+    writeTimeoutMs: config.connections.writeTimeoutMs,
     fallback: createFallbackRoutes(),
     onInternalError: (error) => logger.error({ err: error }, "internal error in the HTTP layer"),
     ...(logRequests && {
@@ -92,18 +107,26 @@ export function createRelay(options: RelayOptions): Relay {
     }),
   });
 
-  const limiter = config.rateLimit > 0 ? createRateLimiter({ perSecond: config.rateLimit }) : undefined;
+  const { admit } = limits;
   const isRpc = (request: IncomingMessage) => request.method === "POST" && (request.url === "/" || request.url?.startsWith("/?"));
 
-  const server = createServer((request: TimedRequest, response: ServerResponse) => {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.connections;
+  const serverOptions = {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: keepAliveTimeoutMs,
+    // How often Node looks for requests past those timeouts (default 30 s: a stalled request could live 30 s longer).
+    connectionsCheckingInterval: 1000,
+  };
+  const server = createServer(serverOptions, (request: TimedRequest, response: ServerResponse) => {
     if (logRequests) {
       request[START] = performance.now();
-      const requestId = requestIdPrefix + (++requestCount).toString(36);
+      const requestId = newRequestId();
       request[REQUEST_ID] = requestId;
       response.setHeader("x-request-id", requestId);
     }
-    if (limiter && isRpc(request)) {
-      const verdict = limiter.take(request.socket.remoteAddress ?? "unknown");
+    if (admit && isRpc(request)) {
+      const verdict = admit(request);
       if (!verdict.ok) {
         request.resume();
         const body = JSON.stringify(
@@ -116,7 +139,17 @@ export function createRelay(options: RelayOptions): Relay {
     }
     rpc(request, response);
   });
-  server.keepAliveTimeout = 65_000;
+  const connectionLimits = { maxConnections: config.connections.maxConnections, maxConnectionsPerClient: config.connections.maxConnectionsPerIp };
+  const gate = options.connectionGate ?? (cluster.isWorker ? primaryGate(connectionLimits) : localGate(new ConnectionLedger(connectionLimits)));
+  // Descriptors kept for everything but client connections: files, IPC, the PostgreSQL pool.
+  const reserve = 256 + (config.databaseUrl === undefined ? 0 : config.databasePoolSize);
+  const processCap = processConnectionCap(config.connections.maxConnections, reserve);
+  if (processCap < config.connections.maxConnections) logger.warn({ processCap, maxConnections: config.connections.maxConnections }, "the open-file limit caps this process's connections below --max-connections");
+  const stopGuard = guardConnections(server, {
+    gate,
+    processCap,
+    onRefused: (refused) => logger.warn({ refused }, "refused connections over the limits"),
+  });
 
   return {
     server,
@@ -144,6 +177,8 @@ export function createRelay(options: RelayOptions): Relay {
         });
         server.closeIdleConnections();
       });
+      limits.stop();
+      stopGuard();
       await store.close();
     },
   };

@@ -17,7 +17,7 @@ import { SOFTWARE } from "./version.js";
 
 const curve = loadSecp256k1();
 const NOW = Date.parse("2026-01-01T12:00:00.000Z");
-const DEFAULT_LIMITS: Limits = { maxLimit: 100, maxBatch: 100, maxBodyBytes: 1024 * 1024, maxMessageBytes: 64 * 1024, clockSkewMs: 5 * 60 * 1000 };
+const DEFAULT_LIMITS: Limits = { maxLimit: 100, maxBatch: 100, maxBodyBytes: 1024 * 1024, maxMessageBytes: 64 * 1024, clockSkewMs: 5 * 60 * 1000, maxResponseBytes: 4 * 1024 * 1024, maxPageScan: 256 };
 const DOMAIN = "relay.example:8645";
 
 const alice = wallet(TEST_KEYS.alice);

@@ -1,8 +1,9 @@
-import { ErrorCode, RpcError, rawJson, type Handlers, type InboxFilter, type KeyBundle, type NodeInfo, type RequestContext } from "@neutral/server";
+import { budgetSpentError, ErrorCode, RpcError, rawJson, type Handlers, type InboxFilter, type KeyBundle, type NodeInfo, type RequestContext, type ResponseBudget } from "@neutral/server";
 import { keyBundleDigest, messageDigest, receiptDigest } from "./crypto/eip712.js";
 import { isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";
+import type { StorageQuotas } from "./limits/storage-quotas.js";
 import type { AcceptedMessage } from "./message.js";
-import { cursorValue, type MailboxRange, type MessageStore, type PageQuery, type StoredMessage } from "./storage/store.js";
+import { cursorValue, fitPageBytes, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredMessage } from "./storage/store.js";
 
 /** The caller a verified token names. */
 export interface Caller {
@@ -18,6 +19,18 @@ export interface Limits {
   maxBodyBytes: number;
   maxMessageBytes: number;
   clockSkewMs: number;
+  /** The answer budget of one HTTP request, bytes of message JSON (openrpc.json `maxResponseBytes`). */
+  maxResponseBytes: number;
+  /** With since/until, the most mailbox entries one page examines per range (`maxPageScan`). */
+  maxPageScan: number;
+  /** Per client IP, per node: cost units per second (limits/request-costs.ts); absent: off. */
+  rateLimit?: number;
+  /** The storage quotas' period, present when one is on; each quota is per node, absent when off. */
+  quotaPeriodSeconds?: number;
+  senderQuotaMessages?: number;
+  senderQuotaBytes?: number;
+  recipientQuotaMessages?: number;
+  recipientQuotaBytes?: number;
 }
 
 export interface ServiceOptions {
@@ -29,6 +42,8 @@ export interface ServiceOptions {
   domains: () => readonly string[];
   software: { name: string; version: string };
   now?: () => number;
+  /** Storage quotas per sender and per recipient (limits/storage-quotas.ts); absent: none. */
+  quotas?: StorageQuotas;
 }
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}`;
@@ -60,23 +75,42 @@ function walkOf({ after, before, limit }: Walk): Pick<PageQuery, "after" | "befo
   };
 }
 
-const joinJson = (messages: readonly StoredMessage[]) => messages.map((message) => message.json).join(",");
+/**
+ * A page's `data`, `end` and `cursor` members, within what is left of the request's answer budget
+ * (protocol.md §5, openrpc.json `maxResponseBytes`). Another entry of the batch may have spent some
+ * of it while this page was being read: it is cut again to what is left now, and counted.
+ */
+function pageMembers(page: Page, budget: ResponseBudget | undefined): string {
+  let fitted = page;
+  if (budget) {
+    if (budget.remaining <= 0) throw budgetSpentError(budget.limit);
+    fitted = fitPageBytes(page, budget.remaining);
+  }
+  const data = fitted.messages.map((message) => message.json).join(",");
+  budget?.spend(data.length);
+  return `"data":[${data}],"end":${fitted.end}${fitted.resumeAt !== undefined ? `,"cursor":"${fitted.resumeAt}"` : ""}`;
+}
 
 /** The neutralService methods, over a message store. */
 export function createHandlers(options: ServiceOptions): Handlers<RelayContext> {
-  const { store, curve, nodeKey, limits } = options;
+  const { store, curve, nodeKey, limits, quotas } = options;
   const now = options.now ?? Date.now;
   const nodeAddress = curve.addressOf(nodeKey);
+  /** What bounds one page's work and size: the scan bound of time filters, the answer budget left. */
+  const bounds = (budget: ResponseBudget | undefined): Pick<PageQuery, "maxScan" | "maxBytes"> => ({
+    maxScan: limits.maxPageScan,
+    ...(budget && { maxBytes: Math.max(1, budget.remaining) }),
+  });
 
   return {
-    async neutralService_getInbox({ inboxFilter, ...walk }, { auth }) {
+    async neutralService_getInbox({ inboxFilter, ...walk }, { auth, responseBudget }) {
       const owner = auth.address;
       const ranges = inboxRanges(owner, inboxFilter);
-      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk) });
-      return rawJson(`{"address":"${owner}","data":[${joinJson(page.messages)}],"end":${page.end}}`);
+      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...bounds(responseBudget) });
+      return rawJson(`{"address":"${owner}",${pageMembers(page, responseBudget)}}`);
     },
 
-    async neutralService_getChat({ inboxFilter, ...walk }, { auth }) {
+    async neutralService_getChat({ inboxFilter, ...walk }, { auth, responseBudget }) {
       const owner = auth.address;
       const peer = inboxFilter.chat?.toLowerCase() ?? (await store.latestPeer(owner));
       if (peer === undefined) {
@@ -86,8 +120,8 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
         { side: "received", peer },
         { side: "sent", peer },
       ];
-      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk) });
-      return rawJson(`{"id":"${peer}","data":[${joinJson(page.messages)}],"end":${page.end}}`);
+      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...bounds(responseBudget) });
+      return rawJson(`{"id":"${peer}",${pageMembers(page, responseBudget)}}`);
     },
 
     async neutralService_sendMessage({ message: signed }, { auth }) {
@@ -117,14 +151,24 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       if (curve.recoverAddress(digest, signature) !== from) {
         throw new RpcError(ErrorCode.InvalidSignature, "Invalid signature: it does not recover message.from", { field: "message.signature" });
       }
-      const accepted: AcceptedMessage = {
-        ...fields,
-        signature: signed.signature.toLowerCase(),
-        senderReceipt: hex(curve.sign(receiptDigest(digest, "sender"), nodeKey)),
-        receiverReceipt: hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey)),
-        digest,
-      };
-      const { stored } = await store.append(accepted);
+      // Counted before it is stored, given back if it was not (a resend): concurrent sends cannot overshoot.
+      quotas?.take(from, fields.to, bytes);
+      let stored: StoredMessage;
+      try {
+        const accepted: AcceptedMessage = {
+          ...fields,
+          signature: signed.signature.toLowerCase(),
+          senderReceipt: hex(curve.sign(receiptDigest(digest, "sender"), nodeKey)),
+          receiverReceipt: hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey)),
+          digest,
+        };
+        const result = await store.append(accepted);
+        if (!result.created) quotas?.refund(from, fields.to, bytes);
+        stored = result.stored;
+      } catch (error) {
+        quotas?.refund(from, fields.to, bytes);
+        throw error;
+      }
       return rawJson(stored.json);
     },
 

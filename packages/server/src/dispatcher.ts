@@ -6,12 +6,19 @@ import type { Handlers } from "./generated/handlers.js";
 import { methodDescriptors } from "./generated/methods.js";
 import { openrpcDocument } from "./generated/openrpc.js";
 import { RawJson } from "./raw-json.js";
+import { budgetSpentError, createResponseBudget, type ResponseBudget } from "./response-budget.js";
 import { compileParamValidator, createAjv } from "./validation.js";
 
 export interface DispatcherOptions<Ctx extends RequestContext> {
   handlers: Handlers<Ctx>;
   /** Most entries in one batch; more is one -32005 error. Default 100. */
   maxBatch?: number;
+  /**
+   * The answer budget of one request, bytes (default 4 MiB): handlers see what is left in
+   * `context.responseBudget`, and a batch entry that would start with it spent is answered -32005
+   * without being run.
+   */
+  maxResponseBytes?: number;
   /** Sees every error that is not an `RpcError` (answered as a bare -32603); log it here. */
   onInternalError?: (error: unknown, method: string) => void;
   /** What `rpc.discover` returns. Default: the generated OpenRPC document. */
@@ -93,12 +100,16 @@ function normalizeParams(method: CompiledMethod, params: unknown): Record<string
   return args;
 }
 
+/** The default answer budget of one request: 4 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
 export const parseErrorResponse = (): JsonRpcResponse =>
   errorResponse(null, new RpcError(ErrorCode.ParseError, "Parse error: the body is not valid JSON"));
 
 export function createDispatcher<Ctx extends RequestContext>(options: DispatcherOptions<Ctx>): Dispatcher<Ctx> {
   const methods = compile(options.handlers, createAjv());
   const maxBatch = options.maxBatch ?? 100;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const document = options.document ?? openrpcDocument;
   const onInternalError = options.onInternalError ?? (() => {});
 
@@ -118,7 +129,7 @@ export function createDispatcher<Ctx extends RequestContext>(options: Dispatcher
     return result instanceof RawJson ? new RawJson(`[${result.json}]`) : [result];
   }
 
-  async function answer(entry: unknown, context: Ctx): Promise<JsonRpcResponse | undefined> {
+  async function answer(entry: unknown, context: Ctx, budget: ResponseBudget & { readonly spent: number }): Promise<JsonRpcResponse | undefined> {
     if (!isObject(entry)) return errorResponse(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: expected an object"));
     const hasId = "id" in entry;
     if (hasId && !isId(entry.id)) {
@@ -133,7 +144,10 @@ export function createDispatcher<Ctx extends RequestContext>(options: Dispatcher
     }
     if (params === null) return errorResponse(id, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: params must be an array or an object"));
     try {
-      const result = await invoke(entry.method, params, context);
+      if (budget.remaining <= 0) throw budgetSpentError(budget.limit);
+      const result = await invoke(entry.method, params, { ...context, responseBudget: budget });
+      // Handlers that size their answer count it themselves, at once; every other answer here.
+      if (budget.spent === 0) budget.spend(result instanceof RawJson ? result.json.length : (JSON.stringify(result)?.length ?? 0));
       return hasId ? { jsonrpc: "2.0", id, result } : undefined;
     } catch (error) {
       if (!hasId) return undefined;
@@ -144,12 +158,13 @@ export function createDispatcher<Ctx extends RequestContext>(options: Dispatcher
   }
 
   async function dispatch(body: unknown, context: Ctx): Promise<DispatchResult> {
-    if (!Array.isArray(body)) return answer(body, context);
+    const budget = createResponseBudget(maxResponseBytes);
+    if (!Array.isArray(body)) return answer(body, context, budget.entry());
     if (body.length === 0) return errorResponse(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: empty batch"));
     if (body.length > maxBatch) {
       return errorResponse(null, new RpcError(ErrorCode.TooLarge, `Batch too large: ${body.length} entries, at most ${maxBatch}`, { limit: maxBatch }));
     }
-    const responses = (await Promise.all(body.map((entry) => answer(entry, context)))).filter(
+    const responses = (await Promise.all(body.map((entry) => answer(entry, context, budget.entry())))).filter(
       (response): response is JsonRpcResponse => response !== undefined,
     );
     return responses.length > 0 ? responses : undefined;

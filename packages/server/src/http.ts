@@ -26,6 +26,27 @@ export interface HttpHandlerOptions<Ctx extends RequestContext> {
   onInternalError?: (error: unknown) => void;
   /** Sees every JSON-RPC exchange once its response is written: for access logs and metrics. */
   onExchange?: (exchange: HttpExchange<Ctx>) => void;
+  /**
+   * Bounds the memory this process holds for clients: a request's body from its first byte until
+   * its answer is sent, and the answer until the kernel has taken it all. A JSON-RPC request that
+   * finds its client (`clientKey`) holding `perClient` bytes or more, or the process holding
+   * `total`, or whose body or answer would take either past its bound, is refused with -32029 and
+   * `Retry-After`: HTTP 429 for the client's bound, 503 for the process's (the rest of its body is
+   * not read, and the connection closes after the answer). An exchange always fits when nothing
+   * else is held (by its client, for the client's bound; at all, for the total), so a bound smaller
+   * than the largest answer delays that answer rather than blocking it forever. At the total,
+   * exchanges waiting on a client idle for `idleMs` (a stalled body, an answer not being read) are
+   * dropped, least recently active first, to make room. Defaults: 32 MiB in total, 8 MiB per
+   * client, 2,000 ms; a bound of 0 is off.
+   */
+  heldBytes?: { total?: number; perClient?: number; idleMs?: number };
+  /** The client a request counts against in `heldBytes.perClient`. Default: the socket's remote address. */
+  clientKey?: (request: IncomingMessage) => string;
+  /**
+   * Once every byte of an answer has been handed to its socket, the client has this long to take
+   * them; past it the connection is destroyed and what it held is freed. Default 30,000 ms; 0: no bound.
+   */
+  writeTimeoutMs?: number;
 }
 
 /** One JSON-RPC request over HTTP and what it was answered. */
@@ -57,17 +78,194 @@ function statusFor(code: number): number {
   }
 }
 
-function send(response: ServerResponse, status: number, body: DispatchResult, headers: Record<string, string> = {}): number {
+/** Which bound of `heldBytes` a request would pass. */
+type Refusal = "client" | "total";
+
+/** What one exchange holds: its body from its first byte until its answer is out, then its answer until the kernel has it. */
+class Holder {
+  bytes = 0;
+  lastActive = 0;
+  /** Set while the exchange waits on its client (a body arriving, an answer being taken): dropping it destroys this. */
+  waitingOn: ServerResponse | undefined = undefined;
+
+  constructor(
+    readonly pool: HeldBytes,
+    readonly key: string,
+  ) {}
+
+  /** Counts `bytes`, unless that passes a bound (then says which); `force` counts them anyway. */
+  take(bytes: number, force = false): Refusal | undefined {
+    return this.pool.take(this, bytes, force);
+  }
+
+  /** Marks the exchange as waiting on its client (or no longer, with undefined). */
+  waitOnClient(response: ServerResponse | undefined): void {
+    this.pool.wait(this, response);
+  }
+
+  /** Gives back everything the exchange holds (idempotent). */
+  release(): void {
+    this.pool.release(this);
+  }
+}
+
+/**
+ * The bytes a process holds for its clients, in total and per client (`HttpHandlerOptions.heldBytes`).
+ * When the total is reached, exchanges that wait on their client and have been idle `idleMs` (a
+ * stalled body, an answer not being read) are dropped, least recently active first, to make room:
+ * stalled clients cannot keep the others out, however many addresses they come from. Exchanges
+ * that never wait (a body in one piece, an answer the kernel takes at once) cost no bookkeeping.
+ */
+class HeldBytes {
+  #held = 0;
+  readonly #byClient = new Map<string, number>();
+  /** Exchanges waiting on their client, least recently active first (a Set keeps insertion order). */
+  readonly #waiting = new Set<Holder>();
+
+  constructor(
+    readonly total: number,
+    readonly perClient: number,
+    readonly idleMs: number,
+  ) {}
+
+  holder(key: string): Holder {
+    return new Holder(this, key);
+  }
+
+  /** The bound `key` is already at, if any: a new request from it is refused before its body is read. */
+  full(key: string): Refusal | undefined {
+    if (this.perClient > 0 && (this.#byClient.get(key) ?? 0) >= this.perClient) return "client";
+    if (this.total > 0 && this.#held >= this.total && !this.#idlest(performance.now())) return "total";
+    return undefined;
+  }
+
+  take(holder: Holder, bytes: number, force: boolean): Refusal | undefined {
+    if (holder.waitingOn) {
+      holder.lastActive = performance.now();
+      this.#waiting.delete(holder); // now the most recently active
+      this.#waiting.add(holder);
+    }
+    // One exchange always fits when nothing else is held (by its client, or at all).
+    if (!force) {
+      const client = this.#byClient.get(holder.key) ?? 0;
+      if (this.perClient > 0 && client > holder.bytes && client + bytes > this.perClient) return "client";
+      if (this.total > 0 && this.#held > holder.bytes && this.#held + bytes > this.total && !this.#makeRoom(bytes, holder)) return "total";
+    }
+    holder.bytes += bytes;
+    this.#add(holder.key, bytes);
+    return undefined;
+  }
+
+  wait(holder: Holder, response: ServerResponse | undefined): void {
+    if (holder.waitingOn) this.#waiting.delete(holder);
+    holder.waitingOn = response;
+    if (!response) return;
+    holder.lastActive = performance.now();
+    this.#waiting.add(holder);
+  }
+
+  release(holder: Holder): void {
+    if (holder.waitingOn) {
+      this.#waiting.delete(holder);
+      holder.waitingOn = undefined;
+    }
+    if (holder.bytes === 0) return;
+    this.#add(holder.key, -holder.bytes);
+    holder.bytes = 0;
+  }
+
+  #add(key: string, bytes: number): void {
+    this.#held += bytes;
+    const left = (this.#byClient.get(key) ?? 0) + bytes;
+    if (left > 0) this.#byClient.set(key, left);
+    else this.#byClient.delete(key);
+  }
+
+  #idlest(now: number, except?: Holder): Holder | undefined {
+    for (const holder of this.#waiting) {
+      if (holder === except) continue;
+      return now - holder.lastActive >= this.idleMs ? holder : undefined;
+    }
+    return undefined;
+  }
+
+  /** Drops idle waiting exchanges until `bytes` more fit beside `self`; false if they cannot be made to. */
+  #makeRoom(bytes: number, self: Holder): boolean {
+    const now = performance.now();
+    while (this.#held > self.bytes && this.#held + bytes > this.total) {
+      const victim = this.#idlest(now, self);
+      if (!victim) return false;
+      const response = victim.waitingOn!;
+      this.release(victim);
+      response.destroy(); // its client is stalled: no answer, the connection goes
+    }
+    return true;
+  }
+}
+
+const REFUSAL_STATUS: Record<Refusal, number> = { client: 429, total: 503 };
+
+/** The answer to a request refused for `heldBytes`: -32029 with Retry-After (429 for the client's bound, 503 for the process's). */
+function refusalError(refusal: Refusal): RpcError {
+  return refusal === "client"
+    ? new RpcError(ErrorCode.RateLimited, "Rate limited: this client's requests and unread answers hold too much memory; read your answers, then retry", {
+        retryAfter: 1,
+        reason: "client memory",
+      })
+    : new RpcError(ErrorCode.RateLimited, "Server busy: requests and unread answers hold too much memory; retry later", { retryAfter: 1, reason: "server memory" });
+}
+
+function writeJson(response: ServerResponse, status: number, text: string, bytes: number, headers: Record<string, string>): void {
+  response.writeHead(status, { ...headers, "content-type": "application/json", "content-length": String(bytes) }).end(text);
+}
+
+/** Writes the response; a JSON body counts against `holder` (when given) until the exchange ends. */
+function send(response: ServerResponse, status: number, body: DispatchResult, headers: Record<string, string> = {}, holder?: Holder): number {
   if (body === undefined) {
     const sent = status === 200 ? 204 : status;
     response.writeHead(sent, headers).end();
     return sent;
   }
   const text = stringifyDispatchResult(body);
-  response
-    .writeHead(status, { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) })
-    .end(text);
+  const bytes = Buffer.byteLength(text);
+  holder?.take(bytes, true);
+  writeJson(response, status, text, bytes, headers);
   return status;
+}
+
+/**
+ * Sends what the dispatcher answered, unless it does not fit `holder`'s bounds: then the refusal
+ * goes instead. The work is done by then, but the bound holds however many requests were let in
+ * while there was room.
+ */
+function sendAnswer(response: ServerResponse, result: DispatchResult, headers: Record<string, string>, holder: Holder): { status: number; sent: DispatchResult } {
+  if (result === undefined) return { status: send(response, 200, undefined, headers), sent: undefined };
+  const text = stringifyDispatchResult(result);
+  const bytes = Buffer.byteLength(text);
+  const refusal = holder.take(bytes);
+  if (refusal === undefined) {
+    writeJson(response, 200, text, bytes, headers);
+    return { status: 200, sent: result };
+  }
+  const refused = errorResponse(null, refusalError(refusal));
+  return { status: send(response, REFUSAL_STATUS[refusal], refused, { ...headers, "retry-after": "1" }, holder), sent: refused };
+}
+
+/** Whether the kernel has taken all of an ended response (then this process holds none of it). */
+const flushed = (response: ServerResponse) => response.socket !== null && response.socket.writableLength === 0 && response.writableLength === 0;
+
+/**
+ * Destroys the connection of an answer its client has not taken `ms` after it was all handed to its
+ * socket (at once for an answer already there, else once it is: one queued behind another).
+ */
+function abandonUnread(response: ServerResponse, ms: number, handedOver: boolean): void {
+  const start = () => {
+    const timer = setTimeout(() => response.destroy(), ms);
+    timer.unref();
+    response.once("close", () => clearTimeout(timer));
+  };
+  if (handedOver) start();
+  else response.once("prefinish", start);
 }
 
 const isJson = (contentType: string | undefined) =>
@@ -80,25 +278,53 @@ function requestId(body: unknown): JsonRpcId {
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
 
-type BodyResult = { ok: true; text: string } | { ok: false; tooLarge: true };
+type BodyResult = { ok: true; text: string } | { ok: false; tooLarge: true } | { ok: false; refused: Refusal } | { ok: false; aborted: true };
 
-/** Reads the body up to `limit` bytes; past it, drains the rest without buffering and reports it too large. */
-function readBody(request: IncomingMessage, limit: number): Promise<BodyResult> {
-  return new Promise((resolve, reject) => {
+/**
+ * Reads the body up to `limit` bytes, each chunk counted in `holder`. Past the limit, drains the rest
+ * without keeping it and reports it too large. Once a chunk does not fit the holder's bounds (or at
+ * once when `refused` is given: the client was at a bound before the first byte), stops reading and
+ * reports the refusal: the rest of the body is never read, the connection closes after the answer.
+ * A body cut off by its client or by the server's request timeout is reported aborted, not thrown.
+ */
+function readBody(request: IncomingMessage, response: ServerResponse, limit: number, holder: Holder, refused?: Refusal): Promise<BodyResult> {
+  return new Promise((resolve) => {
     const declared = Number(request.headers["content-length"]);
     let tooLarge = Number.isFinite(declared) && declared > limit;
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    const settle = (result: BodyResult) => {
+      if (settled) return;
+      settled = true;
+      holder.waitOnClient(undefined);
+      if (!result.ok) holder.release();
+      resolve(result);
+    };
+    const refuse = (refusal: Refusal) => {
+      chunks.length = 0;
+      request.pause(); // reading what would only be thrown away costs as much as keeping it
+      settle({ ok: false, refused: refusal });
+    };
+    if (refused !== undefined && !tooLarge) return refuse(refused);
     request.on("data", (chunk: Buffer) => {
-      if (tooLarge) return;
+      if (tooLarge || settled) return;
       size += chunk.length;
       if (size > limit) {
         tooLarge = true;
         chunks.length = 0;
-      } else chunks.push(chunk);
+        holder.release();
+        return;
+      }
+      const refusal = holder.take(chunk.length);
+      if (refusal !== undefined) return refuse(refusal);
+      chunks.push(chunk);
+      // More to come: until it does, the exchange waits on its client.
+      if (!holder.waitingOn && !(size >= declared)) holder.waitOnClient(response);
     });
-    request.on("end", () => resolve(tooLarge ? { ok: false, tooLarge: true } : { ok: true, text: Buffer.concat(chunks).toString("utf8") }));
-    request.on("error", reject);
+    request.on("end", () => settle(tooLarge ? { ok: false, tooLarge: true } : { ok: true, text: Buffer.concat(chunks).toString("utf8") }));
+    request.on("error", () => settle({ ok: false, aborted: true }));
+    request.on("close", () => settle({ ok: false, aborted: true }));
   });
 }
 
@@ -111,22 +337,38 @@ export function createHttpHandler<Ctx extends RequestContext>(
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const cors = options.cors ?? true;
   const anonymous = options.anonymousContext ?? (() => ({}) as Ctx);
+  const heldBytes = new HeldBytes(options.heldBytes?.total ?? 32 * 1024 * 1024, options.heldBytes?.perClient ?? 8 * 1024 * 1024, options.heldBytes?.idleMs ?? 2000);
+  const clientKey = options.clientKey ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? "");
+  const writeTimeoutMs = options.writeTimeoutMs ?? 30_000;
   const corsHeaders: Record<string, string> = cors
     ? { "access-control-allow-origin": "*", "access-control-expose-headers": "www-authenticate, retry-after" }
     : {};
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const exchange = await answer(request, response);
-    if (exchange) options.onExchange?.(exchange);
+    const held: { holder?: Holder } = {};
+    const exchange = await answer(request, response, held);
+    if (!exchange) return;
+    // An answer the kernel did not take at once waits on its client, within the write timeout.
+    if (!flushed(response)) {
+      held.holder?.waitOnClient(response);
+      if (writeTimeoutMs > 0) abandonUnread(response, writeTimeoutMs, response.socket !== null);
+    }
+    options.onExchange?.(exchange);
+  }
+
+  /** Hands the request to the fallback, whose answer is bound by the write timeout too. */
+  function fallback(request: IncomingMessage, response: ServerResponse, route: (request: IncomingMessage, response: ServerResponse) => void): void {
+    if (writeTimeoutMs > 0) abandonUnread(response, writeTimeoutMs, false);
+    route(request, response);
   }
 
   /** Answers the request; returns the exchange when it was JSON-RPC (not a fallback, preflight or 405). */
-  async function answer(request: IncomingMessage, response: ServerResponse): Promise<HttpExchange<Ctx> | undefined> {
+  async function answer(request: IncomingMessage, response: ServerResponse, held: { holder?: Holder }): Promise<HttpExchange<Ctx> | undefined> {
     const url = request.url ?? "/";
     const pathname = url.split("?", 1)[0];
     if (pathname !== path) {
       if (options.fallback) {
-        options.fallback(request, response);
+        fallback(request, response, options.fallback);
         return undefined;
       }
       response.writeHead(404, { "content-type": "text/plain" }).end("Not Found\n");
@@ -146,7 +388,7 @@ export function createHttpHandler<Ctx extends RequestContext>(
     if (request.method !== "POST") {
       // A browser's GET / may deserve a page (e.g. a redirect to the docs); other verbs are wrong here.
       if (options.fallback && (request.method === "GET" || request.method === "HEAD")) {
-        options.fallback(request, response);
+        fallback(request, response, options.fallback);
         return undefined;
       }
       response.writeHead(405, { ...corsHeaders, allow: "POST", "content-type": "text/plain" }).end("Method Not Allowed: send JSON-RPC with POST\n");
@@ -158,18 +400,31 @@ export function createHttpHandler<Ctx extends RequestContext>(
       const result = errorResponse(null, error);
       return { request, status: send(response, 415, result, corsHeaders), response: result };
     }
-    const read = await readBody(request, maxBodyBytes);
+    // What this exchange holds (its body, then its answer) is given back once it is over, however it ends.
+    const key = clientKey(request);
+    const holder = (held.holder = heldBytes.holder(key));
+    // A response emits "close" when it is done, or its connection is: also one queued behind
+    // another on a pipelining connection (tested).
+    response.once("close", () => holder.release());
+    const read = await readBody(request, response, maxBodyBytes, holder, heldBytes.full(key));
     if (!read.ok) {
+      if ("aborted" in read) return undefined; // nobody left to answer
+      if ("refused" in read) {
+        // The rest of its body stays unread: the connection cannot carry another request.
+        const result = errorResponse(null, refusalError(read.refused));
+        const headers = { ...corsHeaders, "retry-after": "1", connection: "close" };
+        return { request, status: send(response, REFUSAL_STATUS[read.refused], result, headers, holder), response: result };
+      }
       const error = new RpcError(ErrorCode.TooLarge, `Body too large: at most ${maxBodyBytes} bytes`, { limit: maxBodyBytes });
       const result = errorResponse(null, error);
-      return { request, status: send(response, 413, result, corsHeaders), response: result };
+      return { request, status: send(response, 413, result, corsHeaders, holder), response: result };
     }
     let body: unknown;
     try {
       body = JSON.parse(read.text);
     } catch {
       const result = parseErrorResponse();
-      return { request, status: send(response, 200, result, corsHeaders), response: result };
+      return { request, status: send(response, 200, result, corsHeaders, holder), response: result };
     }
 
     let context: Ctx;
@@ -184,13 +439,13 @@ export function createHttpHandler<Ctx extends RequestContext>(
         if (status === 401) headers["www-authenticate"] = 'Bearer realm="neutralService"';
         if (status === 429) headers["retry-after"] = String((error.data as { retryAfter?: number } | undefined)?.retryAfter ?? 1);
         const result = errorResponse(requestId(body), error);
-        return { request, status: send(response, status, result, headers), body, response: result };
+        return { request, status: send(response, status, result, headers, holder), body, response: result };
       }
     } else {
       context = anonymous(request);
     }
-    const result = await dispatcher.dispatch(body, context);
-    return { request, status: send(response, 200, result, corsHeaders), body, context, response: result };
+    const { status, sent } = sendAnswer(response, await dispatcher.dispatch(body, context), corsHeaders, holder);
+    return { request, status, body, context, response: sent };
   }
 
   return (request, response) => {

@@ -20,7 +20,9 @@ export function getInboxRequest(params: T.GetInboxParams = {}): RpcRequest<T.Get
  *
  * The inbox is the messages received by the authenticated user (`inboxFilter.direction` widens it to sent messages or the whole mailbox). `result.address` is the authenticated user.
  *
- * Pagination: with no cursor, or `before` only, the walk goes backwards — the newest messages older than `before`, newest first. With `after` only it goes forwards — the oldest messages newer than `after`, oldest first. With both it goes forwards from `after` and never reaches `before`. `data` is in walk order, so the next page continues from the last element's `id`. `end` is true exactly when no further message exists in the walk's direction within the bounds and filters. Any well-formed id is a valid position, whether or not a message has it.
+ * Pagination: with no cursor, or `before` only, the walk goes backwards — the newest messages older than `before`, newest first. With `after` only it goes forwards — the oldest messages newer than `after`, oldest first. With both it goes forwards from `after` and never reaches `before`. `data` is in walk order, so the next page continues from the last element's `id`, or from `cursor` when the page has one. `end` is true exactly when no further message exists in the walk's direction within the bounds and filters. Any well-formed id is a valid position, whether or not a message has it.
+ *
+ * A page may stop early, with `end` false and fewer than `limit` messages, even none; walking on from where it stopped still visits every message once. With `since` or `until` (the timestamps are not in the order of the walk), the node examines at most `nodeInfo.limits.maxPageScan` messages of each part of the mailbox (received, sent) for one page: a page over messages the filter mostly rejects stops there, and `cursor` says where the next one starts. And a page holds no more message JSON than is left of its HTTP response's budget (`nodeInfo.limits.maxResponseBytes`), at least one message; a batch entry that finds the budget spent is answered -32005 and not run.
  *
  * Needs a bearer token (`auth` option).
  */
@@ -62,9 +64,9 @@ export function sendMessageRequest(params: T.SendMessageParams): RpcRequest<T.Se
 /**
  * Store a signed, encrypted message for its recipient and return it with its id and both receipts.
  *
- * `message.signature` is the sender's EIP-712 signature over `Message(address from,address to,bytes message,uint64 timestamp)` in the domain `{name: "neutralService", version: "1"}`. The node checks that `message` is non-empty hex (-32602), that the signature recovers `from` (-32003), that `from` is the authenticated user (-32002), that `timestamp` is within the node's clock window (-32004) and the size limits (-32005).
+ * `message.signature` is the sender's EIP-712 signature over `Message(address from,address to,bytes message,uint64 timestamp)` in the domain `{name: "neutralService", version: "1"}`. The node checks that `message` is non-empty hex (-32602), that the signature recovers `from` (-32003), that `from` is the authenticated user (-32002), that `timestamp` is within the node's clock window (-32004) and the size limits (-32005); then that neither the sender's nor the recipient's storage quota is used up (-32029, `data.quota` naming it; `nodeInfo.limits` reports the quotas).
  *
- * Idempotent: resending a message with the same EIP-712 digest returns the stored original; no duplicate is stored. The message is acknowledged only once it is durably stored. The body is ciphertext to the node; it never needs the plaintext.
+ * Idempotent: resending a message with the same EIP-712 digest returns the stored original; no duplicate is stored, and the resend does not count against a quota. The message is acknowledged only once it is durably stored. The body is ciphertext to the node; it never needs the plaintext.
  *
  * Needs a bearer token (`auth` option).
  */
@@ -89,6 +91,8 @@ export function publishKeyRequest(params: T.PublishKeyParams): RpcRequest<T.Publ
  * The node checks, in this order: the params (-32602; also when `key` is not the x coordinate of a point on secp256k1), that `bundle.account` is the authenticated user (-32002), that `timestamp` is at most `nodeInfo.limits.clockSkewMs` in the future (-32004; a timestamp in the past is fine) and that the signature recovers `account` (-32003).
  *
  * The node keeps one bundle per account: the one with the greatest `timestamp`. A bundle replaces the stored one only if its timestamp is strictly greater; otherwise nothing changes and the call still succeeds, answering the stored bundle. The result is therefore always the bundle now current for the account (compare it with yours to know whether yours won). It is answered only once the bundle is durably stored.
+ *
+ * A bundle proves that its account chose the key, not that the account holds the key's secret: nothing stops an account from publishing another account's messaging key as its own. The node accepts it, on purpose. Messages to that account are then encrypted to a key it cannot decrypt and only the key's owner could (were the ciphertext to reach it); the only accounts exposed are the publisher itself and whoever writes to it, who trusted its signed bundle. Refusing a key another account already uses would not prevent this across nodes, and would let anyone who copies a key first lock its owner out. A proof of possession (the key signing the bundle too) is the remedy if one is ever needed; it would change the record every client signs.
  *
  * Needs a bearer token (`auth` option).
  */

@@ -1,4 +1,5 @@
 // The Authorization header → caller step of protocol.md §8, and its cache of verified tokens.
+import { ErrorCode, RpcError } from "@neutral/server";
 import { describe, expect, it } from "vitest";
 import { countingCurve, TEST_KEYS, wallet } from "../test-wallets.js";
 import { refusalOf } from "./test-refusal.js";
@@ -120,13 +121,61 @@ describe("createAuthenticator: the cache of verified tokens", () => {
     expect(recoveries()).toBe(5);
   });
 
-  it("never caches a refused token: a bad signature is checked in full every time", async () => {
-    const { authenticate, recoveries } = setup();
+  it("remembers a token refused at its signature: refused again with the same reason, without a recovery", async () => {
+    const { authenticate, clock, recoveries } = setup();
     const forged = `Bearer ${await alice.token({ domain: DOMAIN, issuedAt: new Date(T0 - 60_000), signWith: bob.account })}`;
-    for (let i = 1; i <= 3; i++) {
-      expect(refusalOf(() => authenticate(forged))).toMatch(/bad signature/);
-      expect(recoveries()).toBe(i);
+    const first = refusalOf(() => authenticate(forged));
+    expect(first).toMatch(/bad signature/);
+    expect(recoveries()).toBe(1);
+    for (let i = 0; i < 100; i++) expect(refusalOf(() => authenticate(forged))).toBe(first);
+    expect(recoveries()).toBe(1);
+    clock.now += DAY; // a signature never becomes good (checked afresh, the token would now be refused as expired)
+    expect(refusalOf(() => authenticate(forged))).toBe(first);
+    expect(recoveries()).toBe(1);
+    // Another forged token is a new check.
+    const other = `Bearer ${await carol.token({ domain: DOMAIN, issuedAt: new Date(clock.now - 60_000), signWith: bob.account })}`;
+    expect(refusalOf(() => authenticate(other))).toMatch(/bad signature/);
+    expect(recoveries()).toBe(2);
+  });
+
+  it("bounds the refused tokens it remembers (least recently used out first)", async () => {
+    const { authenticate, recoveries } = setup({ refusedCacheSize: 2 });
+    const forge = async (who: typeof alice) => `Bearer ${await who.token({ domain: DOMAIN, issuedAt: new Date(T0 - 60_000), signWith: bob.account })}`;
+    const [a, c, d] = [await forge(alice), await forge(carol), await forge(wallet(TEST_KEYS.node))];
+    for (const header of [a, c, a, c]) refusalOf(() => authenticate(header));
+    expect(recoveries()).toBe(2);
+    refusalOf(() => authenticate(d)); // evicts a
+    refusalOf(() => authenticate(a));
+    expect(recoveries()).toBe(4);
+  });
+
+  it("asks beforeRecovery only when a signature is about to be recovered, and lets it refuse the work", async () => {
+    const { authenticate, recoveries } = setup();
+    let asked = 0;
+    const count = () => void asked++;
+    const header = `Bearer ${await tokenOf(alice)}`;
+    expect(refusalOf(() => authenticate("Bearer nodot", count))).toMatch(/malformed/);
+    expect(asked).toBe(0);
+    const busy = () => {
+      throw new RpcError(ErrorCode.RateLimited, "Rate limited", { retryAfter: 3 });
+    };
+    let thrown: unknown;
+    try {
+      authenticate(header, busy);
+    } catch (error) {
+      thrown = error;
     }
+    expect(thrown).toMatchObject({ code: -32029, data: { retryAfter: 3 } });
+    expect(recoveries()).toBe(0);
+    // Not remembered as refused: the same token verifies once the budget allows.
+    expect(authenticate(header, count).address).toBe(alice.address);
+    expect([asked, recoveries()]).toEqual([1, 1]);
+    expect(authenticate(header, count).address).toBe(alice.address); // cached: no recovery, not asked
+    expect(asked).toBe(1);
+    const forged = `Bearer ${await carol.token({ domain: DOMAIN, issuedAt: new Date(T0 - 60_000), signWith: bob.account })}`;
+    refusalOf(() => authenticate(forged, count));
+    refusalOf(() => authenticate(forged, count)); // remembered: not asked again
+    expect([asked, recoveries()]).toEqual([2, 2]);
   });
 
   it("never caches a refused token: one refused as not yet valid is accepted once its time comes", async () => {

@@ -65,6 +65,28 @@ describe("createRateLimiter", () => {
     expect(slow.limiter.take("ip")).toEqual({ ok: false, retryAfterSeconds: 6 });
   });
 
+  it("takes a cost of several tokens, all or none", () => {
+    const { clock, limiter, drain } = setup({ perSecond: 10 });
+    expect(limiter.take("ip", 15)).toEqual({ ok: true });
+    expect(limiter.take("ip", 6)).toEqual({ ok: false, retryAfterSeconds: 1 });
+    expect(drain("ip")).toBe(5); // the refused take took nothing
+    expect(limiter.take("ip", 20)).toEqual({ ok: false, retryAfterSeconds: 2 });
+    clock.ms += 2000;
+    expect(limiter.take("ip", 20).ok).toBe(true);
+  });
+
+  it("a charge goes into debt, repaid before the key is admitted again", () => {
+    const { clock, limiter, drain } = setup({ perSecond: 10 });
+    limiter.charge("ip", 50); // 20 - 50 = -30
+    expect(limiter.take("ip")).toEqual({ ok: false, retryAfterSeconds: 4 }); // 31 tokens at 10/s
+    clock.ms += 3000;
+    expect(drain("ip")).toBe(0);
+    clock.ms += 100;
+    expect(drain("ip")).toBe(1);
+    limiter.charge("ip", 0);
+    expect(drain("ip")).toBe(0);
+  });
+
   it("keeps separate keys independent", () => {
     const { clock, limiter, drain } = setup({ perSecond: 5 });
     expect(drain("10.0.0.1")).toBe(10);

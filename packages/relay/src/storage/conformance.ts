@@ -633,6 +633,131 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
       });
     });
 
+    describe("the scan bound of time filters (maxScan)", () => {
+      /** `count` messages to alice, bob's and carol's alternating, timestamps in id order from BASE_TIMESTAMP + 1000. */
+      async function mailbox(count: number): Promise<ModelMessage[]> {
+        return appendWorld(store, Array.from({ length: count }, (_, i) => testMessage(i % 2 === 0 ? bob : carol, alice, { timestamp: BASE_TIMESTAMP + 1000 + i })));
+      }
+
+      it("a filter matching nothing stops after maxScan entries, empty and not the end, and says where it stopped", async () => {
+        const world = await mailbox(30);
+        const received: MailboxRange[] = [{ side: "received" }];
+        const backwards = await store.page({ owner: alice, ranges: received, until: BASE_TIMESTAMP, order: "desc", limit: 5, maxScan: 10 });
+        expect(backwards).toEqual({ messages: [], end: false, resumeAt: world[20]!.id });
+        const forwards = await store.page({ owner: alice, ranges: received, since: BASE_TIMESTAMP + 5000, after: 0, order: "asc", limit: 5, maxScan: 10 });
+        expect(forwards).toEqual({ messages: [], end: false, resumeAt: world[9]!.id });
+        // From where it stopped, the walk goes on; past the last entry it ends.
+        const rest = await store.page({ owner: alice, ranges: received, until: BASE_TIMESTAMP, before: world[0]!.id + 1, order: "desc", limit: 5, maxScan: 10 });
+        expect(rest).toEqual({ messages: [], end: true });
+      });
+
+      it("one entry short of the bound the page is whole; at the bound it stops", async () => {
+        const world = await mailbox(10);
+        const query = { owner: alice, ranges: [{ side: "received" as const }], until: BASE_TIMESTAMP, order: "desc" as const, limit: 5 };
+        expect(await store.page({ ...query, maxScan: 11 })).toEqual({ messages: [], end: true });
+        expect(await store.page({ ...query, maxScan: 9 })).toEqual({ messages: [], end: false, resumeAt: world[1]!.id });
+      });
+
+      it("a sparse filter returns the matches it met, then the rest from resumeAt, each once", async () => {
+        const world = await mailbox(40);
+        const wanted = world.filter((m) => m.message.timestamp >= BASE_TIMESTAMP + 1010 && m.message.timestamp < BASE_TIMESTAMP + 1031);
+        const visited: number[] = [];
+        let before: number | undefined;
+        for (let pages = 0; pages < 40; pages++) {
+          const page = await store.page({
+            owner: alice,
+            ranges: [{ side: "received", peer: bob }, { side: "received", peer: carol }],
+            since: BASE_TIMESTAMP + 1010,
+            until: BASE_TIMESTAMP + 1031,
+            ...(before !== undefined && { before }),
+            order: "desc",
+            limit: 4,
+            maxScan: 3,
+          });
+          expect(page.messages.length).toBeLessThanOrEqual(4);
+          visited.push(...ids(page));
+          if (page.end) break;
+          before = page.resumeAt ?? page.messages[page.messages.length - 1]!.id;
+          expect(page.resumeAt === undefined || page.resumeAt !== page.messages.at(-1)?.id, "resumeAt only when it is not the last id").toBe(true);
+        }
+        expect(visited).toEqual(wanted.map((m) => m.id).reverse());
+      });
+
+      it("without a time filter the bound does not apply", async () => {
+        await mailbox(20);
+        const page = await store.page({ owner: alice, ranges: [{ side: "received" }], order: "desc", limit: 15, maxScan: 2 });
+        expect(page.messages.length).toBe(15);
+        expect(page.resumeAt).toBeUndefined();
+      });
+    });
+
+    describe("the byte bound (maxBytes)", () => {
+      it("stops before the message that would pass it, keeps at least one, and is then not the end", async () => {
+        const world = await appendWorld(store, Array.from({ length: 5 }, () => testMessage(bob, alice, { message: "ab".repeat(100) })));
+        const size = world[0]!.json.length + 1;
+        const query = { owner: alice, ranges: [{ side: "received" as const }], order: "desc" as const, limit: 20 };
+        expect(ids(await store.page({ ...query, maxBytes: size * 2 }))).toEqual([world[4]!.id, world[3]!.id]);
+        expect(ids(await store.page({ ...query, maxBytes: size * 2 - 1 }))).toEqual([world[4]!.id]);
+        expect(await store.page({ ...query, maxBytes: 1 })).toEqual({ messages: [world[4]!].map(({ id, json }) => ({ id, json })), end: false });
+        expect((await store.page({ ...query, maxBytes: size * 5 })).end).toBe(true);
+      });
+    });
+
+    describe("forward walks while others write (protocol.md §5: every message exactly once)", () => {
+      const WALK_MS = 2500;
+      const views: Record<string, (owner: string, peer: string) => MailboxRange[]> = {
+        "getInbox received": (owner) => inboxRanges(owner, "received"),
+        "getInbox sent": (owner) => inboxRanges(owner, "sent"),
+        "getInbox all": (owner) => inboxRanges(owner, "all"),
+        "getInbox all from oneself": (owner) => inboxRanges(owner, "all", owner),
+        "getInbox from a peer": (owner, peer) => inboxRanges(owner, "received", peer),
+        getChat: (owner, peer) => chatRanges(peer),
+        "getChat with oneself": (owner) => chatRanges(owner),
+      };
+      for (const [view, rangesFor] of Object.entries(views)) {
+        it(`${view}: a reader paging forward near the head misses nothing`, { timeout: 60_000 }, async () => {
+          const [owner, peer, other] = [alice, bob, carol];
+          const ranges = rangesFor(owner, peer);
+          // Every direction the views cut through, so that each range keeps gaining messages.
+          const shapes: [string, string][] = [[owner, peer], [peer, owner], [owner, owner], [other, owner], [owner, other]];
+          const stored: ModelMessage[] = [];
+          let writing = true;
+          const writer = async () => {
+            for (let round = 0; writing; round++) {
+              const batch = shapes.flatMap(([from, to]) => [testMessage(from, to), testMessage(from, to)]);
+              const results = await Promise.all(batch.map((message) => store.append(message)));
+              results.forEach((result, i) => stored.push({ id: result.stored.id, json: result.stored.json, message: batch[i]! }));
+            }
+          };
+          const writers = [writer(), writer(), writer()];
+          const visited: number[] = [];
+          let after = 0;
+          const deadline = Date.now() + WALK_MS;
+          let pages = 0;
+          for (;;) {
+            const stillWriting = Date.now() < deadline;
+            if (!stillWriting && writing) {
+              writing = false;
+              await Promise.all(writers);
+            }
+            const page = await store.page({ owner, ranges, after, order: "asc", limit: 1 + (pages++ % 7) });
+            visited.push(...ids(page));
+            const last = page.messages[page.messages.length - 1];
+            if (last) after = last.id;
+            if (page.end && !writing) break;
+            // Let the writers' acknowledgements in now and then: they keep appending only when the event loop turns.
+            if (pages % 4 === 0) await new Promise((resolve) => setImmediate(resolve));
+          }
+          const expected = modelMatches(stored.sort((a, b) => a.id - b.id), { owner, ranges, after: 0, order: "asc", limit: 1 }).map((m) => m.id);
+          expect(expected.length, "the writers stored messages in this view").toBeGreaterThan(50);
+          const seen = new Set(visited);
+          const missed = expected.filter((id) => !seen.has(id));
+          expect({ missed: missed.length, duplicates: visited.length - seen.size }, `over ${pages} pages`).toEqual({ missed: 0, duplicates: 0 });
+          expect(visited).toEqual(expected);
+        });
+      }
+    });
+
     describe("cursors, order and end", () => {
       /** Ten messages bob → alice; returns their ids, oldest first. */
       async function ten(): Promise<number[]> {
@@ -972,6 +1097,8 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
           start: sometimes(cursorArb, 1 / 2),
           stop: sometimes(cursorArb, 1 / 4),
           limit: fc.constantFrom(1, 1, 1, 2, 2, 3, 5),
+          // A small scan bound makes time-filtered pages stop early (short, even empty) and resume.
+          maxScan: fc.constantFrom(undefined, undefined, 1, 2, 5),
         });
         await fc.assert(
           fc.asyncProperty(worldArb, fc.array(walkArb, { minLength: 1, maxLength: 6, size: "max" }), async (world, walks) => {
@@ -992,7 +1119,9 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
                   ...(walk.since !== null && { since: boundOf(inWindow, walk.since) }),
                   ...(walk.until !== null && { until: boundOf(inWindow, walk.until) }),
                   limit: walk.limit,
+                  ...(walk.maxScan !== undefined && { maxScan: walk.maxScan }),
                 };
+                const bounded = walk.maxScan !== undefined && (walk.since !== null || walk.until !== null);
                 const expected = modelMatches(stored, { ...base, after, before, order: backwards ? "desc" : "asc" }).map((m) => m.id);
                 const visited: number[] = [];
                 for (let pages = 0; ; pages++) {
@@ -1002,12 +1131,22 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
                   visited.push(...ids(page));
                   const last = page.messages[page.messages.length - 1];
                   const context = `page ${pages} of a walk over ${expected.length}: ${JSON.stringify(query)}`;
-                  expect(page.end, `end: ${context}`).toBe(visited.length >= expected.length);
-                  // A page holds `limit` messages, or what remains on the last one.
-                  expect(page.messages.length, `size: ${context}`).toBe(Math.min(walk.limit, Math.max(0, expected.length - seenBefore)));
-                  if (page.end || !last || pages > expected.length) break;
-                  if (backwards) before = last.id;
-                  else after = last.id;
+                  if (!bounded) {
+                    expect(page.resumeAt, `resumeAt: ${context}`).toBeUndefined();
+                    expect(page.end, `end: ${context}`).toBe(visited.length >= expected.length);
+                    // A page holds `limit` messages, or what remains on the last one.
+                    expect(page.messages.length, `size: ${context}`).toBe(Math.min(walk.limit, Math.max(0, expected.length - seenBefore)));
+                  } else {
+                    // The scan bound may end a page early (short, even empty, not the end) but never
+                    // claims the end too soon.
+                    if (page.end) expect(visited.length, `end: ${context}`).toBe(expected.length);
+                    expect(page.messages.length, `size: ${context}`).toBeLessThanOrEqual(walk.limit);
+                    if (page.resumeAt !== undefined) expect(page.end, `resumeAt: ${context}`).toBe(false);
+                  }
+                  const next = page.resumeAt ?? last?.id;
+                  if (page.end || next === undefined || pages > expected.length + 100) break;
+                  if (backwards) before = next;
+                  else after = next;
                 }
                 expect(visited).toEqual(expected);
               }

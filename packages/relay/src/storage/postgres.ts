@@ -1,7 +1,7 @@
 import pg from "pg";
 import { messageJsonTail, type AcceptedMessage } from "../message.js";
 import { checkSchemaVersion, migrate } from "./postgres-migrations.js";
-import { ID_CEILING, pageOf, type AppendResult, type MailboxRange, type MessageStore, type PageQuery, type StoredMessage } from "./store.js";
+import { DEFAULT_MAX_SCAN, ID_CEILING, pageOfRanges, type AppendResult, type MailboxRange, type MessageStore, type PageQuery, type RangeRead, type StoredMessage } from "./store.js";
 import { addressBytes, bytesHex, hexBytes, keyBundleOf, type KeyBundleRow } from "./columns.js";
 
 const SIDE = { received: 1, sent: 2 } as const;
@@ -64,26 +64,41 @@ interface PageStatement {
 }
 
 /**
- * The page query for a shape: one keyset range scan per mailbox range (the primary key, or
+ * The page query for a shape, one statement (one snapshot) for every range. Parameters: $1 owner,
+ * $2 after, $3 before, $4 limit+1, then since/until when given, then (with a time filter) the scan
+ * bound's offset, then the peers of the ranges that have one.
+ *
+ * Without a time filter: one keyset range scan per mailbox range (the primary key, or
  * mailbox_by_peer with a peer), each cut at `limit + 1` rows; several ranges are merged by a UNION
  * (a message sent to oneself is in both sides with the same row: it counts once).
+ *
+ * With one (ts is not in the key): each range first finds the id of its `maxScan`-th entry in walk
+ * order (`f<i>`, an index-only walk), and reads matches only up to it; the rows come tagged with
+ * their range (`r`), the found ids as rows of `r` = 100 + i with no JSON, for `pageOfRanges`.
  */
 function pageStatement(ranges: readonly MailboxRange[], since: boolean, until: boolean, order: "asc" | "desc"): PageStatement {
   const direction = order === "asc" ? "ASC" : "DESC";
-  // Shared parameters: $1 owner, $2 after, $3 before, $4 limit+1, then since/until; then per-range peers.
   let next = 5;
   const sinceParam = since ? `$${next++}` : undefined;
   const untilParam = until ? `$${next++}` : undefined;
-  const selects = ranges.map((range) => {
-    const peer = range.peer !== undefined ? ` AND peer = $${next++}` : "";
-    return (
-      `SELECT id, json FROM mailbox WHERE owner = $1 AND side = ${SIDE[range.side]}${peer} AND id > $2 AND id < $3` +
-      `${sinceParam ? ` AND ts >= ${sinceParam}` : ""}${untilParam ? ` AND ts < ${untilParam}` : ""} ORDER BY id ${direction} LIMIT $4`
-    );
-  });
-  const text = selects.length === 1 ? selects[0]! : `${selects.map((select) => `(${select})`).join(" UNION ")} ORDER BY id ${direction} LIMIT $4`;
+  const offsetParam = since || until ? `$${next++}` : undefined;
   const shape = ranges.map((range) => `${range.side[0]}${range.peer !== undefined ? "p" : ""}`).join("+");
-  return { name: `neutral_page_${shape}_${since ? "s" : ""}${until ? "u" : ""}_${order}`, text };
+  const name = `neutral_page_${shape}_${since ? "s" : ""}${until ? "u" : ""}_${order}`;
+  const keys = ranges.map((range) => `owner = $1 AND side = ${SIDE[range.side]}${range.peer !== undefined ? ` AND peer = $${next++}` : ""} AND id > $2 AND id < $3`);
+  const times = `${sinceParam ? ` AND ts >= ${sinceParam}` : ""}${untilParam ? ` AND ts < ${untilParam}` : ""}`;
+  if (offsetParam === undefined) {
+    const selects = keys.map((key) => `SELECT id, json FROM mailbox WHERE ${key} ORDER BY id ${direction} LIMIT $4`);
+    const text = selects.length === 1 ? selects[0]! : `${selects.map((select) => `(${select})`).join(" UNION ")} ORDER BY id ${direction} LIMIT $4`;
+    return { name, text };
+  }
+  const reach = order === "asc" ? "<=" : ">=";
+  const frontiers = keys.map((key, i) => `f${i} AS (SELECT id FROM mailbox WHERE ${key} ORDER BY id ${direction} OFFSET ${offsetParam} LIMIT 1)`);
+  const matches = keys.map(
+    (key, i) =>
+      `(SELECT ${i} AS r, id, json FROM mailbox WHERE ${key}${times} AND id ${reach} coalesce((SELECT id FROM f${i}), ${order === "asc" ? "$3" : "$2"}) ORDER BY id ${direction} LIMIT $4)`,
+  );
+  const found = keys.map((_, i) => `SELECT ${100 + i}, id, NULL FROM f${i}`);
+  return { name, text: `WITH ${frontiers.join(", ")} ${[...matches, ...found].join(" UNION ALL ")}` };
 }
 
 /**
@@ -201,9 +216,22 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const values: unknown[] = [addressBytes(query.owner), query.after ?? 0, query.before ?? ID_CEILING, query.limit + 1];
       if (since) values.push(query.since);
       if (until) values.push(query.until);
+      const maxScan = query.maxScan ?? DEFAULT_MAX_SCAN;
+      if (since || until) values.push(maxScan - 1);
       for (const range of query.ranges) if (range.peer !== undefined) values.push(addressBytes(range.peer));
-      const { rows } = await pool.query<StoredMessage>({ name: statement.name, text: statement.text, values });
-      return pageOf(query, rows);
+      if (!since && !until) {
+        const { rows } = await pool.query<StoredMessage>({ name: statement.name, text: statement.text, values });
+        return pageOfRanges(query, [{ rows }]);
+      }
+      const { rows } = await pool.query<{ r: number; id: number; json: string | null }>({ name: statement.name, text: statement.text, values });
+      const reads: RangeRead[] = query.ranges.map(() => ({ rows: [] }));
+      for (const row of rows) {
+        if (row.r < 100) reads[row.r]!.rows.push({ id: row.id, json: row.json! });
+        else if (reads[row.r - 100]!.rows.length <= query.limit) reads[row.r - 100]!.stoppedAt = row.id;
+      }
+      // UNION ALL keeps no order of its own.
+      for (const read of reads) read.rows.sort(query.order === "asc" ? (a, b) => a.id - b.id : (a, b) => b.id - a.id);
+      return pageOfRanges(query, reads);
     },
 
     async latestPeer(owner) {

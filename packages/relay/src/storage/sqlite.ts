@@ -3,10 +3,11 @@ import type { Statement, Transaction } from "better-sqlite3";
 import { messageIdOf, messageJsonTail, messageJsonWithId, type AcceptedMessage } from "../message.js";
 import { latestSchemaVersion, migrate } from "./sqlite-migrations.js";
 import {
+  DEFAULT_MAX_SCAN,
   ID_CEILING,
-  mergeRanges,
-  pageOf,
+  pageOfRanges,
   type AppendResult,
+  type RangeRead,
   type MailboxRange,
   type MessageStore,
   type Page,
@@ -17,6 +18,37 @@ import { addressBytes, bytesHex, hexBytes, keyBundleOf, type KeyBundleRow } from
 import { startInlineSqliteWriter, startSqliteWriter, type AppendWriter, type WireAppend, type WriterSchema } from "./sqlite-append-writer.js";
 
 const SIDE = { received: 1, sent: 2 } as const;
+
+type Walk = "received" | "sent" | "pairs";
+
+/**
+ * The rows a page walks: a side of the owner's mailbox by the primary key, or a peer's messages
+ * found in `pairs` (the primary key would have to step over every other message of the mailbox),
+ * each then read from its recipient's mailbox by its id (CROSS JOIN keeps pairs the outer loop, so
+ * the walk is pairs' keyset order). The parameters: owner and side (or sender and recipient), then
+ * the exclusive id bounds.
+ */
+function pageFrom(walk: Walk): string {
+  return walk === "pairs"
+    ? `FROM pairs AS p CROSS JOIN mailbox AS m WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
+       AND m.owner = p.recipient AND m.side = ${SIDE.received} AND m.id = p.id`
+    : "FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?";
+}
+
+/** A message's JSON is in its recipient's row; a sent row has none since schema version 5 (rows stored before keep theirs). */
+const jsonColumn = (walk: Walk) =>
+  walk === "sent"
+    ? `CASE WHEN m.json <> '' THEN m.json ELSE (SELECT r.json FROM mailbox AS r WHERE r.owner = m.peer AND r.side = ${SIDE.received} AND r.id = m.id) END`
+    : "m.json";
+
+/**
+ * A read row as a stored message. A sent row's JSON comes from its recipient's row (schema 5); were
+ * that row ever missing, fail the page plainly rather than hand out a message with id 0 and no body.
+ */
+function storedOf(json: unknown, range: MailboxRange, owner: string): StoredMessage {
+  if (typeof json !== "string" || json === "") throw new Error(`a stored ${range.side} message has no JSON in ${owner}'s mailbox`);
+  return { id: messageIdOf(json), json };
+}
 
 /** The database's file name in a relay's data dir. */
 export const DATABASE_FILE = "neutral.sqlite";
@@ -140,41 +172,48 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     "SELECT id, peer FROM mailbox WHERE owner = ? AND side = ? ORDER BY id DESC LIMIT 1",
   );
 
-  // One statement per query shape; the id bounds are always bound (open ends as 0 / ceiling), the
-  // timestamp bounds only when given (ts is not in the key: testing it costs a column decode per row).
-  // A peer's messages are found in `pairs` (the primary key would have to step over every other
-  // message of the mailbox), each then read from its recipient's mailbox by its id (CROSS JOIN
-  // keeps pairs the outer loop, so the walk is pairs' keyset order).
+  // One statement per walk and order; the id bounds are always bound (open ends as 0 / ceiling).
   // Only the JSON column is read (`pluck`): building a {id, json} object per row in better-sqlite3
   // costs more than reading the id back out of the JSON's fixed prefix.
   // `LIMIT +?`, not `LIMIT ?`: SQLite (3.53 here) plans a bare bound LIMIT with its value and so
   // re-prepares the statement every time the limit is bound, ~4 µs of a ~28 µs page; the unary
   // plus hides the value from the planner, which needs no limit to choose the keyset walk.
-  // A message's JSON is in its recipient's row; a sent row has none since schema version 5 (rows
-  // stored before keep theirs, hence the CASE).
   const pageStatements = new Map<string, Statement<unknown[], string>>();
-  function pageStatement(walk: "received" | "sent" | "pairs", since: boolean, until: boolean, order: "asc" | "desc"): Statement<unknown[], string> {
-    const key = `${walk}:${since}:${until}:${order}`;
+  function pageStatement(walk: Walk, order: "asc" | "desc"): Statement<unknown[], string> {
+    const key = `${walk}:${order}`;
     let statement = pageStatements.get(key);
     if (!statement) {
-      const times = `${since ? " AND m.ts >= ?" : ""}${until ? " AND m.ts < ?" : ""}`;
-      const direction = order === "asc" ? "ASC" : "DESC";
-      const json =
-        walk === "sent"
-          ? `CASE WHEN m.json <> '' THEN m.json ELSE (SELECT r.json FROM mailbox AS r WHERE r.owner = m.peer AND r.side = ${SIDE.received} AND r.id = m.id) END`
-          : "m.json";
-      statement = db.prepare<unknown[], string>(
-        walk === "pairs"
-          ? `SELECT m.json FROM pairs AS p CROSS JOIN mailbox AS m
-             WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
-             AND m.owner = p.recipient AND m.side = ${SIDE.received} AND m.id = p.id${times} ORDER BY p.id ${direction} LIMIT +?`
-          : `SELECT ${json} FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?${times} ORDER BY m.id ${direction} LIMIT +?`,
-      ).pluck();
+      const id = walk === "pairs" ? "p.id" : "m.id";
+      statement = db.prepare<unknown[], string>(`SELECT ${jsonColumn(walk)} ${pageFrom(walk)} ORDER BY ${id} ${order === "asc" ? "ASC" : "DESC"} LIMIT +?`).pluck();
       pageStatements.set(key, statement);
     }
     return statement;
   }
 
+  // With a time filter (ts is not in the key) the keyset walk examines entries the filter rejects;
+  // bounded by `maxScan`, it reads every entry's id and the JSON of the matches only, and stops
+  // once it has `limit + 1` matches.
+  const scanStatements = new Map<string, Statement<unknown[], [number, string | null]>>();
+  function scanStatement(walk: Walk, since: boolean, until: boolean, order: "asc" | "desc"): Statement<unknown[], [number, string | null]> {
+    const key = `${walk}:${since}:${until}:${order}`;
+    let statement = scanStatements.get(key);
+    if (!statement) {
+      const times = [since && "m.ts >= ?", until && "m.ts < ?"].filter(Boolean).join(" AND ");
+      const id = walk === "pairs" ? "p.id" : "m.id";
+      statement = db
+        .prepare<unknown[], [number, string | null]>(
+          `SELECT ${id}, CASE WHEN ${times} THEN ${jsonColumn(walk)} END ${pageFrom(walk)} ORDER BY ${id} ${order === "asc" ? "ASC" : "DESC"} LIMIT +?`,
+        )
+        .raw();
+      scanStatements.set(key, statement);
+    }
+    return statement;
+  }
+
+  // One snapshot for every range of a page: read by separate statements in autocommit, a commit
+  // between two of them could show a newer message of one range beside an older state of another,
+  // and a forward walk would step past a message that was not yet visible in the other range.
+  const readRanges = db.transaction((query: PageQuery, owner: Buffer) => query.ranges.map((range) => readRange(query, range, owner)));
   // Prepared at first use: a process that never touches the key directory prepares nothing for it.
   let keyDirectory: { select: Statement<[Buffer], KeyBundleRow>; put: Transaction<(row: [Buffer, Buffer, number, Buffer]) => KeyBundleRow> } | undefined;
   function keys(): NonNullable<typeof keyDirectory> {
@@ -194,28 +233,37 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   let closing: Promise<void> | undefined;
   let writer = options.writer;
 
-  function readRange(query: PageQuery, range: MailboxRange, owner: Buffer): StoredMessage[] {
+  function readRange(query: PageQuery, range: MailboxRange, owner: Buffer): RangeRead {
     const { since, until } = query;
-    const statement = pageStatement(range.peer !== undefined ? "pairs" : range.side, since !== undefined, until !== undefined, query.order);
-    const ids = [query.after ?? 0, query.before ?? ID_CEILING];
+    const walk = range.peer !== undefined ? "pairs" : range.side;
     const args: unknown[] = [];
-    if (range.peer === undefined) args.push(owner, SIDE[range.side], ...ids);
+    if (range.peer === undefined) args.push(owner, SIDE[range.side]);
     else {
       const peer = addressBytes(range.peer);
-      const [sender, recipient] = range.side === "received" ? [peer, owner] : [owner, peer];
-      args.push(sender, recipient, ...ids);
+      args.push(...(range.side === "received" ? [peer, owner] : [owner, peer]));
     }
-    if (since !== undefined) args.push(since);
-    if (until !== undefined) args.push(until);
+    args.push(query.after ?? 0, query.before ?? ID_CEILING);
+    const filtered = since !== undefined || until !== undefined;
+    if (filtered) {
+      // The time bounds come first: they are in the SELECT list.
+      args.unshift(...[since, until].filter((bound) => bound !== undefined));
+      const maxScan = query.maxScan ?? DEFAULT_MAX_SCAN;
+      args.push(maxScan);
+      const rows: StoredMessage[] = [];
+      let scanned = 0;
+      let lastId = 0;
+      for (const [id, json] of scanStatement(walk, since !== undefined, until !== undefined, query.order).iterate(...args)) {
+        scanned++;
+        lastId = id;
+        if (json === null) continue;
+        rows.push(storedOf(json, range, query.owner));
+        if (rows.length > query.limit) break;
+      }
+      return scanned === maxScan && rows.length <= query.limit ? { rows, stoppedAt: lastId } : { rows };
+    }
     args.push(query.limit + 1);
-    return statement.all(...args).map((json) => {
-      // A sent row's JSON comes from its recipient's row (schema 5); were that row ever missing,
-      // fail the page plainly rather than hand out a message with id 0 and no body.
-      if (typeof json !== "string" || json === "") throw new Error(`a stored ${range.side} message has no JSON in ${query.owner}'s mailbox`);
-      return { id: messageIdOf(json), json };
-    });
+    return { rows: pageStatement(walk, query.order).all(...args).map((json) => storedOf(json, range, query.owner)) };
   }
-
   return {
     kind: "sqlite",
 
@@ -236,7 +284,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
 
     async page(query): Promise<Page> {
       const owner = addressBytes(query.owner);
-      return pageOf(query, mergeRanges(query, query.ranges.map((range) => readRange(query, range, owner))));
+      return pageOfRanges(query, query.ranges.length === 1 ? [readRange(query, query.ranges[0]!, owner)] : readRanges(query, owner));
     },
 
     async latestPeer(owner) {

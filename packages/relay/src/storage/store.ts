@@ -25,6 +25,17 @@ export interface PageQuery {
   order: "asc" | "desc";
   /** Most messages returned (1..100). */
   limit: number;
+  /**
+   * With `since` or `until`: the most mailbox entries one range examines (default
+   * {@link DEFAULT_MAX_SCAN}). A filter that matches few of them ends the page early, short or even
+   * empty, with `resumeAt` saying where the walk goes on: no page costs more than this many rows.
+   */
+  maxScan?: number;
+  /**
+   * The most bytes of message JSON the page holds (default: no bound). The page stops before the
+   * message that would pass it, but holds at least one message when one matches.
+   */
+  maxBytes?: number;
 }
 
 /** A stored message: its id and its wire JSON (see `messageJson`). */
@@ -37,6 +48,22 @@ export interface Page {
   messages: StoredMessage[];
   /** True exactly when no further message matches in the walk's direction. */
   end: boolean;
+  /**
+   * Where the next page continues when that is not the last message's id: the store stopped at the
+   * scan bound (`maxScan`) having examined every entry up to this id. Absent otherwise.
+   */
+  resumeAt?: number;
+}
+
+/** How many mailbox entries a range with a time filter examines at most (`PageQuery.maxScan`). */
+export const DEFAULT_MAX_SCAN = 256;
+
+/** What a backend read from one range of a page query. */
+export interface RangeRead {
+  /** Matching messages in walk order, at most `limit + 1`. */
+  rows: StoredMessage[];
+  /** Set when the read stopped at the scan bound before finding `limit + 1` matches: the last id it examined. */
+  stoppedAt?: number;
 }
 
 export interface AppendResult {
@@ -103,25 +130,50 @@ export function cursorValue(id: string): number {
 }
 
 /**
- * The first `limit + 1` messages, in the walk's order, of the union of per-range results (each in
- * walk order, each at most `limit + 1` long). A message in several ranges (one sent to oneself is
- * both received and sent) counts once.
+ * The page from what each range read. Several ranges are merged in walk order, a message in more
+ * than one (one sent to oneself is both received and sent) counted once. The page is exact up to
+ * the nearest point any range has read to: a range that stopped at its scan bound leaves the rest
+ * to the next page (`resumeAt`). Then `maxBytes` may cut the page shorter (never below one message).
  */
-export function mergeRanges(query: Pick<PageQuery, "order" | "limit">, perRange: StoredMessage[][]): StoredMessage[] {
-  if (perRange.length === 1) return perRange[0]!;
-  const seen = new Set<number>();
-  return perRange
-    .flat()
-    .filter((row) => !seen.has(row.id) && seen.add(row.id))
-    .sort(query.order === "asc" ? (a, b) => a.id - b.id : (a, b) => b.id - a.id)
-    .slice(0, query.limit + 1);
+export function pageOfRanges(query: Pick<PageQuery, "order" | "limit" | "maxBytes">, reads: readonly RangeRead[]): Page {
+  const asc = query.order === "asc";
+  const beyond = (id: number, bound: number) => (asc ? id > bound : id < bound);
+  // How far every range is known: a range read whole is known to its end; one with `limit + 1`
+  // rows, to its last row; one stopped at the scan bound, to where it stopped.
+  let known: number | undefined;
+  for (const read of reads) {
+    const reach = read.rows.length > query.limit ? read.rows[query.limit]!.id : read.stoppedAt;
+    if (reach !== undefined && (known === undefined || beyond(known, reach))) known = reach;
+  }
+  let rows: StoredMessage[];
+  if (reads.length === 1) rows = reads[0]!.rows;
+  else {
+    const seen = new Set<number>();
+    rows = reads
+      .flatMap((read) => read.rows)
+      .filter((row) => !seen.has(row.id) && seen.add(row.id))
+      .sort(asc ? (a, b) => a.id - b.id : (a, b) => b.id - a.id);
+  }
+  if (known !== undefined) {
+    const bound = known;
+    rows = rows.filter((row) => !beyond(row.id, bound));
+  }
+  let page: Page;
+  if (rows.length > query.limit) page = { messages: rows.slice(0, query.limit), end: false };
+  else if (known === undefined) page = { messages: rows, end: true };
+  else page = { messages: rows, end: false, ...(rows.at(-1)?.id !== known && { resumeAt: known }) };
+  return query.maxBytes === undefined ? page : fitPageBytes(page, query.maxBytes);
 }
 
-/** A page from the first `limit + 1` matching rows in walk order. */
-export function pageOf(query: Pick<PageQuery, "limit">, rows: StoredMessage[]): Page {
-  const end = rows.length <= query.limit;
-  if (!end) rows.length = query.limit;
-  return { messages: rows, end };
+/** Cuts a page to at most `maxBytes` of JSON, keeping at least one message; a cut page is not the end. */
+export function fitPageBytes(page: Page, maxBytes: number): Page {
+  let bytes = 0;
+  const { messages } = page;
+  for (let i = 0; i < messages.length; i++) {
+    bytes += messages[i]!.json.length + 1;
+    if (bytes > maxBytes && i > 0) return { messages: messages.slice(0, i), end: false };
+  }
+  return page;
 }
 
 /** One step of a backend's schema, applied once, in version order. */

@@ -104,8 +104,10 @@ export interface InboxPage {
   address: Address;
   /** Messages in walk order. */
   data: Message[];
-  /** True exactly when no further message exists in the walk's direction. */
+  /** True exactly when no further message exists in the walk's direction. False on a page that stopped early (see `maxPageScan`, `maxResponseBytes`). */
   end: boolean;
+  /** Where the next page continues, when that is not the last element's `id`: the page stopped at the node's scan bound (`nodeInfo.limits.maxPageScan`, with `since`/`until`) having examined every message up to this id. Pass it as `after` when walking forwards, as `before` when walking backwards. Absent on every other page. */
+  cursor?: MessageId;
 }
 
 /** One page of a chat walk. */
@@ -114,8 +116,10 @@ export interface ChatPage {
   id: Address;
   /** Messages in walk order. */
   data: Message[];
-  /** True exactly when no further message exists in the walk's direction. */
+  /** True exactly when no further message exists in the walk's direction. False on a page that stopped early (see `maxPageScan`, `maxResponseBytes`). */
   end: boolean;
+  /** Where the next page continues, when that is not the last element's `id`: the page stopped at the node's scan bound (`nodeInfo.limits.maxPageScan`, with `since`/`until`) having examined every message up to this id. Pass it as `after` when walking forwards, as `before` when walking backwards. Absent on every other page. */
+  cursor?: MessageId;
 }
 
 /** The limits this node enforces. */
@@ -130,6 +134,22 @@ export interface NodeLimits {
   maxMessageBytes: number;
   /** Accepted distance between a message's timestamp and the node's clock, in ms; also how far in the future a key bundle's timestamp may be. */
   clockSkewMs: number;
+  /** The answer budget of one HTTP request, in bytes of message JSON: a page stops before the message that would pass what is left of it (holding at least one), and a batch entry that finds it spent is answered -32005 with `data: {reason: "response budget", limit}` and not run; ask for the rest in another request. */
+  maxResponseBytes?: number;
+  /** With `since`/`until`, the most messages of each part of a mailbox (received, sent) one page examines; the page then stops early and its `cursor` says where to go on. */
+  maxPageScan?: number;
+  /** Per client IP, for the whole node (all its processes): cost units per second, in bursts of up to twice this. Each JSON-RPC entry costs 1, plus 1 if it checks a signature (`sendMessage`, `publishKey`); a bearer token the node has not verified yet costs 1 more. A request that finds its client's budget empty is refused whole: HTTP 429 with `Retry-After` and -32029. In a batch, the entries that no longer fit are answered -32029 with `data.retryAfter` (seconds) and were not run; the entries before them were. Absent: the node does not limit (a proxy in front of it may). */
+  rateLimit?: number;
+  /** The period, in seconds, of the storage quotas below. Present when one of them is. */
+  quotaPeriodSeconds?: number;
+  /** Messages one sender may store on this node per `quotaPeriodSeconds`: as a token bucket, so up to this many at once, then refilled evenly over the period. A resend of a stored message (same digest) does not count. Past it, `sendMessage` answers -32029 with `data: {quota: "senderQuotaMessages", limit, periodSeconds, retryAfter}`. Absent: no such quota. */
+  senderQuotaMessages?: number;
+  /** Bytes of ciphertext (`message` decoded from hex) one sender may store on this node per `quotaPeriodSeconds`, counted like `senderQuotaMessages`; refused with `data.quota` "senderQuotaBytes". Absent: no such quota. */
+  senderQuotaBytes?: number;
+  /** Messages one recipient's mailbox may receive on this node per `quotaPeriodSeconds`, from all senders together, counted like `senderQuotaMessages`; refused with `data.quota` "recipientQuotaMessages". Absent: no such quota. */
+  recipientQuotaMessages?: number;
+  /** Bytes of ciphertext one recipient's mailbox may receive on this node per `quotaPeriodSeconds`, counted like `senderQuotaMessages`; refused with `data.quota` "recipientQuotaBytes". Absent: no such quota. */
+  recipientQuotaBytes?: number;
 }
 
 /** What a service node says about itself. */

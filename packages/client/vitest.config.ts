@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    // The SDK tests talk to real relays (sign-in, encryption, tens of sends per test): on a loaded
+    // 2-core machine, with the other packages' suites beside them, 5 s is not enough.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});

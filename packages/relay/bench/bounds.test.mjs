@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { applicableConnectionLimit, batchAnswerBytes, boundLine, connectionLimitFlags, flagDefaults, floodSources, median } from "./bounds.mjs";
+
+const help = [
+  "Flags (each also an environment variable; a flag wins over its variable):",
+  "  --host                     NEUTRAL_HOST                     interface to listen on (default 127.0.0.1)",
+  "  --database-pool-size       NEUTRAL_DATABASE_POOL_SIZE       PostgreSQL connections per worker process (default 10)",
+  "  --domain                   NEUTRAL_DOMAIN                   Sign-In with Ethereum domain accepted in tokens (default: HOST:PORT)",
+  "  --max-response-bytes       NEUTRAL_MAX_RESPONSE_BYTES       answer budget of one HTTP request (default 4194304)",
+  "  --max-connections          NEUTRAL_MAX_CONNECTIONS          open client connections per node; 0 = off (default 10000)",
+  "  --max-connections-per-ip   NEUTRAL_MAX_CONNECTIONS_PER_IP   open client connections per client address (default 256)",
+  "  --idle-connection-timeout  NEUTRAL_IDLE_CONNECTION_TIMEOUT  ms (default 5000)",
+  "  --max-client-connections   NEUTRAL_MAX_CLIENT_CONNECTIONS   0 = off (default 0)",
+  "  --max-buffered-bytes-per-ip NEUTRAL_MAX_BUFFERED_BYTES_PER_IP per worker and client IP; 0 = off (behind a proxy) (default 16777216)",
+  "  --help                                                      this text",
+].join("\n");
+
+describe("flagDefaults", () => {
+  it("reads each flag's default from the relay's --help", () => {
+    const flags = flagDefaults(help);
+    expect(flags.get("max-response-bytes")).toBe("4194304");
+    expect(flags.get("domain")).toBe("HOST:PORT");
+    expect(flags.get("host")).toBe("127.0.0.1");
+    expect(flags.get("max-buffered-bytes-per-ip")).toBe("16777216");
+    expect(flags.has("help")).toBe(true);
+    expect(flags.get("help")).toBeUndefined();
+  });
+});
+
+describe("connectionLimitFlags", () => {
+  it("finds the client-connection limits, not the database pool's nor timeouts, and treats 0 as off", () => {
+    expect(connectionLimitFlags(help)).toEqual([
+      { flag: "max-connections", value: 10000, text: "10000", perAddress: false },
+      { flag: "max-connections-per-ip", value: 256, text: "256", perAddress: true },
+      { flag: "max-client-connections", value: undefined, text: "0", perAddress: false },
+    ]);
+    expect(connectionLimitFlags("  --database-pool-size  X  connections (default 10)")).toEqual([]);
+  });
+});
+
+describe("applicableConnectionLimit", () => {
+  it("is the smallest cap for the flood's addresses: a per-address limit times their count, or the total", () => {
+    const limits = connectionLimitFlags(help);
+    expect(applicableConnectionLimit(limits, 1)).toBe(256);
+    expect(applicableConnectionLimit(limits, 10)).toBe(2560);
+    expect(applicableConnectionLimit(limits, 100)).toBe(10000);
+    expect(applicableConnectionLimit([], 1)).toBeUndefined();
+  });
+});
+
+describe("batchAnswerBytes", () => {
+  it("is the byte length of the JSON-RPC batch answer it stands for", () => {
+    const address = "0x" + "ab".repeat(20);
+    const messages = [{ id: "2", message: "ff" }, { id: "1", message: "00" }].map((m) => JSON.stringify(m));
+    const page = { address, data: messages.map((m) => JSON.parse(m)), end: false };
+    const answer = JSON.stringify([1, 2, 3].map((id) => ({ jsonrpc: "2.0", id, result: [page] })));
+    expect(batchAnswerBytes({ entries: 3, address, pageJson: messages.join(","), end: false })).toBe(Buffer.byteLength(answer));
+  });
+});
+
+describe("median", () => {
+  it("takes the middle value, the lower of two for an even count, NaN for none", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2);
+    expect(Number.isNaN(median([]))).toBe(true);
+  });
+});
+
+describe("floodSources", () => {
+  it("gives loopback addresses other than 127.0.0.1", () => {
+    expect(floodSources(1, 1)).toEqual(["127.0.1.1"]);
+    const many = floodSources(2, 260);
+    expect(many[249]).toBe("127.0.2.250");
+    expect(many[250]).toBe("127.0.3.1");
+    expect(many.every((a) => a.startsWith("127.") && a !== "127.0.0.1")).toBe(true);
+  });
+});
+
+describe("boundLine", () => {
+  it("prints figure · baseline · ratio · target · verdict", () => {
+    expect(boundLine({ name: "x", figure: "2 ms", baseline: "1 ms", ratio: 2, target: "<= 10", pass: true })).toBe("x: 2 ms · baseline 1 ms · ratio 2.00 · target <= 10 · PASS");
+    expect(boundLine({ name: "x", figure: "f", baseline: "b", ratio: Number.NaN, target: "t", pass: false, note: "n" })).toBe("x: f · baseline b · ratio n/a · target t · FAIL · n");
+  });
+});

@@ -1,0 +1,123 @@
+import cluster, { type Worker as ClusterWorker } from "node:cluster";
+import type { TokenBuckets } from "./token-buckets.js";
+
+// A node's limits are the node's, not each worker's: with N workers sharing the port, a client
+// whose connections land on several workers would otherwise get N times its budget. Asking the
+// primary on every request would put an IPC round trip on the hot path, so each worker keeps its
+// own buckets and decides alone, and every INTERVAL_MS reports what it took; the primary adds the
+// reports up and every INTERVAL_MS tells each worker what the others took, which the worker takes
+// from its own buckets. A worker learns of another's consumption within d ≈ 2 × INTERVAL_MS plus
+// the IPC time, and what the others admit meanwhile is the over-admission: per key, what the other
+// N − 1 workers admit within d, never more than (N − 1) × (burst + rate × d) in all (two full
+// buckets spent at once); the debt that leaves is repaid, so over time the node admits its rate.
+
+export const INTERVAL_MS = 50;
+
+const USAGE = "neutral:limits-usage";
+const OTHERS = "neutral:limits-others";
+
+/** `[key, cost per dimension…]` rows, by table name. */
+type WireUsage = Record<string, [string, ...number[]][]>;
+
+interface UsageMessage {
+  type: typeof USAGE | typeof OTHERS;
+  tables: WireUsage;
+}
+
+const isUsageMessage = (message: unknown, type: UsageMessage["type"]): message is UsageMessage =>
+  typeof message === "object" &&
+  message !== null &&
+  (message as { type?: unknown }).type === type &&
+  typeof (message as { tables?: unknown }).tables === "object" &&
+  (message as { tables?: unknown }).tables !== null;
+
+/**
+ * In a cluster worker: reports the consumption of `tables` (built with `trackUsage`) to the
+ * primary, and applies the other workers' that it relays ({@link serveNodeLimits}). Outside a
+ * cluster worker it does nothing. Returns a function that stops it.
+ */
+export function shareLimitsWithNode(tables: Record<string, TokenBuckets>, intervalMs = INTERVAL_MS): () => void {
+  const send = process.send?.bind(process);
+  if (!cluster.isWorker || !send || Object.keys(tables).length === 0) return () => {};
+  const report = () => {
+    const wire: WireUsage = {};
+    let any = false;
+    for (const [name, table] of Object.entries(tables)) {
+      const usage = table.takeUsage();
+      if (usage.size === 0) continue;
+      const rows: [string, ...number[]][] = [];
+      for (const [key, costs] of usage) rows.push([key, ...costs]);
+      wire[name] = rows;
+      any = true;
+    }
+    if (any && process.connected) send({ type: USAGE, tables: wire } satisfies UsageMessage, undefined, {}, () => {});
+  };
+  const onMessage = (message: unknown) => {
+    if (!isUsageMessage(message, OTHERS)) return;
+    for (const [name, rows] of Object.entries(message.tables)) {
+      const table = tables[name];
+      if (table && Array.isArray(rows)) table.applyRemote(rows.map(([key, ...costs]) => [key, costs] as const));
+    }
+  };
+  process.on("message", onMessage);
+  const timer = setInterval(report, intervalMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    process.off("message", onMessage);
+  };
+}
+
+/** Adds `rows` into `sums` (table name → key → costs). */
+function accumulate(sums: Map<string, Map<string, number[]>>, name: string, rows: readonly (readonly [string, ...number[]])[]): void {
+  let table = sums.get(name);
+  if (!table) sums.set(name, (table = new Map()));
+  for (const [key, ...costs] of rows) {
+    if (typeof key !== "string") continue;
+    const sum = table.get(key);
+    if (!sum) table.set(key, costs.slice());
+    else costs.forEach((cost, d) => (sum[d] = (sum[d] ?? 0) + cost));
+  }
+}
+
+/**
+ * In the cluster primary: relays each worker's reported consumption to every other worker, summed
+ * over `intervalMs`. Holds nothing longer than that; a worker forked later starts from full buckets.
+ * Returns a function that stops it.
+ */
+export function serveNodeLimits(intervalMs = INTERVAL_MS): () => void {
+  /** For each worker id: what the other workers took since its last update. */
+  const pending = new Map<number, Map<string, Map<string, number[]>>>();
+  let timer: NodeJS.Timeout | undefined;
+
+  const flush = () => {
+    timer = undefined;
+    for (const [id, sums] of pending) {
+      const worker = cluster.workers?.[id];
+      if (!worker?.isConnected()) continue;
+      const tables: WireUsage = {};
+      for (const [name, table] of sums) tables[name] = [...table].map(([key, costs]) => [key, ...costs]);
+      worker.send({ type: OTHERS, tables } satisfies UsageMessage, undefined, () => {});
+    }
+    pending.clear();
+  };
+
+  const onMessage = (from: ClusterWorker, message: unknown) => {
+    if (!isUsageMessage(message, USAGE)) return;
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      if (!worker || worker.id === from.id) continue;
+      let sums = pending.get(worker.id);
+      if (!sums) pending.set(worker.id, (sums = new Map()));
+      for (const [name, rows] of Object.entries(message.tables)) if (Array.isArray(rows)) accumulate(sums, name, rows);
+    }
+    if (pending.size > 0 && !timer) {
+      timer = setTimeout(flush, intervalMs);
+      timer.unref();
+    }
+  };
+  cluster.on("message", onMessage);
+  return () => {
+    cluster.off("message", onMessage);
+    if (timer) clearTimeout(timer);
+  };
+}

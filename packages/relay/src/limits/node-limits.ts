@@ -1,0 +1,81 @@
+import cluster from "node:cluster";
+import type { IncomingMessage } from "node:http";
+import type { Dispatcher } from "@neutral/server";
+import type { Authenticate } from "../auth/authenticator.js";
+import type { RelayConfig } from "../config.js";
+import { clientKey } from "../http/client-key.js";
+import { createRateLimiter, type RateLimiter, type RateVerdict } from "../http/rate-limit.js";
+import type { Caller, Limits, RelayContext } from "../service.js";
+import { shareLimitsWithNode } from "./cluster-sync.js";
+import { chargeEntries, rateLimitedError, withClient } from "./request-costs.js";
+import { createStorageQuotas, type StorageQuotas } from "./storage-quotas.js";
+import type { TokenBuckets } from "./token-buckets.js";
+
+/** The rate-limit key of a request: its client's IPv4 address or IPv6 /64, as for the connection limits. */
+const clientOf = (request: IncomingMessage) => clientKey(request.socket.remoteAddress);
+
+/** A node's per-client rate limit and storage quotas, shared by its worker processes. */
+export interface NodeLimits {
+  /** What nodeInfo reports: the configured per-node figures. */
+  readonly reported: Limits;
+  readonly quotas: StorageQuotas | undefined;
+  /** Admits an HTTP request for one unit, before its body is read; undefined: no rate limit. */
+  readonly admit: ((request: IncomingMessage) => RateVerdict) | undefined;
+  /** The dispatcher, charging each entry (limits/request-costs.ts). */
+  chargeEntries(dispatcher: Dispatcher<RelayContext>): Dispatcher<RelayContext>;
+  /** The `authenticate` hook: a token verified afresh costs one unit, refused (429) when there is none. */
+  authenticate(authenticate: Authenticate): (authorization: string | undefined, request: IncomingMessage) => RelayContext;
+  /** The context of requests that need no token. */
+  anonymousContext(request: IncomingMessage): RelayContext;
+  stop(): void;
+}
+
+export function createNodeLimits(config: RelayConfig): NodeLimits {
+  const { limits, replicas } = config;
+  // A cluster worker reports its consumption to the primary (cluster-sync.ts); one process alone has nothing to share.
+  const trackUsage = cluster.isWorker;
+  let limiter: RateLimiter | undefined;
+  if (config.rateLimit > 0) {
+    const perSecond = config.rateLimit / replicas;
+    // At least the cost of one signature-checking entry, or such a request could never be admitted.
+    limiter = createRateLimiter({ perSecond, burst: Math.max(2, perSecond * 2), trackUsage });
+  }
+  const quotas = createStorageQuotas(
+    {
+      periodSeconds: limits.quotaPeriodSeconds ?? 1,
+      senderMessages: limits.senderQuotaMessages ?? 0,
+      senderBytes: limits.senderQuotaBytes ?? 0,
+      recipientMessages: limits.recipientQuotaMessages ?? 0,
+      recipientBytes: limits.recipientQuotaBytes ?? 0,
+    },
+    { replicas, trackUsage },
+  );
+  const tables: Record<string, TokenBuckets> = {
+    ...(limiter && { rate: limiter.buckets }),
+    ...Object.fromEntries(Object.entries(quotas?.tables ?? {}).map(([name, table]) => [`quota-${name}`, table])),
+  };
+  const stopSharing = shareLimitsWithNode(tables);
+  // The client is only needed to charge it: without a rate limit, contexts stay plain.
+  const anonymousContext = limiter ? (request: IncomingMessage): RelayContext => withClient({}, clientOf(request)) : (): RelayContext => ({});
+
+  return {
+    reported: { ...limits, ...(config.rateLimit > 0 && { rateLimit: config.rateLimit }) },
+    quotas,
+    admit: limiter && ((request) => limiter.take(clientOf(request))),
+    chargeEntries: (dispatcher) => (limiter ? chargeEntries(dispatcher, limiter, limits.maxBatch) : dispatcher),
+    authenticate(authenticate) {
+      if (!limiter) return (authorization) => ({ auth: { address: authenticate(authorization).address } });
+      return (authorization, request) => {
+        const client = clientOf(request);
+        const beforeRecovery = () => {
+          const verdict = limiter.take(client);
+          if (!verdict.ok) throw rateLimitedError(verdict.retryAfterSeconds, "Rate limited: no budget left to verify this token");
+        };
+        const caller: Caller = { address: authenticate(authorization, beforeRecovery).address };
+        return withClient<RelayContext>({ auth: caller }, client);
+      };
+    },
+    anonymousContext,
+    stop: stopSharing,
+  };
+}
