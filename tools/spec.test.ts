@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { parseOpenRPCDocument, validateOpenRPCDocument } from "@open-rpc/schema-utils-js";
 import type { OpenrpcDocument } from "@open-rpc/schema-utils-js/build/types.js";
 import { Ajv } from "ajv";
+import { EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
 import { recoverTypedDataAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -18,7 +19,8 @@ const toolsDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(toolsDir, "..");
 const specPath = path.join(repoRoot, "openrpc.json");
 const exchangesDir = path.join(repoRoot, "seeds/exchanges");
-const generatedDirs = ["packages/client/src/generated", "packages/server/src/generated", "packages/docs/src/generated"];
+const require = createRequire(import.meta.url);
+const { generatedDirs } = require("./lib/layout.cjs") as { generatedDirs: string[] };
 
 interface Generator {
   generate(options?: { specPath?: string; outRoot?: string }): Promise<void>;
@@ -119,7 +121,7 @@ describe("openrpc.json", () => {
     }
   });
 
-  it("declares every error code of protocol.md §9 in components.errors", () => {
+  it("declares every error code of seeds/README.md §7 in components.errors", () => {
     const codes = Object.values(raw.components.errors).map((e) => e.code);
     expect(codes).toEqual(expect.arrayContaining([-32001, -32002, -32003, -32004, -32005, -32029, -32602]));
   });
@@ -132,9 +134,29 @@ describe("openrpc.json", () => {
         for (const { name, value } of example.params) {
           const param = m.params.find((p) => p.name === name);
           if (!param) problems.push(`${where}: no param ${name}`);
+          else if (value === null && !param.required) continue; // null is absent (prose "Transport", the dispatcher)
           else problems.push(...validate(param.schema, value, `${where} param ${name}`));
         }
         if (example.result) problems.push(...validate(m.result.schema, example.result.value, `${where} result`));
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+// ---- examples: the same call by position and by name ------------------------------------------
+
+describe("examples, for tools that send them by position", () => {
+  it("list their params in the method's order without gaps (an absent one before a given one is listed as null)", () => {
+    // A tool that sends an example positionally takes its params in the order listed: a gap would
+    // move every later value into the place of the param left out. The relay tests replay every
+    // example both ways (packages/relay/src/fixtures.test.ts).
+    const problems: string[] = [];
+    for (const m of raw.methods) {
+      for (const example of m.examples ?? []) {
+        const listed = example.params.map((p) => p.name);
+        const expected = m.params.slice(0, listed.length).map((p) => p.name);
+        if (listed.join() !== expected.join()) problems.push(`${m.name} example "${example.name}": params ${listed.join(", ")}; by position they must be ${expected.join(", ")}`);
       }
     }
     expect(problems).toEqual([]);
@@ -149,13 +171,6 @@ interface KeyBundle {
   timestamp: number;
   signature: Hex;
 }
-const KEY_BUNDLE_TYPES = {
-  KeyBundle: [
-    { name: "account", type: "address" },
-    { name: "key", type: "bytes32" },
-    { name: "timestamp", type: "uint64" },
-  ],
-} as const;
 const isKeyBundle = (value: unknown): value is KeyBundle => isObject(value) && "account" in value && "key" in value && "signature" in value;
 /** Whether `x` is the x coordinate of a point of secp256k1: x³ + 7 is a square mod p (Euler's criterion). */
 function onCurve(x: bigint): boolean {
@@ -182,8 +197,8 @@ describe("key bundle examples", () => {
   it("are signed by their account (EIP-712 KeyBundle, domain neutralService 1), with keys on the curve", async () => {
     for (const bundle of bundles) {
       const signer = await recoverTypedDataAddress({
-        domain: { name: "neutralService", version: "1" },
-        types: KEY_BUNDLE_TYPES,
+        domain: EIP712_DOMAIN,
+        types: EIP712_TYPES,
         primaryType: "KeyBundle",
         message: { account: bundle.account, key: bundle.key, timestamp: BigInt(bundle.timestamp) },
         signature: bundle.signature,

@@ -1,17 +1,16 @@
-// The SDK in a real browser (Debian's Chromium, driven by playwright-core): bundled for the
+// The SDK in a real browser (Chromium, driven by playwright-core): bundled for the
 // browser by esbuild, loaded from a page on loopback whose server forwards JSON-RPC to a real
 // relay, two in-browser accounts exchange a message and verify it.
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startRelay, type RunningRelay } from "@neutral/relay/testing";
+import { launchChromium } from "@neutral/test-browser";
 import { build } from "esbuild";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const packageDir = path.dirname(fileURLToPath(import.meta.url));
 
 let relay: RunningRelay;
@@ -20,7 +19,6 @@ let origin: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   const bundle = await build({
     stdin: { contents: `export { createNeutral, generatePrivateKey, addressOfKey } from "./src/index.ts";`, resolveDir: packageDir, loader: "ts" },
     bundle: true,
@@ -52,7 +50,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

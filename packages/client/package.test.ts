@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { startRelay, type RunningRelay } from "@neutral/relay/testing";
 import { publint } from "publint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_KEYS } from "./src/test-wallet.js";
+import { TEST_KEYS } from "./test/wallet.js";
 
 const packageDir = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -20,6 +20,7 @@ const quietNpmEnv = { ...process.env, npm_config_loglevel: "error", npm_config_f
 
 let work: string;
 let tarball: string;
+let protocolTarball: string;
 let consumer: string;
 let relay: RunningRelay;
 
@@ -28,11 +29,16 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), "neutral-client-pack-"));
   execFileSync("pnpm", ["pack", "--pack-destination", work], { cwd: packageDir, stdio: "pipe" });
   tarball = path.join(work, readdirSync(work).find((name) => name.endsWith(".tgz"))!);
+  // Its one workspace dependency, packed the same way (as the registry would serve it).
+  const protocolDir = path.join(work, "protocol");
+  mkdirSync(protocolDir);
+  execFileSync("pnpm", ["pack", "--pack-destination", protocolDir], { cwd: path.join(packageDir, "../protocol"), stdio: "pipe" });
+  protocolTarball = path.join(protocolDir, readdirSync(protocolDir).find((name) => name.endsWith(".tgz"))!);
 
   consumer = path.join(work, "consumer");
   mkdirSync(consumer);
   writeFileSync(path.join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  execFileSync("npm", ["install", "--no-package-lock", "--prefer-offline", tarball], { cwd: consumer, stdio: "pipe", env: quietNpmEnv });
+  execFileSync("npm", ["install", "--no-package-lock", "--prefer-offline", protocolTarball, tarball], { cwd: consumer, stdio: "pipe", env: quietNpmEnv });
   relay = await startRelay();
 }, 240_000);
 
@@ -53,11 +59,12 @@ describe("the packed package", () => {
   it("has no workspace-only dependencies", () => {
     const manifest = JSON.parse(execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" })) as Record<string, Record<string, string>>;
     const runtime = { ...manifest.dependencies, ...manifest.peerDependencies };
-    expect(Object.keys(runtime).sort()).toEqual(["@noble/ciphers", "@noble/curves", "@noble/hashes"]);
+    expect(Object.keys(runtime).sort()).toEqual(["@neutral/protocol", "@noble/ciphers", "@noble/curves", "@noble/hashes"]);
     expect(JSON.stringify(manifest)).not.toContain("workspace:");
   });
 
-  it("type-checks in a fresh project under strict + nodenext, then sends and reads a message in Node", () => {
+  // tsc takes ~3 s alone and far longer beside the other suites on a 2-core machine: these get 2 minutes.
+  it("type-checks in a fresh project under strict + nodenext, then sends and reads a message in Node", { timeout: 120_000 }, () => {
     writeFileSync(
       path.join(consumer, "tsconfig.json"),
       JSON.stringify({
@@ -101,7 +108,7 @@ export async function conversation(url: string, aliceKey: \`0x\${string}\`, bobK
     expect(JSON.parse(run.stdout)).toEqual({ node: relay.address, sent: expect.stringMatching(/^\d+$/), read: ["hello from a fresh project:true"], code: "INVALID_ARGUMENT" });
   });
 
-  it("fails to type-check a misuse (the check above can fail)", () => {
+  it("fails to type-check a misuse (the check above can fail)", { timeout: 120_000 }, () => {
     writeFileSync(path.join(consumer, "misuse.ts"), `import { createNeutral } from "@neutral/client";\ncreateNeutral({ url: "http://x", account: 42 });\n`);
     writeFileSync(path.join(consumer, "tsconfig.misuse.json"), JSON.stringify({ extends: "./tsconfig.json", files: ["misuse.ts"], compilerOptions: { noEmit: true } }));
     const compiled = spawnSync(process.execPath, [tsc, "-p", path.join(consumer, "tsconfig.misuse.json")], { encoding: "utf8" });
@@ -116,7 +123,7 @@ export async function conversation(url: string, aliceKey: \`0x\${string}\`, bobK
     expect(messages).toEqual([]);
   });
 
-  it("passes arethetypeswrong (ESM-only profile)", () => {
+  it("passes arethetypeswrong (ESM-only profile)", { timeout: 120_000 }, () => {
     // esm-only: CommonJS `require` resolutions are out of scope (the package is ESM-only, Node ≥ 20).
     const result = spawnSync(attw, [tarball, "--profile", "esm-only", "--format", "ascii"], { encoding: "utf8" });
     expect(result.stdout).toMatch(/node16 \(from ESM\): 🟢 \(ESM\)/);

@@ -6,5 +6,8 @@ export default defineConfig({
     // 2-core machine, with the other packages' suites beside them, 5 s is not enough.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The run's own temp dir, and every relay a test started killed at the end of the run, also
+    // when it is interrupted (SIGINT/SIGTERM); the temp dir removed, a failed test's too.
+    globalSetup: ["@neutral/relay/testing/global-setup"],
   },
 });

@@ -28,13 +28,13 @@ const { build } = await import("esbuild");
 
 const esc = (value) => String(value).replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]);
 
-/** The worked sign-in example: a real token, signed at build time with a public test key by src/siwe.ts. */
+/** The worked sign-in example: a real token, signed at build time with a public test key (@neutral/protocol/testing). */
 async function authExample(spec, server) {
-  const bundled = await build({ entryPoints: [path.join(src, "siwe.ts")], bundle: true, format: "esm", platform: "node", write: false, logLevel: "silent" });
-  const siwe = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`);
+  const { TEST_KEYS, fixtureSigner } = await import("@neutral/protocol/testing");
   // Hardhat's account #0: a well-known public test key, never a real secret.
-  const privateKey = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
-  const signed = siwe.bearerToken(Buffer.from(privateKey.slice(2), "hex"), {
+  const privateKey = TEST_KEYS.alice;
+  const signer = fixtureSigner(privateKey);
+  const signed = signer.bearerToken({
     domain: server.host,
     uri: server.origin,
     issuedAt: Date.UTC(2026, 0, 1),
@@ -45,7 +45,7 @@ async function authExample(spec, server) {
   const method = spec.methods.find((m) => m["x-requires-auth"] === true && !m.params.some((p) => p.required));
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: method ? method.name : "rpc.discover", params: [] });
   const curl = [`curl ${server.origin}/`, "-H 'Content-Type: application/json'", `-H 'Authorization: Bearer ${signed.token}'`, `-d '${body}'`].join(" \\\n  ");
-  return { privateKey, address: signed.address, message: signed.message, signature: signed.signature, token: signed.token, curl };
+  return { privateKey, address: signer.checksumAddress, message: signed.message, signature: signed.signature, token: signed.token, curl };
 }
 
 /** The guides, with their placeholders filled in and a contents entry per h3. */

@@ -7,6 +7,7 @@ const { template } = require("lodash");
 const { buildModel } = require("./model.cjs");
 const ts = require("./typescript.cjs");
 const { header } = require("./layout.cjs");
+const { readEip712 } = require("./eip712.cjs");
 
 const json = (value) => JSON.stringify(value);
 const list = (items) => `[${items.map(json).join(", ")}]`;
@@ -20,7 +21,7 @@ function templateFile(templatePath, outPath, extra = {}) {
     path: outPath,
     template: (data) => {
       const model = buildModel(data.openrpcDocument);
-      return compiled({ ...data, model, ts, header, json, list, ...extra });
+      return compiled({ ...data, model, ts, header, json, list, eip712: readEip712, ...extra });
     },
   };
 }

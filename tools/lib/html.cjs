@@ -246,9 +246,9 @@ function exampleRequest(method, example, id = 1) {
   return { jsonrpc: "2.0", id, method: method.name, params: params.map((v) => (v === undefined ? null : v)) };
 }
 
-/** The params an example leaves out but `exampleRequest` has to send as null to reach later ones. */
+/** The params an example leaves out (or lists as null) that `exampleRequest` sends as null to reach later ones. */
 function nullFilled(method, example) {
-  const given = new Set((example.params || []).map((p) => p.name));
+  const given = new Set((example.params || []).filter((p) => p.value !== null).map((p) => p.name));
   const last = method.params.reduce((at, p, i) => (given.has(p.name) ? i : at), -1);
   return method.params.slice(0, last + 1).filter((p) => !given.has(p.name)).map((p) => p.name);
 }
@@ -272,8 +272,8 @@ function fieldText(kind, value) {
   return kind === "json" ? JSON.stringify(value, null, 2) : String(value);
 }
 
-/** The params of an example by name (what a "fill from example" choice puts into the fields). */
-const exampleParams = (example) => Object.fromEntries((example.params || []).map((p) => [p.name, p.value]));
+/** The params of an example by name (what a "fill from example" choice puts into the fields); null is absent. */
+const exampleParams = (example) => Object.fromEntries((example.params || []).filter((p) => p.value !== null).map((p) => [p.name, p.value]));
 
 /**
  * A method's "Try it" form: one field per param, generated from the param's schema and prefilled

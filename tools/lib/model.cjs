@@ -9,7 +9,7 @@ function shortName(methodName) {
 
 const pascal = (name) => name.charAt(0).toUpperCase() + name.slice(1);
 
-/** A result schema that is an array of exactly one item carries one payload (protocol.md §3). */
+/** A result schema that is an array of exactly one item carries one payload (seeds/README.md §3). */
 function payloadOf(schema) {
   if (schema && schema.type === "array" && schema.minItems === 1 && schema.maxItems === 1 && schema.items && !Array.isArray(schema.items)) {
     return schema.items;

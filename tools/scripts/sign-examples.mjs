@@ -1,31 +1,16 @@
 // Prints the signed example messages and key bundles used in openrpc.json examples and seeds/exchanges.
 // The keys are the publicly known Hardhat/Anvil test accounts #0..#2 — never real funds or secrets.
 // Run: node tools/scripts/sign-examples.mjs
+// viem signs (an implementation independent of ours); the domain, the types and the keys are the
+// protocol package's.
 import { privateKeyToAccount } from "viem/accounts";
 import { hashTypedData } from "viem";
+import { EIP712_DOMAIN as domain, EIP712_TYPES as types } from "@neutral/protocol";
+import { TEST_KEYS } from "@neutral/protocol/testing";
 
-const alice = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
-const bob = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
-const node = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a");
-
-const domain = { name: "neutralService", version: "1" };
-const types = {
-  Message: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "message", type: "bytes" },
-    { name: "timestamp", type: "uint64" },
-  ],
-  Receipt: [
-    { name: "message", type: "bytes32" },
-    { name: "role", type: "string" },
-  ],
-  KeyBundle: [
-    { name: "account", type: "address" },
-    { name: "key", type: "bytes32" },
-    { name: "timestamp", type: "uint64" },
-  ],
-};
+const alice = privateKeyToAccount(TEST_KEYS.alice);
+const bob = privateKeyToAccount(TEST_KEYS.bob);
+const node = privateKeyToAccount(TEST_KEYS.node);
 
 const drafts = [
   { id: "1", sender: alice, recipient: bob, body: "a1b2c3d4e5f60718", timestamp: 1767225600000 },

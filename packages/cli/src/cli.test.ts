@@ -6,7 +6,7 @@ import { startRelay, type RunningRelay } from "@neutral/relay/testing";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localTime } from "./format.js";
-import { closedPort, exited, runCli, spawnCli, waitFor, type CliOptions, type CliResult } from "./test-cli.js";
+import { closedPort, exited, runCli, spawnCli, waitFor, type CliOptions, type CliResult } from "../test/run-cli.js";
 
 interface Account {
   address: string;
@@ -166,7 +166,7 @@ describe("two accounts exchange messages", () => {
   it("bob answers with the human output: the stored id", async () => {
     const result = await cli(["send", alice.address, "hello alice"], as(bob));
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^sent \\d+ to ${alice.address} ✓\\n$`));
+    expect(result.stdout).toMatch(new RegExp(`^sent message \\d+ to ${alice.address} ✓\\n$`));
   });
 
   it("chat shows both directions, newest first", async () => {

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createNeutral, type Neutral } from "@neutral/client";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "@neutral/protocol";
 import * as commands from "./commands.js";
 import { CliError, debugDetails, describeError, redactor, UsageError, type ErrorContext } from "./errors.js";
 import { serve } from "./serve.js";
@@ -93,8 +94,8 @@ const COMMANDS: Record<string, Command> = {
       direction: { type: "string" },
     },
     optionHelp: [
-      "  --limit N      messages per page, 1..100 (default 20)",
-      "  --all          every page, not only the newest one (100 per page unless --limit)",
+      `  --limit N      messages per page, 1..${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT})`,
+      `  --all          every page, not only the newest one (${MAX_PAGE_LIMIT} per page unless --limit)`,
       "  --from ADDR    only messages from this sender",
       "  --direction D  received (default), sent, or all",
       '  --json         {"messages":[…],"end":true|false} (end: no older message)',
@@ -108,8 +109,8 @@ const COMMANDS: Record<string, Command> = {
     usage: "neutral chat <peer> [--limit N] [--all] [--json]",
     options: { ...JSON_OPTION, limit: { type: "string" }, all: { type: "boolean" } },
     optionHelp: [
-      "  --limit N      messages per page, 1..100 (default 20)",
-      "  --all          every page, not only the newest one (100 per page unless --limit)",
+      `  --limit N      messages per page, 1..${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT})`,
+      `  --all          every page, not only the newest one (${MAX_PAGE_LIMIT} per page unless --limit)`,
       '  --json         {"messages":[…],"end":true|false}',
     ],
     positionals: ["peer"],
@@ -398,13 +399,13 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
   const key = (rawKey.startsWith("0x") || rawKey.startsWith("0X") ? `0x${rawKey.slice(2)}` : `0x${rawKey}`) as `0x${string}`;
 
   // Arguments are checked before anything is sent.
-  const limit = integer(values.limit as string | undefined, "--limit", 1, 100, help);
+  const limit = integer(values.limit as string | undefined, "--limit", 1, MAX_PAGE_LIMIT, help);
   const from = typeof values.from === "string" ? address(values.from, "--from", help) : undefined;
   const dir = direction(values.direction as string | undefined, help);
   const intervalMs = integer(values.interval as string | undefined, "--interval", 50, 24 * 3600 * 1000, help) ?? 2000;
   const all = values.all === true;
   // --all walks every page: the largest pages take the fewest requests.
-  const pageSize = limit ?? (all ? 100 : undefined);
+  const pageSize = limit ?? (all ? MAX_PAGE_LIMIT : undefined);
   let to: string | undefined;
   let text: string | undefined;
   if (name === "send") {

@@ -1,6 +1,7 @@
 // The commands, over the SDK. Each writes through `Io` (which redacts the key) and throws on failure;
 // cli.ts turns what they throw into one line on stderr.
 import { addressOfKey, generatePrivateKey, NeutralError, RpcTransportError, type DecryptedMessage, type InboxOptions, type MessagePages, type Neutral } from "@neutral/client";
+import { MAX_PAGE_LIMIT } from "@neutral/protocol";
 import { escapeControls, jsonLine, messageJson, messageRows, messageTable, shortAddress, UNVERIFIED, VERIFIED, widthsOf } from "./format.js";
 
 export interface Io {
@@ -96,7 +97,7 @@ export async function send(neutral: Neutral, to: string, text: string, options: 
     return;
   }
   const mark = message.verified ? VERIFIED : `${UNVERIFIED} not verified: ${message.problems.map(escapeControls).join("; ")}`;
-  io.out(`sent ${escapeControls(message.id)} to ${escapeControls(message.to)} ${mark}`);
+  io.out(`sent message ${escapeControls(message.id)} to ${escapeControls(message.to)} ${mark}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -153,7 +154,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-const PAGE = 100;
+const PAGE = MAX_PAGE_LIMIT;
 
 /**
  * Notes the newest message at start, then polls `inbox({ after: last })` every `intervalMs` and

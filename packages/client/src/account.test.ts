@@ -3,9 +3,9 @@ import { recoverMessageAddress, recoverTypedDataAddress, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { toSigner, type Signer } from "./account.js";
 import { createBearerToken } from "./auth/token.js";
-import { typedData } from "./crypto/eip712.js";
+import { typedData } from "@neutral/protocol";
 import { NeutralError } from "./errors.js";
-import { privateKeyToAccount, signingProvider, TEST_KEYS } from "./test-wallet.js";
+import { privateKeyToAccount, signingProvider, TEST_KEYS } from "../test/wallet.js";
 
 const alice = privateKeyToAccount(TEST_KEYS.alice);
 const signers: [string, () => Signer][] = [

@@ -1,7 +1,7 @@
 // The three kinds of account the SDK signs with, behind one small `Signer` interface: a raw
 // private key, a viem-style local account, or an EIP-1193 wallet that can only sign.
 import { addressOfPrivateKey, checksumAddress, fromHex, isAddress, isPrivateKeyHex, normalizeSignature, personalMessageDigest, signDigest, toHex, type Hex } from "./crypto/ecdsa.js";
-import { EIP712_DOMAIN_TYPE, hashTypedData, type PrimaryType, type TypedData } from "./crypto/eip712.js";
+import { EIP712_DOMAIN_TYPE, hashTypedData, type PrimaryType, type TypedData } from "@neutral/protocol";
 import { NeutralError } from "./errors.js";
 
 /** What the SDK needs from an account: its address and two kinds of signature. */

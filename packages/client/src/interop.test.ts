@@ -5,7 +5,7 @@ import { JSONRPCClient } from "json-rpc-2.0";
 import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNeutral } from "./neutral.js";
-import { privateKeyToAccount, TEST_KEYS } from "./test-wallet.js";
+import { privateKeyToAccount, TEST_KEYS } from "../test/wallet.js";
 
 let relay: RunningRelay;
 let token: string;

@@ -1,6 +1,6 @@
 // Turning a stored Message into what an app shows: its plaintext and the result of every check.
 import { fromHex, recoverAddress, toHex, type Hex } from "./crypto/ecdsa.js";
-import { hashTypedData } from "./crypto/eip712.js";
+import { hashTypedData } from "@neutral/protocol";
 import { decryptPayload } from "./crypto/nip44.js";
 import type { Message } from "./generated/types.js";
 

@@ -5,8 +5,9 @@ import { hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { describe, expect, it } from "vitest";
 import { toSigner } from "./account.js";
 import { toHex, type Hex } from "./crypto/ecdsa.js";
-import { DERIVATION_NOTICE, deriveMessagingKey, isValidKeyBundle, messagingKeyFromSignature, signKeyBundle } from "./messaging-key.js";
-import { privateKeyToAccount, signingProvider, TEST_KEYS } from "./test-wallet.js";
+import { DERIVATION_NOTICE, EIP712_DOMAIN } from "@neutral/protocol";
+import { deriveMessagingKey, isValidKeyBundle, messagingKeyFromSignature, signKeyBundle } from "./messaging-key.js";
+import { privateKeyToAccount, signingProvider, TEST_KEYS } from "../test/wallet.js";
 
 const alice = privateKeyToAccount(TEST_KEYS.alice);
 const bob = privateKeyToAccount(TEST_KEYS.bob);
@@ -24,7 +25,7 @@ describe("the messaging key", () => {
 
   it("follows the derivation openrpc.json spells out (recomputed here with viem and @noble directly)", async () => {
     const signature = await alice.signTypedData({
-      domain: { name: "neutralService", version: "1" },
+      domain: EIP712_DOMAIN,
       types: { DeriveMessagingKey: [{ name: "notice", type: "string" }, { name: "account", type: "address" }, { name: "version", type: "uint32" }] },
       primaryType: "DeriveMessagingKey",
       message: { notice: DERIVATION_NOTICE, account: alice.address, version: 1 },

@@ -6,15 +6,9 @@ import { hkdf } from "@noble/hashes/hkdf.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Signer } from "./account.js";
+import { DERIVATION_SALT, derivationInfo, derivationValues, hashTypedData, typedData } from "@neutral/protocol";
 import { fromHex, recoverAddress, toHex, type Hex } from "./crypto/ecdsa.js";
-import { hashTypedData, typedData } from "./crypto/eip712.js";
 import type { KeyBundle } from "./generated/types.js";
-
-export const DERIVATION_NOTICE =
-  "Derive my neutralService messaging key. Sign this only in an app you trust with your messages: this signature decrypts them.";
-export const DERIVATION_VERSION = 1;
-/** HKDF salt of the derivation (openrpc.json's "Key bundles" section spells the whole derivation out). */
-export const DERIVATION_SALT = "neutralService messaging key";
 
 /** A messaging key pair. `publicKey` is x-only (32 bytes, BIP-340 form), as NIP-44 uses it. */
 export interface MessagingKey {
@@ -27,8 +21,7 @@ export interface MessagingKey {
 const CURVE_ORDER = secp256k1.Point.CURVE().n;
 
 /** The typed data an account signs to derive its messaging key. */
-export const derivationRequest = (account: string) =>
-  typedData("DeriveMessagingKey", { notice: DERIVATION_NOTICE, account: account.toLowerCase() as Hex, version: DERIVATION_VERSION });
+export const derivationRequest = (account: string) => typedData("DeriveMessagingKey", derivationValues(account));
 
 /**
  * The messaging key from a derivation signature: HKDF-SHA256 over its r‖s (v is dropped, and s is
@@ -42,7 +35,7 @@ export function messagingKeyFromSignature(signature: Hex): MessagingKey {
   if (s > CURVE_ORDER / 2n) s = CURVE_ORDER - s;
   const ikm = concatBytes(r, fromHex(s.toString(16).padStart(64, "0")));
   for (let counter = 0; ; counter++) {
-    const candidate = hkdf(sha256, ikm, utf8ToBytes(DERIVATION_SALT), utf8ToBytes(`v${DERIVATION_VERSION}/${counter}`), 32);
+    const candidate = hkdf(sha256, ikm, utf8ToBytes(DERIVATION_SALT), utf8ToBytes(derivationInfo(counter)), 32);
     const scalar = BigInt(`0x${bytesToHex(candidate)}`);
     if (scalar > 0n && scalar < CURVE_ORDER) {
       const publicKey = secp256k1.getPublicKey(candidate, true).subarray(1);

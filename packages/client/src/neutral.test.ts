@@ -4,15 +4,15 @@ import { startRelay, type RunningRelay } from "@neutral/relay/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toSigner } from "./account.js";
 import { signDigest, toHex, type Hex } from "./crypto/ecdsa.js";
-import { hashTypedData, typedData } from "./crypto/eip712.js";
+import { hashTypedData, typedData } from "@neutral/protocol";
 import { NeutralError } from "./errors.js";
 import type { KeyBundle, Message } from "./generated/types.js";
 import { deriveMessagingKey, signKeyBundle } from "./messaging-key.js";
 import { messageDigest } from "./messages.js";
 import { createNeutral, type Neutral } from "./neutral.js";
 import { RpcError, RpcTransportError } from "./rpc.js";
-import { startTamperingProxy, type TamperingProxy } from "./test-proxy.js";
-import { privateKeyToAccount, signingProvider, TEST_KEYS, type SigningProvider } from "./test-wallet.js";
+import { startTamperingProxy, type TamperingProxy } from "../test/tampering-proxy.js";
+import { privateKeyToAccount, signingProvider, TEST_KEYS, type SigningProvider } from "../test/wallet.js";
 
 let relay: RunningRelay;
 let proxy: TamperingProxy;

@@ -3,7 +3,7 @@
 import { toSigner, type AccountSource, type Signer } from "./account.js";
 import { createBearerToken, type BearerToken } from "./auth/token.js";
 import { fromHex, isAddress, type Hex } from "./crypto/ecdsa.js";
-import { typedData } from "./crypto/eip712.js";
+import { typedData } from "@neutral/protocol";
 import { encryptHex, getConversationKey, MAX_PLAINTEXT_BYTES, payloadLength } from "./crypto/nip44.js";
 import { NeutralError } from "./errors.js";
 import { errors } from "./generated/errors.js";

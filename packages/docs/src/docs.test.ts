@@ -9,6 +9,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { generate } from "../../../tools/generate.mjs";
+import { MAX_TOKEN_LIFETIME_MS } from "@neutral/protocol";
 
 const docsRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = path.resolve(docsRoot, "../..");
@@ -266,7 +267,7 @@ describe("build.mjs", () => {
     const publicKey = secp256k1.Point.fromBytes(secp256k1.recoverPublicKey(recovered, digest, { prehash: false })).toBytes(false);
     expect(`0x${Buffer.from(keccak_256(publicKey.subarray(1)).subarray(12)).toString("hex")}`).toBe(address.toLowerCase());
 
-    // What protocol.md §8 has the node check, for a node at the spec's first server.
+    // What seeds/README.md §6 has the node check, for a node at the spec's first server.
     const server = new URL(spec.servers![0]!.url);
     const lines = message.split("\n");
     expect(lines[0]).toBe(`${server.host} wants you to sign in with your Ethereum account:`);
@@ -277,7 +278,7 @@ describe("build.mjs", () => {
     expect(value("Nonce")).toMatch(/^[A-Za-z0-9]{8,}$/);
     const lifetime = Date.parse(value("Expiration Time")!) - Date.parse(value("Issued At")!);
     expect(lifetime).toBeGreaterThan(0);
-    expect(lifetime).toBeLessThanOrEqual(24 * 60 * 60 * 1000);
+    expect(lifetime).toBeLessThanOrEqual(MAX_TOKEN_LIFETIME_MS);
     const curl = field("auth-example-curl");
     expect(curl).toContain(`Authorization: Bearer ${token}`);
     expect(curl).toContain(server.origin);

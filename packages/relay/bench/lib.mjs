@@ -27,7 +27,7 @@ export function users(count) {
   return Array.from({ length: count }, (_, i) => user(i));
 }
 
-/** A SIWE bearer token (protocol.md §8), signed with the native curve: EIP-191 personal_sign of the text. */
+/** A SIWE bearer token (seeds/README.md §6), signed with the native curve: EIP-191 personal_sign of the text. */
 export function token(u, { nonce = randomBytes(8).toString("hex"), lifetimeMs = 3 * 3_600_000 } = {}) {
   const issuedAt = new Date();
   const checksummed = u.address; // the relay lowercases; EIP-4361 wants EIP-55, viem's parser accepts lowercase
@@ -48,7 +48,7 @@ export function token(u, { nonce = randomBytes(8).toString("hex"), lifetimeMs = 
   return `${body.toString("base64url")}.0x${hex(curve.sign(digest, u.privateKey))}`;
 }
 
-/** A client-signed sendMessage param (protocol.md §6), signed with the native curve. */
+/** A client-signed sendMessage param (seeds/README.md “Signatures and receipts”), signed with the native curve. */
 export function signedMessage(from, to, message, timestamp = Date.now()) {
   const fields = { from: from.address, to: to.address, message, timestamp };
   return { ...fields, signature: `0x${hex(curve.sign(messageDigest(fields), from.privateKey))}` };

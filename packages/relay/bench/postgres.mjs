@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { findPostgresBinDir, startThrowawayPostgres } from "../dist/postgres-cluster.js";
+import { findPostgresBinDir, NO_POSTGRES, startThrowawayPostgres } from "../dist/testing/postgres.js";
 import { openPostgresStore } from "../dist/storage/postgres.js";
 import { BENCH_DIR, childPids, startRelay, warmFile } from "./lib.mjs";
 
@@ -37,12 +37,18 @@ export async function postgresFigures(bench) {
   const { figure, log } = bench.tools;
   const binDir = findPostgresBinDir();
   if (!binDir) {
-    figure("# PostgreSQL figures skipped: PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin); BENCH_POSTGRES=0 silences this");
+    figure(`# PostgreSQL figures skipped: ${NO_POSTGRES}; BENCH_POSTGRES=0 silences this`);
+    return;
+  }
+  const psql = psqlPath(binDir);
+  if (!psql) {
+    figure("# PostgreSQL figures skipped: no psql (PostgreSQL's client, which copies the store in) beside the server binaries or on PATH; BENCH_POSTGRES=0 silences this");
     return;
   }
   if (!bench.doReads && !bench.doSends) return;
   const dir = path.join(BENCH_DIR, ".data", `postgres-${path.basename(bench.store.dir)}`);
   stopLeftover(dir, binDir, log);
+  const major = execFileSync(path.join(binDir, "pg_ctl"), ["--version"], { encoding: "utf8" }).replace(/^.*\(PostgreSQL\)\s*/, "").split(".")[0].trim();
 
   let cluster;
   // pg_ctl runs the server as a daemon: stop it on Ctrl-C too. (stop() runs pg_ctl synchronously.)
@@ -53,7 +59,7 @@ export async function postgresFigures(bench) {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    const seeded = await seededPostgres({ dir, sqlite: bench.store, binDir, log, started: (c) => (cluster = c) });
+    const seeded = await seededPostgres({ dir, sqlite: bench.store, psql, major, log, started: (c) => (cluster = c) });
     await measure(bench, seeded);
   } finally {
     process.off("SIGINT", onSignal);
@@ -125,12 +131,14 @@ const withDatabase = (adminUrl, database) => {
  * VACUUM FREEZE ANALYZE. The marker names the SQLite store it copied (its seededAt): a reseeded
  * SQLite store makes a new copy.
  */
-async function seededPostgres({ dir, sqlite, binDir, log, started }) {
+async function seededPostgres({ dir, sqlite, psql, major, log, started }) {
   const marker = path.join(dir, "seeded.json");
   let info;
   if (existsSync(marker)) {
     info = JSON.parse(readFileSync(marker, "utf8"));
     if (info.version !== MARKER_VERSION || info.sqliteSeededAt !== sqlite.seededAt || info.maxId !== sqlite.maxId) info = undefined;
+    // A cluster another PostgreSQL major version made (the system's, before the embedded binaries) cannot start.
+    if (clusterMajor(dir) !== major) info = undefined;
   }
   if (!info) rmSync(dir, { recursive: true, force: true }); // a stale or half-made copy
   const cluster = await startThrowawayPostgres({ dir, settings: SETTINGS });
@@ -138,17 +146,27 @@ async function seededPostgres({ dir, sqlite, binDir, log, started }) {
   const url = withDatabase(cluster.url, DATABASE);
   const cached = info !== undefined;
   if (!info) {
-    info = await copyStore({ adminUrl: cluster.url, url, file: path.join(sqlite.dir, "neutral.sqlite"), psql: psqlPath(binDir), log });
+    info = await copyStore({ adminUrl: cluster.url, url, file: path.join(sqlite.dir, "neutral.sqlite"), psql, log });
     info = { version: MARKER_VERSION, sqliteSeededAt: sqlite.seededAt, ...info, copiedAt: new Date().toISOString() };
     writeFileSync(marker, JSON.stringify(info, null, 2));
   }
   return { cluster, url, info, cached, dir };
 }
 
-/** psql beside the server's initdb (PATH may hold links to initdb and pg_ctl only), else on PATH. */
+/** The PostgreSQL major version of the cluster in `dir` (its data/PG_VERSION), or undefined. */
+function clusterMajor(dir) {
+  try {
+    return readFileSync(path.join(dir, "data", "PG_VERSION"), "utf8").trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** psql beside the server's initdb (PATH may hold links to initdb and pg_ctl only), else on PATH, else undefined. */
 function psqlPath(binDir) {
   const beside = path.join(path.dirname(realpathSync(path.join(binDir, "initdb"))), "psql");
-  return existsSync(beside) ? beside : "psql";
+  if (existsSync(beside)) return beside;
+  return (process.env.PATH ?? "").split(path.delimiter).map((dir) => path.join(dir, "psql")).find((file) => existsSync(file));
 }
 
 /** COPY text format: bytea as \x hex (the backslash doubled), text with \, tab, CR, LF escaped. */

@@ -491,7 +491,7 @@ async function sends(store, people) {
   const rounds = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     // Signed afresh each round: a message's timestamp must be within 5 minutes of the node's clock
-    // (protocol.md §10, clock skew), and a whole round of sends takes minutes.
+    // (seeds/README.md §8, clock skew), and a whole round of sends takes minutes.
     log(`sends: pre-signing ${WORKERS.length} x ${perRun} messages from ${senderCount} senders (round ${round + 1} of ${ROUNDS})`);
     const lists = new Map(WORKERS.map((workers) => [workers, presign(people, senderCount, perRun)]));
     for (const [t, { workers, fresh }] of targets.entries()) {

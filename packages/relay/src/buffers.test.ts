@@ -3,9 +3,9 @@
 // of in bounded time. Real relays on loopback; each client from its own address in 127.0.0.0/8.
 import type net from "node:net";
 import { describe, expect, it } from "vitest";
-import { childPids, connectFrom, httpFrom, NODE_INFO, pssBytes, serves, sleep } from "./http/test-clients.js";
-import { call, startRelay, type RunningRelay } from "./test-relay.js";
-import { TEST_KEYS, wallet } from "./test-wallets.js";
+import { childPids, connectFrom, httpFrom, NODE_INFO, pssBytes, serves, sleep } from "../test/clients.js";
+import { call, startRelay, type RunningRelay } from "../testing/index.js";
+import { TEST_KEYS, wallet } from "../test/wallets.js";
 
 const MiB = 1024 * 1024;
 const alice = wallet(TEST_KEYS.alice);

@@ -1,8 +1,10 @@
 import os from "node:os";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.js";
+import { MAX_PAGE_LIMIT } from "@neutral/protocol";
+import { TEST_KEYS } from "@neutral/protocol/testing";
 
-/** Every flag with its environment variable (protocol.md §10 limits included). */
+/** Every flag with its environment variable (seeds/README.md §8 limits included). */
 const FLAGS = [
   ["host", "NEUTRAL_HOST"],
   ["port", "NEUTRAL_PORT"],
@@ -36,7 +38,7 @@ const FLAGS = [
   ["max-buffered-bytes-per-ip", "NEUTRAL_MAX_BUFFERED_BYTES_PER_IP"],
 ] as const;
 
-const KEY = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+const KEY = TEST_KEYS.node;
 
 function config(argv: string[], env: NodeJS.ProcessEnv = {}): RelayConfig {
   const parsed = parseConfig(argv, env);
@@ -78,7 +80,7 @@ describe("parseConfig", () => {
         maxBufferedBytesPerIp: 8 * 1024 * 1024,
       },
       limits: {
-        maxLimit: 100,
+        maxLimit: MAX_PAGE_LIMIT,
         maxBatch: 100,
         maxBodyBytes: 1024 * 1024,
         maxMessageBytes: 64 * 1024,

@@ -1,6 +1,6 @@
 import os from "node:os";
 import { parseArgs } from "node:util";
-import type { Limits } from "./service.js";
+import { DEFAULT_LIMITS, MAX_PAGE_LIMIT } from "@neutral/protocol";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -28,6 +28,27 @@ export interface RelayConfig {
   limits: Limits;
   /** Connections, timeouts and the memory held for clients (issue 19: findings 2, 3, 5). */
   connections: ConnectionConfig;
+}
+
+/** The limits a node enforces and nodeInfo reports (`limits`): the spec's, as the operator set them. */
+export interface Limits {
+  maxLimit: number;
+  maxBatch: number;
+  maxBodyBytes: number;
+  maxMessageBytes: number;
+  clockSkewMs: number;
+  /** The answer budget of one HTTP request, bytes of message JSON (openrpc.json `maxResponseBytes`). */
+  maxResponseBytes: number;
+  /** With since/until, the most mailbox entries one page examines per range (`maxPageScan`). */
+  maxPageScan: number;
+  /** Per client IP, per node: cost units per second (limits/request-costs.ts); absent: off. */
+  rateLimit?: number;
+  /** The storage quotas' period, present when one is on; each quota is per node, absent when off. */
+  quotaPeriodSeconds?: number;
+  senderQuotaMessages?: number;
+  senderQuotaBytes?: number;
+  recipientQuotaMessages?: number;
+  recipientQuotaBytes?: number;
 }
 
 export interface ConnectionConfig {
@@ -99,16 +120,16 @@ const FLAGS = {
     default: String(200 * 1024 * 1024),
     help: "bytes of ciphertext one recipient's mailbox may receive per period, per node; 0 = off",
   },
-  "max-body-bytes": { env: "NEUTRAL_MAX_BODY_BYTES", default: String(1024 * 1024), help: "largest request body" },
-  "max-batch": { env: "NEUTRAL_MAX_BATCH", default: "100", help: "most entries in one batch" },
-  "max-message-bytes": { env: "NEUTRAL_MAX_MESSAGE_BYTES", default: String(64 * 1024), help: "largest message body, in bytes of ciphertext" },
+  "max-body-bytes": { env: "NEUTRAL_MAX_BODY_BYTES", default: String(DEFAULT_LIMITS.maxBodyBytes), help: "largest request body" },
+  "max-batch": { env: "NEUTRAL_MAX_BATCH", default: String(DEFAULT_LIMITS.maxBatch), help: "most entries in one batch" },
+  "max-message-bytes": { env: "NEUTRAL_MAX_MESSAGE_BYTES", default: String(DEFAULT_LIMITS.maxMessageBytes), help: "largest message body, in bytes of ciphertext" },
   "max-response-bytes": {
     env: "NEUTRAL_MAX_RESPONSE_BYTES",
-    default: String(4 * 1024 * 1024),
+    default: String(DEFAULT_LIMITS.maxResponseBytes),
     help: "answer budget of one HTTP request, bytes of message JSON: pages stop short of it, batch entries past it get -32005",
   },
-  "max-page-scan": { env: "NEUTRAL_MAX_PAGE_SCAN", default: "256", help: "with since/until, most messages one page examines per mailbox part; the page then stops early with a cursor" },
-  "clock-skew-ms": { env: "NEUTRAL_CLOCK_SKEW_MS", default: String(5 * 60 * 1000), help: "accepted distance of a message timestamp from the node's clock; also how far ahead a key bundle's may be" },
+  "max-page-scan": { env: "NEUTRAL_MAX_PAGE_SCAN", default: String(DEFAULT_LIMITS.maxPageScan), help: "with since/until, most messages one page examines per mailbox part; the page then stops early with a cursor" },
+  "clock-skew-ms": { env: "NEUTRAL_CLOCK_SKEW_MS", default: String(DEFAULT_LIMITS.clockSkewMs), help: "accepted distance of a message timestamp from the node's clock; also how far ahead a key bundle's may be" },
   "max-connections": {
     env: "NEUTRAL_MAX_CONNECTIONS",
     default: "10000",
@@ -150,7 +171,7 @@ export function helpText(): string {
     lines.push(`  --${name.padEnd(24)} ${flag.env.padEnd(32)} ${flag.help}${flag.help.includes("default") ? "" : fallback}`);
   }
   lines.push(`  --${"help".padEnd(24)} ${"".padEnd(32)} this text`, "");
-  lines.push("Serves JSON-RPC on POST /, plus GET /health, /openrpc.json and /docs/.");
+  lines.push("Serves JSON-RPC on POST /, plus GET / (what this node is, where the rest is), /health, /openrpc.json and /docs/.");
   return lines.join("\n");
 }
 
@@ -269,7 +290,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
       replicas,
       connections,
       limits: {
-        maxLimit: 100, // fixed by the spec's Limit schema
+        maxLimit: MAX_PAGE_LIMIT, // fixed by the spec's Limit schema
         maxBatch: integer("max-batch", required("max-batch"), 1, 10_000),
         maxBodyBytes: integer("max-body-bytes", required("max-body-bytes"), 1024, 64 * 1024 * 1024),
         maxMessageBytes,

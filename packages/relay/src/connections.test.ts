@@ -3,8 +3,8 @@
 // on loopback; each client speaks from an address of its own in 127.0.0.0/8. Limits are given as
 // variables, so that a relay without them starts all the same and the assertions tell.
 import { describe, expect, it } from "vitest";
-import { childPids, closedWithin, connectFrom, flood, httpFrom, limitOpenFiles, NODE_INFO, serves, sleep } from "./http/test-clients.js";
-import { startRelay } from "./test-relay.js";
+import { childPids, closedWithin, connectFrom, flood, httpFrom, limitOpenFiles, NODE_INFO, serves, sleep } from "../test/clients.js";
+import { startRelay } from "../testing/index.js";
 
 const addresses = (from: number, count: number) => Array.from({ length: count }, (_, i) => `127.0.0.${from + i}`);
 

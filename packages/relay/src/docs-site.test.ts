@@ -1,18 +1,18 @@
-// The documentation site as a relay serves it (routes.ts), in Debian's Chromium driven by
+// The documentation site as a relay serves it (routes.ts), in Chromium driven by
 // playwright-core: every file of the built site at /docs/ under a CSP that allows only the site's own
 // script, styles and calls; the first load's size; and "Try it" against this real relay, signed in
 // with a throwaway in-browser key (getInbox) and without a token (nodeInfo).
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { get } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { docsDir } from "@neutral/docs";
-import { chromium, type Browser, type Page, type Request } from "playwright-core";
+import { launchChromium } from "@neutral/test-browser";
+import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startRelay, type RunningRelay } from "./test-relay.js";
-import { TEST_KEYS, wallet } from "./test-wallets.js";
+import { call, startRelay, type RunningRelay } from "../testing/index.js";
+import { TEST_KEYS, wallet } from "../test/wallets.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const outputDir = fileURLToPath(new URL("../test-output/", import.meta.url));
 const screenshotPath = path.join(outputDir, "docs-try-it.png");
 
@@ -37,9 +37,8 @@ const problems: string[] = [];
 const loaded: { url: string; type: string; bytes: number }[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   relay = await startRelay();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   page.on("console", (message) => message.type() === "error" && problems.push(`console: ${message.text()}`));
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));

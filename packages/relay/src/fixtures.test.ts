@@ -5,8 +5,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Message as WireMessage } from "@neutral/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, post, startRelay, tempDir, type RunningRelay } from "./test-relay.js";
-import { TEST_KEYS, wallet } from "./test-wallets.js";
+import { call, post, startRelay, tempDir, type RunningRelay } from "../testing/index.js";
+import { TEST_KEYS, wallet } from "../test/wallets.js";
 
 interface Fixture {
   description: string;

@@ -14,14 +14,15 @@ import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { loadNodeKey } from "./node-key.js";
 import { createHandlers, type Limits, type RelayContext } from "./service.js";
 import { openSqliteStore } from "./storage/sqlite.js";
-import { TEST_KEYS, wallet, xOnlyKeyOf } from "./test-wallets.js";
+import { TEST_KEYS, wallet, xOnlyKeyOf } from "../test/wallets.js";
 import { SOFTWARE } from "./version.js";
+import { DEFAULT_LIMITS } from "@neutral/protocol";
 
 const curve = loadSecp256k1();
 const NOW = Date.parse("2026-01-01T12:00:00.000Z");
 const DOMAIN = "relay.example:8645";
 const MAX_BATCH = 10;
-const LIMITS: Limits = { maxLimit: 100, maxBatch: MAX_BATCH, maxBodyBytes: 1024 * 1024, maxMessageBytes: 64 * 1024, clockSkewMs: 5 * 60 * 1000, maxResponseBytes: 4 * 1024 * 1024, maxPageScan: 256 };
+const LIMITS: Limits = { ...DEFAULT_LIMITS, maxBatch: MAX_BATCH };
 const KNOWN_CODES = new Set([-32700, -32600, -32601, -32602, -32603, -32001, -32002, -32003, -32004, -32005, -32029]);
 /** NEUTRAL_FUZZ_SCALE=10 runs every property ten times as long (for a soak; the default keeps CI fast). */
 const SCALE = Number(process.env.NEUTRAL_FUZZ_SCALE ?? 1) || 1;

@@ -6,8 +6,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { call, post, startRelay, tempDir } from "./test-relay.js";
-import { TEST_KEYS, wallet, xOnlyKeyOf } from "./test-wallets.js";
+import { call, post, startRelay, tempDir } from "../testing/index.js";
+import { TEST_KEYS, wallet, xOnlyKeyOf } from "../test/wallets.js";
 import { WORKER_V8_FLAGS } from "./worker-flags.js";
 
 const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "main.js");

@@ -3,7 +3,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createStdoutSink, MAX_QUEUED_LOG_BYTES } from "./log.js";
-import { startRelay, type RunningRelay } from "./test-relay.js";
+import { startRelay, type RunningRelay } from "../testing/index.js";
 
 async function traffic(relay: RunningRelay, requests: number): Promise<void> {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_nodeInfo", params: [] });

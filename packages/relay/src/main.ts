@@ -7,8 +7,8 @@ import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.j
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { serveNodeLimits } from "./limits/cluster-sync.js";
 import { createLogger, flushLogs, type Logger } from "./log.js";
-import { logCheckpointError, openNodeStorage, type NodeStorage } from "./storage/open.js";
-import { primaryWriter, serveWorkerAppends } from "./storage/shared-writer.js";
+import { logCheckpointError, openNodeStorage, type NodeStorage } from "./node-storage.js";
+import { serveWorkerAppends } from "./storage/shared-writer.js";
 import type { AppendWriter } from "./storage/sqlite-append-writer.js";
 import { startStoreWriter } from "./storage/sqlite.js";
 import { SOFTWARE } from "./version.js";
@@ -50,29 +50,27 @@ async function databaseAnswers(config: RelayConfig, curve: ReturnType<typeof loa
   }
 }
 
-function logGeneratedKey(logger: Logger, { nodeKey, location }: NodeStorage): void {
+function logGeneratedKey(logger: Logger, { nodeKey, location }: Pick<NodeStorage, "nodeKey" | "location">): void {
   if (nodeKey.source !== "generated") return;
   const where = location.storage === "sqlite" ? { file: location.keyFile } : { database: location.database };
   logger.info({ address: nodeKey.address, ...where }, "generated a node key");
 }
 
 /** Where the node keeps its data, for the "listening" line (never a password). */
-const storageFields = ({ location }: NodeStorage) =>
+const storageFields = ({ location }: Pick<NodeStorage, "location">) =>
   location.storage === "sqlite" ? { storage: "sqlite", file: location.file } : { storage: "postgres", database: location.database };
 
-/** Serves HTTP in this process until SIGTERM/SIGINT. */
+/** Serves HTTP in this process until SIGTERM/SIGINT: the whole node (`workers` 1), or one of a primary's workers. */
 async function serve(config: RelayConfig, logger: Logger, announce: boolean): Promise<void> {
   const curve = loadSecp256k1();
   if (announce) logger.info({ secp256k1: curve.implementation }, `secp256k1: ${curve.implementation}`);
-  // A worker's primary has applied the migrations already, and commits every worker's appends.
-  const sharedWriter = !announce && config.databaseUrl === undefined ? primaryWriter() : undefined;
-  const storage = await openNodeStorage(config, curve, { migrate: announce, ...(sharedWriter && { writer: sharedWriter }), logger });
-  const { store, nodeKey } = storage;
-  if (announce) logGeneratedKey(logger, storage);
   // Loaded here, not at the top: a supervising primary never serves, and leaves the HTTP stack,
   // the handlers and the SIWE parser out of its memory.
-  const { createRelay } = await import("./relay.js");
-  const relay = createRelay({ config, logger, curve, nodeKey, store });
+  const { createNode } = await import("./node.js");
+  // In a cluster worker (announce false) createNode leaves the migrations and the appends to the primary.
+  const relay = await createNode(config, { logger, curve, clusterWorker: !announce });
+  const { nodeKey } = relay;
+  if (announce) logGeneratedKey(logger, relay);
   // Before listening: a signal that follows the "listening" line at once must find its handler.
   let stopping = false;
   const stop = (signal: string) => {
@@ -92,14 +90,8 @@ async function serve(config: RelayConfig, logger: Logger, announce: boolean): Pr
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
-  let url: string;
-  try {
-    url = await relay.listen();
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  if (announce) logger.info({ url, address: nodeKey.address, secp256k1: curve.implementation, workers: 1, ...storageFields(storage) }, "listening");
+  const url = await relay.listen(); // closes the storage if it fails
+  if (announce) logger.info({ url, address: nodeKey.address, secp256k1: curve.implementation, workers: 1, ...storageFields(relay) }, "listening");
   else logger.debug({ url }, "worker listening");
 }
 

@@ -5,7 +5,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { loadNodeKey, NODE_KEY_FILE } from "./node-key.js";
-import { TEST_KEYS } from "./test-wallets.js";
+import { TEST_KEYS } from "../test/wallets.js";
 
 const curve = loadSecp256k1();
 const root = mkdtempSync(path.join(os.tmpdir(), "neutral-node-key-"));

@@ -2,8 +2,8 @@
 // a request's answers stay within --max-response-bytes, and a page with since/until examines at
 // most --max-page-scan messages per mailbox part, however sparse the filter.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, post, startRelay, type RunningRelay } from "./testing.js";
-import { TEST_KEYS, wallet } from "./test-wallets.js";
+import { call, post, startRelay, type RunningRelay } from "../testing/index.js";
+import { TEST_KEYS, wallet } from "../test/wallets.js";
 
 const alice = wallet(TEST_KEYS.alice);
 const bob = wallet(TEST_KEYS.bob);

@@ -1,10 +1,11 @@
-// The HTTP conformance suite (http-conformance.ts) against a relay on PostgreSQL (a fresh schema of
+// The HTTP conformance suite (test/http-conformance.ts) against a relay on PostgreSQL (a fresh schema of
 // the test cluster), with the node key generated into the database.
-import { describeHttpConformance } from "./http-conformance.js";
-import { createTestSchema, describePostgres } from "./storage/test-postgres.js";
-import { startRelay } from "./test-relay.js";
+import { describeHttpConformance } from "../test/http-conformance.js";
+import { describe } from "vitest";
+import { createTestSchema } from "../test/postgres.js";
+import { startRelay } from "../testing/index.js";
 
-describePostgres("relay on PostgreSQL", () => {
+describe("relay on PostgreSQL", () => {
   describeHttpConformance("postgres", async () => {
     const schema = await createTestSchema();
     const relay = await startRelay({ env: { NEUTRAL_DATABASE_URL: schema.url } });

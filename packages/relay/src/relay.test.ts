@@ -1,7 +1,7 @@
-// The HTTP conformance suite (http-conformance.ts) against a relay on SQLite in a temp data dir.
+// The HTTP conformance suite (test/http-conformance.ts) against a relay on SQLite in a temp data dir.
 import { readFileSync } from "node:fs";
-import { describeHttpConformance } from "./http-conformance.js";
-import { startRelay } from "./test-relay.js";
+import { describeHttpConformance } from "../test/http-conformance.js";
+import { startRelay } from "../testing/index.js";
 
 describeHttpConformance("sqlite", async () => {
   const relay = await startRelay();

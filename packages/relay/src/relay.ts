@@ -1,33 +1,30 @@
 import cluster from "node:cluster";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { createDispatcher, createHttpHandler, ErrorCode, errorResponse, RpcError, type HttpExchange, type JsonRpcResponse } from "@neutral/server";
+import { createDispatcher, createHttpHandler, type HttpExchange, type JsonRpcResponse, type RequestHook } from "@neutral/server";
 import { createAuthenticator } from "./auth/authenticator.js";
 import { primaryGate } from "./cluster/connection-ledger.js";
 import type { RelayConfig } from "./config.js";
 import type { Secp256k1 } from "./crypto/secp256k1.js";
 import { clientKey } from "./http/client-key.js";
 import { ConnectionLedger, guardConnections, localGate, processConnectionCap, type ConnectionGate } from "./http/connection-guard.js";
-import { newRequestId } from "./http/request-id.js";
+import { requestIdHook, requestMark } from "./http/request-id.js";
 import { createFallbackRoutes } from "./http/routes.js";
 import { createNodeLimits } from "./limits/node-limits.js";
+import { StoreClosedError } from "./errors.js";
 import type { Logger } from "./log.js";
 import type { NodeKey } from "./node-key.js";
 import { createHandlers, type RelayContext } from "./service.js";
-import { DATABASE_FILE, openSqliteStore } from "./storage/sqlite.js";
 import type { MessageStore } from "./storage/store.js";
 import { SOFTWARE } from "./version.js";
-
-export { DATABASE_FILE };
 
 export interface RelayOptions {
   config: RelayConfig;
   logger: Logger;
   curve: Secp256k1;
   nodeKey: NodeKey;
-  /** Default: SQLite in the data dir. */
-  store?: MessageStore;
+  /** The open store (see `openNodeStorage`, or `createNode` for the whole node as configured); the relay closes it in `close()`. */
+  store: MessageStore;
   /** Who admits connections. Default: in a cluster worker the primary's ledger (cluster/connection-ledger.ts), else one of this process. */
   connectionGate?: ConnectionGate;
 }
@@ -40,20 +37,16 @@ export interface Relay {
   close(graceMs?: number): Promise<void>;
 }
 
-const START = Symbol("start");
-const REQUEST_ID = Symbol("requestId");
-type TimedRequest = IncomingMessage & { [START]?: number; [REQUEST_ID]?: string };
-
 /** What the access log says of an exchange: methods, caller, outcome, latency. Never a token or a body. */
 function describeExchange(exchange: HttpExchange<RelayContext>): Record<string, unknown> {
   const entries = Array.isArray(exchange.body) ? exchange.body : [exchange.body];
   const methods = entries.map((entry) => (typeof entry === "object" && entry !== null && typeof (entry as { method?: unknown }).method === "string" ? (entry as { method: string }).method.slice(0, 64) : "?"));
   const responses: JsonRpcResponse[] = exchange.response === undefined ? [] : Array.isArray(exchange.response) ? exchange.response : [exchange.response];
   const errors = responses.flatMap((response) => ("error" in response ? [response.error.code] : []));
-  const request = exchange.request as TimedRequest;
-  const started = request[START];
+  const mark = requestMark(exchange.request);
+  const started = mark?.start;
   return {
-    reqId: request[REQUEST_ID],
+    reqId: mark?.id,
     method: exchange.body === undefined ? undefined : Array.isArray(exchange.body) ? methods.slice(0, 20) : methods[0],
     ...(Array.isArray(exchange.body) && { batch: entries.length }),
     caller: exchange.context?.auth?.address,
@@ -64,9 +57,13 @@ function describeExchange(exchange: HttpExchange<RelayContext>): Record<string, 
   };
 }
 
+/**
+ * The relay over an open store: handlers, the JSON-RPC dispatcher and HTTP stack with the node's
+ * limits plugged in as hooks (rate limit, request ids), the connection guard. Storage is the
+ * caller's to open: `createNode(config)` does both, as `neutral-relay` runs it.
+ */
 export function createRelay(options: RelayOptions): Relay {
-  const { config, logger, curve, nodeKey } = options;
-  const store = options.store ?? openSqliteStore({ file: path.join(config.dataDir, DATABASE_FILE) });
+  const { config, logger, curve, nodeKey, store } = options;
   let domains: string[] = config.domains;
   // Rate limit and storage quotas, per node (shared with the other workers: limits/cluster-sync.ts).
   const limits = createNodeLimits(config);
@@ -79,21 +76,27 @@ export function createRelay(options: RelayOptions): Relay {
     domains: () => domains,
     software: SOFTWARE,
   });
-  const dispatcher = limits.chargeEntries(
-    createDispatcher<RelayContext>({
-      handlers,
-      maxBatch: config.limits.maxBatch,
-      maxResponseBytes: config.limits.maxResponseBytes,
-      onInternalError: (error, method) => logger.error({ err: error, method }, "internal error"),
-    }),
-  );
+  const dispatcher = createDispatcher<RelayContext>({
+    handlers,
+    maxBatch: config.limits.maxBatch,
+    maxResponseBytes: config.limits.maxResponseBytes,
+    ...(limits.onEntry && { onEntry: limits.onEntry }),
+    onInternalError: (error, method) => {
+      // A request still running when close() gave up waiting finds the store closed: expected while stopping.
+      if (error instanceof StoreClosedError) logger.warn({ method }, "request cut short: the store is closed (stopping)");
+      else logger.error({ err: error, method }, "internal error");
+    },
+  });
   const authenticate = createAuthenticator({ curve, acceptsDomain: (domain) => domains.includes(domain) });
   const logRequests = logger.isLevelEnabled("info");
+  // Pre-dispatch hooks, in order: name the request (for the access log), then admit it for the rate limit.
+  const onRequest: RequestHook<RelayContext>[] = [...(logRequests ? [requestIdHook<RelayContext>()] : []), ...(limits.onRequest ? [limits.onRequest] : [])];
 
   const rpc = createHttpHandler<RelayContext>({
     dispatcher,
+    onRequest,
+    cors: { exposeHeaders: ["x-request-id"] },
     authenticate: limits.authenticate(authenticate),
-    anonymousContext: limits.anonymousContext,
     maxBodyBytes: config.limits.maxBodyBytes,
     heldBytes: { total: config.connections.maxBufferedBytes, perClient: config.connections.maxBufferedBytesPerIp },
     clientKey: (request) => clientKey(request.socket.remoteAddress),
@@ -107,9 +110,6 @@ export function createRelay(options: RelayOptions): Relay {
     }),
   });
 
-  const { admit } = limits;
-  const isRpc = (request: IncomingMessage) => request.method === "POST" && (request.url === "/" || request.url?.startsWith("/?"));
-
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.connections;
   const serverOptions = {
     headersTimeout: headersTimeoutMs,
@@ -118,27 +118,7 @@ export function createRelay(options: RelayOptions): Relay {
     // How often Node looks for requests past those timeouts (default 30 s: a stalled request could live 30 s longer).
     connectionsCheckingInterval: 1000,
   };
-  const server = createServer(serverOptions, (request: TimedRequest, response: ServerResponse) => {
-    if (logRequests) {
-      request[START] = performance.now();
-      const requestId = newRequestId();
-      request[REQUEST_ID] = requestId;
-      response.setHeader("x-request-id", requestId);
-    }
-    if (admit && isRpc(request)) {
-      const verdict = admit(request);
-      if (!verdict.ok) {
-        request.resume();
-        const body = JSON.stringify(
-          errorResponse(null, new RpcError(ErrorCode.RateLimited, "Rate limited: slow down", { retryAfter: verdict.retryAfterSeconds })),
-        );
-        response.writeHead(429, { "content-type": "application/json", "retry-after": String(verdict.retryAfterSeconds), "access-control-allow-origin": "*" });
-        response.end(body);
-        return;
-      }
-    }
-    rpc(request, response);
-  });
+  const server = createServer(serverOptions, rpc);
   const connectionLimits = { maxConnections: config.connections.maxConnections, maxConnectionsPerClient: config.connections.maxConnectionsPerIp };
   const gate = options.connectionGate ?? (cluster.isWorker ? primaryGate(connectionLimits) : localGate(new ConnectionLedger(connectionLimits)));
   // Descriptors kept for everything but client connections: files, IPC, the PostgreSQL pool.

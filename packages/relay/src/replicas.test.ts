@@ -3,10 +3,10 @@
 // message lost when a replica dies. Real processes, real HTTP on loopback, a real PostgreSQL.
 import { createServer, type AddressInfo } from "node:net";
 import { generatePrivateKey } from "viem/accounts";
-import { afterEach, beforeEach, expect, it } from "vitest";
-import { createTestSchema, describePostgres, type TestSchema } from "./storage/test-postgres.js";
-import { call, startRelay, type RunningRelay, type StartOptions } from "./test-relay.js";
-import { TEST_KEYS, wallet, type TestWallet } from "./test-wallets.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestSchema, type TestSchema } from "../test/postgres.js";
+import { call, startRelay, type RunningRelay, type StartOptions } from "../testing/index.js";
+import { TEST_KEYS, wallet, type TestWallet } from "../test/wallets.js";
 
 /** The SIWE domain every replica accepts, as behind one load balancer: one token works on all of them. */
 const DOMAIN = "relay.neutral.test";
@@ -17,7 +17,7 @@ interface Sent {
   to: string;
 }
 
-describePostgres("replicas of one PostgreSQL database", () => {
+describe("replicas of one PostgreSQL database", () => {
   let schema: TestSchema;
   let running: RunningRelay[] = [];
 

@@ -1,4 +1,4 @@
-// The neutralService methods (protocol.md §2, §5–7, §9) driven in process through the generated
+// The neutralService methods (seeds/README.md §2, §5, §7 and “Signatures and receipts”) driven in process through the generated
 // dispatcher, over a real SQLite store. viem checks signatures and receipts independently.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -6,18 +6,18 @@ import path from "node:path";
 import { createDispatcher, type KeyBundle, type Message as WireMessage } from "@neutral/server";
 import { getAddress, hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { EIP712_DOMAIN } from "./crypto/eip712.js";
+import { DEFAULT_LIMITS as SPEC_DEFAULT_LIMITS, EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { loadNodeKey } from "./node-key.js";
 import { createHandlers, type Limits, type RelayContext } from "./service.js";
 import { openSqliteStore } from "./storage/sqlite.js";
 import type { MessageStore } from "./storage/store.js";
-import { MESSAGE_TYPES, TEST_KEYS, wallet, xOnlyKeyOf, type TestWallet } from "./test-wallets.js";
+import { TEST_KEYS, wallet, xOnlyKeyOf, type TestWallet } from "../test/wallets.js";
 import { SOFTWARE } from "./version.js";
 
 const curve = loadSecp256k1();
 const NOW = Date.parse("2026-01-01T12:00:00.000Z");
-const DEFAULT_LIMITS: Limits = { maxLimit: 100, maxBatch: 100, maxBodyBytes: 1024 * 1024, maxMessageBytes: 64 * 1024, clockSkewMs: 5 * 60 * 1000, maxResponseBytes: 4 * 1024 * 1024, maxPageScan: 256 };
+const DEFAULT_LIMITS: Limits = { ...SPEC_DEFAULT_LIMITS };
 const DOMAIN = "relay.example:8645";
 
 const alice = wallet(TEST_KEYS.alice);
@@ -132,14 +132,14 @@ describe("neutralService_sendMessage", () => {
     expect(node.nodeAddress).toBe("0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc");
     const stored = await node.send(alice, { to: bob.address, message: "0123456789abcdef" });
     const digest = hashTypedData({
-      domain: { name: "neutralService", version: "1" },
-      types: MESSAGE_TYPES,
+      domain: EIP712_DOMAIN,
+      types: EIP712_TYPES,
       primaryType: "Message",
       message: { from: stored.from as Hex, to: stored.to as Hex, message: `0x${stored.message}`, timestamp: BigInt(stored.timestamp) },
     });
     const signer = await recoverTypedDataAddress({
       domain: EIP712_DOMAIN,
-      types: MESSAGE_TYPES,
+      types: EIP712_TYPES,
       primaryType: "Message",
       message: { from: stored.from as Hex, to: stored.to as Hex, message: `0x${stored.message}`, timestamp: BigInt(stored.timestamp) },
       signature: stored.signature as Hex,
@@ -150,8 +150,8 @@ describe("neutralService_sendMessage", () => {
       ["receiver", stored.receiver_receipt],
     ] as const) {
       const recovered = await recoverTypedDataAddress({
-        domain: { name: "neutralService", version: "1" },
-        types: MESSAGE_TYPES,
+        domain: EIP712_DOMAIN,
+        types: EIP712_TYPES,
         primaryType: "Receipt",
         message: { message: digest, role },
         signature: signature as Hex,
@@ -214,7 +214,7 @@ describe("neutralService_sendMessage", () => {
     for (let i = 1; i < numbers.length; i++) expect(numbers[i]! > numbers[i - 1]!).toBe(true);
   });
 
-  describe("refusals (protocol.md §6, §9), and their order", () => {
+  describe("refusals (seeds/README.md “Signatures and receipts”, §7), and their order", () => {
     const node = createNode({ maxMessageBytes: 4 });
     let valid: Awaited<ReturnType<TestWallet["sign"]>>;
     /** Signed by bob, but claims to be from alice: the signature does not recover `from`. */

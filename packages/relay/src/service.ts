@@ -1,6 +1,7 @@
 import { budgetSpentError, ErrorCode, RpcError, rawJson, type Handlers, type InboxFilter, type KeyBundle, type NodeInfo, type RequestContext, type ResponseBudget } from "@neutral/server";
 import { keyBundleDigest, messageDigest, receiptDigest } from "./crypto/eip712.js";
 import { isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";
+import type { Limits } from "./config.js";
 import type { StorageQuotas } from "./limits/storage-quotas.js";
 import type { AcceptedMessage } from "./message.js";
 import { cursorValue, fitPageBytes, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredMessage } from "./storage/store.js";
@@ -11,27 +12,14 @@ export interface Caller {
   address: string;
 }
 
-export type RelayContext = RequestContext<Caller>;
-
-export interface Limits {
-  maxLimit: number;
-  maxBatch: number;
-  maxBodyBytes: number;
-  maxMessageBytes: number;
-  clockSkewMs: number;
-  /** The answer budget of one HTTP request, bytes of message JSON (openrpc.json `maxResponseBytes`). */
-  maxResponseBytes: number;
-  /** With since/until, the most mailbox entries one page examines per range (`maxPageScan`). */
-  maxPageScan: number;
-  /** Per client IP, per node: cost units per second (limits/request-costs.ts); absent: off. */
-  rateLimit?: number;
-  /** The storage quotas' period, present when one is on; each quota is per node, absent when off. */
-  quotaPeriodSeconds?: number;
-  senderQuotaMessages?: number;
-  senderQuotaBytes?: number;
-  recipientQuotaMessages?: number;
-  recipientQuotaBytes?: number;
+/** What every handler gets besides its params. */
+export interface RelayContext extends RequestContext<Caller> {
+  /** The client (IPv4 address or IPv6 /64) the request is charged to; set while the rate limit is on (limits/request-costs.ts). */
+  client?: string;
 }
+
+/** The node's limits, as configured (config.ts) and reported by nodeInfo. */
+export type { Limits } from "./config.js";
 
 export interface ServiceOptions {
   store: MessageStore;
@@ -48,7 +36,7 @@ export interface ServiceOptions {
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}`;
 
-/** The ranges of a mailbox that `getInbox`'s filter selects (protocol.md §5). */
+/** The ranges of a mailbox that `getInbox`'s filter selects (seeds/README.md §5). */
 function inboxRanges(owner: string, filter: InboxFilter): MailboxRange[] {
   const direction = filter.direction ?? "received";
   const from = filter.from?.toLowerCase();
@@ -65,7 +53,7 @@ interface Walk {
   limit: number;
 }
 
-/** Cursor params → the keyset bounds and order of protocol.md §5. */
+/** Cursor params → the keyset bounds and order of seeds/README.md §5. */
 function walkOf({ after, before, limit }: Walk): Pick<PageQuery, "after" | "before" | "order" | "limit"> {
   return {
     ...(after !== undefined && { after: cursorValue(after) }),
@@ -77,7 +65,7 @@ function walkOf({ after, before, limit }: Walk): Pick<PageQuery, "after" | "befo
 
 /**
  * A page's `data`, `end` and `cursor` members, within what is left of the request's answer budget
- * (protocol.md §5, openrpc.json `maxResponseBytes`). Another entry of the batch may have spent some
+ * (seeds/README.md §5, openrpc.json `maxResponseBytes`). Another entry of the batch may have spent some
  * of it while this page was being read: it is cut again to what is left now, and counted.
  */
 function pageMembers(page: Page, budget: ResponseBudget | undefined): string {

@@ -2,8 +2,8 @@
 // time, while the workers alive keep serving; the node never gives up while its database answers.
 import net, { type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { childPids, serves, sleep } from "./http/test-clients.js";
-import { startRelay } from "./test-relay.js";
+import { childPids, serves, sleep } from "../test/clients.js";
+import { startRelay } from "../testing/index.js";
 
 async function freePort(): Promise<number> {
   const server = net.createServer();

@@ -1,8 +1,8 @@
 // `x-request-id` names a request and nothing else (issue 19, finding 11): not the worker's pid,
 // nor how many requests it served.
 import { describe, expect, it } from "vitest";
-import { childPids } from "./http/test-clients.js";
-import { post, startRelay } from "./test-relay.js";
+import { childPids } from "../test/clients.js";
+import { post, startRelay } from "../testing/index.js";
 
 describe("x-request-id", () => {
   it("is opaque: random, unique, the same in the access log, and free of pids and counts", { timeout: 60_000 }, async () => {

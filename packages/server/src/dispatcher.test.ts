@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
 import { openrpcDocument } from "./generated/openrpc.js";
-import { alice, bob, createTestHandlers, message, sig, type TestContext } from "./test-handlers.js";
+import { alice, bob, createTestHandlers, message, sig, type TestContext } from "../test/handlers.js";
 
 const authed: TestContext = { auth: { address: alice } };
 const anonymous: TestContext = {};

@@ -23,7 +23,33 @@ export interface DispatcherOptions<Ctx extends RequestContext> {
   onInternalError?: (error: unknown, method: string) => void;
   /** What `rpc.discover` returns. Default: the generated OpenRPC document. */
   document?: unknown;
+  /**
+   * Pre-dispatch hooks, per entry: each sees every entry of a request (a single request is one
+   * entry), in order and synchronously, before any entry runs. Throw an `RpcError` to refuse the
+   * entry: it is answered with that error (a notification: not at all) and its handler never runs.
+   * The context is the one the handlers will see: read what an HTTP `onRequest` hook or
+   * `authenticate` put there (e.g. the client to charge). Not called for an empty or oversized
+   * batch, which is one error. A rate limiter charging per entry is the typical hook.
+   */
+  onEntry?: EntryHook<Ctx> | readonly EntryHook<Ctx>[];
 }
+
+/** One entry of a request, as an {@link EntryHook} sees it (not yet validated). */
+export interface DispatchEntry {
+  /** The entry as received: normally a JSON-RPC request object, but anything a batch may hold. */
+  readonly raw: unknown;
+  /** Its `method`, when it names one (a string). */
+  readonly method: string | undefined;
+  /** Its position: 0 for a single request. */
+  readonly index: number;
+  /** Entries in the request: 1 for a single request. */
+  readonly count: number;
+  /** Whether the request is a batch (an array, possibly of one). */
+  readonly batch: boolean;
+}
+
+/** A pre-dispatch hook for each entry ({@link DispatcherOptions.onEntry}): throw an `RpcError` to refuse the entry. */
+export type EntryHook<Ctx extends RequestContext> = (entry: DispatchEntry, context: Ctx) => void;
 
 export type DispatchResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
 
@@ -112,6 +138,27 @@ export function createDispatcher<Ctx extends RequestContext>(options: Dispatcher
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const document = options.document ?? openrpcDocument;
   const onInternalError = options.onInternalError ?? (() => {});
+  const entryHooks: readonly EntryHook<Ctx>[] = options.onEntry === undefined ? [] : typeof options.onEntry === "function" ? [options.onEntry] : options.onEntry;
+
+  /** Runs the entry hooks over every entry; answers per entry the refusal, if any (undefined: none refused). */
+  function screen(entries: readonly unknown[], batch: boolean, context: Ctx): (RpcError | undefined)[] | undefined {
+    if (entryHooks.length === 0) return undefined;
+    let refusals: (RpcError | undefined)[] | undefined;
+    entries.forEach((raw, index) => {
+      const method = isObject(raw) && typeof raw.method === "string" ? raw.method : undefined;
+      const entry: DispatchEntry = { raw, method, index, count: entries.length, batch };
+      for (const hook of entryHooks) {
+        try {
+          hook(entry, context);
+        } catch (error) {
+          if (!(error instanceof RpcError)) onInternalError(error, method ?? "");
+          (refusals ??= [])[index] = error instanceof RpcError ? error : new RpcError(ErrorCode.InternalError, "Internal error");
+          break;
+        }
+      }
+    });
+    return refusals;
+  }
 
   async function invoke(name: string, params: unknown, context: Ctx): Promise<unknown> {
     if (name === DISCOVER) {
@@ -129,7 +176,7 @@ export function createDispatcher<Ctx extends RequestContext>(options: Dispatcher
     return result instanceof RawJson ? new RawJson(`[${result.json}]`) : [result];
   }
 
-  async function answer(entry: unknown, context: Ctx, budget: ResponseBudget & { readonly spent: number }): Promise<JsonRpcResponse | undefined> {
+  async function answer(entry: unknown, context: Ctx, budget: ResponseBudget & { readonly spent: number }, refusal?: RpcError): Promise<JsonRpcResponse | undefined> {
     if (!isObject(entry)) return errorResponse(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: expected an object"));
     const hasId = "id" in entry;
     if (hasId && !isId(entry.id)) {
@@ -144,6 +191,7 @@ export function createDispatcher<Ctx extends RequestContext>(options: Dispatcher
     }
     if (params === null) return errorResponse(id, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: params must be an array or an object"));
     try {
+      if (refusal) throw refusal;
       if (budget.remaining <= 0) throw budgetSpentError(budget.limit);
       const result = await invoke(entry.method, params, { ...context, responseBudget: budget });
       // Handlers that size their answer count it themselves, at once; every other answer here.
@@ -159,12 +207,13 @@ export function createDispatcher<Ctx extends RequestContext>(options: Dispatcher
 
   async function dispatch(body: unknown, context: Ctx): Promise<DispatchResult> {
     const budget = createResponseBudget(maxResponseBytes);
-    if (!Array.isArray(body)) return answer(body, context, budget.entry());
+    if (!Array.isArray(body)) return answer(body, context, budget.entry(), screen([body], false, context)?.[0]);
     if (body.length === 0) return errorResponse(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: empty batch"));
     if (body.length > maxBatch) {
       return errorResponse(null, new RpcError(ErrorCode.TooLarge, `Batch too large: ${body.length} entries, at most ${maxBatch}`, { limit: maxBatch }));
     }
-    const responses = (await Promise.all(body.map((entry) => answer(entry, context, budget.entry())))).filter(
+    const refusals = screen(body, true, context);
+    const responses = (await Promise.all(body.map((entry, i) => answer(entry, context, budget.entry(), refusals?.[i])))).filter(
       (response): response is JsonRpcResponse => response !== undefined,
     );
     return responses.length > 0 ? responses : undefined;

@@ -9,7 +9,7 @@ import { createDispatcher } from "./dispatcher.js";
 import { RpcError } from "./errors.js";
 import type { Handlers } from "./generated/handlers.js";
 import { createHttpHandler } from "./http.js";
-import type { TestContext } from "./test-handlers.js";
+import type { TestContext } from "../test/handlers.js";
 
 interface Fixture {
   description: string;

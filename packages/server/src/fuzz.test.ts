@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
 import { methodDescriptors } from "./generated/methods.js";
-import { alice, createTestHandlers, type TestContext } from "./test-handlers.js";
+import { alice, createTestHandlers, type TestContext } from "../test/handlers.js";
 
 const { handlers } = createTestHandlers();
 let internalErrors = 0;

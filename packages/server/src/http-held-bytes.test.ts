@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
 import type { Handlers } from "./generated/handlers.js";
 import { createHttpHandler, type HttpHandlerOptions } from "./http.js";
-import { createTestHandlers, type TestContext } from "./test-handlers.js";
+import { createTestHandlers, type TestContext } from "../test/handlers.js";
 
 const MiB = 1024 * 1024;
 /** Bigger than what loopback's socket buffers take (~10 MiB): most of an unread answer stays in the process. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
 import { RpcError, ErrorCode } from "./errors.js";
 import { createHttpHandler } from "./http.js";
-import { alice, createTestHandlers, type TestContext } from "./test-handlers.js";
+import { alice, createTestHandlers, type TestContext } from "../test/handlers.js";
 
 let server: Server;
 let url: string;
@@ -111,7 +111,7 @@ describe("HTTP", () => {
   it("answers 405 for other verbs on the RPC path and hands other paths to the fallback", async () => {
     const put = await fetch(url, { method: "PUT", body: "{}" });
     expect(put.status).toBe(405);
-    expect(put.headers.get("allow")).toBe("POST");
+    expect(put.headers.get("allow")).toBe("GET, HEAD, POST"); // GET and HEAD on the path are the fallback's
     expect((await fetch(`${url}/health`)).status).toBe(200);
     expect((await fetch(`${url}/nowhere`)).status).toBe(404);
   });

@@ -7,6 +7,17 @@ import { stringifyDispatchResult } from "./raw-json.js";
 export interface HttpHandlerOptions<Ctx extends RequestContext> {
   dispatcher: Dispatcher<Ctx>;
   /**
+   * Pre-dispatch hooks, per HTTP request (in the fastify `onRequest` sense): each runs, in order,
+   * for every request this handler receives (any path or verb, preflights too) before anything
+   * else is done with it: before routing, before the body is read, before `authenticate`.
+   * A hook may set response headers (a request id), annotate the context (`request.context`: its
+   * fields are in the context every handler of the request sees), or refuse the request by throwing
+   * an `RpcError`: the answer is that error with its status (-32001 → 401 with `WWW-Authenticate`,
+   * -32029 → 429 with `Retry-After` from `data.retryAfter`, -32005 → 413, …) and the CORS headers,
+   * and the body is never read. Per-entry hooks are the dispatcher's (`onEntry`).
+   */
+  onRequest?: RequestHook<Ctx> | readonly RequestHook<Ctx>[];
+  /**
    * Establishes the caller from the `Authorization` header. Called only when some entry of the
    * body needs a token. Throw `RpcError` -32001 to refuse (HTTP 401), -32029 to rate-limit (429).
    * Without it, every method that needs a token is refused.
@@ -18,9 +29,13 @@ export interface HttpHandlerOptions<Ctx extends RequestContext> {
   maxBodyBytes?: number;
   /** The path JSON-RPC is served on. Default `/`. */
   path?: string;
-  /** Answer CORS preflights and allow any origin (safe: credentials are bearer tokens, not cookies). Default true. */
-  cors?: boolean;
-  /** Handles requests not for `path` (e.g. `/health`), and GET/HEAD on it. Default: 404 / 405. */
+  /**
+   * Answer CORS preflights and allow any origin (safe: credentials are bearer tokens, not cookies),
+   * on every answer, errors included; browsers may read `WWW-Authenticate`, `Retry-After` and the
+   * headers named in `exposeHeaders`. Default true.
+   */
+  cors?: boolean | { exposeHeaders?: readonly string[] };
+  /** Handles requests not for `path` (e.g. `/health`), and GET/HEAD on it (e.g. a page saying what the server is). Default: 404 / 405. */
   fallback?: (request: IncomingMessage, response: ServerResponse) => void;
   /** Sees errors of the HTTP glue itself (answered as HTTP 500 / -32603). */
   onInternalError?: (error: unknown) => void;
@@ -49,6 +64,23 @@ export interface HttpHandlerOptions<Ctx extends RequestContext> {
   writeTimeoutMs?: number;
 }
 
+/** An HTTP request as an {@link RequestHook} sees it. */
+export interface IncomingRequest<Ctx extends RequestContext> {
+  readonly request: IncomingMessage;
+  /** Set headers here (e.g. a request id); the answer is not written yet. */
+  readonly response: ServerResponse;
+  /** Whether it is a JSON-RPC call (POST on `path`), rather than a preflight, a fallback route or a verb answered 405. */
+  readonly rpc: boolean;
+  /**
+   * Fields for the context of this request's handlers (and of the dispatcher's `onEntry` hooks):
+   * merged under what `authenticate` or `anonymousContext` return.
+   */
+  readonly context: Partial<Ctx>;
+}
+
+/** A pre-dispatch hook ({@link HttpHandlerOptions.onRequest}): throw an `RpcError` to refuse the request. */
+export type RequestHook<Ctx extends RequestContext> = (request: IncomingRequest<Ctx>) => void | Promise<void>;
+
 /** One JSON-RPC request over HTTP and what it was answered. */
 export interface HttpExchange<Ctx extends RequestContext> {
   request: IncomingMessage;
@@ -62,7 +94,7 @@ export interface HttpExchange<Ctx extends RequestContext> {
   response?: DispatchResult;
 }
 
-/** HTTP status for an error that fails the whole request (protocol.md §1). */
+/** HTTP status for an error that fails the whole request (seeds/README.md §4). */
 function statusFor(code: number): number {
   switch (code) {
     case ErrorCode.Unauthorized:
@@ -340,9 +372,34 @@ export function createHttpHandler<Ctx extends RequestContext>(
   const heldBytes = new HeldBytes(options.heldBytes?.total ?? 32 * 1024 * 1024, options.heldBytes?.perClient ?? 8 * 1024 * 1024, options.heldBytes?.idleMs ?? 2000);
   const clientKey = options.clientKey ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? "");
   const writeTimeoutMs = options.writeTimeoutMs ?? 30_000;
-  const corsHeaders: Record<string, string> = cors
-    ? { "access-control-allow-origin": "*", "access-control-expose-headers": "www-authenticate, retry-after" }
-    : {};
+  const exposed = new Set(["www-authenticate", "retry-after", ...(typeof cors === "object" ? (cors.exposeHeaders ?? []) : [])].map((name) => name.toLowerCase()));
+  const corsHeaders: Record<string, string> = cors ? { "access-control-allow-origin": "*", "access-control-expose-headers": [...exposed].join(", ") } : {};
+  const requestHooks: readonly RequestHook<Ctx>[] = options.onRequest === undefined ? [] : typeof options.onRequest === "function" ? [options.onRequest] : options.onRequest;
+  // GET and HEAD on `path` are the fallback's (a page saying what the server is, a redirect to docs).
+  const allow = options.fallback ? "GET, HEAD, POST" : "POST";
+
+  /** The headers of an answer that refuses a whole request: CORS, and what the status calls for. */
+  function refusalHeaders(status: number, error: RpcError): Record<string, string> {
+    const headers: Record<string, string> = { ...corsHeaders };
+    if (status === 401) headers["www-authenticate"] = 'Bearer realm="neutralService"';
+    if (status === 429 || status === 503) headers["retry-after"] = String((error.data as { retryAfter?: number } | undefined)?.retryAfter ?? 1);
+    return headers;
+  }
+
+  /** Runs the `onRequest` hooks; answers the fields they put in the context, or the refusal one of them threw. */
+  async function runRequestHooks(request: IncomingMessage, response: ServerResponse, rpc: boolean): Promise<{ context: Partial<Ctx> } | { refused: RpcError }> {
+    const incoming: IncomingRequest<Ctx> = { request, response, rpc, context: {} };
+    try {
+      for (const hook of requestHooks) {
+        const pending = hook(incoming);
+        if (pending) await pending; // a synchronous hook costs no extra turn
+      }
+    } catch (error) {
+      if (error instanceof RpcError) return { refused: error };
+      throw error;
+    }
+    return { context: incoming.context };
+  }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const held: { holder?: Holder } = {};
@@ -366,6 +423,19 @@ export function createHttpHandler<Ctx extends RequestContext>(
   async function answer(request: IncomingMessage, response: ServerResponse, held: { holder?: Holder }): Promise<HttpExchange<Ctx> | undefined> {
     const url = request.url ?? "/";
     const pathname = url.split("?", 1)[0];
+    const rpc = pathname === path && request.method === "POST";
+    let annotations: Partial<Ctx> | undefined;
+    if (requestHooks.length > 0) {
+      const verdict = await runRequestHooks(request, response, rpc);
+      if ("refused" in verdict) {
+        request.resume(); // its body is not wanted
+        const status = statusFor(verdict.refused.code);
+        const result = errorResponse(null, verdict.refused);
+        const sent = send(response, status, result, refusalHeaders(status, verdict.refused));
+        return rpc ? { request, status: sent, response: result } : undefined;
+      }
+      annotations = verdict.context;
+    }
     if (pathname !== path) {
       if (options.fallback) {
         fallback(request, response, options.fallback);
@@ -391,7 +461,7 @@ export function createHttpHandler<Ctx extends RequestContext>(
         fallback(request, response, options.fallback);
         return undefined;
       }
-      response.writeHead(405, { ...corsHeaders, allow: "POST", "content-type": "text/plain" }).end("Method Not Allowed: send JSON-RPC with POST\n");
+      response.writeHead(405, { ...corsHeaders, allow, "content-type": "text/plain" }).end("Method Not Allowed: send JSON-RPC with POST\n");
       return undefined;
     }
     if (!isJson(request.headers["content-type"])) {
@@ -435,15 +505,13 @@ export function createHttpHandler<Ctx extends RequestContext>(
       } catch (error) {
         if (!(error instanceof RpcError)) throw error;
         const status = statusFor(error.code);
-        const headers: Record<string, string> = { ...corsHeaders };
-        if (status === 401) headers["www-authenticate"] = 'Bearer realm="neutralService"';
-        if (status === 429) headers["retry-after"] = String((error.data as { retryAfter?: number } | undefined)?.retryAfter ?? 1);
         const result = errorResponse(requestId(body), error);
-        return { request, status: send(response, status, result, headers, holder), body, response: result };
+        return { request, status: send(response, status, result, refusalHeaders(status, error), holder), body, response: result };
       }
     } else {
       context = anonymous(request);
     }
+    if (annotations) context = { ...annotations, ...context };
     const { status, sent } = sendAnswer(response, await dispatcher.dispatch(body, context), corsHeaders, holder);
     return { request, status, body, context, response: sent };
   }
@@ -452,7 +520,7 @@ export function createHttpHandler<Ctx extends RequestContext>(
     handle(request, response).catch((error: unknown) => {
       options.onInternalError?.(error);
       if (!response.headersSent) {
-        send(response, 500, errorResponse(null, new RpcError(ErrorCode.InternalError, "Internal error")));
+        send(response, 500, errorResponse(null, new RpcError(ErrorCode.InternalError, "Internal error")), corsHeaders);
       } else {
         response.destroy();
       }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
 import { createHttpHandler, type HttpExchange } from "./http.js";
 import { RawJson, rawJson, stringifyDispatchResult } from "./raw-json.js";
-import { alice, createTestHandlers, message, type TestContext } from "./test-handlers.js";
+import { alice, createTestHandlers, message, type TestContext } from "../test/handlers.js";
 
 const page = { address: alice, data: [message(2), message(1)], end: false };
 

@@ -1,21 +1,16 @@
-// secp256k1 the way Ethereum uses it: 65-byte r‖s‖v signatures over 32-byte digests, addresses
-// as the last 20 bytes of keccak256 of the public key, EIP-191 for signed text, EIP-55 checksums.
+// secp256k1 the way Ethereum uses it, with keys the SDK holds: 65-byte r‖s‖v signatures over
+// 32-byte digests, addresses as the last 20 bytes of keccak256 of the public key. What the protocol
+// fixes (hex, EIP-55, the EIP-191 digest) comes from @neutral/protocol.
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { fromHex, toHex, type Hex } from "@neutral/protocol";
 
-/** `0x`-prefixed hex. */
-export type Hex = `0x${string}`;
+export { checksumAddress, fromHex, isAddress, personalMessageDigest, toHex, type Hex } from "@neutral/protocol";
 
 const HEX_32 = /^0x[0-9a-fA-F]{64}$/;
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
-export const isAddress = (value: unknown): value is string => typeof value === "string" && ADDRESS.test(value);
 export const isPrivateKeyHex = (value: unknown): value is Hex => typeof value === "string" && HEX_32.test(value);
-
-export const toHex = (bytes: Uint8Array): Hex => `0x${bytesToHex(bytes)}`;
-export const fromHex = (hex: string): Uint8Array => hexToBytes(hex.startsWith("0x") ? hex.slice(2) : hex);
 
 /** Lowercase 0x address of an uncompressed (65-byte) or compressed public key. */
 export function addressOfPublicKey(publicKey: Uint8Array): string {
@@ -24,21 +19,6 @@ export function addressOfPublicKey(publicKey: Uint8Array): string {
 }
 
 export const addressOfPrivateKey = (privateKey: Uint8Array): string => addressOfPublicKey(secp256k1.getPublicKey(privateKey, false));
-
-/** EIP-55 mixed-case checksum form of an address (SIWE messages require it). */
-export function checksumAddress(address: string): string {
-  const lower = address.toLowerCase().slice(2);
-  const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
-  let out = "0x";
-  for (let i = 0; i < 40; i++) out += parseInt(hash[i]!, 16) >= 8 ? lower[i]!.toUpperCase() : lower[i]!;
-  return out;
-}
-
-/** The EIP-191 (`personal_sign`) digest of a text. */
-export function personalMessageDigest(text: string): Uint8Array {
-  const body = utf8ToBytes(text);
-  return keccak_256(concatBytes(utf8ToBytes(`\x19Ethereum Signed Message:\n${body.length}`), body));
-}
 
 /** Signs a 32-byte digest: r‖s‖v with v = 27 or 28, low-s, RFC 6979 deterministic. */
 export function signDigest(digest: Uint8Array, privateKey: Uint8Array): Hex {

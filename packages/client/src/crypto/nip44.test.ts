@@ -1,4 +1,4 @@
-// NIP-44 v2 against the official vectors (copied under ./vectors, sha256-pinned) plus properties.
+// NIP-44 v2 against the official vectors (copied under test/vectors, sha256-pinned) plus properties.
 import { readFileSync } from "node:fs";
 import { chacha20 } from "@noble/ciphers/chacha.js";
 import { schnorr } from "@noble/curves/secp256k1.js";
@@ -58,7 +58,7 @@ interface Vectors {
 }
 
 function loadVectors(): Vectors {
-  const raw = readFileSync(new URL("./vectors/nip44.vectors.json", import.meta.url));
+  const raw = readFileSync(new URL("../../test/vectors/nip44.vectors.json", import.meta.url));
   const digest = bytesToHex(sha256(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength)));
   if (digest !== VECTORS_SHA256) throw new Error(`nip44.vectors.json sha256 mismatch: ${digest}`);
   const parsed: unknown = JSON.parse(raw.toString("utf8"));

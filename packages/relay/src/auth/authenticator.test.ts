@@ -1,8 +1,8 @@
-// The Authorization header → caller step of protocol.md §8, and its cache of verified tokens.
+// The Authorization header → caller step of seeds/README.md §6, and its cache of verified tokens.
 import { ErrorCode, RpcError } from "@neutral/server";
 import { describe, expect, it } from "vitest";
-import { countingCurve, TEST_KEYS, wallet } from "../test-wallets.js";
-import { refusalOf } from "./test-refusal.js";
+import { countingCurve, TEST_KEYS, wallet } from "../../test/wallets.js";
+import { refusalOf } from "../../test/refusal.js";
 import { createAuthenticator, type AuthenticatorOptions } from "./authenticator.js";
 
 const DOMAIN = "relay.example:8645";

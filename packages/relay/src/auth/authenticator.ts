@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { RpcError } from "@neutral/server";
+import { MAX_TOKEN_LIFETIME_MS } from "@neutral/protocol";
 import { LRUCache } from "lru-cache";
 import type { Secp256k1 } from "../crypto/secp256k1.js";
 import { verifySiweToken, type TokenRules, type VerifiedToken } from "./siwe-token.js";
@@ -30,7 +31,7 @@ export type Authenticate = (authorization: string | undefined, beforeRecovery?: 
 export function createAuthenticator(options: AuthenticatorOptions): Authenticate {
   const rules: TokenRules = {
     acceptsDomain: options.acceptsDomain,
-    maxLifetimeMs: options.maxLifetimeMs ?? 24 * 60 * 60 * 1000,
+    maxLifetimeMs: options.maxLifetimeMs ?? MAX_TOKEN_LIFETIME_MS,
     now: options.now ?? Date.now,
   };
   const cache = new LRUCache<string, VerifiedToken>({ max: options.cacheSize ?? 10_000 });

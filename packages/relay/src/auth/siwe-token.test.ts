@@ -1,9 +1,9 @@
-// Every check of protocol.md §8, each with its own failing token; viem builds and signs the
-// tokens (src/test-wallets.ts), so the node's parsing and recovery are checked against an
+// Every check of seeds/README.md §6, each with its own failing token; viem builds and signs the
+// tokens (test/wallets.ts), so the node's parsing and recovery are checked against an
 // independent implementation.
 import { describe, expect, it } from "vitest";
-import { countingCurve, TEST_KEYS, wallet } from "../test-wallets.js";
-import { refusalOf } from "./test-refusal.js";
+import { countingCurve, TEST_KEYS, wallet } from "../../test/wallets.js";
+import { refusalOf } from "../../test/refusal.js";
 import { verifySiweToken, type TokenRules } from "./siwe-token.js";
 
 const DOMAIN = "relay.example:8645";
@@ -158,7 +158,7 @@ const cases: Case[] = [
   },
 ];
 
-describe("verifySiweToken (protocol.md §8)", () => {
+describe("verifySiweToken (seeds/README.md §6)", () => {
   it("accepts a valid token: the lowercase address and the expiration time", async () => {
     const expirationTime = new Date(NOW + HOUR);
     const token = await alice.token({ domain: DOMAIN, issuedAt: ISSUED, expirationTime });
@@ -218,7 +218,7 @@ describe("verifySiweToken (protocol.md §8)", () => {
       const reason = refusalOf(verifySiweToken.bind(undefined, await token(), rules(), curve));
       reasons.set(reason, [...(reasons.get(reason) ?? []), name]);
     }
-    // Distinct checks named distinctly: at least the groups listed in protocol.md §8 (+ malformed variants).
+    // Distinct checks named distinctly: at least the groups listed in seeds/README.md §6 (+ malformed variants).
     const groups = ["base64url(SIWE", "not base64url", "130 hex", "malformed SIWE", "version", "domain", "nonce", "expiration-time missing", "expired", "24 h", "not-before", "bad signature"];
     for (const group of groups) expect([...reasons.keys()].some((reason) => reason.includes(group)), group).toBe(true);
   });

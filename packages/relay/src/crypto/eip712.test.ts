@@ -1,15 +1,15 @@
 import { hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { EIP712_DOMAIN, keyBundleDigest, messageDigest, receiptDigest } from "./eip712.js";
-import { MESSAGE_TYPES } from "../test-wallets.js";
+import { EIP712_DOMAIN, EIP712_TYPES, hashTypedData as protocolHashTypedData } from "@neutral/protocol";
+import { keyBundleDigest, messageDigest, receiptDigest } from "./eip712.js";
 import { isXOnlyPublicKey, loadSecp256k1, pureJsSecp256k1 } from "./secp256k1.js";
+import { TEST_KEYS } from "@neutral/protocol/testing";
 
-const types = MESSAGE_TYPES;
+const types = EIP712_TYPES;
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}` as Hex;
-// Hardhat's first test key: public knowledge, never a real secret.
-const alice = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+const alice = privateKeyToAccount(TEST_KEYS.alice);
 const bob: Hex = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
 describe("EIP-712 digests", () => {
@@ -33,6 +33,19 @@ describe("EIP-712 digests", () => {
     const digest = messageDigest(cases[0]!);
     const expected = hashTypedData({ domain: EIP712_DOMAIN, types, primaryType: "Receipt", message: { message: hex(digest), role } });
     expect(hex(receiptDigest(digest, role))).toBe(expected);
+  });
+
+  it("equals the shared definitions of @neutral/protocol for every type", () => {
+    for (const fields of cases) {
+      const message = { from: fields.from, to: fields.to, message: `0x${fields.message}` as Hex, timestamp: fields.timestamp };
+      const digest = messageDigest(fields);
+      expect(hex(digest)).toBe(hex(protocolHashTypedData({ primaryType: "Message", message })));
+      for (const role of ["sender", "receiver"] as const) {
+        expect(hex(receiptDigest(digest, role))).toBe(hex(protocolHashTypedData({ primaryType: "Receipt", message: { message: hex(digest), role } })));
+      }
+    }
+    const bundle = { account: alice.address, key: `0x${"12".repeat(32)}` as Hex, timestamp: 1767225600000 };
+    expect(hex(keyBundleDigest(bundle))).toBe(hex(protocolHashTypedData({ primaryType: "KeyBundle", message: bundle })));
   });
 
   it("the two roles give different digests", () => {

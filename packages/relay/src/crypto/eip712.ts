@@ -1,10 +1,13 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { DOMAIN_SEPARATOR, EIP712_PREFIX, typeHash } from "@neutral/protocol";
 
 /*
- * The EIP-712 digests of protocol.md §6–7 (Message, Receipt) and of key bundles (KeyBundle),
- * specialised to their fixed types. viem's generic
- * hashTypedData gives the same bytes (eip712.test.ts checks it) but spends most of a send's
- * non-signature time on generic ABI encoding; this module is on every send's path.
+ * The EIP-712 digests of Message, Receipt and KeyBundle (@neutral/protocol), specialised to their
+ * fixed field lists: a generic encoder gives the same bytes (eip712.test.ts checks these against
+ * @neutral/protocol's and viem's hashTypedData) but spends most of a send's non-signature time on
+ * walking the type. The type hashes and the domain separator come from the protocol package, so a
+ * spec edit that changes a type changes them; the field order below must follow (the tests fail
+ * otherwise).
  */
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -35,19 +38,9 @@ function uintWord(value: number): Uint8Array {
   return word;
 }
 
-export const EIP712_DOMAIN = { name: "neutralService", version: "1" } as const;
-
-const DOMAIN_SEPARATOR = keccak_256(
-  concat(
-    keccak_256(utf8("EIP712Domain(string name,string version)")),
-    keccak_256(utf8(EIP712_DOMAIN.name)),
-    keccak_256(utf8(EIP712_DOMAIN.version)),
-  ),
-);
-const MESSAGE_TYPEHASH = keccak_256(utf8("Message(address from,address to,bytes message,uint64 timestamp)"));
-const RECEIPT_TYPEHASH = keccak_256(utf8("Receipt(bytes32 message,string role)"));
-const KEY_BUNDLE_TYPEHASH = keccak_256(utf8("KeyBundle(address account,bytes32 key,uint64 timestamp)"));
-const EIP712_PREFIX = new Uint8Array([0x19, 0x01]);
+const MESSAGE_TYPEHASH = typeHash("Message");
+const RECEIPT_TYPEHASH = typeHash("Receipt");
+const KEY_BUNDLE_TYPEHASH = typeHash("KeyBundle");
 
 const typedDataDigest = (structHash: Uint8Array) => keccak_256(concat(EIP712_PREFIX, DOMAIN_SEPARATOR, structHash));
 

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { docsDir } from "@neutral/docs";
 import { openrpcDocument } from "@neutral/server";
+import { SOFTWARE } from "../version.js";
 
 interface StaticFile {
   body: Buffer;
@@ -59,13 +60,45 @@ function loadDocs(): Map<string, StaticFile> {
   return files;
 }
 
+/** The spec's version, as the served document gives it. */
+const specVersion = (openrpcDocument as { info?: { version?: unknown } }).info?.version;
+
+/** What GET / says the node is and where things are: for `Accept: application/json`. */
+export const ABOUT = {
+  service: "neutralService",
+  description: "an encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP",
+  software: SOFTWARE,
+  ...(typeof specVersion === "string" && { specVersion }),
+  jsonRpc: { method: "POST", path: "/", contentType: "application/json" },
+  docs: "/docs/",
+  openrpc: "/openrpc.json",
+  health: "/health",
+} as const;
+
+/** What GET / says for any other client (curl): the same, as text; `url` is where the client reached the node. */
+export const aboutText = (url = "<this URL>") => [
+  `neutralService node: ${SOFTWARE.name} ${SOFTWARE.version}${typeof specVersion === "string" ? ` (spec ${specVersion})` : ""}`,
+  `${ABOUT.description[0]!.toUpperCase()}${ABOUT.description.slice(1)}.`,
+  "",
+  "JSON-RPC   POST /  with Content-Type: application/json, e.g.",
+  `           curl -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"neutralService_nodeInfo","params":[]}' ${url}`,
+  "docs       /docs/",
+  "spec       /openrpc.json  (OpenRPC; also the rpc.discover method)",
+  "health     /health",
+  "",
+].join("\n");
+
+/** Whether `accept` asks for JSON rather than text (a browser's HTML asks go to the docs first). */
+const wantsJson = (accept: string) => /\bapplication\/(json|[\w.+-]*\+json)\b/i.test(accept) && !/\btext\/plain\b/i.test(accept);
+
 /**
- * Everything but JSON-RPC (protocol.md §1): GET /health, GET /openrpc.json, the docs at /docs/,
- * and a browser's GET / sent to the docs. Other paths 404, other verbs 405.
+ * Everything but JSON-RPC (seeds/README.md §4): GET /health, GET /openrpc.json, the docs at /docs/,
+ * and GET / saying what the node is (a browser's sent to the docs). Other paths 404, other verbs 405.
  */
 export function createFallbackRoutes(): (request: IncomingMessage, response: ServerResponse) => void {
   const docs = loadDocs();
   const openrpc = Buffer.from(JSON.stringify(openrpcDocument));
+  const about = Buffer.from(`${JSON.stringify(ABOUT)}\n`);
 
   const sendBody = (request: IncomingMessage, response: ServerResponse, status: number, type: string, body: Buffer | string) => {
     const bytes = typeof body === "string" ? Buffer.from(body) : body;
@@ -78,7 +111,7 @@ export function createFallbackRoutes(): (request: IncomingMessage, response: Ser
     const known = pathname === "/" || pathname === "/health" || pathname === "/openrpc.json" || pathname === "/docs" || pathname.startsWith("/docs/");
     if (!known) return sendBody(request, response, 404, "text/plain; charset=utf-8", "Not Found\n");
     if (request.method !== "GET" && request.method !== "HEAD") {
-      response.writeHead(405, { allow: pathname === "/" ? "POST" : "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
+      response.writeHead(405, { allow: pathname === "/" ? "GET, HEAD, POST" : "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
       response.end("Method Not Allowed\n");
       return;
     }
@@ -87,14 +120,19 @@ export function createFallbackRoutes(): (request: IncomingMessage, response: Ser
         return sendBody(request, response, 200, "application/json", '{"status":"ok"}');
       case "/openrpc.json":
         return sendBody(request, response, 200, "application/json", openrpc);
-      case "/":
-        if ((request.headers.accept ?? "").includes("text/html")) {
-          response.writeHead(302, { location: "/docs/" }).end();
+      case "/": {
+        // Any client learns what this is: a browser gets the docs, JSON to whoever asks for it, else text.
+        const accept = request.headers.accept ?? "";
+        if (accept.includes("text/html")) {
+          response.writeHead(302, { location: "/docs/", vary: "accept" }).end();
           return;
         }
-        response.writeHead(405, { allow: "POST", "content-type": "text/plain; charset=utf-8" });
-        response.end("Method Not Allowed: send JSON-RPC with POST (documentation: /docs/)\n");
-        return;
+        response.setHeader("vary", "accept");
+        if (wantsJson(accept)) return sendBody(request, response, 200, "application/json", about);
+        // The Host the client used, when it is a plain host[:port], makes the example copy-pasteable.
+        const host = request.headers.host;
+        return sendBody(request, response, 200, "text/plain; charset=utf-8", aboutText(host && /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(host) ? `http://${host}/` : undefined));
+      }
       case "/docs":
         response.writeHead(301, { location: "/docs/" }).end();
         return;

@@ -1,8 +1,8 @@
 // Per-client rate limits and storage quotas against real relays (issue 19, findings 6, 7 and 9).
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, post, startRelay, type RunningRelay } from "../testing.js";
-import { TEST_KEYS, wallet } from "../test-wallets.js";
+import { call, post, startRelay, type RunningRelay } from "../../testing/index.js";
+import { TEST_KEYS, wallet } from "../../test/wallets.js";
 
 const alice = wallet(TEST_KEYS.alice);
 const bob = wallet(TEST_KEYS.bob);

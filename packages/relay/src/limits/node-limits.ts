@@ -1,13 +1,13 @@
 import cluster from "node:cluster";
 import type { IncomingMessage } from "node:http";
-import type { Dispatcher } from "@neutral/server";
+import type { EntryHook, RequestHook } from "@neutral/server";
 import type { Authenticate } from "../auth/authenticator.js";
 import type { RelayConfig } from "../config.js";
 import { clientKey } from "../http/client-key.js";
-import { createRateLimiter, type RateLimiter, type RateVerdict } from "../http/rate-limit.js";
+import { createRateLimiter, type RateLimiter } from "../http/rate-limit.js";
 import type { Caller, Limits, RelayContext } from "../service.js";
 import { shareLimitsWithNode } from "./cluster-sync.js";
-import { chargeEntries, rateLimitedError, withClient } from "./request-costs.js";
+import { admitRequest, chargeEntry, rateLimitedError } from "./request-costs.js";
 import { createStorageQuotas, type StorageQuotas } from "./storage-quotas.js";
 import type { TokenBuckets } from "./token-buckets.js";
 
@@ -19,14 +19,15 @@ export interface NodeLimits {
   /** What nodeInfo reports: the configured per-node figures. */
   readonly reported: Limits;
   readonly quotas: StorageQuotas | undefined;
-  /** Admits an HTTP request for one unit, before its body is read; undefined: no rate limit. */
-  readonly admit: ((request: IncomingMessage) => RateVerdict) | undefined;
-  /** The dispatcher, charging each entry (limits/request-costs.ts). */
-  chargeEntries(dispatcher: Dispatcher<RelayContext>): Dispatcher<RelayContext>;
+  /**
+   * The HTTP stub's `onRequest` hook: admits a JSON-RPC request for one unit before its body is
+   * read (else 429) and notes its client in the context (limits/request-costs.ts); undefined: no rate limit.
+   */
+  readonly onRequest: RequestHook<RelayContext> | undefined;
+  /** The dispatcher's `onEntry` hook: charges each entry of a request (limits/request-costs.ts); undefined: no rate limit. */
+  readonly onEntry: EntryHook<RelayContext> | undefined;
   /** The `authenticate` hook: a token verified afresh costs one unit, refused (429) when there is none. */
   authenticate(authenticate: Authenticate): (authorization: string | undefined, request: IncomingMessage) => RelayContext;
-  /** The context of requests that need no token. */
-  anonymousContext(request: IncomingMessage): RelayContext;
   stop(): void;
 }
 
@@ -55,14 +56,12 @@ export function createNodeLimits(config: RelayConfig): NodeLimits {
     ...Object.fromEntries(Object.entries(quotas?.tables ?? {}).map(([name, table]) => [`quota-${name}`, table])),
   };
   const stopSharing = shareLimitsWithNode(tables);
-  // The client is only needed to charge it: without a rate limit, contexts stay plain.
-  const anonymousContext = limiter ? (request: IncomingMessage): RelayContext => withClient({}, clientOf(request)) : (): RelayContext => ({});
 
   return {
     reported: { ...limits, ...(config.rateLimit > 0 && { rateLimit: config.rateLimit }) },
     quotas,
-    admit: limiter && ((request) => limiter.take(clientOf(request))),
-    chargeEntries: (dispatcher) => (limiter ? chargeEntries(dispatcher, limiter, limits.maxBatch) : dispatcher),
+    onRequest: limiter && admitRequest<RelayContext>(limiter, clientOf),
+    onEntry: limiter && chargeEntry<RelayContext>(limiter),
     authenticate(authenticate) {
       if (!limiter) return (authorization) => ({ auth: { address: authenticate(authorization).address } });
       return (authorization, request) => {
@@ -72,10 +71,9 @@ export function createNodeLimits(config: RelayConfig): NodeLimits {
           if (!verdict.ok) throw rateLimitedError(verdict.retryAfterSeconds, "Rate limited: no budget left to verify this token");
         };
         const caller: Caller = { address: authenticate(authorization, beforeRecovery).address };
-        return withClient<RelayContext>({ auth: caller }, client);
+        return { auth: caller }; // the client is in the context already (onRequest)
       };
     },
-    anonymousContext,
     stop: stopSharing,
   };
 }

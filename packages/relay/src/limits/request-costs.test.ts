@@ -1,46 +1,33 @@
-import type { Dispatcher, DispatchResult, JsonRpcResponse } from "@neutral/server";
+import { createDispatcher, type Handlers, type JsonRpcResponse } from "@neutral/server";
 import { describe, expect, it } from "vitest";
 import { createRateLimiter } from "../http/rate-limit.js";
 import type { RelayContext } from "../service.js";
-import { chargeEntries, entryCost, withClient } from "./request-costs.js";
+import { chargeEntry, entryCost } from "./request-costs.js";
 
-/** A dispatcher that answers every entry with an id `"ran"`, and remembers which entries it ran. */
-function fakeDispatcher() {
-  const ran: unknown[] = [];
-  const answer = (entry: unknown): JsonRpcResponse | undefined => {
-    ran.push(entry);
-    const { id } = entry as { id?: number };
-    return id === undefined ? undefined : { jsonrpc: "2.0", id, result: "ran" };
-  };
-  const dispatcher: Dispatcher<RelayContext> = {
-    async dispatch(body): Promise<DispatchResult> {
-      if (!Array.isArray(body)) return answer(body);
-      if (body.length === 0 || body.length > 100) return { jsonrpc: "2.0", id: null, error: { code: -32005, message: "batch" } };
-      const responses = body.map(answer).filter((response): response is JsonRpcResponse => response !== undefined);
-      return responses.length > 0 ? responses : undefined;
-    },
-    async dispatchText(text, context) {
-      return this.dispatch(JSON.parse(text), context);
-    },
-    needsAuth: () => false,
-  };
-  return { dispatcher, ran };
-}
+/** Handlers that answer every call "ran" (the charge comes first; the dispatcher checks params after it). */
+const METHODS = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_nodeInfo"];
+const handlers = Object.fromEntries(METHODS.map((method) => [method, () => "ran"])) as unknown as Handlers<RelayContext>;
 
-/** A limiter on a frozen clock: only what the test spends moves it. */
+/** A limiter on a frozen clock (only what the test spends moves it), and a dispatcher charging it per entry. */
 function setup(perSecond = 10, burst = 20) {
   const limiter = createRateLimiter({ perSecond, burst, now: () => 0 });
-  const fake = fakeDispatcher();
-  const charged = chargeEntries(fake.dispatcher, limiter, 100);
-  // What relay.ts does: one unit for the HTTP request before its body is read.
+  // The entries that got past the charge: the hook after it sees only those.
+  const ran: unknown[] = [];
+  const dispatcher = createDispatcher<RelayContext>({
+    handlers,
+    onEntry: [chargeEntry(limiter), (entry) => void ran.push(entry.raw)],
+  });
+  // What the HTTP stub's onRequest hook (admitRequest) does: one unit for the request before its body is read, the client in the context.
   const request = async (body: unknown) => {
     if (!limiter.take("ip").ok) return "429";
-    return charged.dispatch(body, withClient({}, "ip"));
+    return dispatcher.dispatch(body, { client: "ip" });
   };
-  return { limiter, request, ran: fake.ran };
+  return { limiter, request, ran, dispatcher };
 }
 
-const entry = (id: number | undefined, method = "neutralService_getKey") => ({ jsonrpc: "2.0", ...(id !== undefined && { id }), method, params: [] });
+const outcome = (answer: JsonRpcResponse) => ("error" in answer && answer.error.code === -32029 ? -32029 : "ok");
+
+const entry = (id: number | undefined, method = "neutralService_nodeInfo") => ({ jsonrpc: "2.0", ...(id !== undefined && { id }), method, params: [] });
 
 describe("entryCost", () => {
   it("is 1 per entry, 2 for the methods that recover a signature", () => {
@@ -53,7 +40,7 @@ describe("entryCost", () => {
   });
 });
 
-describe("chargeEntries", () => {
+describe("chargeEntry (the dispatcher's onEntry hook)", () => {
   it("runs the entries of a batch while the client's bucket pays for them, answers -32029 for the rest in order", async () => {
     const { request, ran, limiter } = setup();
     const batch = Array.from({ length: 30 }, (_, i) => entry(i));
@@ -72,32 +59,33 @@ describe("chargeEntries", () => {
     const { request, ran } = setup(10, 6);
     const batch = [entry(1, "neutralService_sendMessage"), entry(2, "neutralService_sendMessage"), entry(3, "neutralService_sendMessage"), entry(4)];
     const answers = (await request(batch)) as JsonRpcResponse[];
-    // 6 units: the request 1 + the first send's second unit 1, then 2 + 2 for the next sends; 0 left for the getKey.
+    // 6 units: the request 1 + the first send's second unit 1, then 2 + 2 for the next sends; 0 left for the nodeInfo.
     expect(ran.map((e) => (e as { id: number }).id)).toEqual([1, 2, 3]);
-    expect(answers.map((answer) => ("error" in answer ? answer.error.code : "ok"))).toEqual(["ok", "ok", "ok", -32029]);
+    expect(answers.map(outcome)).toEqual(["ok", "ok", "ok", -32029]);
   });
 
   it("always serves an admitted single request, even into one unit of debt", async () => {
     const { request, ran, limiter } = setup(10, 1);
-    expect(await request(entry(1, "neutralService_sendMessage"))).toMatchObject({ id: 1, result: "ran" });
+    expect(outcome((await request(entry(1, "neutralService_sendMessage"))) as JsonRpcResponse)).toBe("ok");
     expect(ran).toHaveLength(1);
     expect(limiter.take("ip")).toEqual({ ok: false, retryAfterSeconds: 1 }); // -1: two units short
   });
 
-  it("answers nothing for a refused notification, and -32029 with a null id for a refused entry that is not a request", async () => {
+  it("answers nothing for a refused notification; a refused entry that is not a request is answered as malformed", async () => {
     const { request } = setup(10, 2);
-    const answers = await request([entry(1), entry(2), entry(undefined), "junk", { ...entry(3), id: { bad: true } }]);
+    const answers = await request([entry(1), entry(2), entry(undefined), "junk", { ...entry(3), id: { bad: true } }, entry(4)]);
     expect(answers).toEqual([
-      { jsonrpc: "2.0", id: 1, result: "ran" },
-      { jsonrpc: "2.0", id: 2, result: "ran" },
-      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32029 }) }),
-      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32029 }) }),
+      { jsonrpc: "2.0", id: 1, result: ["ran"] }, // nodeInfo's result is wrapped
+      { jsonrpc: "2.0", id: 2, result: ["ran"] },
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
+      expect.objectContaining({ id: 4, error: expect.objectContaining({ code: -32029 }) }),
     ]);
   });
 
   it("leaves a batch the dispatcher refuses whole (empty, too long) to it, for the request's one unit", async () => {
     const { request, ran, limiter } = setup(10, 20);
-    expect(await request([])).toMatchObject({ error: { code: -32005 } });
+    expect(await request([])).toMatchObject({ error: { code: -32600 } });
     expect(await request(Array.from({ length: 101 }, (_, i) => entry(i)))).toMatchObject({ error: { code: -32005 } });
     expect(ran).toHaveLength(0);
     let left = 0;
@@ -105,10 +93,21 @@ describe("chargeEntries", () => {
     expect(left).toBe(18);
   });
 
+  it("refusals end with their request: the next one, with the same or another context, starts afresh", async () => {
+    const { limiter, dispatcher } = setup(10, 3);
+    const context: RelayContext = { client: "ip" };
+    limiter.take("ip");
+    const first = (await dispatcher.dispatch([entry(1), entry(2), entry(3), entry(4)], context)) as JsonRpcResponse[];
+    expect(first.map(outcome)).toEqual(["ok", "ok", "ok", -32029]);
+    limiter.charge("ip", -2); // two units back
+    limiter.take("ip");
+    const again = (await dispatcher.dispatch([entry(1), entry(2)], context)) as JsonRpcResponse[];
+    expect(again.map(outcome)).toEqual(["ok", "ok"]);
+  });
+
   it("passes a context without a client through uncharged", async () => {
-    const limiter = createRateLimiter({ perSecond: 1, burst: 1, now: () => 0 });
-    const fake = fakeDispatcher();
-    const answers = await chargeEntries(fake.dispatcher, limiter, 100).dispatch(
+    const { limiter, dispatcher } = setup(1, 1);
+    const answers = await dispatcher.dispatch(
       Array.from({ length: 5 }, (_, i) => entry(i)),
       {},
     );

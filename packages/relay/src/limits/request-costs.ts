@@ -1,10 +1,12 @@
-import { ErrorCode, RpcError, errorResponse, type Dispatcher, type DispatchResult, type JsonRpcResponse, type RequestContext } from "@neutral/server";
+import type { IncomingMessage } from "node:http";
+import { ErrorCode, RpcError, type EntryHook, type RequestContext, type RequestHook } from "@neutral/server";
 import type { RateLimiter } from "../http/rate-limit.js";
 
 // What a client's rate limit counts (README, "Running a relay"): the HTTP request itself is
-// admitted for one unit before its body is read (relay.ts); then every JSON-RPC entry costs one
-// unit, and one more when it checks a signature (a secp256k1 recovery, ~100 times the work of a
-// cached read's dispatch). A bearer token verified afresh costs one more (relay.ts, authenticate).
+// admitted for one unit before its body is read (`admitRequest`, the HTTP stub's `onRequest`
+// hook); then every JSON-RPC entry costs one unit, and one more when it checks a signature (a
+// secp256k1 recovery, ~100 times the work of a cached read's dispatch): `chargeEntry`, the
+// dispatcher's `onEntry` hook. A bearer token verified afresh costs one more (node-limits.ts).
 
 /** Methods whose handler recovers a signature. */
 const SIGNATURE_METHODS: ReadonlySet<string> = new Set(["neutralService_sendMessage", "neutralService_publishKey"]);
@@ -15,74 +17,62 @@ export function entryCost(entry: unknown): number {
   return typeof method === "string" && SIGNATURE_METHODS.has(method) ? 2 : 1;
 }
 
-const clients = new WeakMap<object, string>();
-
-/** Marks a request's context with the client (rate-limit key) it came from. */
-export function withClient<Ctx extends object>(context: Ctx, client: string): Ctx {
-  clients.set(context, client);
-  return context;
+/** The context field the rate limit charges: the client (rate-limit key) a request came from. */
+export interface ClientContext extends RequestContext {
+  /** Set by {@link admitRequest} on every JSON-RPC request it admits. */
+  client?: string;
 }
 
 export function rateLimitedError(retryAfterSeconds: number, message = "Rate limited: slow down"): RpcError {
   return new RpcError(ErrorCode.RateLimited, message, { retryAfter: retryAfterSeconds });
 }
 
-/** The answer an entry refused for the rate limit gets: none for a notification, as the dispatcher would. */
-function refusedEntry(entry: unknown, error: RpcError): JsonRpcResponse[] {
-  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return [errorResponse(null, error)];
-  if (!("id" in entry)) return [];
-  const { id } = entry as { id?: unknown };
-  return [errorResponse(typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null, error)];
+/**
+ * The `onRequest` hook: admits a JSON-RPC request for one unit of its client's bucket before its
+ * body is read, and notes the client in the context; with none left, the request is refused whole
+ * (HTTP 429, `Retry-After`, -32029 `data.retryAfter`). Other requests (the docs, /health) are free.
+ */
+export function admitRequest<Ctx extends ClientContext>(limiter: RateLimiter, clientOf: (request: IncomingMessage) => string): RequestHook<Ctx> {
+  return ({ request, rpc, context }) => {
+    if (!rpc) return;
+    const client = clientOf(request);
+    const verdict = limiter.take(client);
+    if (!verdict.ok) throw rateLimitedError(verdict.retryAfterSeconds);
+    context.client = client;
+  };
 }
 
-const asList = (result: DispatchResult): JsonRpcResponse[] => (result === undefined ? [] : Array.isArray(result) ? result : [result]);
-
 /**
- * Charges every entry of a request to its client's bucket before dispatching it.
+ * The `onEntry` hook: charges every entry of a request to its client's bucket before any runs.
  *
- * The request was admitted for one unit (HTTP 429 otherwise), which pays the first entry's first
+ * The request was admitted for one unit ({@link admitRequest}), which pays the first entry's first
  * unit; the rest of the first entry's cost is charged even into debt (at most one unit), so a
  * request that is admitted is served. Each further entry of a batch runs only if the bucket holds
  * its cost; from the first that does not, the remaining entries are answered -32029 with
  * `data.retryAfter` (in the HTTP 200 batch response: the entries before it did run), and cost
- * nothing. A batch over `maxBatch` or an empty one is the dispatcher's one error, for one unit.
+ * nothing. A batch over `maxBatch` or an empty one is the dispatcher's one error, for one unit
+ * (the dispatcher calls no entry hook for it). A context without a client is not charged.
  */
-export function chargeEntries<Ctx extends RequestContext>(dispatcher: Dispatcher<Ctx>, limiter: RateLimiter, maxBatch: number): Dispatcher<Ctx> {
-  async function dispatch(body: unknown, context: Ctx): Promise<DispatchResult> {
-    const client = clients.get(context);
-    if (client === undefined) return dispatcher.dispatch(body, context);
-    if (!Array.isArray(body)) {
-      limiter.charge(client, entryCost(body) - 1);
-      return dispatcher.dispatch(body, context);
+export function chargeEntry<Ctx extends ClientContext>(limiter: RateLimiter): EntryHook<Ctx> {
+  // The dispatcher calls the hooks for all entries of one request in a row, synchronously, with
+  // that request's context: what was refused so far belongs to the request of `current`.
+  let current: object | undefined;
+  let refusal: RpcError | undefined;
+  return (entry, context) => {
+    const { client } = context;
+    if (client === undefined) return;
+    if (context !== current || entry.index === 0) {
+      current = context;
+      refusal = undefined;
     }
-    if (body.length === 0 || body.length > maxBatch) return dispatcher.dispatch(body, context);
-    limiter.charge(client, entryCost(body[0]) - 1);
-    let admitted = 1;
-    let retryAfterSeconds = 0;
-    for (; admitted < body.length; admitted++) {
-      const verdict = limiter.take(client, entryCost(body[admitted]));
-      if (!verdict.ok) {
-        retryAfterSeconds = verdict.retryAfterSeconds;
-        break;
-      }
+    if (entry.index === 0) {
+      limiter.charge(client, entryCost(entry.raw) - 1);
+      return;
     }
-    if (admitted === body.length) return dispatcher.dispatch(body, context);
-    const error = rateLimitedError(retryAfterSeconds, "Rate limited: this batch entry and the ones after it were not run");
-    const responses = [...asList(await dispatcher.dispatch(body.slice(0, admitted), context)), ...body.slice(admitted).flatMap((entry) => refusedEntry(entry, error))];
-    return responses.length > 0 ? responses : undefined;
-  }
-
-  return {
-    ...dispatcher,
-    dispatch,
-    async dispatchText(text, context) {
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return dispatcher.dispatchText(text, context);
-      }
-      return dispatch(body, context);
-    },
+    if (refusal) throw refusal;
+    const verdict = limiter.take(client, entryCost(entry.raw));
+    if (verdict.ok) return;
+    refusal = rateLimitedError(verdict.retryAfterSeconds, "Rate limited: this batch entry and the ones after it were not run");
+    throw refusal;
   };
 }

@@ -1,6 +1,12 @@
 // How both backends store hex fields: as raw bytes (BLOB / bytea), half the size of the text.
 import type { StoredKeyBundle } from "./store.js";
 
+/**
+ * `mailbox.side`: which copy of a message a row is, the same numbers in both backends. (Their
+ * migrations are history and keep the literals they were written with.)
+ */
+export const SIDE = { received: 1, sent: 2 } as const;
+
 /** A lowercase `0x` address → its 20 bytes. */
 export const addressBytes = (address: string): Buffer => Buffer.from(address.slice(2), "hex");
 

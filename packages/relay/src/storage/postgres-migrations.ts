@@ -1,4 +1,5 @@
 import type { ClientBase } from "pg";
+import { SchemaTooNewError } from "../errors.js";
 import type { Migration } from "./store.js";
 
 /**
@@ -118,7 +119,7 @@ export async function migrate(client: ClientBase): Promise<number[]> {
     const done = new Set(rows.map((row) => row.version));
     const newest = Math.max(0, ...done);
     if (newest > latestSchemaVersion) {
-      throw new Error(`the database has schema version ${newest}, newer than this relay's ${latestSchemaVersion}; upgrade the relay`);
+      throw new SchemaTooNewError("the database", newest, latestSchemaVersion);
     }
     const applied: number[] = [];
     for (const migration of migrations) {
@@ -141,6 +142,6 @@ export async function checkSchemaVersion(client: ClientBase): Promise<number> {
   if (exists.rows[0]?.table == null) return 0;
   const { rows } = await client.query<{ v: number | null }>("SELECT max(version) AS v FROM schema_migrations");
   const version = rows[0]?.v ?? 0;
-  if (version > latestSchemaVersion) throw new Error(`the database has schema version ${version}, newer than this relay's ${latestSchemaVersion}; upgrade the relay`);
+  if (version > latestSchemaVersion) throw new SchemaTooNewError("the database", version, latestSchemaVersion);
   return version;
 }

@@ -1,10 +1,10 @@
 import pg from "pg";
+import { StoreClosedError } from "../errors.js";
 import { messageJsonTail, type AcceptedMessage } from "../message.js";
 import { checkSchemaVersion, migrate } from "./postgres-migrations.js";
 import { DEFAULT_MAX_SCAN, ID_CEILING, pageOfRanges, type AppendResult, type MailboxRange, type MessageStore, type PageQuery, type RangeRead, type StoredMessage } from "./store.js";
-import { addressBytes, bytesHex, hexBytes, keyBundleOf, type KeyBundleRow } from "./columns.js";
+import { addressBytes, bytesHex, hexBytes, keyBundleOf, SIDE, type KeyBundleRow } from "./columns.js";
 
-const SIDE = { received: 1, sent: 2 } as const;
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database?…` (libpq-style; `options=-c search_path=…` picks a schema). */
@@ -181,7 +181,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
 
   const ensureOpen = () => {
-    if (closed) throw new Error("store is closed");
+    if (closed) throw new StoreClosedError();
   };
 
   async function storedNodeKey(): Promise<Uint8Array | undefined> {
@@ -194,7 +194,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     kind: "postgres",
 
     append(message) {
-      if (closed) return Promise.reject(new Error("store is closed"));
+      if (closed) return Promise.reject(new StoreClosedError());
       const tail = messageJsonTail(message);
       return new Promise<AppendResult>((resolve, reject) => {
         pending.push({ message, tail, resolve, reject });

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
 
-const FIXTURE = fileURLToPath(new URL("./shared-writer.fixture.mjs", import.meta.url));
+const FIXTURE = fileURLToPath(new URL("../../test/shared-writer.fixture.mjs", import.meta.url));
 
 interface Report {
   ids: number[];
@@ -29,7 +29,7 @@ it("cluster workers append through their primary's one writer: ids unique across
       expect(report.created).toBe(true);
       expect(report.resent).toEqual(report.ids.slice(0, 5).map((id) => ({ id, created: false })));
       expect(report.read).toEqual([...report.ids].sort((a, b) => b - a));
-      expect(report.afterClose).toBe("store is closed");
+      expect(report.afterClose).toBe("StoreClosedError STORE_CLOSED");
       expect(report.threadsAdded).toBe(0);
     }
   } finally {

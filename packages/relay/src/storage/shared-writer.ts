@@ -1,4 +1,5 @@
 import cluster, { type Worker as ClusterWorker } from "node:cluster";
+import { errorFromWire, errorToWire, PrimaryGoneError, StoreClosedError, type WireErrorInfo } from "../errors.js";
 import type { AppendWriter, WireAppend, WireResult } from "./sqlite-append-writer.js";
 
 // The relay's workers share one SQLite writer, in their primary: two writers would take turns at
@@ -18,7 +19,7 @@ interface AppendReply {
   type: typeof APPENDED;
   id: number;
   results?: WireResult[];
-  error?: { message: string; code?: string };
+  error?: WireErrorInfo;
 }
 
 const isAppendRequest = (message: unknown): message is AppendRequest =>
@@ -39,12 +40,7 @@ export function serveWorkerAppends(writer: AppendWriter): () => void {
     if (!isAppendRequest(message)) return;
     Promise.all(message.appends.map((wire) => writer.append(wire))).then(
       (results) => reply(worker, { type: APPENDED, id: message.id, results }),
-      (error: unknown) =>
-        reply(worker, {
-          type: APPENDED,
-          id: message.id,
-          error: { message: error instanceof Error ? error.message : String(error), ...(typeof (error as { code?: unknown })?.code === "string" && { code: (error as { code: string }).code }) },
-        }),
+      (error: unknown) => reply(worker, { type: APPENDED, id: message.id, error: errorToWire(error) }),
     );
   };
   cluster.on("message", onMessage);
@@ -98,7 +94,7 @@ export function primaryWriter(): AppendWriter {
     inFlight.set(id, batch);
     const request: AppendRequest = { type: APPEND, id, appends: batch.map((entry) => entry.wire) };
     send!(request, undefined, undefined, (error: Error | null) => {
-      if (error) fail(id, new Error(`could not hand the appends to the primary process: ${error.message}`));
+      if (error) fail(id, new PrimaryGoneError(`could not hand the appends to the primary process: ${error.message}`));
     });
   }
 
@@ -109,13 +105,13 @@ export function primaryWriter(): AppendWriter {
     inFlight.delete(message.id);
     if (message.results) batch.forEach((entry, i) => entry.resolve(message.results![i]!));
     else {
-      const error = Object.assign(new Error(message.error?.message ?? "the primary's writer failed"), message.error?.code === undefined ? {} : { code: message.error.code });
+      const error = errorFromWire(message.error ?? { message: "the primary's writer failed" });
       for (const entry of batch) entry.reject(error);
     }
     settled();
   };
   const onDisconnect = () => {
-    gone = new Error("the primary process is gone");
+    gone = new PrimaryGoneError();
     for (const id of [...inFlight.keys()]) fail(id, gone);
   };
   process.on("message", onMessage);
@@ -123,7 +119,7 @@ export function primaryWriter(): AppendWriter {
 
   return {
     append(wire) {
-      if (closed) return Promise.reject(new Error("store is closed"));
+      if (closed) return Promise.reject(new StoreClosedError());
       if (gone) return Promise.reject(gone);
       return new Promise<WireResult>((resolve, reject) => {
         pending.push({ wire, resolve, reject });

@@ -2,6 +2,7 @@
 // run on the calling thread by the inline writer (sqlite-append-writer.ts). Plain JavaScript, like
 // sqlite-writer.js, so that it runs from the TypeScript sources and from dist/.
 import Database from "better-sqlite3";
+import { guarded, pause } from "./thread-guard.js";
 
 /**
  * @typedef {object} AppendBatchOptions
@@ -11,6 +12,9 @@ import Database from "better-sqlite3";
  * @property {number} walAutocheckpoint
  * @property {import("./sqlite-append-writer.js").WriterSchema["sql"]} sql
  * @property {import("./sqlite-append-writer.js").WriterSchema["sides"]} sides
+ * @property {Int32Array} [control] in a writer thread: its control array (thread-guard.js), so that
+ *   its process's exit never cuts a call into SQLite short, and a wait for the write lock ends at once
+ * @property {string} idHead
  */
 
 /**
@@ -22,7 +26,12 @@ import Database from "better-sqlite3";
  * @returns {{ run(batch: import("./sqlite-append-writer.js").WireAppend[]): import("./sqlite-append-writer.js").WireResult[], close(): void }}
  */
 export function openAppendBatches(options) {
-  const { sql, sides } = options;
+  return guarded(options.control, () => openBatches(options));
+}
+
+/** @param {AppendBatchOptions} options */
+function openBatches(options) {
+  const { sql, sides, idHead, control } = options;
   const db = new Database(options.file);
   // Another process's writer may hold the write lock. SQLite's own busy handler sleeps 1, 2, 5, 10…
   // ms between tries, long next to a commit here; whenUnlocked retries every 0.2 ms instead.
@@ -49,7 +58,7 @@ export function openAppendBatches(options) {
         return { id: existing, json };
       }
       const id = Number(insertMessage.run(m.timestamp, digest, from, Date.now()).lastInsertRowid);
-      const json = '{"id":"' + id + '"' + m.tail;
+      const json = idHead + id + '"' + m.tail;
       insertMailbox.run(to, sides.received, id, from, m.timestamp, json);
       // The sender's row keeps no JSON (schema version 5): reads take the recipient's. A ~770-byte
       // copy here made the sender's mailbox leaves split every few appends; see sqlite-migrations.ts.
@@ -58,20 +67,20 @@ export function openAppendBatches(options) {
       return id;
     }),
   );
-  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const sleeper = control ?? new Int32Array(new SharedArrayBuffer(8));
   function whenUnlocked(run) {
     const deadline = Date.now() + 10000;
     for (;;) {
       try {
-        return run();
+        return guarded(control, run);
       } catch (error) {
         if (!error || error.code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
-        Atomics.wait(pause, 0, 0, 0.2);
+        pause(sleeper, 0.2); // ends early when the thread is asked to stop: the next try throws
       }
     }
   }
   return {
     run: (batch) => whenUnlocked(() => appendAll.immediate(batch)),
-    close: () => db.close(),
+    close: () => guarded(control, () => db.close()),
   };
 }

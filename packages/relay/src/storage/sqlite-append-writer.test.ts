@@ -4,8 +4,10 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { randomAddress, testMessage } from "./conformance.js";
+import { randomAddress, testMessage } from "../../testing/store-conformance.js";
+import { StoreClosedError, WriterStoppedError } from "../errors.js";
 import { openSqliteStore, startStoreWriter } from "./sqlite.js";
+import { terminateThread } from "./thread-guard.js";
 import type { AppendResult, MessageStore } from "./store.js";
 
 const nextTick = () => new Promise((resolve) => setImmediate(resolve));
@@ -66,8 +68,8 @@ describe("the group-committing writer thread", () => {
     await settleFor(50);
     expect(batchesPosted()).toBe(2);
     const thread = postMessage.mock.contexts.find((_, i) => Array.isArray(postMessage.mock.calls[i]![0])) as Worker;
-    await thread.terminate();
-    for (const append of [...first, ...second]) await expect(append).rejects.toThrow("the SQLite writer thread stopped");
+    await terminateThread(thread); // as a crash would stop it, but never inside SQLite (thread-guard.js)
+    for (const append of [...first, ...second]) await expect(append).rejects.toBeInstanceOf(WriterStoppedError);
 
     lock.exec("COMMIT");
     const after = await store.append(testMessage(randomAddress(), randomAddress()));
@@ -134,7 +136,7 @@ describe("the writer on the calling thread (the relay's cluster primary)", () =>
     const results = await Promise.all(appends);
     await closed;
     expect(results.map((result) => result.created)).toEqual([true, true, true, true]);
-    await expect(store.append(testMessage(randomAddress(), randomAddress()))).rejects.toThrow("store is closed");
+    await expect(store.append(testMessage(randomAddress(), randomAddress()))).rejects.toBeInstanceOf(StoreClosedError);
     const check = new Database(file, { readonly: true });
     expect(check.prepare("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 4 });
     check.close();

@@ -1,5 +1,7 @@
 import { Worker } from "node:worker_threads";
+import { errorFromWire, StoreClosedError, WriterStoppedError, type WireErrorInfo } from "../errors.js";
 import { openAppendBatches } from "./sqlite-append-batch.js";
+import { createThreadControl, stopAtExit } from "./thread-guard.js";
 import { startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer.js";
 
 /** An append as a writer gets it: plain strings (cheap to post to a thread or another process). */
@@ -40,6 +42,8 @@ export interface SqliteWriterOptions {
 export interface WriterSchema {
   sql: { findByDigest: string; insertMessage: string; insertMailbox: string; insertPair: string; selectJson: string };
   sides: { received: number; sent: number };
+  /** `MESSAGE_JSON_ID_HEAD` of @neutral/protocol: the writer completes a message's JSON with its new id. */
+  idHead: string;
 }
 
 interface PendingAppend {
@@ -79,7 +83,7 @@ class PendingAppends {
   }
 }
 
-type WriterReply = { results: WireResult[] } | { error: { message: string; code?: string } };
+type WriterReply = { results: WireResult[] } | { error: WireErrorInfo };
 
 const batchOptions = (options: SqliteWriterOptions, schema: WriterSchema) => ({
   file: options.file,
@@ -113,14 +117,18 @@ export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSc
   let whenIdle: (() => void)[] = [];
 
   function startThread(): Worker {
-    const worker = new Worker(new URL("./sqlite-writer.js", import.meta.url), { workerData: batchOptions(options, schema) });
+    // Until the thread has exited, this process's exit waits for it to leave SQLite (thread-guard.js).
+    const control = createThreadControl();
+    const worker = new Worker(new URL("./sqlite-writer.js", import.meta.url), { workerData: { ...batchOptions(options, schema), control } });
+    const release = stopAtExit(control, worker);
     worker.on("message", (reply: WriterReply) => settle(reply));
     worker.on("error", () => {}); // the exit that follows rejects what was in flight
     worker.on("exit", () => {
+      release();
       if (thread === worker) thread = undefined;
       const lost = inFlight.splice(0);
       if (lost.length === 0) return;
-      const error = new Error("the SQLite writer thread stopped");
+      const error = new WriterStoppedError();
       for (const entry of lost.flat()) entry.reject(error);
       if (pending.size > 0) flush(); // on a new thread
       if (inFlight.length === 0) becameIdle();
@@ -131,7 +139,7 @@ export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSc
   function settle(reply: WriterReply): void {
     const batch = inFlight.shift() ?? [];
     if ("error" in reply) {
-      const error = Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code });
+      const error = errorFromWire(reply.error);
       for (const entry of batch) entry.reject(error);
     } else {
       batch.forEach((entry, i) => entry.resolve(reply.results[i]!));
@@ -166,7 +174,7 @@ export function startSqliteWriter(options: SqliteWriterOptions, schema: WriterSc
 
   return {
     append(wire) {
-      return closed ? Promise.reject(new Error("store is closed")) : pending.add(wire);
+      return closed ? Promise.reject(new StoreClosedError()) : pending.add(wire);
     },
 
     close() {
@@ -221,7 +229,7 @@ export function startInlineSqliteWriter(options: SqliteWriterOptions, schema: Wr
 
   return {
     append(wire) {
-      return closed ? Promise.reject(new Error("store is closed")) : pending.add(wire);
+      return closed ? Promise.reject(new StoreClosedError()) : pending.add(wire);
     },
 
     close() {

@@ -3,6 +3,9 @@
 // JavaScript, like sqlite-writer.js, so that it runs from the TypeScript sources and from dist/.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { guarded } from "./thread-guard.js";
+
+const { control } = workerData;
 
 let db;
 let timer;
@@ -21,12 +24,13 @@ function connection() {
 
 function checkpoint() {
   try {
-    connection().pragma("wal_checkpoint(PASSIVE)");
+    guarded(control, () => connection().pragma("wal_checkpoint(PASSIVE)"));
     failing = false;
   } catch (error) {
     // Another connection's checkpoint (a writer past its fallback size) holds the lock: next time.
     // Anything else is told once per run of failures; the writers' own checkpoints still bound the WAL.
     const code = error && error.code;
+    if (code === "WRITER_STOPPED") return; // its process is exiting (thread-guard.js)
     if (code !== "SQLITE_BUSY" && !failing) {
       failing = true;
       parentPort.postMessage({ error: { message: String(error && error.message), code } });
@@ -38,7 +42,7 @@ function checkpoint() {
 parentPort.on("message", (message) => {
   if (message !== "close") return;
   clearTimeout(timer);
-  db?.close();
+  if (db) guarded(control, () => db.close());
   parentPort.close();
 });
 timer = setTimeout(checkpoint, workerData.intervalMs);

@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
-import { tempDir } from "../test-relay.js";
+import { tempDir } from "../../testing/index.js";
 
 const script = `
 import { randomBytes } from "node:crypto";

@@ -7,8 +7,11 @@ import { openAppendBatches } from "./sqlite-append-batch.js";
 const batches = openAppendBatches(workerData);
 parentPort.on("message", (batch) => {
   if (batch === "close") {
-    batches.close();
-    parentPort.close();
+    try {
+      batches.close();
+    } finally {
+      parentPort.close();
+    }
     return;
   }
   let reply;

@@ -6,7 +6,7 @@ import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageJson } from "../message.js";
-import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "./conformance.js";
+import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "../../testing/store-conformance.js";
 import { DEFAULT_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
 import { latestSchemaVersion, migrate, migrations, undoVersion5Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";

@@ -1,5 +1,7 @@
 import Database from "better-sqlite3";
 import type { Statement, Transaction } from "better-sqlite3";
+import { MESSAGE_JSON_ID_HEAD } from "@neutral/protocol";
+import { SchemaTooNewError, StoreClosedError } from "../errors.js";
 import { messageIdOf, messageJsonTail, messageJsonWithId, type AcceptedMessage } from "../message.js";
 import { latestSchemaVersion, migrate } from "./sqlite-migrations.js";
 import {
@@ -14,10 +16,9 @@ import {
   type PageQuery,
   type StoredMessage,
 } from "./store.js";
-import { addressBytes, bytesHex, hexBytes, keyBundleOf, type KeyBundleRow } from "./columns.js";
+import { addressBytes, bytesHex, hexBytes, keyBundleOf, SIDE, type KeyBundleRow } from "./columns.js";
 import { startInlineSqliteWriter, startSqliteWriter, type AppendWriter, type WireAppend, type WriterSchema } from "./sqlite-append-writer.js";
 
-const SIDE = { received: 1, sent: 2 } as const;
 
 type Walk = "received" | "sent" | "pairs";
 
@@ -97,6 +98,7 @@ export const WRITER_SCHEMA: WriterSchema = {
     selectJson: "SELECT json FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
   },
   sides: SIDE,
+  idHead: MESSAGE_JSON_ID_HEAD,
 };
 
 const KEY_SQL = {
@@ -165,7 +167,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   const version = (db.prepare("SELECT max(version) AS v FROM schema_migrations").get() as { v: number | null }).v ?? 0;
   if (version > latestSchemaVersion) {
     db.close();
-    throw new Error(`${options.file} has schema version ${version}, newer than this relay's ${latestSchemaVersion}; upgrade the relay`);
+    throw new SchemaTooNewError(options.file, version, latestSchemaVersion);
   }
 
   const latestOnSide = db.prepare<[Buffer, number], { id: number; peer: Buffer }>(
@@ -268,7 +270,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     kind: "sqlite",
 
     append(message) {
-      if (closed) return Promise.reject(new Error("store is closed"));
+      if (closed) return Promise.reject(new StoreClosedError());
       const wire: WireAppend = {
         digest: Buffer.from(message.digest.buffer, message.digest.byteOffset, message.digest.byteLength).toString("hex"),
         from: message.from,
@@ -283,11 +285,13 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     },
 
     async page(query): Promise<Page> {
+      if (closed) throw new StoreClosedError();
       const owner = addressBytes(query.owner);
       return pageOfRanges(query, query.ranges.length === 1 ? [readRange(query, query.ranges[0]!, owner)] : readRanges(query, owner));
     },
 
     async latestPeer(owner) {
+      if (closed) throw new StoreClosedError();
       const key = addressBytes(owner);
       const received = latestOnSide.get(key, SIDE.received);
       const sent = latestOnSide.get(key, SIDE.sent);
@@ -296,14 +300,14 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     },
 
     async putKeyBundle(bundle) {
-      if (closed) throw new Error("store is closed");
+      if (closed) throw new StoreClosedError();
       const account = bundle.account.toLowerCase();
       const row: [Buffer, Buffer, number, Buffer] = [addressBytes(account), hexBytes(bundle.key, 32), bundle.timestamp, hexBytes(bundle.signature, 65)];
       return keyBundleOf(account, keys().put.immediate(row));
     },
 
     async getKeyBundle(account) {
-      if (closed) throw new Error("store is closed");
+      if (closed) throw new StoreClosedError();
       const row = keys().select.get(addressBytes(account));
       return row && keyBundleOf(account.toLowerCase(), row);
     },

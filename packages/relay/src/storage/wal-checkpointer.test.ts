@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:f
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { randomAddress, testMessage } from "./conformance.js";
+import { randomAddress, testMessage } from "../../testing/store-conformance.js";
 import { openSqliteStore, startStoreWriter } from "./sqlite.js";
 import { startWalCheckpointer } from "./wal-checkpointer.js";
 

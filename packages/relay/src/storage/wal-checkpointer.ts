@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { createThreadControl, stopAtExit } from "./thread-guard.js";
 
 /**
  * How often the checkpointer copies the WAL back into the database, ms. Each pass writes every page
@@ -27,14 +28,22 @@ export interface WalCheckpointerOptions {
  * the process alive.
  */
 export function startWalCheckpointer(file: string, options: WalCheckpointerOptions = {}): WalCheckpointer {
+  // The thread never keeps the process alive, and its exit never cuts a checkpoint short (thread-guard.js).
+  const control = createThreadControl();
   const worker = new Worker(new URL("./sqlite-checkpointer.js", import.meta.url), {
-    workerData: { file, intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS },
+    workerData: { file, intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS, control },
   });
+  const release = stopAtExit(control, worker);
   worker.unref();
   worker.on("message", (message: { error?: { message: string; code?: string } }) => {
     if (message.error) options.onError?.(Object.assign(new Error(message.error.message), { code: message.error.code }));
   });
-  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    worker.once("exit", () => {
+      release();
+      resolve();
+    }),
+  );
   worker.on("error", (error) => options.onError?.(error));
   let stopping: Promise<void> | undefined;
   return {

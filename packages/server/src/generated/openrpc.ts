@@ -17,6 +17,87 @@ export const openrpcDocument = {
       "url": "http://127.0.0.1:8645"
     }
   ],
+  "x-eip712": {
+    "description": "The EIP-712 typed data of neutralService, as data: the domain and every primary type a party signs, with its fields in signing order. The prose of this document spells each type out (e.g. `Message(address from,address to,bytes message,uint64 timestamp)`); a test fails if the prose and this extension disagree. Generated into `@neutral/protocol`. A field's optional `enum` narrows its TypeScript value type (EIP-712 itself has no enums).",
+    "domain": {
+      "name": "neutralService",
+      "version": "1"
+    },
+    "types": {
+      "Message": {
+        "description": "The sender's signature over a message.",
+        "fields": [
+          {
+            "name": "from",
+            "type": "address"
+          },
+          {
+            "name": "to",
+            "type": "address"
+          },
+          {
+            "name": "message",
+            "type": "bytes"
+          },
+          {
+            "name": "timestamp",
+            "type": "uint64"
+          }
+        ]
+      },
+      "Receipt": {
+        "description": "A service node's receipt: `message` is the EIP-712 digest of the sender's `Message`.",
+        "fields": [
+          {
+            "name": "message",
+            "type": "bytes32"
+          },
+          {
+            "name": "role",
+            "type": "string",
+            "enum": [
+              "sender",
+              "receiver"
+            ]
+          }
+        ]
+      },
+      "KeyBundle": {
+        "description": "An account vouching for its messaging public key (`neutralService_publishKey`).",
+        "fields": [
+          {
+            "name": "account",
+            "type": "address"
+          },
+          {
+            "name": "key",
+            "type": "bytes32"
+          },
+          {
+            "name": "timestamp",
+            "type": "uint64"
+          }
+        ]
+      },
+      "DeriveMessagingKey": {
+        "description": "What an account signs to derive its messaging key; the signature is the secret, never sent to a node.",
+        "fields": [
+          {
+            "name": "notice",
+            "type": "string"
+          },
+          {
+            "name": "account",
+            "type": "address"
+          },
+          {
+            "name": "version",
+            "type": "uint32"
+          }
+        ]
+      }
+    }
+  },
   "methods": [
     {
       "name": "neutralService_getInbox",
@@ -284,6 +365,7 @@ export const openrpcDocument = {
         },
         {
           "name": "A named chat, one page back from a cursor",
+          "description": "`before` alone walks backwards from the cursor. `after` is listed as `null` (absent) so that params sent by position, in the order listed, keep the cursor in `before`'s place.",
           "params": [
             {
               "name": "inboxFilter",
@@ -294,6 +376,10 @@ export const openrpcDocument = {
             {
               "name": "limit",
               "value": 1
+            },
+            {
+              "name": "after",
+              "value": null
             },
             {
               "name": "before",
@@ -654,7 +740,14 @@ export const openrpcDocument = {
                   "maxBatch": 100,
                   "maxBodyBytes": 1048576,
                   "maxMessageBytes": 65536,
-                  "clockSkewMs": 300000
+                  "clockSkewMs": 300000,
+                  "maxResponseBytes": 4194304,
+                  "maxPageScan": 256,
+                  "quotaPeriodSeconds": 3600,
+                  "senderQuotaMessages": 10000,
+                  "senderQuotaBytes": 104857600,
+                  "recipientQuotaMessages": 20000,
+                  "recipientQuotaBytes": 209715200
                 }
               }
             ]

@@ -1,0 +1,99 @@
+// turbo's cache holds from one command to the next: no task hashes a file that a run writes itself
+// (turbo's logs in .turbo/, node_modules/ with vitest's results cache, test-output/, dist/,
+// coverage/), so `pnpm -s neutral --help` right after `pnpm start` replays every task from the cache.
+// And `pnpm start` / `pnpm -s neutral` print no turbo banner: scripts/build-quietly.mjs.
+// Both use `turbo --dry=json`, which hashes without running (nor restoring) anything.
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const turbo = createRequire(path.join(root, "package.json")).resolve("turbo/bin/turbo");
+const run = promisify(execFile);
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", NO_COLOR: "1" };
+
+interface DryTask {
+  taskId: string;
+  hash: string;
+  command: string;
+  inputs: Record<string, string>;
+}
+
+/** Every task `pnpm test`, `pnpm build` and `pnpm generate` would run, with its hash and hashed files. */
+async function dryRun(): Promise<DryTask[]> {
+  const { stdout } = await run(process.execPath, [turbo, "run", "generate", "build", "typecheck", "test", "--dry=json"], {
+    cwd: root,
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return (JSON.parse(stdout) as { tasks: DryTask[] }).tasks.filter((task) => task.command !== "<NONEXISTENT>");
+}
+const hashes = (tasks: DryTask[]) => Object.fromEntries(tasks.map((task) => [task.taskId, task.hash]));
+
+/** Folders a run writes into: none of their files may be a task input. */
+const WRITTEN = ["node_modules", ".turbo", "test-output", "dist", "coverage"];
+
+describe("turbo's task inputs", () => {
+  it("include no file a run writes (node_modules/, .turbo/, test-output/, dist/, coverage/)", { timeout: 60_000 }, async () => {
+    const tasks = await dryRun();
+    expect(tasks.map((task) => task.taskId)).toContain("@neutral/tools#generate");
+    const written = tasks.flatMap((task) =>
+      Object.keys(task.inputs)
+        .filter((file) => file.split("/").some((segment) => WRITTEN.includes(segment)))
+        .map((file) => `${task.taskId}: ${file}`),
+    );
+    expect(written).toEqual([]);
+  });
+
+  it("give the same hashes after what a run leaves behind: a second run is a full cache hit", { timeout: 60_000 }, async () => {
+    const before = hashes(await dryRun());
+    // What a build and a test run write: turbo's task logs, vitest's cache, screenshots.
+    const probes = [
+      path.join(root, "tools", ".turbo", "turbo-probe.log"),
+      path.join(root, "tools", "node_modules", ".vite", "turbo-probe.json"),
+      path.join(root, "packages", "docs", "test-output", "turbo-probe.png"),
+    ];
+    const made: string[] = []; // folders this test created, removed with the probes
+    try {
+      for (const file of probes) {
+        const first = mkdirSync(path.dirname(file), { recursive: true });
+        if (first) made.push(first);
+        writeFileSync(file, `${Date.now()}\n`);
+      }
+      expect(hashes(await dryRun())).toEqual(before);
+    } finally {
+      for (const file of probes) rmSync(file, { force: true });
+      for (const dir of made) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("scripts/build-quietly.mjs (pnpm start, pnpm -s neutral)", () => {
+  const quietly = (...args: string[]) =>
+    run(process.execPath, [path.join(root, "scripts", "build-quietly.mjs"), ...args], { cwd: root, env }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    );
+
+  it("is what the root scripts build with", () => {
+    const scripts = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toMatch(/^node scripts\/build-quietly\.mjs && node /);
+    expect(scripts.neutral).toMatch(/^node scripts\/build-quietly\.mjs --filter=@neutral\/cli\.\.\. && node /);
+  });
+
+  it("prints nothing of turbo's when it succeeds", { timeout: 60_000 }, async () => {
+    // A dry run: turbo prints its banner and a plan, and builds (and restores) nothing.
+    expect(await quietly("--filter=@neutral/cli...", "--dry")).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
+  it("shows turbo's output on stderr when it fails", { timeout: 60_000 }, async () => {
+    const result = await quietly("--filter=@neutral/no-such-package");
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("@neutral/no-such-package");
+  });
+});

@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// The `neutral` command: runs the built CLI (dist/main.js). It lives outside dist/ so that the bin
+// pnpm and npm link at install time exists before the first build.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const main = new URL("../dist/main.js", import.meta.url);
+if (!existsSync(main)) {
+  process.stderr.write(`neutral: the CLI is not built (${fileURLToPath(main)} is missing): run pnpm build\n`);
+  process.exit(1);
+}
+await import(main.href);

@@ -1,0 +1,53 @@
+// generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
+//
+// The EIP-712 typed data of neutralService: the document's `x-eip712` extension.
+
+/** A 0x-prefixed hex string. */
+export type Hex = `0x${string}`;
+
+/** The EIP-712 domain of every signature: no chainId, no verifyingContract. */
+export const EIP712_DOMAIN = { name: "neutralService", version: "1" } as const;
+
+/** The `EIP712Domain` type that `eth_signTypedData_v4` wants listed with the others. */
+export const EIP712_DOMAIN_TYPE = [
+  { name: "name", type: "string" },
+  { name: "version", type: "string" },
+] as const;
+
+/** Every primary type, with its fields in signing order. */
+export const EIP712_TYPES = {
+  /** The sender's signature over a message. `Message(address from,address to,bytes message,uint64 timestamp)` */
+  Message: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "message", type: "bytes" },
+    { name: "timestamp", type: "uint64" },
+  ],
+  /** A service node's receipt: `message` is the EIP-712 digest of the sender's `Message`. `Receipt(bytes32 message,string role)` */
+  Receipt: [
+    { name: "message", type: "bytes32" },
+    { name: "role", type: "string" },
+  ],
+  /** An account vouching for its messaging public key (`neutralService_publishKey`). `KeyBundle(address account,bytes32 key,uint64 timestamp)` */
+  KeyBundle: [
+    { name: "account", type: "address" },
+    { name: "key", type: "bytes32" },
+    { name: "timestamp", type: "uint64" },
+  ],
+  /** What an account signs to derive its messaging key; the signature is the secret, never sent to a node. `DeriveMessagingKey(string notice,address account,uint32 version)` */
+  DeriveMessagingKey: [
+    { name: "notice", type: "string" },
+    { name: "account", type: "address" },
+    { name: "version", type: "uint32" },
+  ],
+} as const;
+
+/** The field values of each primary type, as JSON-friendly values (uints as numbers, bytes as 0x hex). */
+export interface TypedValues {
+  Message: { from: Hex; to: Hex; message: Hex; timestamp: number };
+  Receipt: { message: Hex; role: "sender" | "receiver" };
+  KeyBundle: { account: Hex; key: Hex; timestamp: number };
+  DeriveMessagingKey: { notice: string; account: Hex; version: number };
+}
+
+export type PrimaryType = keyof typeof EIP712_TYPES;

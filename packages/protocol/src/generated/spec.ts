@@ -1,0 +1,12 @@
+// generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
+//
+// Facts of neutralService that the generated types cannot carry as types.
+
+/** `info.version` of the OpenRPC document. */
+export const SPEC_VERSION = "1.1.0";
+
+/** The largest page a method's `limit` may ask for (the `Limit` schema's `maximum`). */
+export const MAX_PAGE_LIMIT = 100;
+
+/** The page size when `limit` is left out (the `Limit` schema's `default`). */
+export const DEFAULT_PAGE_LIMIT = 20;

@@ -1,0 +1,42 @@
+// @neutral/protocol: the facts of neutralService that JSON Schema cannot carry, written once.
+// Public test keys and fixture signers are in `@neutral/protocol/testing`, not here.
+export { checksumAddress, isAddress } from "./address.js";
+export {
+  DOMAIN_SEPARATOR,
+  EIP712_DOMAIN,
+  EIP712_DOMAIN_TYPE,
+  EIP712_PREFIX,
+  EIP712_TYPES,
+  encodeType,
+  hashStruct,
+  hashTypedData,
+  typeHash,
+  typedData,
+  typedDataV4,
+  type PrimaryType,
+  type TypedData,
+  type TypedValues,
+} from "./eip712.js";
+export { fromHex, isHex, toHex, type Hex } from "./hex.js";
+export { buildSiweMessage, parseSiweMessage, parseSiweTime, type SiweFields, type SiweMessage } from "./siwe.js";
+export {
+  DEFAULT_SIWE_STATEMENT,
+  DEFAULT_TOKEN_LIFETIME_MS,
+  ISSUED_AT_SKEW_MS,
+  MAX_TOKEN_LIFETIME_MS,
+  NONCE_PATTERN,
+  checkBearerToken,
+  decodeBearerToken,
+  describeBearerToken,
+  encodeBearerToken,
+  newNonce,
+  personalMessageDigest,
+  tokenExpiry,
+  type CheckedToken,
+  type Decoded,
+  type TokenRules,
+} from "./bearer-token.js";
+export { MESSAGE_JSON_ID_HEAD, messageIdOf, messageJson, messageJsonTail, messageJsonWithId, type WireMessageFields } from "./wire-message.js";
+export { DERIVATION_NOTICE, DERIVATION_SALT, DERIVATION_VERSION, derivationInfo, derivationValues } from "./messaging-key.js";
+export { ERROR_CODES, JSON_RPC_ERRORS, errors, type ErrorCode, type ErrorName } from "./errors.js";
+export { DEFAULT_LIMITS, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, SPEC_VERSION, type SpecLimits } from "./limits.js";

@@ -1,0 +1,123 @@
+/**
+ * A fixture signer: signs what a client signs (EIP-712 typed data, EIP-191 personal messages,
+ * bearer tokens) with a private key held in memory. For tests, examples and the docs' worked
+ * example only: a real app signs with a wallet.
+ */
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { checksumAddress } from "../address.js";
+import { DEFAULT_SIWE_STATEMENT, encodeBearerToken, newNonce, personalMessageDigest, tokenExpiry } from "../bearer-token.js";
+import { hashTypedData, type PrimaryType, type TypedValues } from "../eip712.js";
+import { fromHex, toHex, type Hex } from "../hex.js";
+import { buildSiweMessage } from "../siwe.js";
+import type { WireMessageFields } from "../wire-message.js";
+
+/** 0x + r ‖ s ‖ v (v = 27 or 28), low s, deterministic (RFC 6979). */
+export function signDigest(digest: Uint8Array, privateKey: Hex | Uint8Array): Hex {
+  const key = typeof privateKey === "string" ? fromHex(privateKey) : privateKey;
+  const recovered = secp256k1.sign(digest, key, { prehash: false, format: "recovered" });
+  return `0x${bytesToHex(recovered.subarray(1))}${(27 + recovered[0]!).toString(16)}`;
+}
+
+/** The lowercase address that signed `digest`, or undefined for a malformed signature. */
+export function recoverDigestSigner(digest: Uint8Array, signature: string): Hex | undefined {
+  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return undefined;
+  const bytes = fromHex(signature);
+  const recovered = new Uint8Array(65);
+  recovered[0] = (bytes[64]! >= 27 ? bytes[64]! - 27 : bytes[64]!) & 1;
+  recovered.set(bytes.subarray(0, 64), 1);
+  try {
+    const publicKey = secp256k1.recoverPublicKey(recovered, digest, { prehash: false });
+    return addressOfPublicKey(secp256k1.Point.fromBytes(publicKey).toBytes(false));
+  } catch {
+    return undefined;
+  }
+}
+
+const addressOfPublicKey = (uncompressed: Uint8Array): Hex => toHex(keccak_256(uncompressed.subarray(1)).subarray(12));
+
+export interface TokenOptions {
+  domain: string;
+  /** Default `http://<domain>/`. */
+  uri?: string;
+  /** Epoch ms; default now. */
+  issuedAt?: number;
+  /** Default 1 h; capped at 24 h. */
+  lifetimeMs?: number;
+  nonce?: string;
+  statement?: string;
+}
+
+export interface SignedToken {
+  token: string;
+  /** The EIP-4361 text that was signed. */
+  message: string;
+  signature: Hex;
+  expiresAt: number;
+}
+
+export interface FixtureSigner {
+  /** Lowercase address. */
+  readonly address: Hex;
+  /** EIP-55 form. */
+  readonly checksumAddress: Hex;
+  /** The x-only (BIP-340) public key of the private key, 0x + 64 hex: a well-formed messaging key. */
+  readonly xOnlyPublicKey: Hex;
+  signTypedData<P extends PrimaryType>(primaryType: P, values: TypedValues[P]): Hex;
+  /** EIP-191 `personal_sign`. */
+  signMessage(text: string): Hex;
+  /** A bearer token as the SDK makes one. */
+  bearerToken(options: TokenOptions): SignedToken;
+  /** A message as `sendMessage` takes it: `message` is hex without 0x; timestamp default now. */
+  signMessageFor(to: string, ciphertextHex: string, timestamp?: number): { from: Hex; to: string; message: string; timestamp: number; signature: Hex };
+}
+
+export function fixtureSigner(privateKey: Hex | Uint8Array): FixtureSigner {
+  const key = typeof privateKey === "string" ? fromHex(privateKey) : privateKey;
+  const address = addressOfPublicKey(secp256k1.getPublicKey(key, false));
+  const signer: FixtureSigner = {
+    address,
+    checksumAddress: checksumAddress(address),
+    xOnlyPublicKey: toHex(secp256k1.getPublicKey(key, true).subarray(1)),
+    signTypedData: (primaryType, values) => signDigest(hashTypedData({ primaryType, message: values }), key),
+    signMessage: (text) => signDigest(personalMessageDigest(text), key),
+    bearerToken(options) {
+      const issuedAt = options.issuedAt ?? Date.now();
+      const message = buildSiweMessage({
+        domain: options.domain,
+        address,
+        uri: options.uri ?? `http://${options.domain}/`,
+        statement: options.statement ?? DEFAULT_SIWE_STATEMENT,
+        nonce: options.nonce ?? newNonce(),
+        issuedAt,
+        expiresAt: tokenExpiry(issuedAt, options.lifetimeMs),
+      });
+      const signature = signer.signMessage(message);
+      return { token: encodeBearerToken(message, signature), message, signature, expiresAt: tokenExpiry(issuedAt, options.lifetimeMs) };
+    },
+    signMessageFor(to, ciphertextHex, timestamp = Date.now()) {
+      const signature = signer.signTypedData("Message", { from: address, to: to as Hex, message: `0x${ciphertextHex}`, timestamp });
+      return { from: address, to, message: ciphertextHex, timestamp, signature };
+    },
+  };
+  return signer;
+}
+
+/** A stored message as a node would answer it, its receipts signed by `node`: for fixtures. */
+export function fixtureStoredMessage(
+  node: FixtureSigner,
+  signed: { from: string; to: string; message: string; timestamp: number; signature: string },
+): WireMessageFields {
+  const digest = toHex(hashTypedData({ primaryType: "Message", message: { from: signed.from as Hex, to: signed.to as Hex, message: `0x${signed.message}`, timestamp: signed.timestamp } }));
+  return {
+    message: signed.message.toLowerCase(),
+    from: signed.from.toLowerCase(),
+    to: signed.to.toLowerCase(),
+    signature: signed.signature.toLowerCase(),
+    senderReceipt: node.signTypedData("Receipt", { message: digest, role: "sender" }),
+    receiverReceipt: node.signTypedData("Receipt", { message: digest, role: "receiver" }),
+    timestamp: signed.timestamp,
+  };
+}
+

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { MESSAGE_JSON_ID_HEAD, messageIdOf, messageJson, messageJsonTail, messageJsonWithId } from "./wire-message.js";
+
+const fields = {
+  message: "a1b2c3",
+  from: `0x${"a".repeat(40)}`,
+  to: `0x${"b".repeat(40)}`,
+  signature: `0x${"1".repeat(130)}`,
+  senderReceipt: `0x${"2".repeat(130)}`,
+  receiverReceipt: `0x${"3".repeat(130)}`,
+  timestamp: 1767225600000,
+};
+
+describe("the wire JSON of a stored message", () => {
+  it("is the interface document's object, in its field order, with a decimal string id", () => {
+    const json = messageJson(42, fields);
+    expect(Object.keys(JSON.parse(json))).toEqual(["id", "message", "from", "to", "signature", "sender_receipt", "receiver_receipt", "timestamp"]);
+    expect(JSON.parse(json)).toMatchObject({ id: "42", sender_receipt: fields.senderReceipt, timestamp: fields.timestamp });
+  });
+
+  it("splits into the id head and a tail that a store completes with its id", () => {
+    expect(messageJsonWithId(9_007_199_254_740_991, messageJsonTail(fields))).toBe(messageJson(9_007_199_254_740_991, fields));
+    expect(messageJson(7, fields).startsWith(`${MESSAGE_JSON_ID_HEAD}7"`)).toBe(true);
+    for (const id of [1, 10, 123456789]) expect(messageIdOf(messageJson(id, fields))).toBe(id);
+  });
+});

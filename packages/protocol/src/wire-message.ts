@@ -1,0 +1,39 @@
+/**
+ * The wire JSON of a stored message (the interface document's field order): how a node stores and
+ * answers it. Every field is digits or lowercase hex, so nothing needs escaping, and a node can keep
+ * the text and splice it into answers as is. A store that learns the id inside its write
+ * transaction (a SQLite worker, a PostgreSQL function) writes `MESSAGE_JSON_ID_HEAD + id + '"' + tail`.
+ */
+
+/** The fields of a stored message, every hex field lowercase; `message` is the ciphertext as hex without 0x. */
+export interface WireMessageFields {
+  message: string;
+  from: string;
+  to: string;
+  signature: string;
+  senderReceipt: string;
+  receiverReceipt: string;
+  timestamp: number;
+}
+
+/** Every stored message's JSON begins with this, then the decimal id and a closing quote. */
+export const MESSAGE_JSON_ID_HEAD = '{"id":"';
+
+/** The JSON of `fields` after `MESSAGE_JSON_ID_HEAD + id + '"'`. */
+export function messageJsonTail(fields: WireMessageFields): string {
+  return (
+    `,"message":"${fields.message}","from":"${fields.from}","to":"${fields.to}",` +
+    `"signature":"${fields.signature}","sender_receipt":"${fields.senderReceipt}",` +
+    `"receiver_receipt":"${fields.receiverReceipt}","timestamp":${fields.timestamp}}`
+  );
+}
+
+/** The wire JSON of a message given its id and `messageJsonTail`. */
+export const messageJsonWithId = (id: number | string, tail: string): string => `${MESSAGE_JSON_ID_HEAD}${id}"${tail}`;
+
+/** The wire JSON of a stored message. */
+export const messageJson = (id: number | string, fields: WireMessageFields): string => messageJsonWithId(id, messageJsonTail(fields));
+
+/** The id of a message from its wire JSON (the fixed `{"id":"<digits>"` head). */
+export const messageIdOf = (json: string): number =>
+  Number(json.slice(MESSAGE_JSON_ID_HEAD.length, json.indexOf('"', MESSAGE_JSON_ID_HEAD.length)));

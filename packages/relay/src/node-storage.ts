@@ -1,0 +1,88 @@
+// The node's storage as configured: the one place that turns the app's config into a store (the
+// storage modules take their own options, and know nothing of RelayConfig) and the node's key.
+import path from "node:path";
+import type { RelayConfig } from "./config.js";
+import type { Secp256k1 } from "./crypto/secp256k1.js";
+import type { Logger } from "./log.js";
+import { generateNodeKey, loadNodeKey, NODE_KEY_FILE, type NodeKey } from "./node-key.js";
+import { describeDatabaseUrl, openPostgresStore } from "./storage/postgres.js";
+import { DATABASE_FILE, openSqliteStore } from "./storage/sqlite.js";
+import type { AppendWriter } from "./storage/sqlite-append-writer.js";
+import type { MessageStore } from "./storage/store.js";
+
+export interface NodeStorage {
+  store: MessageStore;
+  nodeKey: NodeKey;
+  /** Where the messages (and a generated key) are kept, for logs: never a password. */
+  location: { storage: "sqlite"; file: string; keyFile: string } | { storage: "postgres"; database: string };
+}
+
+/** How a SQLite writer's failed background checkpoint is logged (the writer's own checkpoints still bound the WAL). */
+export const logCheckpointError = (logger: Logger, file: string) => (error: Error) =>
+  logger.warn({ err: error, file }, "WAL checkpoint failed; the writer checkpoints by itself");
+
+export interface OpenStorageOptions {
+  /** Apply pending migrations (default true); a worker whose primary already did may skip them. */
+  migrate?: boolean;
+  /** SQLite: commit appends through this writer (a worker's is its primary's) instead of one of the store's own. */
+  writer?: AppendWriter;
+  logger: Logger;
+}
+
+/**
+ * The node's store and signing key, as configured: SQLite in the data dir with the key in
+ * DATA_DIR/node.key, or PostgreSQL (`databaseUrl`) with the key kept in the database, where every
+ * replica finds it. A configured `--node-key` wins in both cases.
+ */
+export async function openNodeStorage(
+  config: Pick<RelayConfig, "dataDir" | "nodeKey" | "databaseUrl" | "databasePoolSize">,
+  curve: Secp256k1,
+  options: OpenStorageOptions,
+): Promise<NodeStorage> {
+  const { logger } = options;
+  if (config.databaseUrl === undefined) {
+    const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
+    const file = path.join(config.dataDir, DATABASE_FILE);
+    const store = openSqliteStore({
+      file,
+      migrate: options.migrate ?? true,
+      ...(options.writer && { writer: options.writer }),
+      onCheckpointError: logCheckpointError(logger, file),
+    });
+    return { store, nodeKey, location: { storage: "sqlite", file, keyFile: path.join(config.dataDir, NODE_KEY_FILE) } };
+  }
+
+  const database = describeDatabaseUrl(config.databaseUrl);
+  const store = await openPostgresStore({
+    url: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+    migrate: options.migrate ?? true,
+    onIdleError: (error) => logger.warn({ err: error, database }, "PostgreSQL connection lost; the pool reconnects"),
+  });
+  try {
+    let nodeKey: NodeKey;
+    if (config.nodeKey !== undefined) {
+      nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
+      const stored = await store.storedNodeKey();
+      if (stored !== undefined && curve.addressOf(stored) !== nodeKey.address) {
+        logger.warn(
+          { address: nodeKey.address, databaseAddress: curve.addressOf(stored) },
+          "this replica signs with its configured --node-key, but the database keeps another node's key: replicas of one database must sign as one node (give them all the same --node-key, or none)",
+        );
+      }
+    } else {
+      const { privateKey, created } = await store.nodeKey(() => generateNodeKey(curve));
+      let address: string;
+      try {
+        address = curve.addressOf(privateKey);
+      } catch {
+        throw new Error("the node key kept in the database is not a valid secp256k1 private key");
+      }
+      nodeKey = { privateKey, address, source: created ? "generated" : "database" };
+    }
+    return { store, nodeKey, location: { storage: "postgres", database } };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,87 @@
+// One way to build a node: its config in, a relay serving over the configured storage out. The
+// command line (main.ts) parses the config and calls createNode; so can a program embedding a node.
+import cluster from "node:cluster";
+import type { ConnectionGate } from "./http/connection-guard.js";
+import type { RelayConfig } from "./config.js";
+import { loadSecp256k1, type Secp256k1 } from "./crypto/secp256k1.js";
+import type { Logger } from "./log.js";
+import { openNodeStorage, type NodeStorage } from "./node-storage.js";
+import { createRelay, type Relay } from "./relay.js";
+import { primaryWriter } from "./storage/shared-writer.js";
+
+export interface NodeOptions {
+  logger: Logger;
+  /** The secp256k1 implementation. Default: `loadSecp256k1()` (libsecp256k1 when its addon loads, else pure JS). */
+  curve?: Secp256k1;
+  /**
+   * Serve as one of the worker processes of `neutral-relay --workers N` (a cluster worker of its
+   * primary, main.ts): the primary has applied the migrations, commits every SQLite append
+   * (storage/shared-writer.ts) and keeps the node's connection counts and rate limits. Default:
+   * whether this process is a cluster worker.
+   */
+  clusterWorker?: boolean;
+  /** Who admits connections. Default: in a cluster worker the primary's ledger, else one of this process (relay.ts). */
+  connectionGate?: ConnectionGate;
+}
+
+/** A node: the relay, and what it serves from. */
+export interface RelayNode extends Relay {
+  /** The key that signs the node's receipts, and where it came from. */
+  readonly nodeKey: NodeStorage["nodeKey"];
+  /** Where the messages are kept, for logs (never a password). */
+  readonly location: NodeStorage["location"];
+  readonly curve: Secp256k1;
+}
+
+/**
+ * Opens the node's storage as `config` says (SQLite in the data dir, or PostgreSQL at
+ * `databaseUrl`; the node key from the config, the key file or the database) and assembles the
+ * relay over it. `listen()` starts serving; `close()` stops, lets requests in flight finish and
+ * closes the storage. If listening fails, the storage is closed before the error is thrown.
+ *
+ * ```ts
+ * const parsed = parseConfig(["--port", "0", "--data-dir", dir], {});
+ * if (parsed.help) throw new Error("no --help here");
+ * const node = await createNode(parsed.config, { logger: createLogger("info") });
+ * const url = await node.listen();
+ * // …
+ * await node.close();
+ * ```
+ */
+export async function createNode(config: RelayConfig, options: NodeOptions): Promise<RelayNode> {
+  const { logger } = options;
+  const curve = options.curve ?? loadSecp256k1();
+  const clusterWorker = options.clusterWorker ?? cluster.isWorker;
+  // A worker's primary has applied the migrations, and commits every worker's SQLite appends.
+  const writer = clusterWorker && config.databaseUrl === undefined ? primaryWriter() : undefined;
+  const storage = await openNodeStorage(config, curve, { migrate: !clusterWorker, ...(writer && { writer }), logger });
+  let relay: Relay;
+  try {
+    relay = createRelay({
+      config,
+      logger,
+      curve,
+      nodeKey: storage.nodeKey,
+      store: storage.store,
+      ...(options.connectionGate && { connectionGate: options.connectionGate }),
+    });
+  } catch (error) {
+    await storage.store.close();
+    throw error;
+  }
+  return {
+    server: relay.server,
+    nodeKey: storage.nodeKey,
+    location: storage.location,
+    curve,
+    async listen() {
+      try {
+        return await relay.listen();
+      } catch (error) {
+        await relay.close(0); // the limits' timers, the connection guard, the store
+        throw error;
+      }
+    },
+    close: (graceMs) => relay.close(graceMs),
+  };
+}

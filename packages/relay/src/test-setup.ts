@@ -1,5 +1,0 @@
-// Vitest setup of every relay test file: no relay a test started outlives its file.
-import { afterAll } from "vitest";
-import { killRunningRelays } from "./testing.js";
-
-afterAll(killRunningRelays);

@@ -1,0 +1,54 @@
+// Run by shared-writer.test.ts: a primary with two cluster workers that append through it, over
+// the built modules (dist/). The primary prints one JSON line with what the workers saw.
+import cluster from "node:cluster";
+import { randomBytes } from "node:crypto";
+import { readdirSync } from "node:fs";
+import { openSqliteStore, startStoreWriter } from "../dist/storage/sqlite.js";
+import { primaryWriter, serveWorkerAppends } from "../dist/storage/shared-writer.js";
+
+const file = process.argv[2];
+const address = () => `0x${randomBytes(20).toString("hex")}`;
+const message = (from) => ({
+  from,
+  to: address(),
+  message: randomBytes(16).toString("hex"),
+  timestamp: Date.now(),
+  signature: `0x${randomBytes(65).toString("hex")}`,
+  senderReceipt: `0x${randomBytes(65).toString("hex")}`,
+  receiverReceipt: `0x${randomBytes(65).toString("hex")}`,
+  digest: new Uint8Array(randomBytes(32)),
+});
+
+if (cluster.isPrimary) {
+  await openSqliteStore({ file }).close();
+  const writer = startStoreWriter({ file, inline: true, checkpointer: false }); // as the relay's primary runs it
+  serveWorkerAppends(writer);
+  const reports = [];
+  for (let i = 0; i < 2; i++) cluster.fork().on("message", (message) => Array.isArray(message.ids) && reports.push(message));
+  cluster.on("exit", async () => {
+    if (Object.keys(cluster.workers).length > 0) return;
+    await writer.close();
+    process.stdout.write(`${JSON.stringify(reports)}\n`);
+  });
+} else {
+  const threads = () => readdirSync("/proc/self/task").length;
+  const store = openSqliteStore({ file, migrate: false, writer: primaryWriter() });
+  const threadsBefore = threads();
+  const from = address();
+  const sent = Array.from({ length: 50 }, () => message(from));
+  const first = await Promise.all(sent.map((m) => store.append(m)));
+  const again = await Promise.all(sent.slice(0, 5).map((m) => store.append(m)));
+  const page = await store.page({ owner: from, ranges: [{ side: "sent" }], order: "desc", limit: 100 });
+  // The worker started no writer thread (nor a checkpointer): its appends went to the primary.
+  const threadsAdded = threads() - threadsBefore;
+  await store.close();
+  const afterClose = await store.append(message(from)).then(() => "accepted", (error) => `${error.name} ${error.code}`);
+  process.send({
+    ids: first.map((r) => r.stored.id),
+    created: first.every((r) => r.created),
+    resent: again.map((r) => ({ id: r.stored.id, created: r.created })),
+    read: page.messages.map((m) => m.id),
+    afterClose,
+    threadsAdded,
+  }, () => process.exit(0));
+}

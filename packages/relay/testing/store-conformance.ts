@@ -1,0 +1,1162 @@
+/**
+ * The storage conformance suite: the contract every `MessageStore` backend passes (seeds/README.md
+ * §2, §5 and “Signatures and receipts” as the store sees them, and the key directory of `publishKey`/`getKey`). Backend-agnostic: it talks to the store only through the
+ * `MessageStore` interface and never assumes how ids are numbered beyond "strictly increasing in
+ * acceptance order".
+ *
+ * Published as `@neutral/relay/testing/store-conformance` (vitest and fast-check are its peers), so
+ * that another backend passes the same contract. Usage, from a backend's test file:
+ *
+ *     import { describeStoreConformance } from "@neutral/relay/testing/store-conformance";
+ *
+ *     describeStoreConformance("sqlite", async () => {
+ *       const dir = mkdtempSync(...);
+ *       return {
+ *         store: openSqliteStore({ file }),
+ *         reopen: async () => openSqliteStore({ file }),
+ *         cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+ *       };
+ *     });
+ *
+ * `open` must give fresh, empty storage on every call. The suite closes every store it got (from
+ * `open` and from `reopen`) before it calls `cleanup`; `reopen` is only called once the previous
+ * store is closed.
+ */
+import { randomBytes } from "node:crypto";
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, it, type TestContext } from "vitest";
+import { ID_CEILING, messageJson, type AcceptedMessage, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type Side, type StoredKeyBundle } from "@neutral/relay";
+
+export interface OpenedStore {
+  store: MessageStore;
+  /** Opens the same storage again (as after a restart); given only by durable backends. */
+  reopen?: () => Promise<MessageStore>;
+  /** Removes the storage; called after every store of this storage is closed. */
+  cleanup: () => Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Well-formed test data
+
+/** A realistic timestamp (ms): 2026-01-01T00:02:00Z, as in the interface document's examples. */
+export const BASE_TIMESTAMP = 1_767_225_720_000;
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
+
+/** A random address: `0x` + 40 lowercase hex. */
+export const randomAddress = (): string => `0x${hex(randomBytes(20))}`;
+/** A random 65-byte signature: `0x` + 130 lowercase hex (not a real signature; the store doesn't check). */
+export const randomSignature = (): string => `0x${hex(randomBytes(65))}`;
+/** A random 32-byte digest. */
+export const randomDigest = (): Uint8Array => new Uint8Array(randomBytes(32));
+
+let timestampCounter = 0;
+
+/** A well-formed accepted message from `from` to `to`; fresh digest, signature and receipts unless overridden. */
+export function testMessage(from: string, to: string, overrides: Partial<AcceptedMessage> = {}): AcceptedMessage {
+  return {
+    from,
+    to,
+    message: hex(randomBytes(1 + Math.floor(Math.random() * 48))),
+    timestamp: BASE_TIMESTAMP + timestampCounter++,
+    signature: randomSignature(),
+    senderReceipt: randomSignature(),
+    receiverReceipt: randomSignature(),
+    digest: randomDigest(),
+    ...overrides,
+  };
+}
+
+/** A well-formed key bundle of `account` (random key and signature: the store doesn't check them). */
+export function testKeyBundle(account: string, timestamp: number, overrides: Partial<StoredKeyBundle> = {}): StoredKeyBundle {
+  return { account, key: `0x${hex(randomBytes(32))}`, timestamp, signature: randomSignature(), ...overrides };
+}
+
+/** A resend of `message`: same digest and fields, another signature and receipts (ECDSA may sign differently). */
+function resendOf(message: AcceptedMessage): AcceptedMessage {
+  return { ...message, digest: new Uint8Array(message.digest), signature: randomSignature(), senderReceipt: randomSignature(), receiverReceipt: randomSignature() };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model: the spec, naively
+
+interface ModelMessage {
+  id: number;
+  json: string;
+  message: AcceptedMessage;
+}
+
+function inRange(owner: string, range: MailboxRange, message: AcceptedMessage): boolean {
+  if (range.side === "received") return message.to === owner && (range.peer === undefined || message.from === range.peer);
+  return message.from === owner && (range.peer === undefined || message.to === range.peer);
+}
+
+/** Every message the query's filters and bounds select, in walk order (ignores `limit`). */
+function modelMatches(stored: readonly ModelMessage[], query: PageQuery): ModelMessage[] {
+  const matches = stored.filter(
+    ({ id, message }) =>
+      query.ranges.some((range) => inRange(query.owner, range, message)) &&
+      (query.since === undefined || message.timestamp >= query.since) &&
+      (query.until === undefined || message.timestamp < query.until) &&
+      (query.after === undefined || id > query.after) &&
+      (query.before === undefined || id < query.before),
+  );
+  return matches.sort(query.order === "asc" ? (a, b) => a.id - b.id : (a, b) => b.id - a.id);
+}
+
+function modelPage(stored: readonly ModelMessage[], query: PageQuery): { ids: number[]; jsons: string[]; end: boolean } {
+  const matches = modelMatches(stored, query);
+  const page = matches.slice(0, query.limit);
+  return { ids: page.map((m) => m.id), jsons: page.map((m) => m.json), end: matches.length <= query.limit };
+}
+
+/** The query shape the service builds for `getInbox` (seeds/README.md §5). */
+function inboxRanges(owner: string, direction: "received" | "sent" | "all", from?: string): MailboxRange[] {
+  const ranges: MailboxRange[] = [];
+  if (direction !== "sent") ranges.push(from === undefined ? { side: "received" } : { side: "received", peer: from });
+  if (direction !== "received" && (from === undefined || from === owner)) ranges.push({ side: "sent" });
+  return ranges;
+}
+
+/** The query shape the service builds for `getChat`. */
+const chatRanges = (peer: string): MailboxRange[] => [
+  { side: "received", peer },
+  { side: "sent", peer },
+];
+
+/** Appends `messages` in order, `breaks[i]` true meaning "wait for the earlier appends first"; checks each result. */
+async function appendWorld(
+  store: MessageStore,
+  messages: readonly AcceptedMessage[],
+  breaks: readonly boolean[] = [],
+): Promise<ModelMessage[]> {
+  const results: Promise<AppendResult>[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    if (breaks[i]) await Promise.all(results);
+    results.push(store.append(messages[i]!));
+  }
+  const settled = await Promise.all(results);
+
+  const stored: ModelMessage[] = [];
+  const byDigest = new Map<string, ModelMessage>();
+  settled.forEach((result, i) => {
+    const message = messages[i]!;
+    const original = byDigest.get(hex(message.digest));
+    if (original) {
+      expect(result, `append #${i} resends #${stored.indexOf(original)}'s digest`).toEqual({ stored: { id: original.id, json: original.json }, created: false });
+      return;
+    }
+    expect(result.created, `append #${i} is new`).toBe(true);
+    const last = stored[stored.length - 1];
+    if (last) expect(result.stored.id, `append #${i}'s id is greater than the previous one`).toBeGreaterThan(last.id);
+    expect(Number.isSafeInteger(result.stored.id) && result.stored.id > 0, `id ${result.stored.id} is a positive safe integer`).toBe(true);
+    expect(result.stored.json).toBe(messageJson(result.stored.id, message));
+    const entry = { id: result.stored.id, json: result.stored.json, message };
+    stored.push(entry);
+    byDigest.set(hex(message.digest), entry);
+  });
+  return stored;
+}
+
+const ids = (page: Page) => page.messages.map((m) => m.id);
+
+/** Every message of `owner`'s mailbox (both sides, once each), oldest first, walked with the store's own cursors. */
+async function wholeMailbox(store: MessageStore, owner: string): Promise<Page["messages"]> {
+  const all: Page["messages"] = [];
+  let after = 0;
+  for (;;) {
+    const page = await store.page({ owner, ranges: inboxRanges(owner, "all"), after, order: "asc", limit: 100 });
+    all.push(...page.messages);
+    if (page.end) return all;
+    after = page.messages[page.messages.length - 1]!.id;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arbitraries for the property tests
+
+/** `arbitrary`'s value with probability `p`, else null. */
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, p: number): fc.Arbitrary<T | null> =>
+  fc.oneof({ weight: Math.round((1 - p) * 12), arbitrary: fc.constant(null) }, { weight: Math.round(p * 12), arbitrary });
+const bytes = (length: number) => fc.uint8Array({ minLength: length, maxLength: length });
+const addressArb = bytes(20).map((b) => `0x${hex(b)}`);
+const signatureArb = bytes(65).map((b) => `0x${hex(b)}`);
+/** Timestamps in a narrow window, so that filters cut through the world and collide with messages. */
+const TS_SPAN = 40;
+const timestampArb = fc.integer({ min: 0, max: TS_SPAN }).map((t) => BASE_TIMESTAMP + t);
+/** A since/until bound: mostly at or next to a stored message's timestamp, so the edges get hit. */
+type BoundSpec = { kind: "near"; index: number; delta: -1 | 0 | 1 } | { kind: "any"; t: number };
+const boundArb: fc.Arbitrary<BoundSpec> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("near" as const), index: fc.noBias(fc.nat()), delta: fc.constantFrom(-1 as const, 0 as const, 1 as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("any" as const), t: fc.integer({ min: -1, max: TS_SPAN + 1 }) }) },
+);
+function boundOf(stored: readonly { message: AcceptedMessage }[], spec: BoundSpec | null): number | undefined {
+  if (spec === null) return undefined;
+  if (spec.kind === "any" || stored.length === 0) return BASE_TIMESTAMP + (spec.kind === "any" ? spec.t : 0);
+  return stored[spec.index % stored.length]!.message.timestamp + spec.delta;
+}
+
+interface EntrySpec {
+  from: number;
+  to: number;
+  timestamp: number;
+  body: Uint8Array;
+  digest: Uint8Array;
+  signatures: [string, string, string];
+  /** Resend an earlier message (index into the world's distinct messages, modulo). */
+  resend: number | null;
+  /** Wait for the earlier appends before this one (a new event-loop turn, a new group commit). */
+  awaitBefore: boolean;
+}
+
+const entryArb: fc.Arbitrary<EntrySpec> = fc.record({
+  from: fc.noBias(fc.nat(3)),
+  to: fc.noBias(fc.nat(3)),
+  timestamp: timestampArb,
+  // Opaque bytes don't shrink: shrinking every byte of them would drown out the world's structure.
+  body: fc.noShrink(fc.uint8Array({ minLength: 1, maxLength: 24 })),
+  digest: fc.noShrink(bytes(32)),
+  signatures: fc.noShrink(fc.tuple(signatureArb, signatureArb, signatureArb)),
+  resend: sometimes(fc.noBias(fc.nat()), 1 / 6),
+  awaitBefore: fc.nat(3).map((n) => n === 0), // ~1 in 4
+});
+
+interface World {
+  addresses: string[];
+  messages: AcceptedMessage[];
+  breaks: boolean[];
+}
+
+const worldArb: fc.Arbitrary<World> = fc
+  .record({
+    addresses: fc.noShrink(fc.uniqueArray(addressArb, { minLength: 3, maxLength: 4, selector: (a) => a })),
+    entries: fc.array(entryArb, { maxLength: 60, size: "max" }), // "max": lengths up to 60, not fast-check's small default
+  })
+  .map(({ addresses, entries }) => {
+    const distinct: AcceptedMessage[] = [];
+    const messages = entries.map((entry, i): AcceptedMessage => {
+      if (entry.resend !== null && distinct.length > 0) return resendOf(distinct[entry.resend % distinct.length]!);
+      // Distinct messages get distinct digests by construction (first two bytes: the index).
+      const digest = new Uint8Array(entry.digest);
+      digest[0] = i >> 8;
+      digest[1] = i & 0xff;
+      const message: AcceptedMessage = {
+        from: addresses[entry.from % addresses.length]!,
+        to: addresses[entry.to % addresses.length]!,
+        message: hex(entry.body),
+        timestamp: entry.timestamp,
+        signature: entry.signatures[0],
+        senderReceipt: entry.signatures[1],
+        receiverReceipt: entry.signatures[2],
+        digest,
+      };
+      distinct.push(message);
+      return message;
+    });
+    return { addresses, messages, breaks: entries.map((e) => e.awaitBefore) };
+  });
+
+/** An address by index into the world's (modulo), or -1: a stranger who has no messages. */
+type Who = number;
+const STRANGER = "0x5757575757575757575757575757575757575757";
+const who = (world: World, index: Who) => (index < 0 ? STRANGER : world.addresses[index % world.addresses.length]!);
+const whoArb: fc.Arbitrary<Who> = fc.oneof({ weight: 12, arbitrary: fc.noBias(fc.nat(3)) }, { weight: 1, arbitrary: fc.constant(-1) });
+
+type RangesSpec =
+  | { kind: "inbox"; direction: "received" | "sent" | "all"; from: Who | null }
+  | { kind: "chat"; peer: Who }
+  | { kind: "ranges"; ranges: { side: Side; peer: Who | null }[] };
+
+const rangesSpecArb: fc.Arbitrary<RangesSpec> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("inbox" as const), direction: fc.constantFrom("received" as const, "sent" as const, "all" as const), from: sometimes(whoArb, 1 / 2) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("chat" as const), peer: whoArb }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("ranges" as const),
+      ranges: fc.array(fc.record({ side: fc.constantFrom("received" as const, "sent" as const), peer: sometimes(whoArb, 1 / 2) }), { minLength: 1, maxLength: 3 }),
+    }),
+  },
+);
+
+function rangesOf(world: World, owner: string, spec: RangesSpec): MailboxRange[] {
+  switch (spec.kind) {
+    case "inbox":
+      return inboxRanges(owner, spec.direction, spec.from === null ? undefined : who(world, spec.from));
+    case "chat":
+      return chatRanges(who(world, spec.peer));
+    case "ranges":
+      return spec.ranges.map(({ side, peer }) => (peer === null ? { side } : { side, peer: who(world, peer) }));
+  }
+}
+
+/** A cursor position: near a stored id, an edge, or any number around the stored ids. */
+type CursorSpec = { kind: "near"; index: number; delta: -1 | 0 | 1 } | { kind: "edge"; value: number } | { kind: "any"; fraction: number };
+
+const cursorArb: fc.Arbitrary<CursorSpec> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("near" as const), index: fc.noBias(fc.nat()), delta: fc.constantFrom(-1 as const, 0 as const, 1 as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("edge" as const), value: fc.constantFrom(0, ID_CEILING) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("any" as const), fraction: fc.noBias(fc.integer({ min: 0, max: 120 })).map((n) => n / 100) }) },
+);
+
+function cursorOf(stored: readonly ModelMessage[], spec: CursorSpec): number {
+  switch (spec.kind) {
+    case "near": {
+      const at = stored[spec.index % Math.max(stored.length, 1)];
+      return Math.max(0, (at?.id ?? 0) + spec.delta);
+    }
+    case "edge":
+      return spec.value;
+    case "any":
+      return Math.floor((stored[stored.length - 1]?.id ?? 10) * spec.fraction);
+  }
+}
+
+interface QuerySpec {
+  owner: Who;
+  ranges: RangesSpec;
+  since: BoundSpec | null;
+  until: BoundSpec | null;
+  after: CursorSpec | null;
+  before: CursorSpec | null;
+  limit: number;
+  /** Keep `after` ≥ `before` when both are given (else they are put in order): an empty window. */
+  crossed: boolean;
+}
+
+const limitArb = fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 1, max: 5 }) }, { weight: 1, arbitrary: fc.constant(100) });
+
+const querySpecArb: fc.Arbitrary<QuerySpec> = fc.record({
+  owner: whoArb,
+  ranges: rangesSpecArb,
+  since: sometimes(boundArb, 1 / 4),
+  until: sometimes(boundArb, 1 / 4),
+  after: sometimes(cursorArb, 1 / 2),
+  before: sometimes(cursorArb, 1 / 2),
+  limit: limitArb,
+  crossed: fc.nat(5).map((n) => n === 0),
+});
+
+/**
+ * The messages to place cursors and time bounds at: those the ranges (and cursors) already select,
+ * so that the edges (a cursor at a match, `until` at a match's timestamp) are hit often.
+ */
+function candidates(stored: readonly ModelMessage[], owner: string, ranges: readonly MailboxRange[], window: Pick<PageQuery, "after" | "before"> = {}): readonly ModelMessage[] {
+  const selected = modelMatches(stored, { owner, ranges, ...window, order: "asc", limit: 1 });
+  return selected.length > 0 ? selected : stored;
+}
+
+/** The page query as the service would send it: walk order from the cursors (seeds/README.md §5). */
+function queryOf(world: World, stored: readonly ModelMessage[], spec: QuerySpec): PageQuery {
+  const owner = who(world, spec.owner);
+  const ranges = rangesOf(world, owner, spec.ranges);
+  const inRanges = candidates(stored, owner, ranges);
+  let after = spec.after === null ? undefined : cursorOf(inRanges, spec.after);
+  let before = spec.before === null ? undefined : cursorOf(inRanges, spec.before);
+  if (after !== undefined && before !== undefined && after > before && !spec.crossed) [after, before] = [before, after];
+  const inWindow = candidates(stored, owner, ranges, { after, before });
+  return {
+    owner,
+    ranges,
+    // Absent filters are sometimes explicit `undefined` members, as the service passes them.
+    ...(spec.since !== null ? { since: boundOf(inWindow, spec.since) } : spec.limit % 2 === 0 && { since: undefined }),
+    ...(spec.until !== null ? { until: boundOf(inWindow, spec.until) } : spec.limit % 2 === 0 && { until: undefined }),
+    ...(after !== undefined && { after }),
+    ...(before !== undefined && { before }),
+    order: after !== undefined ? "asc" : "desc",
+    limit: spec.limit,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Declares the conformance suite for one backend; `open` gives a fresh, empty store each call. */
+export function describeStoreConformance(name: string, open: () => Promise<OpenedStore>): void {
+  describe(`MessageStore conformance: ${name}`, () => {
+    let opened: OpenedStore;
+    let store: MessageStore;
+    let live: MessageStore[];
+
+    beforeEach(async () => {
+      opened = await open();
+      store = opened.store;
+      live = [store];
+    });
+
+    afterEach(async () => {
+      for (const s of live) await s.close();
+      await opened.cleanup();
+    });
+
+    async function closeStore(s: MessageStore): Promise<void> {
+      live = live.filter((other) => other !== s);
+      await s.close();
+    }
+
+    /** Closes the current store and opens the storage again; skips the test if the backend can't. */
+    async function reopen(context: TestContext): Promise<MessageStore> {
+      const reopenStorage = opened.reopen;
+      if (!reopenStorage) return context.skip("this backend gives no reopen");
+      await closeStore(store);
+      store = await reopenStorage();
+      live.push(store);
+      return store;
+    }
+
+    const [alice, bob, carol] = [randomAddress(), randomAddress(), randomAddress()] as const;
+
+    describe("append", () => {
+      it("assigns strictly increasing ids in append order, and the wire JSON", async () => {
+        const messages = [testMessage(alice, bob), testMessage(bob, alice), testMessage(alice, carol), testMessage(carol, carol), testMessage(alice, bob)];
+        let previous = 0;
+        for (const message of messages) {
+          const result = await store.append(message);
+          expect(result.created).toBe(true);
+          expect(Number.isSafeInteger(result.stored.id)).toBe(true);
+          expect(result.stored.id).toBeGreaterThan(previous);
+          expect(result.stored.json).toBe(messageJson(result.stored.id, message));
+          previous = result.stored.id;
+        }
+      });
+
+      it("stored messages read back as exactly messageJson(id, message), valid JSON of the wire form", async () => {
+        const message = testMessage(alice, bob, { message: "00ff".repeat(8), timestamp: BASE_TIMESTAMP });
+        const { stored } = await store.append(message);
+        const page = await store.page({ owner: bob, ranges: [{ side: "received" }], order: "desc", limit: 20 });
+        expect(page).toEqual({ messages: [{ id: stored.id, json: messageJson(stored.id, message) }], end: true });
+        expect(JSON.parse(page.messages[0]!.json)).toEqual({
+          id: String(stored.id),
+          message: message.message,
+          from: alice,
+          to: bob,
+          signature: message.signature,
+          sender_receipt: message.senderReceipt,
+          receiver_receipt: message.receiverReceipt,
+          timestamp: BASE_TIMESTAMP,
+        });
+      });
+
+      it("keeps a 64 KiB ciphertext intact", async () => {
+        const message = testMessage(alice, bob, { message: hex(randomBytes(64 * 1024)) });
+        const { stored } = await store.append(message);
+        const page = await store.page({ owner: alice, ranges: [{ side: "sent" }], order: "desc", limit: 1 });
+        expect(page.messages[0]?.json).toBe(messageJson(stored.id, message));
+        expect(page.messages[0]!.json.length).toBeGreaterThan(128 * 1024);
+      });
+
+      it("gives many appends of one tick (one group commit) increasing ids in call order", async () => {
+        const messages = Array.from({ length: 250 }, (_, i) => testMessage(i % 3 === 0 ? alice : bob, i % 2 === 0 ? carol : alice));
+        const results = await Promise.all(messages.map((m) => store.append(m)));
+        results.forEach((result, i) => {
+          expect(result.created).toBe(true);
+          expect(result.stored.json).toBe(messageJson(result.stored.id, messages[i]!));
+          if (i > 0) expect(result.stored.id).toBeGreaterThan(results[i - 1]!.stored.id);
+        });
+        const all = [...(await wholeMailbox(store, alice)), ...(await wholeMailbox(store, bob)), ...(await wholeMailbox(store, carol))];
+        expect(new Set(all.map((m) => m.id))).toEqual(new Set(results.map((r) => r.stored.id)));
+      });
+
+      it("orders appends across ticks and within ticks alike", async () => {
+        const messages = Array.from({ length: 40 }, (_, i) => testMessage(alice, i % 2 ? bob : alice));
+        const breaks = messages.map((_, i) => i % 7 === 3);
+        const stored = await appendWorld(store, messages, breaks);
+        expect(stored).toHaveLength(40);
+        const page = await store.page({ owner: alice, ranges: [{ side: "sent" }], after: 0, order: "asc", limit: 100 });
+        expect(page.messages).toEqual(stored.map(({ id, json }) => ({ id, json })));
+        expect(page.end).toBe(true);
+      });
+    });
+
+    describe("idempotency by digest", () => {
+      it("returns the stored original for a resend, created false, and stores nothing new", async () => {
+        const original = testMessage(alice, bob);
+        const first = await store.append(original);
+        const resend = resendOf(original);
+        const second = await store.append(resend);
+        expect(first.created).toBe(true);
+        expect(second).toEqual({ stored: first.stored, created: false });
+        expect(second.stored.json).toBe(messageJson(first.stored.id, original)); // the original's signature and receipts
+        expect(await wholeMailbox(store, bob)).toEqual([first.stored]);
+        expect(await wholeMailbox(store, alice)).toEqual([first.stored]);
+        const next = await store.append(testMessage(alice, bob));
+        expect(next.stored.id).toBeGreaterThan(first.stored.id);
+      });
+
+      it("stores a digest appended twice in the same tick once; both callers get its id", async () => {
+        const original = testMessage(alice, bob);
+        const other = testMessage(bob, alice);
+        const [a, b, c, d] = await Promise.all([store.append(original), store.append(resendOf(original)), store.append(other), store.append(original)]);
+        expect(a!.created).toBe(true);
+        expect(b).toEqual({ stored: a!.stored, created: false });
+        expect(c!.created).toBe(true);
+        expect(d).toEqual({ stored: a!.stored, created: false });
+        expect(c!.stored.id).toBeGreaterThan(a!.stored.id);
+        expect(await wholeMailbox(store, alice)).toEqual([a!.stored, c!.stored]);
+      });
+
+      it("stores a self-message resent in the same tick once", async () => {
+        const note = testMessage(carol, carol);
+        const [a, b] = await Promise.all([store.append(note), store.append(resendOf(note))]);
+        expect(a!.created).toBe(true);
+        expect(b).toEqual({ stored: a!.stored, created: false });
+        expect(await wholeMailbox(store, carol)).toEqual([a!.stored]);
+      });
+
+      it("compares the digest's bytes, whatever the Uint8Array's view", async () => {
+        const original = testMessage(alice, bob);
+        const backing = new Uint8Array(64);
+        backing.set(original.digest, 7);
+        const first = await store.append(original);
+        const second = await store.append({ ...resendOf(original), digest: backing.subarray(7, 39) });
+        expect(second).toEqual({ stored: first.stored, created: false });
+        const almost = new Uint8Array(original.digest);
+        almost[31] = almost[31]! ^ 1;
+        const third = await store.append({ ...testMessage(alice, bob), digest: almost });
+        expect(third.created).toBe(true);
+        expect(third.stored.id).toBeGreaterThan(first.stored.id);
+      });
+    });
+
+    describe("sides and peers", () => {
+      it("puts a message in the recipient's received side and the sender's sent side only", async () => {
+        const { stored } = await store.append(testMessage(alice, bob));
+        const read = (owner: string, side: Side) => store.page({ owner, ranges: [{ side }], order: "desc", limit: 20 });
+        expect(await read(bob, "received")).toEqual({ messages: [stored], end: true });
+        expect(await read(alice, "sent")).toEqual({ messages: [stored], end: true });
+        expect(await read(alice, "received")).toEqual({ messages: [], end: true });
+        expect(await read(bob, "sent")).toEqual({ messages: [], end: true });
+        expect(await read(carol, "received")).toEqual({ messages: [], end: true });
+        expect(await read(carol, "sent")).toEqual({ messages: [], end: true });
+      });
+
+      it("filters by peer on each side", async () => {
+        const world = await appendWorld(store, [
+          testMessage(alice, bob), // 0
+          testMessage(carol, bob), // 1
+          testMessage(bob, alice), // 2
+          testMessage(bob, carol), // 3
+          testMessage(alice, bob), // 4
+        ]);
+        const idsOf = (...indexes: number[]) => indexes.map((i) => world[i]!.id);
+        const read = async (range: MailboxRange) => ids(await store.page({ owner: bob, ranges: [range], order: "desc", limit: 20 }));
+        expect(await read({ side: "received", peer: alice })).toEqual(idsOf(4, 0));
+        expect(await read({ side: "received", peer: carol })).toEqual(idsOf(1));
+        expect(await read({ side: "received", peer: bob })).toEqual([]);
+        expect(await read({ side: "sent", peer: alice })).toEqual(idsOf(2));
+        expect(await read({ side: "sent", peer: carol })).toEqual(idsOf(3));
+        expect(await read({ side: "received" })).toEqual(idsOf(4, 1, 0));
+        expect(await read({ side: "sent" })).toEqual(idsOf(3, 2));
+        // A chat: both directions with one peer, merged in id order.
+        expect(ids(await store.page({ owner: bob, ranges: chatRanges(alice), order: "desc", limit: 20 }))).toEqual(idsOf(4, 2, 0));
+        expect(ids(await store.page({ owner: bob, ranges: chatRanges(alice), after: 0, order: "asc", limit: 20 }))).toEqual(idsOf(0, 2, 4));
+        // The whole mailbox.
+        expect(ids(await store.page({ owner: bob, ranges: inboxRanges(bob, "all"), order: "desc", limit: 20 }))).toEqual(idsOf(4, 3, 2, 1, 0));
+      });
+
+      it("puts a message to oneself in both sides, and a union returns it once", async () => {
+        const world = await appendWorld(store, [testMessage(alice, bob), testMessage(alice, alice), testMessage(bob, alice), testMessage(alice, alice)]);
+        const [toBob, self1, fromBob, self2] = world.map((m) => ({ id: m.id, json: m.json }));
+        const read = (ranges: MailboxRange[], limit = 20) => store.page({ owner: alice, ranges, order: "desc", limit });
+        expect(await read([{ side: "received" }])).toEqual({ messages: [self2, fromBob, self1], end: true });
+        expect(await read([{ side: "sent" }])).toEqual({ messages: [self2, self1, toBob], end: true });
+        expect(await read(inboxRanges(alice, "all"))).toEqual({ messages: [self2, fromBob, self1, toBob], end: true });
+        expect(await read(chatRanges(alice))).toEqual({ messages: [self2, self1], end: true });
+        expect(await read([{ side: "received", peer: alice }])).toEqual({ messages: [self2, self1], end: true });
+        expect(await read([{ side: "sent", peer: alice }])).toEqual({ messages: [self2, self1], end: true });
+        // The duplicate doesn't count twice against the limit or for `end`.
+        expect(await read(chatRanges(alice), 2)).toEqual({ messages: [self2, self1], end: true });
+        expect(await read(chatRanges(alice), 1)).toEqual({ messages: [self2], end: false });
+        expect(await store.page({ owner: alice, ranges: chatRanges(alice), after: self1!.id, order: "asc", limit: 1 })).toEqual({ messages: [self2], end: true });
+        // Nobody else sees it.
+        expect(await store.page({ owner: bob, ranges: chatRanges(alice), order: "desc", limit: 20 })).toEqual({ messages: [fromBob, toBob], end: true });
+      });
+
+      it("returns a message present in overlapping ranges once", async () => {
+        const world = await appendWorld(store, [testMessage(bob, alice), testMessage(carol, alice), testMessage(bob, alice)]);
+        const page = await store.page({
+          owner: alice,
+          ranges: [{ side: "received" }, { side: "received", peer: bob }, { side: "received" }],
+          order: "desc",
+          limit: 2,
+        });
+        expect(page).toEqual({ messages: [world[2], world[1]].map((m) => ({ id: m!.id, json: m!.json })), end: false });
+      });
+
+      it("never shows another owner's messages", async () => {
+        // Addresses that differ only in their last byte, to catch truncating comparisons.
+        const near = `${alice.slice(0, 40)}${alice.slice(40) === "00" ? "01" : "00"}`;
+        await appendWorld(store, [testMessage(bob, carol), testMessage(carol, bob), testMessage(carol, carol), testMessage(near, near), testMessage(bob, near)]);
+        for (const ranges of [inboxRanges(alice, "all"), chatRanges(bob), chatRanges(carol), chatRanges(near), chatRanges(alice), [{ side: "received" as const }]]) {
+          expect(await store.page({ owner: alice, ranges, order: "desc", limit: 100 })).toEqual({ messages: [], end: true });
+          expect(await store.page({ owner: alice, ranges, after: 0, order: "asc", limit: 100 })).toEqual({ messages: [], end: true });
+        }
+        expect(await store.latestPeer(alice)).toBeUndefined();
+        expect((await wholeMailbox(store, near)).length).toBe(2);
+      });
+    });
+
+    describe("since and until", () => {
+      it("apply to the message timestamp, since inclusive, until exclusive, independent of id order", async () => {
+        // Timestamps deliberately out of id order.
+        const world = await appendWorld(
+          store,
+          [30, 10, 20, 10, 40].map((t) => testMessage(bob, alice, { timestamp: BASE_TIMESTAMP + t })),
+        );
+        const read = async (since?: number, until?: number, order: "asc" | "desc" = "desc") =>
+          ids(await store.page({ owner: alice, ranges: [{ side: "received" }], since, until, ...(order === "asc" && { after: 0 }), order, limit: 20 }));
+        const idsOf = (...indexes: number[]) => indexes.map((i) => world[i]!.id);
+        expect(await read(BASE_TIMESTAMP + 10, BASE_TIMESTAMP + 30)).toEqual(idsOf(3, 2, 1));
+        expect(await read(BASE_TIMESTAMP + 11, BASE_TIMESTAMP + 30)).toEqual(idsOf(2));
+        expect(await read(BASE_TIMESTAMP + 10, BASE_TIMESTAMP + 31)).toEqual(idsOf(3, 2, 1, 0));
+        expect(await read(BASE_TIMESTAMP + 30)).toEqual(idsOf(4, 0));
+        expect(await read(undefined, BASE_TIMESTAMP + 20)).toEqual(idsOf(3, 1));
+        expect(await read(BASE_TIMESTAMP + 20, BASE_TIMESTAMP + 20)).toEqual([]);
+        expect(await read(BASE_TIMESTAMP + 40, BASE_TIMESTAMP + 10)).toEqual([]);
+        expect(await read(BASE_TIMESTAMP + 10, BASE_TIMESTAMP + 30, "asc")).toEqual(idsOf(1, 2, 3));
+      });
+
+      it("`end` accounts for the filters: nothing further within them means end", async () => {
+        const world = await appendWorld(store, [testMessage(bob, alice, { timestamp: BASE_TIMESTAMP + 5 }), testMessage(bob, alice, { timestamp: BASE_TIMESTAMP + 1 }), testMessage(bob, alice, { timestamp: BASE_TIMESTAMP + 6 })]);
+        const page = await store.page({ owner: alice, ranges: [{ side: "received" }], since: BASE_TIMESTAMP + 5, order: "desc", limit: 2 });
+        expect(page).toEqual({ messages: [world[2], world[0]].map((m) => ({ id: m!.id, json: m!.json })), end: true });
+        const forwards = await store.page({ owner: alice, ranges: [{ side: "received" }], until: BASE_TIMESTAMP + 6, after: 0, order: "asc", limit: 2 });
+        expect(forwards).toEqual({ messages: [world[0], world[1]].map((m) => ({ id: m!.id, json: m!.json })), end: true });
+      });
+
+      it("match timestamps at the edges of the range (0 and 2^53-1) when unbounded", async () => {
+        const first = await store.append(testMessage(bob, alice, { timestamp: 0 }));
+        const last = await store.append(testMessage(bob, alice, { timestamp: Number.MAX_SAFE_INTEGER }));
+        const everything = await store.page({ owner: alice, ranges: [{ side: "received" }], order: "desc", limit: 20 });
+        expect(everything).toEqual({ messages: [last.stored, first.stored], end: true });
+        expect(ids(await store.page({ owner: alice, ranges: [{ side: "received" }], since: 0, order: "desc", limit: 20 }))).toEqual([last.stored.id, first.stored.id]);
+        expect(ids(await store.page({ owner: alice, ranges: [{ side: "received" }], since: Number.MAX_SAFE_INTEGER, order: "desc", limit: 20 }))).toEqual([last.stored.id]);
+        expect(ids(await store.page({ owner: alice, ranges: [{ side: "received" }], until: Number.MAX_SAFE_INTEGER, order: "desc", limit: 20 }))).toEqual([first.stored.id]);
+        expect(ids(await store.page({ owner: alice, ranges: [{ side: "received" }], until: 1, order: "desc", limit: 20 }))).toEqual([first.stored.id]);
+      });
+    });
+
+    describe("the scan bound of time filters (maxScan)", () => {
+      /** `count` messages to alice, bob's and carol's alternating, timestamps in id order from BASE_TIMESTAMP + 1000. */
+      async function mailbox(count: number): Promise<ModelMessage[]> {
+        return appendWorld(store, Array.from({ length: count }, (_, i) => testMessage(i % 2 === 0 ? bob : carol, alice, { timestamp: BASE_TIMESTAMP + 1000 + i })));
+      }
+
+      it("a filter matching nothing stops after maxScan entries, empty and not the end, and says where it stopped", async () => {
+        const world = await mailbox(30);
+        const received: MailboxRange[] = [{ side: "received" }];
+        const backwards = await store.page({ owner: alice, ranges: received, until: BASE_TIMESTAMP, order: "desc", limit: 5, maxScan: 10 });
+        expect(backwards).toEqual({ messages: [], end: false, resumeAt: world[20]!.id });
+        const forwards = await store.page({ owner: alice, ranges: received, since: BASE_TIMESTAMP + 5000, after: 0, order: "asc", limit: 5, maxScan: 10 });
+        expect(forwards).toEqual({ messages: [], end: false, resumeAt: world[9]!.id });
+        // From where it stopped, the walk goes on; past the last entry it ends.
+        const rest = await store.page({ owner: alice, ranges: received, until: BASE_TIMESTAMP, before: world[0]!.id + 1, order: "desc", limit: 5, maxScan: 10 });
+        expect(rest).toEqual({ messages: [], end: true });
+      });
+
+      it("one entry short of the bound the page is whole; at the bound it stops", async () => {
+        const world = await mailbox(10);
+        const query = { owner: alice, ranges: [{ side: "received" as const }], until: BASE_TIMESTAMP, order: "desc" as const, limit: 5 };
+        expect(await store.page({ ...query, maxScan: 11 })).toEqual({ messages: [], end: true });
+        expect(await store.page({ ...query, maxScan: 9 })).toEqual({ messages: [], end: false, resumeAt: world[1]!.id });
+      });
+
+      it("a sparse filter returns the matches it met, then the rest from resumeAt, each once", async () => {
+        const world = await mailbox(40);
+        const wanted = world.filter((m) => m.message.timestamp >= BASE_TIMESTAMP + 1010 && m.message.timestamp < BASE_TIMESTAMP + 1031);
+        const visited: number[] = [];
+        let before: number | undefined;
+        for (let pages = 0; pages < 40; pages++) {
+          const page = await store.page({
+            owner: alice,
+            ranges: [{ side: "received", peer: bob }, { side: "received", peer: carol }],
+            since: BASE_TIMESTAMP + 1010,
+            until: BASE_TIMESTAMP + 1031,
+            ...(before !== undefined && { before }),
+            order: "desc",
+            limit: 4,
+            maxScan: 3,
+          });
+          expect(page.messages.length).toBeLessThanOrEqual(4);
+          visited.push(...ids(page));
+          if (page.end) break;
+          before = page.resumeAt ?? page.messages[page.messages.length - 1]!.id;
+          expect(page.resumeAt === undefined || page.resumeAt !== page.messages.at(-1)?.id, "resumeAt only when it is not the last id").toBe(true);
+        }
+        expect(visited).toEqual(wanted.map((m) => m.id).reverse());
+      });
+
+      it("without a time filter the bound does not apply", async () => {
+        await mailbox(20);
+        const page = await store.page({ owner: alice, ranges: [{ side: "received" }], order: "desc", limit: 15, maxScan: 2 });
+        expect(page.messages.length).toBe(15);
+        expect(page.resumeAt).toBeUndefined();
+      });
+    });
+
+    describe("the byte bound (maxBytes)", () => {
+      it("stops before the message that would pass it, keeps at least one, and is then not the end", async () => {
+        const world = await appendWorld(store, Array.from({ length: 5 }, () => testMessage(bob, alice, { message: "ab".repeat(100) })));
+        const size = world[0]!.json.length + 1;
+        const query = { owner: alice, ranges: [{ side: "received" as const }], order: "desc" as const, limit: 20 };
+        expect(ids(await store.page({ ...query, maxBytes: size * 2 }))).toEqual([world[4]!.id, world[3]!.id]);
+        expect(ids(await store.page({ ...query, maxBytes: size * 2 - 1 }))).toEqual([world[4]!.id]);
+        expect(await store.page({ ...query, maxBytes: 1 })).toEqual({ messages: [world[4]!].map(({ id, json }) => ({ id, json })), end: false });
+        expect((await store.page({ ...query, maxBytes: size * 5 })).end).toBe(true);
+      });
+    });
+
+    describe("forward walks while others write (seeds/README.md §5: every message exactly once)", () => {
+      const WALK_MS = 2500;
+      const views: Record<string, (owner: string, peer: string) => MailboxRange[]> = {
+        "getInbox received": (owner) => inboxRanges(owner, "received"),
+        "getInbox sent": (owner) => inboxRanges(owner, "sent"),
+        "getInbox all": (owner) => inboxRanges(owner, "all"),
+        "getInbox all from oneself": (owner) => inboxRanges(owner, "all", owner),
+        "getInbox from a peer": (owner, peer) => inboxRanges(owner, "received", peer),
+        getChat: (owner, peer) => chatRanges(peer),
+        "getChat with oneself": (owner) => chatRanges(owner),
+      };
+      for (const [view, rangesFor] of Object.entries(views)) {
+        it(`${view}: a reader paging forward near the head misses nothing`, { timeout: 60_000 }, async () => {
+          const [owner, peer, other] = [alice, bob, carol];
+          const ranges = rangesFor(owner, peer);
+          // Every direction the views cut through, so that each range keeps gaining messages.
+          const shapes: [string, string][] = [[owner, peer], [peer, owner], [owner, owner], [other, owner], [owner, other]];
+          const stored: ModelMessage[] = [];
+          let writing = true;
+          const writer = async () => {
+            for (let round = 0; writing; round++) {
+              const batch = shapes.flatMap(([from, to]) => [testMessage(from, to), testMessage(from, to)]);
+              const results = await Promise.all(batch.map((message) => store.append(message)));
+              results.forEach((result, i) => stored.push({ id: result.stored.id, json: result.stored.json, message: batch[i]! }));
+            }
+          };
+          const writers = [writer(), writer(), writer()];
+          const visited: number[] = [];
+          let after = 0;
+          const deadline = Date.now() + WALK_MS;
+          let pages = 0;
+          for (;;) {
+            const stillWriting = Date.now() < deadline;
+            if (!stillWriting && writing) {
+              writing = false;
+              await Promise.all(writers);
+            }
+            const page = await store.page({ owner, ranges, after, order: "asc", limit: 1 + (pages++ % 7) });
+            visited.push(...ids(page));
+            const last = page.messages[page.messages.length - 1];
+            if (last) after = last.id;
+            if (page.end && !writing) break;
+            // Let the writers' acknowledgements in now and then: they keep appending only when the event loop turns.
+            if (pages % 4 === 0) await new Promise((resolve) => setImmediate(resolve));
+          }
+          const expected = modelMatches(stored.sort((a, b) => a.id - b.id), { owner, ranges, after: 0, order: "asc", limit: 1 }).map((m) => m.id);
+          expect(expected.length, "the writers stored messages in this view").toBeGreaterThan(50);
+          const seen = new Set(visited);
+          const missed = expected.filter((id) => !seen.has(id));
+          expect({ missed: missed.length, duplicates: visited.length - seen.size }, `over ${pages} pages`).toEqual({ missed: 0, duplicates: 0 });
+          expect(visited).toEqual(expected);
+        });
+      }
+    });
+
+    describe("cursors, order and end", () => {
+      /** Ten messages bob → alice; returns their ids, oldest first. */
+      async function ten(): Promise<number[]> {
+        return (await appendWorld(store, Array.from({ length: 10 }, () => testMessage(bob, alice)))).map((m) => m.id);
+      }
+      const read = async (bounds: Pick<PageQuery, "after" | "before">, limit: number) => {
+        const page = await store.page({ owner: alice, ranges: [{ side: "received" }], ...bounds, order: bounds.after !== undefined ? "asc" : "desc", limit });
+        return { ids: ids(page), end: page.end };
+      };
+
+      it("no cursor: the newest, newest first", async () => {
+        const all = await ten();
+        expect(await read({}, 3)).toEqual({ ids: all.slice(7).reverse(), end: false });
+        expect(await read({}, 10)).toEqual({ ids: [...all].reverse(), end: true });
+        expect(await read({}, 11)).toEqual({ ids: [...all].reverse(), end: true });
+      });
+
+      it("before only: the newest below it, newest first", async () => {
+        const all = await ten();
+        expect(await read({ before: all[5] }, 3)).toEqual({ ids: [all[4], all[3], all[2]], end: false });
+        expect(await read({ before: all[3] }, 3)).toEqual({ ids: [all[2], all[1], all[0]], end: true });
+        expect(await read({ before: all[0] }, 3)).toEqual({ ids: [], end: true });
+        expect(await read({ before: all[9]! + 1 }, 1)).toEqual({ ids: [all[9]], end: false });
+      });
+
+      it("after only: the oldest above it, oldest first", async () => {
+        const all = await ten();
+        expect(await read({ after: all[5] }, 3)).toEqual({ ids: [all[6], all[7], all[8]], end: false });
+        expect(await read({ after: all[6] }, 3)).toEqual({ ids: [all[7], all[8], all[9]], end: true });
+        expect(await read({ after: all[9] }, 3)).toEqual({ ids: [], end: true });
+        expect(await read({ after: all[0]! - 1 }, 1)).toEqual({ ids: [all[0]], end: false });
+      });
+
+      it("after and before: forwards from after, never reaching before", async () => {
+        const all = await ten();
+        expect(await read({ after: all[2], before: all[7] }, 2)).toEqual({ ids: [all[3], all[4]], end: false });
+        expect(await read({ after: all[4], before: all[7] }, 2)).toEqual({ ids: [all[5], all[6]], end: true });
+        expect(await read({ after: all[2], before: all[7] }, 100)).toEqual({ ids: [all[3], all[4], all[5], all[6]], end: true });
+        expect(await read({ after: all[2], before: all[3] }, 5)).toEqual({ ids: [], end: true });
+        expect(await read({ after: all[5], before: all[5] }, 5)).toEqual({ ids: [], end: true });
+        expect(await read({ after: all[7], before: all[2] }, 5)).toEqual({ ids: [], end: true });
+      });
+
+      it("positions between and beyond stored ids are valid cursors", async () => {
+        const spaced = (await appendWorld(store, Array.from({ length: 6 }, (_, i) => testMessage(i % 2 ? bob : carol, alice)))).map((m) => m.id);
+        // Only bob's (odd) messages match the filter: cursors at carol's ids lie between bob's.
+        const bobs = [spaced[1]!, spaced[3]!, spaced[5]!];
+        const page = async (bounds: Pick<PageQuery, "after" | "before">, limit: number) =>
+          ids(await store.page({ owner: alice, ranges: [{ side: "received", peer: bob }], ...bounds, order: bounds.after !== undefined ? "asc" : "desc", limit }));
+        expect(await page({ after: spaced[2] }, 5)).toEqual([bobs[1], bobs[2]]);
+        expect(await page({ before: spaced[4] }, 5)).toEqual([bobs[1], bobs[0]]);
+        expect(await page({ after: spaced[0], before: spaced[4] }, 5)).toEqual([bobs[0], bobs[1]]);
+      });
+
+      it("cursor values at the edges: 0 and 2^53-1", async () => {
+        const all = await ten();
+        const newestFirst = [...all].reverse();
+        expect(await read({ after: 0 }, 100)).toEqual({ ids: all, end: true });
+        expect(await read({ after: 0 }, 1)).toEqual({ ids: [all[0]], end: false });
+        expect(await read({ before: 0 }, 100)).toEqual({ ids: [], end: true });
+        expect(await read({ before: ID_CEILING }, 100)).toEqual({ ids: newestFirst, end: true });
+        expect(await read({ before: ID_CEILING }, 1)).toEqual({ ids: [all[9]], end: false });
+        expect(await read({ after: ID_CEILING }, 100)).toEqual({ ids: [], end: true });
+        expect(await read({ after: ID_CEILING - 1, before: ID_CEILING }, 100)).toEqual({ ids: [], end: true });
+        expect(await read({ after: 0, before: ID_CEILING }, 100)).toEqual({ ids: all, end: true });
+        expect(await read({ after: 0, before: 0 }, 100)).toEqual({ ids: [], end: true });
+        expect(await read({ after: 0, before: ID_CEILING }, 10)).toEqual({ ids: all, end: true });
+      });
+
+      it("limit 1 walks one message at a time, end exactly on the last", async () => {
+        const all = await ten();
+        const seen: number[] = [];
+        let before: number | undefined;
+        for (let i = 0; i < 10; i++) {
+          const page = await read(before === undefined ? {} : { before }, 1);
+          expect(page.ids).toHaveLength(1);
+          expect(page.end).toBe(i === 9);
+          seen.push(page.ids[0]!);
+          before = page.ids[0];
+        }
+        expect(seen).toEqual([...all].reverse());
+        expect(await read({ before: all[0] }, 1)).toEqual({ ids: [], end: true });
+      });
+
+      it("limit 100: a full page of exactly the remaining messages is the end; one more is not", async () => {
+        const messages = Array.from({ length: 101 }, () => testMessage(carol, alice));
+        const all = (await appendWorld(store, messages)).map((m) => m.id);
+        const page = async (bounds: Pick<PageQuery, "after" | "before">) => {
+          const p = await store.page({ owner: alice, ranges: [{ side: "received" }], ...bounds, order: bounds.after !== undefined ? "asc" : "desc", limit: 100 });
+          return { ids: ids(p), end: p.end };
+        };
+        expect(await page({})).toEqual({ ids: all.slice(1).reverse(), end: false });
+        expect(await page({ before: all[100] })).toEqual({ ids: all.slice(0, 100).reverse(), end: true });
+        expect(await page({ before: all[1] })).toEqual({ ids: [all[0]], end: true });
+        expect(await page({ after: 0 })).toEqual({ ids: all.slice(0, 100), end: false });
+        expect(await page({ after: all[0] })).toEqual({ ids: all.slice(1), end: true });
+        expect(await page({ after: all[99] })).toEqual({ ids: [all[100]], end: true });
+        // The same over a union of ranges (the merge path).
+        const union = await store.page({ owner: alice, ranges: inboxRanges(alice, "all"), after: 0, order: "asc", limit: 100 });
+        expect({ ids: ids(union), end: union.end }).toEqual({ ids: all.slice(0, 100), end: false });
+        const unionEnd = await store.page({ owner: alice, ranges: inboxRanges(alice, "all"), before: all[100], order: "desc", limit: 100 });
+        expect({ ids: ids(unionEnd), end: unionEnd.end }).toEqual({ ids: all.slice(0, 100).reverse(), end: true });
+      });
+
+      it("an empty mailbox is one empty page that is the end", async () => {
+        expect(await store.page({ owner: alice, ranges: inboxRanges(alice, "all"), order: "desc", limit: 20 })).toEqual({ messages: [], end: true });
+        expect(await store.page({ owner: alice, ranges: chatRanges(bob), after: 0, order: "asc", limit: 1 })).toEqual({ messages: [], end: true });
+      });
+    });
+
+    describe("latestPeer", () => {
+      it("is undefined for an owner without messages", async () => {
+        expect(await store.latestPeer(alice)).toBeUndefined();
+        await store.append(testMessage(bob, carol));
+        expect(await store.latestPeer(alice)).toBeUndefined();
+      });
+
+      it("is the peer of the owner's highest id, received or sent, not the newest timestamp", async () => {
+        await store.append(testMessage(bob, alice, { timestamp: BASE_TIMESTAMP + 100 }));
+        expect(await store.latestPeer(alice)).toBe(bob);
+        expect(await store.latestPeer(bob)).toBe(alice);
+        await store.append(testMessage(alice, carol, { timestamp: BASE_TIMESTAMP })); // older timestamp, higher id
+        expect(await store.latestPeer(alice)).toBe(carol);
+        expect(await store.latestPeer(bob)).toBe(alice);
+        expect(await store.latestPeer(carol)).toBe(alice);
+        await store.append(testMessage(bob, alice));
+        expect(await store.latestPeer(alice)).toBe(bob);
+        await store.append(testMessage(carol, bob)); // not alice's: changes nothing for her
+        expect(await store.latestPeer(alice)).toBe(bob);
+        expect(await store.latestPeer(bob)).toBe(carol);
+      });
+
+      it("is oneself after a message to oneself, and changes with the next message", async () => {
+        await store.append(testMessage(alice, bob));
+        await store.append(testMessage(alice, alice));
+        expect(await store.latestPeer(alice)).toBe(alice);
+        expect(await store.latestPeer(bob)).toBe(alice);
+        await store.append(testMessage(carol, alice));
+        expect(await store.latestPeer(alice)).toBe(carol);
+      });
+
+      it("ignores resends: a duplicate is not a newer message", async () => {
+        const old = testMessage(alice, bob);
+        await store.append(old);
+        await store.append(testMessage(alice, carol));
+        expect((await store.append(resendOf(old))).created).toBe(false);
+        expect(await store.latestPeer(alice)).toBe(carol);
+      });
+    });
+
+    describe("key bundles", () => {
+      it("has none for an account that never published", async () => {
+        expect(await store.getKeyBundle(alice)).toBeUndefined();
+      });
+
+      it("stores the first bundle and answers it, field for field", async () => {
+        const bundle = testKeyBundle(alice, BASE_TIMESTAMP);
+        expect(await store.putKeyBundle(bundle)).toEqual(bundle);
+        expect(await store.getKeyBundle(alice)).toEqual(bundle);
+      });
+
+      it("a strictly newer bundle replaces the stored one", async () => {
+        const first = testKeyBundle(alice, BASE_TIMESTAMP);
+        const newer = testKeyBundle(alice, BASE_TIMESTAMP + 1);
+        await store.putKeyBundle(first);
+        expect(await store.putKeyBundle(newer)).toEqual(newer);
+        expect(await store.getKeyBundle(alice)).toEqual(newer);
+        const much = testKeyBundle(alice, BASE_TIMESTAMP + 86_400_000);
+        expect(await store.putKeyBundle(much)).toEqual(much);
+        expect(await store.getKeyBundle(alice)).toEqual(much);
+      });
+
+      it("an older or equally old bundle changes nothing and answers the stored one", async () => {
+        const stored = testKeyBundle(alice, BASE_TIMESTAMP);
+        await store.putKeyBundle(stored);
+        for (const other of [
+          testKeyBundle(alice, BASE_TIMESTAMP - 1),
+          testKeyBundle(alice, 0),
+          testKeyBundle(alice, BASE_TIMESTAMP), // same time, another key and signature
+          { ...stored }, // the same bundle again
+        ]) {
+          expect(await store.putKeyBundle(other)).toEqual(stored);
+          expect(await store.getKeyBundle(alice)).toEqual(stored);
+        }
+      });
+
+      it("keeps accounts apart", async () => {
+        const alices = testKeyBundle(alice, BASE_TIMESTAMP + 10);
+        const bobs = testKeyBundle(bob, BASE_TIMESTAMP);
+        await store.putKeyBundle(alices);
+        expect(await store.getKeyBundle(bob)).toBeUndefined();
+        expect(await store.putKeyBundle(bobs)).toEqual(bobs); // older than alice's, but alice's is not bob's
+        expect(await store.putKeyBundle(testKeyBundle(bob, BASE_TIMESTAMP - 1))).toEqual(bobs);
+        expect(await store.getKeyBundle(alice)).toEqual(alices);
+        expect(await store.getKeyBundle(bob)).toEqual(bobs);
+        expect(await store.getKeyBundle(carol)).toBeUndefined();
+      });
+
+      it("keeps timestamps at the edges (0 and 2^53-1) exactly", async () => {
+        const zero = testKeyBundle(alice, 0);
+        const max = testKeyBundle(bob, Number.MAX_SAFE_INTEGER);
+        expect(await store.putKeyBundle(zero)).toEqual(zero);
+        expect(await store.putKeyBundle(max)).toEqual(max);
+        expect(await store.getKeyBundle(alice)).toEqual(zero);
+        expect(await store.getKeyBundle(bob)).toEqual(max);
+        expect(await store.putKeyBundle(testKeyBundle(bob, Number.MAX_SAFE_INTEGER))).toEqual(max);
+      });
+
+      it("concurrent publishes of one account: the greatest timestamp wins, each answer at least as new as its own", async () => {
+        const bundles = Array.from({ length: 30 }, (_, i) => testKeyBundle(carol, BASE_TIMESTAMP + ((i * 7) % 30)));
+        const answers = await Promise.all(bundles.map((bundle) => store.putKeyBundle(bundle)));
+        answers.forEach((answer, i) => {
+          expect(answer.account).toBe(carol);
+          expect(answer.timestamp).toBeGreaterThanOrEqual(bundles[i]!.timestamp);
+          expect(bundles).toContainEqual(answer);
+        });
+        const newest = bundles.reduce((a, b) => (b.timestamp > a.timestamp ? b : a));
+        expect(await store.getKeyBundle(carol)).toEqual(newest);
+      });
+
+      it("lives beside the messages: neither disturbs the other", async () => {
+        const bundle = testKeyBundle(alice, BASE_TIMESTAMP);
+        const [{ stored }] = await Promise.all([store.append(testMessage(alice, bob)), store.putKeyBundle(bundle)]);
+        expect(await wholeMailbox(store, bob)).toEqual([stored]);
+        expect(await store.getKeyBundle(alice)).toEqual(bundle);
+        expect(await store.getKeyBundle(bob)).toBeUndefined();
+      });
+    });
+
+    describe("durability", () => {
+      it("keeps every key bundle across a reopen, and the newer-wins rule with it", async (context) => {
+        const bundles = [testKeyBundle(alice, BASE_TIMESTAMP), testKeyBundle(bob, 0), testKeyBundle(carol, Number.MAX_SAFE_INTEGER)];
+        for (const bundle of bundles) await store.putKeyBundle(bundle);
+        const newer = testKeyBundle(alice, BASE_TIMESTAMP + 1);
+        await store.putKeyBundle(newer);
+        const reopened = await reopen(context);
+        expect(await reopened.getKeyBundle(alice)).toEqual(newer);
+        expect(await reopened.getKeyBundle(bob)).toEqual(bundles[1]);
+        expect(await reopened.getKeyBundle(carol)).toEqual(bundles[2]);
+        expect(await reopened.putKeyBundle(testKeyBundle(alice, BASE_TIMESTAMP))).toEqual(newer);
+        const newest = testKeyBundle(bob, 1);
+        expect(await reopened.putKeyBundle(newest)).toEqual(newest);
+      });
+
+      it("keeps every message, id, digest and the id sequence across a reopen", async (context) => {
+        const world = await appendWorld(store, [testMessage(alice, bob), testMessage(bob, alice), testMessage(alice, alice), testMessage(carol, bob)]);
+        const before = { alice: await wholeMailbox(store, alice), bob: await wholeMailbox(store, bob), carol: await wholeMailbox(store, carol) };
+        const reopened = await reopen(context);
+        expect({ alice: await wholeMailbox(reopened, alice), bob: await wholeMailbox(reopened, bob), carol: await wholeMailbox(reopened, carol) }).toEqual(before);
+        expect(await reopened.latestPeer(bob)).toBe(carol);
+        expect(await reopened.latestPeer(alice)).toBe(alice);
+        // Idempotency survives, and new ids continue above the old ones.
+        expect(await reopened.append(resendOf(world[1]!.message))).toEqual({ stored: { id: world[1]!.id, json: world[1]!.json }, created: false });
+        const next = await reopened.append(testMessage(bob, carol));
+        expect(next.created).toBe(true);
+        expect(next.stored.id).toBeGreaterThan(world[3]!.id);
+      });
+
+      it("close() finishes the appends still pending: they resolve and are there after a reopen", async (context) => {
+        const messages = Array.from({ length: 20 }, (_, i) => testMessage(i % 2 ? alice : bob, carol));
+        const pending = messages.map((m) => store.append(m)); // not awaited: closed in the same tick
+        const closed = closeStore(store);
+        const results = await Promise.all(pending);
+        await closed;
+        results.forEach((result, i) => {
+          expect(result.created).toBe(true);
+          expect(result.stored.json).toBe(messageJson(result.stored.id, messages[i]!));
+        });
+        const reopenStorage = opened.reopen;
+        if (!reopenStorage) return context.skip("this backend gives no reopen");
+        store = await reopenStorage();
+        live.push(store);
+        expect(await wholeMailbox(store, carol)).toEqual(results.map((r) => r.stored));
+      });
+
+      it("close() right after a single append keeps it", async (context) => {
+        const message = testMessage(alice, bob);
+        const appended = store.append(message);
+        await closeStore(store);
+        const { stored } = await appended;
+        const reopenStorage = opened.reopen;
+        if (!reopenStorage) return context.skip("this backend gives no reopen");
+        store = await reopenStorage();
+        live.push(store);
+        expect(await store.page({ owner: bob, ranges: [{ side: "received" }], order: "desc", limit: 20 })).toEqual({ messages: [stored], end: true });
+        expect(await store.latestPeer(alice)).toBe(bob);
+      });
+    });
+
+    describe("model-based properties", () => {
+      // A run opens a fresh store, so shrinking a failure is slow: it is cut off after a minute
+      // (reporting the smallest counterexample so far), and a run that slow fails too.
+      const PROPERTY_RUNS = { numRuns: 100, interruptAfterTimeLimit: 60_000, markInterruptAsFailure: true } as const;
+
+      /** Runs `body` with a fresh store holding `world`, closing and cleaning up after. */
+      async function withWorld<T>(world: World, body: (store: MessageStore, stored: ModelMessage[]) => Promise<T>): Promise<T> {
+        const fresh = await open();
+        try {
+          const stored = await appendWorld(fresh.store, world.messages, world.breaks);
+          return await body(fresh.store, stored);
+        } finally {
+          await fresh.store.close();
+          await fresh.cleanup();
+        }
+      }
+
+      it("every page equals the naive model of the spec", { timeout: 120_000 }, async () => {
+        await fc.assert(
+          fc.asyncProperty(worldArb, fc.array(querySpecArb, { minLength: 1, maxLength: 12, size: "max" }), async (world, specs) => {
+            await withWorld(world, async (s, stored) => {
+              for (const spec of specs) {
+                const query = queryOf(world, stored, spec);
+                const page = await s.page(query);
+                const expected = modelPage(stored, query);
+                expect({ ids: ids(page), end: page.end }, JSON.stringify(query)).toEqual({ ids: expected.ids, end: expected.end });
+                expect(page.messages.map((m) => m.json)).toEqual(expected.jsons);
+              }
+              for (const owner of [...world.addresses, STRANGER]) {
+                const mine = stored.filter((m) => m.message.from === owner || m.message.to === owner);
+                expect(await s.latestPeer(owner), `latestPeer(${owner})`).toBe(
+                  mine.length === 0 ? undefined : mine[mine.length - 1]!.message.from === owner ? mine[mine.length - 1]!.message.to : mine[mine.length - 1]!.message.from,
+                );
+              }
+            });
+          }),
+          PROPERTY_RUNS,
+        );
+      });
+
+      it("walking with the returned cursors visits every match exactly once, end exactly on the last page", { timeout: 120_000 }, async () => {
+        const walkArb = fc.record({
+          owner: whoArb,
+          ranges: rangesSpecArb,
+          since: sometimes(boundArb, 1 / 5),
+          until: sometimes(boundArb, 1 / 5),
+          direction: fc.constantFrom("backwards" as const, "forwards" as const),
+          start: sometimes(cursorArb, 1 / 2),
+          stop: sometimes(cursorArb, 1 / 4),
+          limit: fc.constantFrom(1, 1, 1, 2, 2, 3, 5),
+          // A small scan bound makes time-filtered pages stop early (short, even empty) and resume.
+          maxScan: fc.constantFrom(undefined, undefined, 1, 2, 5),
+        });
+        await fc.assert(
+          fc.asyncProperty(worldArb, fc.array(walkArb, { minLength: 1, maxLength: 6, size: "max" }), async (world, walks) => {
+            await withWorld(world, async (s, stored) => {
+              for (const walk of walks) {
+                const owner = who(world, walk.owner);
+                const ranges = rangesOf(world, owner, walk.ranges);
+                // Backwards: from `before` (or the newest) down. Forwards: from `after` (0 if none) up, never reaching `stop`.
+                const backwards = walk.direction === "backwards";
+                const inRanges = candidates(stored, owner, ranges);
+                let after = backwards ? undefined : walk.start === null ? 0 : cursorOf(inRanges, walk.start);
+                let before = backwards ? (walk.start === null ? undefined : cursorOf(inRanges, walk.start)) : walk.stop === null ? undefined : cursorOf(inRanges, walk.stop);
+                if (after !== undefined && before !== undefined && after > before) [after, before] = [before, after];
+                const inWindow = candidates(stored, owner, ranges, { after, before });
+                const base = {
+                  owner,
+                  ranges,
+                  ...(walk.since !== null && { since: boundOf(inWindow, walk.since) }),
+                  ...(walk.until !== null && { until: boundOf(inWindow, walk.until) }),
+                  limit: walk.limit,
+                  ...(walk.maxScan !== undefined && { maxScan: walk.maxScan }),
+                };
+                const bounded = walk.maxScan !== undefined && (walk.since !== null || walk.until !== null);
+                const expected = modelMatches(stored, { ...base, after, before, order: backwards ? "desc" : "asc" }).map((m) => m.id);
+                const visited: number[] = [];
+                for (let pages = 0; ; pages++) {
+                  const query: PageQuery = { ...base, ...(after !== undefined && { after }), ...(before !== undefined && { before }), order: backwards ? "desc" : "asc" };
+                  const page = await s.page(query);
+                  const seenBefore = visited.length;
+                  visited.push(...ids(page));
+                  const last = page.messages[page.messages.length - 1];
+                  const context = `page ${pages} of a walk over ${expected.length}: ${JSON.stringify(query)}`;
+                  if (!bounded) {
+                    expect(page.resumeAt, `resumeAt: ${context}`).toBeUndefined();
+                    expect(page.end, `end: ${context}`).toBe(visited.length >= expected.length);
+                    // A page holds `limit` messages, or what remains on the last one.
+                    expect(page.messages.length, `size: ${context}`).toBe(Math.min(walk.limit, Math.max(0, expected.length - seenBefore)));
+                  } else {
+                    // The scan bound may end a page early (short, even empty, not the end) but never
+                    // claims the end too soon.
+                    if (page.end) expect(visited.length, `end: ${context}`).toBe(expected.length);
+                    expect(page.messages.length, `size: ${context}`).toBeLessThanOrEqual(walk.limit);
+                    if (page.resumeAt !== undefined) expect(page.end, `resumeAt: ${context}`).toBe(false);
+                  }
+                  const next = page.resumeAt ?? last?.id;
+                  if (page.end || next === undefined || pages > expected.length + 100) break;
+                  if (backwards) before = next;
+                  else after = next;
+                }
+                expect(visited).toEqual(expected);
+              }
+            });
+          }),
+          PROPERTY_RUNS,
+        );
+      });
+    });
+  });
+}

@@ -1,0 +1,61 @@
+// Small in-memory handlers for the stub's own tests (test support: never built nor shipped).
+import type { RequestContext } from "../src/context.js";
+import { RpcError, ErrorCode } from "../src/errors.js";
+import type { Handlers } from "../src/generated/handlers.js";
+import type { KeyBundle, Message } from "../src/generated/types.js";
+
+export interface TestContext extends RequestContext<{ address: string }> {}
+
+export const alice = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+export const bob = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+export const sig = (fill: string) => `0x${fill.repeat(130).slice(0, 130)}`;
+
+export function message(id: number, from = alice, to = bob): Message {
+  return { id: String(id), message: "abcd", from, to, signature: sig("1"), sender_receipt: sig("2"), receiver_receipt: sig("3"), timestamp: 1_700_000_000_000 + id };
+}
+
+/** Records the args each handler saw, so tests can check normalization. */
+export function createTestHandlers() {
+  const calls: { method: string; args: unknown; auth: unknown }[] = [];
+  const keys = new Map<string, KeyBundle>();
+  const handlers: Handlers<TestContext> = {
+    neutralService_getInbox(args, context) {
+      calls.push({ method: "neutralService_getInbox", args, auth: context.auth });
+      if (args.after === "666") throw new Error("SELECT * FROM secret_table -- boom");
+      return { address: context.auth.address, data: [message(2), message(1)].slice(0, args.limit), end: true };
+    },
+    neutralService_getChat(args, context) {
+      calls.push({ method: "neutralService_getChat", args, auth: context.auth });
+      if (!args.inboxFilter.chat) throw RpcError.invalidParams("inboxFilter.chat", "names no chat: the user has none");
+      return { id: args.inboxFilter.chat.toLowerCase(), data: [], end: true };
+    },
+    async neutralService_sendMessage(args, context) {
+      calls.push({ method: "neutralService_sendMessage", args, auth: context.auth });
+      if (args.message.from.toLowerCase() !== context.auth.address) throw new RpcError(ErrorCode.Forbidden, "Forbidden: from is not the caller");
+      return { ...args.message, id: "7", message: args.message.message.toLowerCase(), sender_receipt: sig("a"), receiver_receipt: sig("b") };
+    },
+    neutralService_publishKey(args, context) {
+      calls.push({ method: "neutralService_publishKey", args, auth: context.auth });
+      const account = args.bundle.account.toLowerCase();
+      if (account !== context.auth.address) throw new RpcError(ErrorCode.Forbidden, "Forbidden: account is not the caller");
+      const current = keys.get(account);
+      if (!current || args.bundle.timestamp > current.timestamp) keys.set(account, { ...args.bundle, account, key: args.bundle.key.toLowerCase() });
+      return keys.get(account)!;
+    },
+    neutralService_getKey(args, context) {
+      calls.push({ method: "neutralService_getKey", args, auth: context.auth });
+      return keys.get(args.account.toLowerCase()) ?? null;
+    },
+    neutralService_nodeInfo(args, context) {
+      calls.push({ method: "neutralService_nodeInfo", args, auth: context.auth });
+      return {
+        address: bob,
+        software: "test",
+        version: "0.0.0",
+        domains: ["127.0.0.1"],
+        limits: { maxLimit: 100, maxBatch: 100, maxBodyBytes: 1024, maxMessageBytes: 64, clockSkewMs: 300_000 },
+      };
+    },
+  };
+  return { handlers, calls };
+}

@@ -1,0 +1,71 @@
+// The launcher on its own: the browser it starts renders text, and closing it leaves nothing in the
+// temp dir (its extracted build, fontconfig's cache and playwright's profile folder all go); nor
+// does a process interrupted with a browser open, and its browser does not outlive it.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+// A temp dir of this file's own, set before playwright-core is loaded (it reads os.tmpdir() then).
+const root = mkdtempSync(path.join(tmpdir(), "neutral-test-browser-"));
+process.env.TMPDIR = root;
+const { launchChromium } = await import("./index.js");
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("launchChromium", () => {
+  it("starts a Chromium that renders text, and closing it removes every folder it made", async () => {
+    const browser = await launchChromium();
+    expect(readdirSync(root).length).toBeGreaterThan(0);
+    const page = await browser.newPage();
+    await page.setContent(`<p style="font: 20px sans-serif"><span id="t">Hello, Bob!</span></p>`);
+    // A font was found (the extracted one, where the system has none): the text has a width and
+    // the canvas draws glyph pixels.
+    const width = await page.$eval("#t", (el) => el.getBoundingClientRect().width);
+    expect(width).toBeGreaterThan(50);
+    const inked = await page.evaluate(() => {
+      const canvas = document.createElement("canvas");
+      canvas.width = 200;
+      canvas.height = 40;
+      const ctx = canvas.getContext("2d")!;
+      ctx.font = "20px sans-serif";
+      ctx.fillText("Hello", 5, 25);
+      return ctx.getImageData(0, 0, 200, 40).data.filter((v, i) => i % 4 === 3 && v > 0).length;
+    });
+    expect(inked).toBeGreaterThan(50);
+    await browser.close();
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it.each(["SIGINT", "SIGTERM"] as const)("on %s, a process with a browser open dies of it and leaves no browser and nothing in the temp dir", async (signal) => {
+    const dir = mkdtempSync(path.join(root, "interrupted-"));
+    const script = `import { launchChromium } from ${JSON.stringify(new URL("./index.js", import.meta.url).href)};
+      await launchChromium(); console.log("ready"); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, TMPDIR: dir }, stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, how) => resolve(how)));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve());
+      child.on("exit", (code) => reject(new Error(`exited with ${code} before the browser was up`)));
+    });
+    expect(browsersUsing(dir).length).toBeGreaterThan(0);
+    child.kill(signal);
+    expect(await exited).toBe(signal);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(browsersUsing(dir)).toEqual([]);
+  });
+});
+
+/** Processes whose command line names `dir` (the browser's executable or profile is in it). */
+function browsersUsing(dir: string): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}

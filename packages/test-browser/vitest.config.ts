@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    // Extracting Chromium (~190 MB) and starting it, on a 2-core machine beside other suites.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});

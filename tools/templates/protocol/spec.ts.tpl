@@ -1,0 +1,12 @@
+// <%= header %>
+//
+// Facts of <%= model.title %> that the generated types cannot carry as types.
+<% var limit = (openrpcDocument.components && openrpcDocument.components.schemas && openrpcDocument.components.schemas.Limit) || {}; %>
+/** `info.version` of the OpenRPC document. */
+export const SPEC_VERSION = <%= json(model.version) %>;
+
+/** The largest page a method's `limit` may ask for (the `Limit` schema's `maximum`). */
+export const MAX_PAGE_LIMIT = <%= limit.maximum === undefined ? "Number.MAX_SAFE_INTEGER" : limit.maximum %>;
+
+/** The page size when `limit` is left out (the `Limit` schema's `default`). */
+export const DEFAULT_PAGE_LIMIT = <%= limit.default === undefined ? "undefined" : limit.default %>;

@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    // spec.test.ts validates the spec and its examples and runs the generator in-process (the
+    // generator runs and the tsc child set 60 s themselves): seconds on a loaded 2-core machine.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
