@@ -68,7 +68,7 @@ async function packedFiles(dir: string): Promise<string[]> {
 }
 
 const { products: found, skipped } = products();
-// Private packages without a program (test support such as @neutral/test-browser) never reach users.
+// Private packages without a program (test support such as @neutral/test-support) never reach users.
 if (skipped.length > 0) process.stdout.write(`[pack check] not products (private, no bin): ${skipped.join(", ")}\n`);
 
 describe("what the packages ship", () => {

@@ -72,6 +72,16 @@ describe("turbo's task inputs", () => {
   });
 });
 
+describe("turbo's generate task", () => {
+  it("caches exactly the folders the generator writes (tools/lib/layout.cjs)", () => {
+    const { generatedDirs } = createRequire(import.meta.url)(path.join(root, "tools", "lib", "layout.cjs")) as { generatedDirs: string[] };
+    const config = JSON.parse(readFileSync(path.join(root, "turbo.json"), "utf8")) as { tasks: Record<string, { outputs?: string[] }> };
+    // A folder missing here would not be restored from the cache; one too many names a stale layout.
+    const outputs = (config.tasks.generate?.outputs ?? []).map((output) => output.replace(/^\$TURBO_ROOT\$\//, "").replace(/\/\*\*$/, ""));
+    expect(outputs.sort()).toEqual([...generatedDirs].sort());
+  });
+});
+
 describe("scripts/build-quietly.mjs (pnpm start, pnpm -s neutral)", () => {
   const quietly = (...args: string[]) =>
     run(process.execPath, [path.join(root, "scripts", "build-quietly.mjs"), ...args], { cwd: root, env }).then(

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startRelay, type RunningRelay } from "@neutral/relay/testing";
-import { launchChromium } from "@neutral/test-browser";
+import { launchChromium } from "@neutral/test-support/browser";
 import { build } from "esbuild";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

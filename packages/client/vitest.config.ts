@@ -8,6 +8,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The run's own temp dir, and every relay a test started killed at the end of the run, also
     // when it is interrupted (SIGINT/SIGTERM); the temp dir removed, a failed test's too.
-    globalSetup: ["@neutral/relay/testing/global-setup"],
+    globalSetup: ["@neutral/test-support/global-setup"],
   },
 });

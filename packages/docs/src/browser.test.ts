@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { launchChromium } from "@neutral/test-browser";
+import { launchChromium } from "@neutral/test-support/browser";
+import { trackProcessGroup } from "@neutral/test-support/run";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_TOKEN_LIFETIME_MS } from "@neutral/protocol";
@@ -89,7 +90,9 @@ async function watch(target: Page, sink: string[]) {
 beforeAll(async () => {
   site = await mkdtemp(path.join(tmpdir(), "neutral-docs-browser-"));
   await run(process.execPath, ["build.mjs", "--out", site], { cwd: docsRoot });
-  server = spawn(process.execPath, ["serve.mjs", "--host", "127.0.0.1", "--port", "0", "--dir", site], { cwd: docsRoot, stdio: ["ignore", "pipe", "inherit"] });
+  // A process group of its own, killed if this file's worker exits or is interrupted first.
+  server = spawn(process.execPath, ["serve.mjs", "--host", "127.0.0.1", "--port", "0", "--dir", site], { cwd: docsRoot, stdio: ["ignore", "pipe", "inherit"], detached: true });
+  server.on("exit", trackProcessGroup(server.pid!));
   const port = await new Promise<number>((resolve, reject) => {
     let text = "";
     server.stdout!.on("data", (chunk: Buffer) => {

@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { afterAll, describe, expect, it } from "vitest";
+import { trackProcessGroup } from "@neutral/test-support/run";
 import { generate } from "../../../tools/generate.mjs";
 import { MAX_TOKEN_LIFETIME_MS } from "@neutral/protocol";
 
@@ -340,7 +341,8 @@ describe("serve.mjs", () => {
 
   it("serves every file of the site, nothing else, and stops on SIGTERM", async () => {
     const { out } = await built();
-    const child = spawn(process.execPath, ["serve.mjs", "--host", "127.0.0.1", "--port", "0", "--dir", out], { cwd: docsRoot });
+    const child = spawn(process.execPath, ["serve.mjs", "--host", "127.0.0.1", "--port", "0", "--dir", out], { cwd: docsRoot, detached: true });
+    child.on("exit", trackProcessGroup(child.pid!));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
       const port = await new Promise<number>((resolve, reject) => {

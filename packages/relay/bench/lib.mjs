@@ -5,7 +5,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, re
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { buildSiweMessage, encodeBearerToken, personalMessageDigest, tokenExpiry } from "@neutral/protocol";
 import { loadSecp256k1 } from "../dist/crypto/secp256k1.js";
 import { messageDigest } from "../dist/crypto/eip712.js";
 import { openSqliteStore } from "../dist/storage/sqlite.js";
@@ -29,23 +29,9 @@ export function users(count) {
 
 /** A SIWE bearer token (seeds/README.md §6), signed with the native curve: EIP-191 personal_sign of the text. */
 export function token(u, { nonce = randomBytes(8).toString("hex"), lifetimeMs = 3 * 3_600_000 } = {}) {
-  const issuedAt = new Date();
-  const checksummed = u.address; // the relay lowercases; EIP-4361 wants EIP-55, viem's parser accepts lowercase
-  const text = [
-    `${DOMAIN} wants you to sign in with your Ethereum account:`,
-    checksummed,
-    "",
-    "",
-    `URI: http://${DOMAIN}/`,
-    "Version: 1",
-    "Chain ID: 1",
-    `Nonce: ${nonce}`,
-    `Issued At: ${issuedAt.toISOString()}`,
-    `Expiration Time: ${new Date(issuedAt.getTime() + lifetimeMs).toISOString()}`,
-  ].join("\n");
-  const body = Buffer.from(text, "utf8");
-  const digest = keccak_256(Buffer.concat([Buffer.from(`\x19Ethereum Signed Message:\n${body.length}`, "utf8"), body]));
-  return `${body.toString("base64url")}.0x${hex(curve.sign(digest, u.privateKey))}`;
+  const issuedAt = Date.now();
+  const text = buildSiweMessage({ domain: DOMAIN, address: u.address, uri: `http://${DOMAIN}/`, nonce, issuedAt, expiresAt: tokenExpiry(issuedAt, lifetimeMs) });
+  return encodeBearerToken(text, `0x${hex(curve.sign(personalMessageDigest(text), u.privateKey))}`);
 }
 
 /** A client-signed sendMessage param (seeds/README.md “Signatures and receipts”), signed with the native curve. */

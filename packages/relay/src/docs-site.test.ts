@@ -7,7 +7,7 @@ import { get } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { docsDir } from "@neutral/docs";
-import { launchChromium } from "@neutral/test-browser";
+import { launchChromium } from "@neutral/test-support/browser";
 import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, startRelay, type RunningRelay } from "../testing/index.js";

@@ -25,8 +25,11 @@ if (cluster.isPrimary) {
   serveWorkerAppends(writer);
   const reports = [];
   for (let i = 0; i < 2; i++) cluster.fork().on("message", (message) => Array.isArray(message.ids) && reports.push(message));
+  // Counted, not read off cluster.workers: a worker leaves it only once both its exit and its
+  // disconnect have happened, in either order, so the last exit may still find it there.
+  let exited = 0;
   cluster.on("exit", async () => {
-    if (Object.keys(cluster.workers).length > 0) return;
+    if (++exited < 2) return;
     await writer.close();
     process.stdout.write(`${JSON.stringify(reports)}\n`);
   });

@@ -3,7 +3,7 @@
 import { type Hex } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
-import { EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
+import { EIP712_DOMAIN, EIP712_TYPES, tokenExpiry } from "@neutral/protocol";
 import { TEST_KEYS } from "@neutral/protocol/testing";
 import { loadSecp256k1, type Secp256k1 } from "../src/crypto/secp256k1.js";
 
@@ -61,7 +61,7 @@ export function wallet(privateKey: Hex): TestWallet {
     address: account.address.toLowerCase(),
     async token(options) {
       const issuedAt = options.issuedAt ?? new Date();
-      const expirationTime = options.expirationTime === null ? undefined : (options.expirationTime ?? new Date(issuedAt.getTime() + 3_600_000));
+      const expirationTime = options.expirationTime === null ? undefined : (options.expirationTime ?? new Date(tokenExpiry(issuedAt.getTime())));
       let text = createSiweMessage({
         address: account.address,
         chainId: 1,

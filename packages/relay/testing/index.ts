@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { killProcessGroup, trackProcessGroup } from "./cleanup.js";
+import { killProcessGroup, trackProcessGroup } from "@neutral/test-support/run";
 
 /** The relay package's directory: from `testing/` (the relay's own tests) and `dist/testing/` alike. */
 function packageDir(): string {
@@ -95,7 +95,7 @@ function killGroup(child: ChildProcess): void {
  * test that failed before calling `stop()`, and keep its port: call this in an `afterAll` (the
  * relay's own tests do, in `test/setup.ts`). Also done when this process exits or is interrupted
  * (SIGINT, SIGTERM, SIGHUP), and, in a run with `@neutral/relay/testing/global-setup`, by the main
- * vitest process at the end of the run (`testing/cleanup.ts`).
+ * vitest process at the end of the run (`@neutral/test-support/run`).
  */
 export function killRunningRelays(): void {
   for (const child of running) killGroup(child);

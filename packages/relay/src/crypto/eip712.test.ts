@@ -119,7 +119,7 @@ describe.each([
   });
 
   it("signs so that viem recovers the node address, deterministically (RFC 6979)", async () => {
-    const key = Buffer.from("5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a", "hex");
+    const key = Buffer.from(TEST_KEYS.node.slice(2), "hex");
     const digest = messageDigest(fields);
     const signature = curve.sign(receiptDigest(digest, "sender"), key);
     expect(signature).toHaveLength(65);
@@ -149,7 +149,7 @@ describe.each([
 it("native and pure JS produce the same signature bytes", () => {
   const native = loadSecp256k1("native");
   const js = pureJsSecp256k1();
-  const key = Buffer.from("59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d", "hex");
+  const key = Buffer.from(TEST_KEYS.bob.slice(2), "hex");
   const digest = messageDigest({ from: bob, to: bob, message: "01", timestamp: 1 });
   expect(hex(native.sign(digest, key))).toBe(hex(js.sign(digest, key)));
   expect(native.implementation).toBe("native libsecp256k1");

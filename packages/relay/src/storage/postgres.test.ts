@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { MESSAGE_JSON_ID_HEAD } from "@neutral/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeStoreConformance, randomAddress, testMessage } from "../../testing/store-conformance.js";
 import { SchemaTooNewError, StoreClosedError } from "../errors.js";
@@ -29,6 +30,12 @@ describe("PostgreSQL store specifics", () => {
   afterEach(async () => {
     await Promise.all(stores.splice(0).map((store) => store.close()));
     await schema.drop();
+  });
+
+  it("builds a message's JSON in the append function with the protocol's id head (the one SQL copy of it)", () => {
+    const heads = migrations.flatMap((migration) => [...migration.sql.matchAll(/row_json := '([^']*)' \|\| next_id/g)].map((match) => match[1]));
+    expect(heads.length).toBeGreaterThan(0);
+    for (const head of heads) expect(head).toBe(MESSAGE_JSON_ID_HEAD);
   });
 
   it("records every migration and creates the schema in the URL's search_path", async () => {

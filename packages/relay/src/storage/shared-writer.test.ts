@@ -20,7 +20,8 @@ interface Report {
 it("cluster workers append through their primary's one writer: ids unique across workers, resends recognised, reads see them", async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "neutral-shared-writer-"));
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [FIXTURE, path.join(dir, "relay.db")], { timeout: 30_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [FIXTURE, path.join(dir, "relay.db")], { timeout: 30_000 });
+    expect(stdout, `the primary printed no report; stderr: ${stderr}`).toMatch(/^\[.*\]\n$/);
     const reports = JSON.parse(stdout.trim()) as Report[];
     expect(reports).toHaveLength(2);
     const all = reports.flatMap((report) => report.ids);

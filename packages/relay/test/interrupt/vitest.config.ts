@@ -7,7 +7,7 @@ export default defineConfig({
   root: fileURLToPath(new URL("../..", import.meta.url)),
   test: {
     include: ["test/interrupt/hold.fixture.ts"],
-    globalSetup: ["./testing/global-setup.ts", "./test/postgres-setup.ts"],
+    globalSetup: ["@neutral/test-support/global-setup", "./test/postgres-setup.ts"],
     setupFiles: ["./test/setup.ts"],
     testTimeout: 600_000,
     hookTimeout: 120_000,

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import path from "node:path";
 import sparticuz from "@sparticuz/chromium";
-import { chromium } from "playwright-core";
+import { chromium, type Browser, type LaunchOptions } from "playwright-core";
 
 /** The flags every launch gets: root in a container has no sandbox, and tests need no GPU or background traffic. */
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"];
@@ -16,17 +16,15 @@ sparticuz.setGraphicsMode = false;
 /**
  * Extracts @sparticuz/chromium into `dir`: the binary, the NSS/NSPR/expat libraries built for it
  * (so the system needs none of its own) and its font (so text renders without system fonts).
- * @param {string} dir
- * @returns {Promise<{ executable: string, env: Record<string, string> }>}
  */
-async function extract(dir) {
+async function extract(dir: string): Promise<{ executable: string; env: Record<string, string> }> {
   // executablePath() inflates into os.tmpdir() (which reads TMPDIR on every call), and the
   // libraries only where it detects Amazon Linux 2023 (AWS_EXECUTION_ENV). Both are read in the
   // synchronous part of the call, so they are set for just that part: no other code sees them.
   const saved = { TMPDIR: process.env.TMPDIR, AWS_EXECUTION_ENV: process.env.AWS_EXECUTION_ENV };
   process.env.TMPDIR = dir;
   process.env.AWS_EXECUTION_ENV = "AWS_Lambda_nodejs20.x";
-  let extracting;
+  let extracting: Promise<string>;
   try {
     extracting = sparticuz.executablePath();
   } finally {
@@ -57,11 +55,11 @@ async function extract(dir) {
 }
 
 /** Folders extracted by this process and not yet removed: removed at exit whatever happens. */
-const extracted = new Set();
+const extracted = new Set<string>();
 process.on("exit", () => {
   for (const dir of extracted) rmSync(dir, { recursive: true, force: true });
 });
-function remove(dir) {
+function remove(dir: string): void {
   extracted.delete(dir);
   rmSync(dir, { recursive: true, force: true });
 }
@@ -72,10 +70,9 @@ function remove(dir) {
 // build. playwright's own signal handlers are off: they close the browser asynchronously and then
 // call process.exit(), which vitest's workers turn into an exception; such a worker was seen
 // running on at full CPU after its parent had gone, with the browser's folders left behind.
-const SIGNALS = /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"]);
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 let handling = false;
-/** @param {NodeJS.Signals} signal */
-function onSignal(signal) {
+function onSignal(signal: NodeJS.Signals): void {
   const code = 128 + (constants.signals[signal] ?? 0);
   for (const listener of process.listeners("exit")) {
     try {
@@ -87,7 +84,7 @@ function onSignal(signal) {
   for (const name of SIGNALS) process.removeAllListeners(name);
   process.kill(process.pid, signal);
 }
-function handleSignals() {
+function handleSignals(): void {
   if (handling) return;
   handling = true;
   for (const signal of SIGNALS) process.on(signal, onSignal);
@@ -98,12 +95,10 @@ function handleSignals() {
  * @sparticuz/chromium's build is extracted into a fresh folder under the system temp dir, which is
  * removed when the browser closes (or, failing that, when this process exits or is interrupted).
  * playwright removes its own profile folder on close.
- * @param {import("playwright-core").LaunchOptions} [options]
- * @returns {Promise<import("playwright-core").Browser>}
  */
-export async function launchChromium(options = {}) {
+export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
   handleSignals();
-  const launch = (/** @type {import("playwright-core").LaunchOptions} */ more) =>
+  const launch = (more: LaunchOptions) =>
     chromium.launch({ ...options, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false, args: [...ARGS, ...(options.args ?? [])], ...more });
   const configured = process.env.NEUTRAL_CHROMIUM;
   if (configured) {

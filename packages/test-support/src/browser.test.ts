@@ -5,12 +5,15 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
 // A temp dir of this file's own, set before playwright-core is loaded (it reads os.tmpdir() then).
 const root = mkdtempSync(path.join(tmpdir(), "neutral-test-browser-"));
 process.env.TMPDIR = root;
-const { launchChromium } = await import("./index.js");
+const { launchChromium } = await import("./browser.js");
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -40,9 +43,10 @@ describe("launchChromium", () => {
 
   it.each(["SIGINT", "SIGTERM"] as const)("on %s, a process with a browser open dies of it and leaves no browser and nothing in the temp dir", async (signal) => {
     const dir = mkdtempSync(path.join(root, "interrupted-"));
-    const script = `import { launchChromium } from ${JSON.stringify(new URL("./index.js", import.meta.url).href)};
+    // The built module, as the suites that use it get it (turbo builds this package before its tests).
+    const script = `import { launchChromium } from "@neutral/test-support/browser";
       await launchChromium(); console.log("ready"); setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, TMPDIR: dir }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: packageDir, env: { ...process.env, TMPDIR: dir }, stdio: ["ignore", "pipe", "inherit"] });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, how) => resolve(how)));
     await new Promise<void>((resolve, reject) => {
       child.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve());

@@ -1,10 +1,10 @@
-// Nothing a test starts outlives it: the relays `startRelay` spawns and the PostgreSQL clusters
-// `startThrowawayPostgres` starts are each a process group of their own (a relay runs detached with
-// its workers; `pg_ctl` puts the postmaster in a new session, and its backends end with it), and both are killed
-// when the process that started them exits or is interrupted (SIGINT, SIGTERM, SIGHUP), not only
-// when a test stops them.
+// Nothing a test starts outlives it. What a test starts in a process group of its own (a relay
+// `startRelay` spawns detached with its workers; a PostgreSQL cluster, whose `pg_ctl` puts the
+// postmaster in a new session; the docs' `serve.mjs`) is tracked with `trackProcessGroup` and killed
+// when the process that started it exits or is interrupted (SIGINT, SIGTERM, SIGHUP), not only when
+// a test stops it.
 //
-// Inside a test run that has the global setup (`@neutral/relay/testing/global-setup`), every group
+// Inside a test run that has the global setup (`@neutral/test-support/global-setup`), every group
 // is also written down in the run's directory, so the main vitest process kills what its workers
 // started even when a worker itself was killed first, and then removes the run's temp dir.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
