@@ -17,6 +17,19 @@ function payloadOf(schema) {
   return undefined;
 }
 
+/**
+ * How a method is authenticated, from its `x-requires-auth` extension: `true` a user's bearer token,
+ * `"node"` a peer node's signature (node-to-node methods, which app clients never call), absent or
+ * `false` nothing.
+ */
+function authOf(method) {
+  const value = method["x-requires-auth"];
+  if (value === undefined || value === false) return "none";
+  if (value === true) return "bearer";
+  if (value === "node") return "node";
+  throw new Error(`${method.name}: x-requires-auth is ${JSON.stringify(value)}; use true, false or "node"`);
+}
+
 function buildModel(doc) {
   const schemaNames = new Map(); // title → component name
   const schemas = Object.entries((doc.components && doc.components.schemas) || {}).map(([name, schema]) => {
@@ -39,7 +52,9 @@ function buildModel(doc) {
       typeBase: pascal(short),
       summary: method.summary || "",
       description: method.description || "",
-      requiresAuth: method["x-requires-auth"] === true,
+      auth: authOf(method),
+      requiresAuth: authOf(method) !== "none",
+      nodeToNode: authOf(method) === "node",
       deprecated: method.deprecated === true,
       paramStructure: method.paramStructure || "either",
       params: method.params.map((p) => ({
@@ -66,4 +81,4 @@ function buildModel(doc) {
   return { title: doc.info.title, version: doc.info.version, description: doc.info.description || "", schemas, schemaNames, methods };
 }
 
-module.exports = { buildModel, shortName, payloadOf };
+module.exports = { buildModel, shortName, payloadOf, authOf };

@@ -1,5 +1,5 @@
 // Prints the signed example messages and key bundles used in openrpc.json examples and seeds/exchanges.
-// The keys are the publicly known Hardhat/Anvil test accounts #0..#2 — never real funds or secrets.
+// The keys are the publicly known Hardhat/Anvil test accounts #0..#5 — never real funds or secrets.
 // Run: node tools/scripts/sign-examples.mjs
 // viem signs (an implementation independent of ours); the domain, the types and the keys are the
 // protocol package's.
@@ -49,6 +49,46 @@ for (const d of bundleDrafts) {
   keyBundles.push({ account: d.signer.address.toLowerCase(), key: d.key, timestamp: d.timestamp, signature });
 }
 
+// Federation: alice homed at `node`, carol at a second node, `peer`; carol's message to alice as
+// `peer` delivers it, and the receipt `node` answers.
+const carol = privateKeyToAccount(TEST_KEYS.carol);
+const peer = privateKeyToAccount(TEST_KEYS.peer);
+const homeDrafts = [
+  { signer: alice, node, timestamp: 1767225600000 },
+  { signer: carol, node: peer, timestamp: 1767225600000 },
+];
+const homes = [];
+for (const d of homeDrafts) {
+  const message = { account: d.signer.address, node: d.node.address, timestamp: BigInt(d.timestamp) };
+  const signature = await d.signer.signTypedData({ domain, types, primaryType: "Home", message });
+  homes.push({ account: d.signer.address.toLowerCase(), node: d.node.address.toLowerCase(), timestamp: d.timestamp, signature });
+}
+const relayedDraft = { from: carol.address, to: alice.address, message: "0x0123456789abcdef", timestamp: BigInt(1767225780000) };
+const relayedDigest = hashTypedData({ domain, types, primaryType: "Message", message: relayedDraft });
+const relayed = {
+  from: carol.address.toLowerCase(),
+  to: alice.address.toLowerCase(),
+  message: "0123456789abcdef",
+  timestamp: 1767225780000,
+  signature: await carol.signTypedData({ domain, types, primaryType: "Message", message: relayedDraft }),
+  sender_receipt: await peer.signTypedData({ domain, types, primaryType: "Receipt", message: { message: relayedDigest, role: "sender" } }),
+};
+const receiverReceipt = await node.signTypedData({ domain, types, primaryType: "Receipt", message: { message: relayedDigest, role: "receiver" } });
+
 console.log(
-  JSON.stringify({ node: node.address.toLowerCase(), alice: alice.address.toLowerCase(), bob: bob.address.toLowerCase(), messages: out, keyBundles }, null, 2),
+  JSON.stringify(
+    {
+      node: node.address.toLowerCase(),
+      peer: peer.address.toLowerCase(),
+      alice: alice.address.toLowerCase(),
+      bob: bob.address.toLowerCase(),
+      carol: carol.address.toLowerCase(),
+      messages: out,
+      keyBundles,
+      homes,
+      relayed: { message: relayed, receiver_receipt: receiverReceipt },
+    },
+    null,
+    2,
+  ),
 );

@@ -74,7 +74,7 @@ export async function decodeMessage(raw: Message, context: DecodeContext): Promi
   const senderNode = digest === undefined ? undefined : recoverAddress(receiptDigest(digest, "sender"), raw.sender_receipt);
   const senderReceipt = senderNode !== undefined && context.senderNodes.includes(senderNode);
   if (!senderReceipt) problems.push("the sender receipt is not signed by the sender's node");
-  const receiverNode = digest === undefined ? undefined : recoverAddress(receiptDigest(digest, "receiver"), raw.receiver_receipt);
+  const receiverNode = digest === undefined || raw.receiver_receipt === undefined ? undefined : recoverAddress(receiptDigest(digest, "receiver"), raw.receiver_receipt);
   const receiverReceipt = receiverNode !== undefined && context.receiverNodes.includes(receiverNode);
   if (!receiverReceipt) problems.push("the receiver receipt is not signed by the receiver's node");
 

@@ -36,7 +36,26 @@ export {
   type Decoded,
   type TokenRules,
 } from "./bearer-token.js";
-export { MESSAGE_JSON_ID_HEAD, messageIdOf, messageJson, messageJsonTail, messageJsonWithId, type WireMessageFields } from "./wire-message.js";
+export {
+  MAX_REASON_LENGTH,
+  MESSAGE_JSON_ID_HEAD,
+  messageIdOf,
+  messageJson,
+  messageJsonTail,
+  messageJsonWithId,
+  type DeliveryStatus,
+  type WireMessageFields,
+} from "./wire-message.js";
+export {
+  NODE_AUTH_SCHEME,
+  encodeNodeAuthorization,
+  isNodeAuthorization,
+  nodeRequestBodyDigest,
+  nodeRequestDigest,
+  parseNodeAuthorization,
+  type NodeAuthorization,
+  type NodeRequestFields,
+} from "./node-request.js";
 export { DERIVATION_NOTICE, DERIVATION_SALT, DERIVATION_VERSION, derivationInfo, derivationValues } from "./messaging-key.js";
 export { ERROR_CODES, JSON_RPC_ERRORS, errors, type ErrorCode, type ErrorName } from "./errors.js";
 export { DEFAULT_LIMITS, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, SPEC_VERSION, type SpecLimits } from "./limits.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MESSAGE_JSON_ID_HEAD, messageIdOf, messageJson, messageJsonTail, messageJsonWithId } from "./wire-message.js";
+import { MAX_REASON_LENGTH, MESSAGE_JSON_ID_HEAD, messageIdOf, messageJson, messageJsonTail, messageJsonWithId } from "./wire-message.js";
 
 const fields = {
   message: "a1b2c3",
@@ -22,5 +22,26 @@ describe("the wire JSON of a stored message", () => {
     expect(messageJsonWithId(9_007_199_254_740_991, messageJsonTail(fields))).toBe(messageJson(9_007_199_254_740_991, fields));
     expect(messageJson(7, fields).startsWith(`${MESSAGE_JSON_ID_HEAD}7"`)).toBe(true);
     for (const id of [1, 10, 123456789]) expect(messageIdOf(messageJson(id, fields))).toBe(id);
+  });
+});
+
+describe("a message to another node (federation)", () => {
+  const { receiverReceipt: _receipt, ...pending } = fields;
+
+  it("pending: no receiver_receipt, status last", () => {
+    const json = messageJson(5, { ...pending, status: "pending" });
+    expect(Object.keys(JSON.parse(json))).toEqual(["id", "message", "from", "to", "signature", "sender_receipt", "timestamp", "status"]);
+    expect(JSON.parse(json)).toMatchObject({ status: "pending" });
+  });
+
+  it("failed: the reason escaped as JSON and cut to its maximum", () => {
+    const reason = `refused: "quoted" \\ ${"x".repeat(MAX_REASON_LENGTH)}`;
+    const parsed = JSON.parse(messageJson(6, { ...pending, status: "failed", reason })) as { status: string; reason: string };
+    expect(parsed.status).toBe("failed");
+    expect(parsed.reason).toBe(reason.slice(0, MAX_REASON_LENGTH));
+  });
+
+  it("delivered: exactly the JSON of a message stored on one node", () => {
+    expect(messageJson(7, { ...pending, receiverReceipt: fields.receiverReceipt })).toBe(messageJson(7, fields));
   });
 });

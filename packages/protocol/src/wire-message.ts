@@ -1,9 +1,13 @@
 /**
  * The wire JSON of a stored message (the interface document's field order): how a node stores and
- * answers it. Every field is digits or lowercase hex, so nothing needs escaping, and a node can keep
- * the text and splice it into answers as is. A store that learns the id inside its write
- * transaction (a SQLite worker, a PostgreSQL function) writes `MESSAGE_JSON_ID_HEAD + id + '"' + tail`.
+ * answers it. Every field but a failure's `reason` is digits or lowercase hex, so nothing needs
+ * escaping (the reason is written with JSON.stringify), and a node can keep the text and splice it
+ * into answers as is. A store that learns the id inside its write transaction (a SQLite worker, a
+ * PostgreSQL function) writes `MESSAGE_JSON_ID_HEAD + id + '"' + tail`.
  */
+
+/** What became of a message to another node (federation); absent: delivered (or never remote). */
+export type DeliveryStatus = "pending" | "failed";
 
 /** The fields of a stored message, every hex field lowercase; `message` is the ciphertext as hex without 0x. */
 export interface WireMessageFields {
@@ -12,19 +16,32 @@ export interface WireMessageFields {
   to: string;
   signature: string;
   senderReceipt: string;
-  receiverReceipt: string;
+  /** Absent while a message to another node is pending or failed. */
+  receiverReceipt?: string | undefined;
   timestamp: number;
+  /** Only on a sender's copy of a message to another node that is not delivered. */
+  status?: DeliveryStatus | undefined;
+  /** With `status: "failed"`: why. */
+  reason?: string | undefined;
 }
 
 /** Every stored message's JSON begins with this, then the decimal id and a closing quote. */
 export const MESSAGE_JSON_ID_HEAD = '{"id":"';
 
+/** The longest `reason` a message carries (openrpc.json `Message.reason.maxLength`); longer ones are cut. */
+export const MAX_REASON_LENGTH = 500;
+
 /** The JSON of `fields` after `MESSAGE_JSON_ID_HEAD + id + '"'`. */
 export function messageJsonTail(fields: WireMessageFields): string {
+  const receiver = fields.receiverReceipt === undefined ? "" : `"receiver_receipt":"${fields.receiverReceipt}",`;
+  const status =
+    fields.status === undefined
+      ? ""
+      : `,"status":"${fields.status}"${fields.reason === undefined ? "" : `,"reason":${JSON.stringify(fields.reason.slice(0, MAX_REASON_LENGTH))}`}`;
   return (
     `,"message":"${fields.message}","from":"${fields.from}","to":"${fields.to}",` +
     `"signature":"${fields.signature}","sender_receipt":"${fields.senderReceipt}",` +
-    `"receiver_receipt":"${fields.receiverReceipt}","timestamp":${fields.timestamp}}`
+    `${receiver}"timestamp":${fields.timestamp}${status}}`
   );
 }
 

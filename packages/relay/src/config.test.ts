@@ -28,6 +28,14 @@ const FLAGS = [
   ["max-response-bytes", "NEUTRAL_MAX_RESPONSE_BYTES"],
   ["max-page-scan", "NEUTRAL_MAX_PAGE_SCAN"],
   ["clock-skew-ms", "NEUTRAL_CLOCK_SKEW_MS"],
+  ["public-url", "NEUTRAL_PUBLIC_URL"],
+  ["peer", "NEUTRAL_PEERS"],
+  ["delivery-wait-ms", "NEUTRAL_DELIVERY_WAIT_MS"],
+  ["retry-period", "NEUTRAL_RETRY_PERIOD"],
+  ["retry-backoff-ms", "NEUTRAL_RETRY_BACKOFF_MS"],
+  ["retry-backoff-max-ms", "NEUTRAL_RETRY_BACKOFF_MAX_MS"],
+  ["directory-ttl-ms", "NEUTRAL_DIRECTORY_TTL_MS"],
+  ["peer-timeout-ms", "NEUTRAL_PEER_TIMEOUT_MS"],
   ["max-connections", "NEUTRAL_MAX_CONNECTIONS"],
   ["max-connections-per-ip", "NEUTRAL_MAX_CONNECTIONS_PER_IP"],
   ["headers-timeout-ms", "NEUTRAL_HEADERS_TIMEOUT_MS"],
@@ -57,6 +65,34 @@ function configError(argv: string[], env: NodeJS.ProcessEnv = {}): ConfigError {
   return thrown as ConfigError;
 }
 
+describe("parseConfig: federation", () => {
+  const peer = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
+  it("takes peers from repeated flags or a comma list, pinned with #address (lowercased), URLs without a trailing slash", () => {
+    expect(config(["--peer", "http://127.0.0.1:8646/", "--peer", `https://b.example.org/relay#${peer}`]).federation.peers).toEqual([
+      { url: "http://127.0.0.1:8646" },
+      { url: "https://b.example.org/relay", address: peer.toLowerCase() },
+    ]);
+    expect(config([], { NEUTRAL_PEERS: ` http://a:1, http://b:2#${peer} ,` }).federation.peers).toEqual([{ url: "http://a:1" }, { url: "http://b:2", address: peer.toLowerCase() }]);
+    // A flag wins over the variable.
+    expect(config(["--peer", "http://c:3"], { NEUTRAL_PEERS: "http://a:1" }).federation.peers).toEqual([{ url: "http://c:3" }]);
+    expect(config(["--public-url", "https://a.example.org/"]).federation.publicUrl).toBe("https://a.example.org");
+  });
+
+  it.each([
+    [["--peer", "ftp://a:1"], /--peer must be an http/],
+    [["--peer", "http://user:pw@a:1"], /without credentials/],
+    [["--peer", "http://a:1#0x12"], /pinned node address/],
+    [["--peer", "not a url"], /--peer must be an http/],
+    [["--peer", "http://a:1", "--peer", "http://a:1/"], /listed twice/],
+    [["--public-url", "http://a:1/?x=1"], /--public-url must be/],
+    [["--retry-backoff-ms", "5000", "--retry-backoff-max-ms", "4000"], /at least --retry-backoff-ms/],
+    [["--delivery-wait-ms", "60001"], /--delivery-wait-ms must be an integer in 0..60000/],
+    [["--retry-period", "0"], /--retry-period must be an integer in 1\.\./],
+  ])("refuses %j", (args, message) => {
+    expect(() => config(args)).toThrow(message);
+  });
+});
+
 describe("parseConfig", () => {
   it("has the documented defaults", () => {
     expect(config([])).toEqual({
@@ -69,6 +105,15 @@ describe("parseConfig", () => {
       workers: os.availableParallelism(),
       rateLimit: 100,
       replicas: 1,
+      federation: {
+        peers: [],
+        deliveryWaitMs: 2000,
+        retryPeriodSeconds: 72 * 3600,
+        retryBackoffMs: 1000,
+        retryBackoffMaxMs: 30 * 60_000,
+        directoryTtlMs: 5 * 60_000,
+        peerTimeoutMs: 10_000,
+      },
       connections: {
         maxConnections: 10_000,
         maxConnectionsPerIp: 256,
@@ -132,6 +177,14 @@ describe("parseConfig", () => {
     ["max-response-bytes", "65536", "131072", 65536, 131072, (c) => c.limits.maxResponseBytes],
     ["max-page-scan", "101", "1000", 101, 1000, (c) => c.limits.maxPageScan],
     ["clock-skew-ms", "0", "1000", 0, 1000, (c) => c.limits.clockSkewMs],
+    ["public-url", "https://a.example.org", "https://b.example.org/", "https://a.example.org", "https://b.example.org", (c) => c.federation.publicUrl],
+    ["peer", "http://127.0.0.1:8646", "http://127.0.0.1:8647", [{ url: "http://127.0.0.1:8646" }], [{ url: "http://127.0.0.1:8647" }], (c) => c.federation.peers],
+    ["delivery-wait-ms", "0", "500", 0, 500, (c) => c.federation.deliveryWaitMs],
+    ["retry-period", "60", "3600", 60, 3600, (c) => c.federation.retryPeriodSeconds],
+    ["retry-backoff-ms", "10", "20", 10, 20, (c) => c.federation.retryBackoffMs],
+    ["retry-backoff-max-ms", "5000", "6000", 5000, 6000, (c) => c.federation.retryBackoffMaxMs],
+    ["directory-ttl-ms", "0", "1000", 0, 1000, (c) => c.federation.directoryTtlMs],
+    ["peer-timeout-ms", "500", "600", 500, 600, (c) => c.federation.peerTimeoutMs],
     ["max-connections", "500", "600", 500, 600, (c) => c.connections.maxConnections],
     ["max-connections-per-ip", "0", "7", 0, 7, (c) => c.connections.maxConnectionsPerIp],
     ["headers-timeout-ms", "2000", "3000", 2000, 3000, (c) => c.connections.headersTimeoutMs],

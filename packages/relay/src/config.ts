@@ -28,6 +28,33 @@ export interface RelayConfig {
   limits: Limits;
   /** Connections, timeouts and the memory held for clients (issue 19: findings 2, 3, 5). */
   connections: ConnectionConfig;
+  /** The nodes this one federates with, and how it delivers to them (issue 21). */
+  federation: FederationConfig;
+}
+
+/** A peer as the operator lists it: its URL, and optionally the node address it must have. */
+export interface PeerConfig {
+  /** Base URL, without a trailing slash. */
+  url: string;
+  /** Lowercase 0x address the peer's signatures must recover (`URL#0xADDRESS`); absent: the first address seen is pinned. */
+  address?: string;
+}
+
+export interface FederationConfig {
+  /** The base URL peers reach this node at; absent means `http://HOST:PORT` once the port is known. */
+  publicUrl?: string;
+  peers: PeerConfig[];
+  /** How long sendMessage waits for a remote receipt before answering the pending message. */
+  deliveryWaitMs: number;
+  /** How long a message to another node is retried before it fails. */
+  retryPeriodSeconds: number;
+  /** The first retry's delay; each further one doubles it (with jitter), up to `retryBackoffMaxMs`. */
+  retryBackoffMs: number;
+  retryBackoffMaxMs: number;
+  /** How long what peers said of an account (its home record, its key bundle, or that they have none) is trusted before asking again. */
+  directoryTtlMs: number;
+  /** How long a call to a peer may take (a delivery batch); directory lookups wait at most the smaller of this and 2 s. */
+  peerTimeoutMs: number;
 }
 
 /** The limits a node enforces and nodeInfo reports (`limits`): the spec's, as the operator set them. */
@@ -104,7 +131,7 @@ const FLAGS = {
   "rate-limit": {
     env: "NEUTRAL_RATE_LIMIT",
     default: "100",
-    help: "per client IP and node: cost units per second, burst twice that (each JSON-RPC entry 1, +1 if it checks a signature: sendMessage, publishKey; +1 per bearer token verified afresh); 0 = off",
+    help: "per client IP and node: cost units per second, burst twice that (each JSON-RPC entry 1, +1 if it checks a signature: sendMessage, publishKey, publishHome; +1 per bearer token verified afresh); 0 = off",
   },
   replicas: {
     env: "NEUTRAL_REPLICAS",
@@ -130,6 +157,21 @@ const FLAGS = {
   },
   "max-page-scan": { env: "NEUTRAL_MAX_PAGE_SCAN", default: String(DEFAULT_LIMITS.maxPageScan), help: "with since/until, most messages one page examines per mailbox part; the page then stops early with a cursor" },
   "clock-skew-ms": { env: "NEUTRAL_CLOCK_SKEW_MS", default: String(DEFAULT_LIMITS.clockSkewMs), help: "accepted distance of a message timestamp from the node's clock; also how far ahead a key bundle's may be" },
+  "public-url": {
+    env: "NEUTRAL_PUBLIC_URL",
+    help: "the base URL peers reach this node at, reported by nodeInfo (default http://HOST:PORT)",
+  },
+  peer: {
+    env: "NEUTRAL_PEERS",
+    multiple: true,
+    help: "a node to federate with: its base URL, or URL#0xADDRESS to pin its node address (otherwise the first one seen is pinned); repeat the flag or give a comma list (default: none, a node on its own)",
+  },
+  "delivery-wait-ms": { env: "NEUTRAL_DELIVERY_WAIT_MS", default: "2000", help: "how long sendMessage waits for the receipt of the recipient's node (another node) before answering the pending message" },
+  "retry-period": { env: "NEUTRAL_RETRY_PERIOD", default: String(72 * 3600), help: "seconds a message to another node is retried before it fails" },
+  "retry-backoff-ms": { env: "NEUTRAL_RETRY_BACKOFF_MS", default: "1000", help: "the first retry of a failed delivery to a node comes after this; each next one waits twice as long (with jitter)" },
+  "retry-backoff-max-ms": { env: "NEUTRAL_RETRY_BACKOFF_MAX_MS", default: String(30 * 60_000), help: "the longest wait between two delivery attempts to one node" },
+  "directory-ttl-ms": { env: "NEUTRAL_DIRECTORY_TTL_MS", default: String(5 * 60_000), help: "how long what peers said of an account (home record, key bundle, or none) is trusted before they are asked again" },
+  "peer-timeout-ms": { env: "NEUTRAL_PEER_TIMEOUT_MS", default: "10000", help: "how long a call to a peer (a delivery) may take; directory lookups wait at most the smaller of this and 2 s" },
   "max-connections": {
     env: "NEUTRAL_MAX_CONNECTIONS",
     default: "10000",
@@ -208,6 +250,58 @@ function connectionConfig(
   return config;
 }
 
+/** A base URL without its trailing slash, or a ConfigError naming the flag. */
+function baseUrl(flag: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${flag} must be an http:// or https:// URL, got ${JSON.stringify(text.slice(0, 200))}`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") {
+    throw new ConfigError(`${flag} must be an http:// or https:// base URL without credentials, query or fragment, got ${JSON.stringify(text.slice(0, 200))}`);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+/** `URL` or `URL#0xADDRESS` → a peer. */
+function peerOf(text: string): PeerConfig {
+  const hash = text.indexOf("#");
+  const url = baseUrl("--peer", hash === -1 ? text : text.slice(0, hash));
+  if (hash === -1) return { url };
+  const address = text.slice(hash + 1);
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new ConfigError(`--peer ${url}#…: the pinned node address must be 0x followed by 40 hex digits`);
+  return { url, address: address.toLowerCase() };
+}
+
+function federationConfig(value: (name: FlagName) => string | undefined, flags: unknown, variable: string | undefined): FederationConfig {
+  const lists = Array.isArray(flags) && flags.length > 0 ? (flags as string[]) : variable ? [variable] : [];
+  const peers = lists
+    .flatMap((list) => list.split(","))
+    .map((peer) => peer.trim())
+    .filter((peer) => peer !== "")
+    .map(peerOf);
+  const seen = new Set<string>();
+  for (const peer of peers) {
+    if (seen.has(peer.url)) throw new ConfigError(`--peer ${peer.url} is listed twice`);
+    seen.add(peer.url);
+  }
+  const publicUrl = value("public-url");
+  const number = (name: FlagName, min: number, max: number) => integer(name, value(name)!, min, max);
+  const config: FederationConfig = {
+    ...(publicUrl !== undefined && { publicUrl: baseUrl("--public-url", publicUrl) }),
+    peers,
+    deliveryWaitMs: number("delivery-wait-ms", 0, 60_000),
+    retryPeriodSeconds: number("retry-period", 1, 365 * 24 * 3600),
+    retryBackoffMs: number("retry-backoff-ms", 1, 24 * 3600_000),
+    retryBackoffMaxMs: number("retry-backoff-max-ms", 1, 24 * 3600_000),
+    directoryTtlMs: number("directory-ttl-ms", 0, 7 * 24 * 3600_000),
+    peerTimeoutMs: number("peer-timeout-ms", 100, 600_000),
+  };
+  if (config.retryBackoffMaxMs < config.retryBackoffMs) throw new ConfigError("--retry-backoff-max-ms must be at least --retry-backoff-ms");
+  return config;
+}
+
 export type ParsedCommandLine = { help: true } | { help: false; config: RelayConfig };
 
 /** Flags, then environment variables, then defaults. Throws ConfigError naming the bad flag. */
@@ -243,6 +337,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
     .flatMap((list) => list.split(","))
     .map((domain) => domain.trim())
     .filter((domain) => domain !== "");
+
+  const federation = federationConfig(value, values.peer, env.NEUTRAL_PEERS);
 
   const nodeKey = value("node-key");
   if (nodeKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(nodeKey)) {
@@ -284,6 +380,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
       ...(nodeKey !== undefined && { nodeKey }),
       ...(databaseUrl !== undefined && { databaseUrl }),
       databasePoolSize: integer("database-pool-size", required("database-pool-size"), 1, 1000),
+      federation,
       logLevel,
       workers: integer("workers", required("workers"), 1, 64),
       rateLimit: integer("rate-limit", required("rate-limit"), 0, 1_000_000),

@@ -32,7 +32,7 @@ const alice = wallet(TEST_KEYS.alice);
 const bob = wallet(TEST_KEYS.bob);
 // The fixtures' node answers for this domain; tokens name it whatever port the test relay gets.
 const DOMAIN = "127.0.0.1:8645";
-const nodeArgs = ["--node-key", TEST_KEYS.node, "--domain", DOMAIN];
+const nodeArgs = ["--node-key", TEST_KEYS.node, "--domain", DOMAIN, "--public-url", `http://${DOMAIN}`];
 
 /** Every message of the story, by id, as the fixtures show them stored. */
 function storedMessages(): Map<string, WireMessage> {

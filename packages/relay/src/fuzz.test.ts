@@ -53,6 +53,8 @@ const dispatcher = createDispatcher<RelayContext>({
     limits: LIMITS,
     domains: () => [DOMAIN],
     software: SOFTWARE,
+    delivery: { deliveryWaitMs: 2000, retryPeriodSeconds: 259_200 },
+    publicUrl: () => `http://${DOMAIN}`,
     now: () => NOW,
   }),
   maxBatch: MAX_BATCH,

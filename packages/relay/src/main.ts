@@ -5,6 +5,7 @@ import { serveConnectionLedger } from "./cluster/connection-ledger.js";
 import { RestartBackoff } from "./cluster/restart-backoff.js";
 import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.js";
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
+import { deliveryPollMs, federationParts, serveDeliveryKicks, startNodeDeliverer } from "./federation/parts.js";
 import { serveNodeLimits } from "./limits/cluster-sync.js";
 import { createLogger, flushLogs, type Logger } from "./log.js";
 import { logCheckpointError, openNodeStorage, type NodeStorage } from "./node-storage.js";
@@ -117,6 +118,20 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   }
   serveNodeLimits(); // the workers' rate limits and quotas add up to the node's
 
+  // The outbox of messages to other nodes is drained here, once for the node; the workers that
+  // store such messages kick the deliverer (federation/index.ts). It has a store of its own.
+  const deliveries = await openNodeStorage(config, curve, { migrate: false, logger, ...(writer && { writer }) });
+  const federationOptions = {
+    config: config.federation,
+    clockSkewMs: config.limits.clockSkewMs,
+    store: deliveries.store,
+    curve,
+    nodeKey: deliveries.nodeKey,
+    logger,
+  };
+  const deliverer = startNodeDeliverer(federationOptions, await federationParts(federationOptions), { pollMs: deliveryPollMs(config) });
+  serveDeliveryKicks(deliverer);
+
   // The node's connection counts, per client and in total, across the workers.
   serveConnectionLedger({ maxConnections: config.connections.maxConnections, maxConnectionsPerClient: config.connections.maxConnectionsPerIp });
 
@@ -161,11 +176,16 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
       logger.error("the SQLite writer did not close within 10 s");
       exitAfterLogs(1);
     }, 10_000);
-    void (writer?.close() ?? Promise.resolve()).finally(() => {
-      clearTimeout(giveUp);
-      logger.info("stopped");
-      exitAfterLogs(0);
-    });
+    void deliverer
+      .stop()
+      .then(() => deliveries.store.close())
+      .catch((error: unknown) => logger.error({ err: error }, "error while stopping the deliverer"))
+      .then(() => writer?.close())
+      .finally(() => {
+        clearTimeout(giveUp);
+        logger.info("stopped");
+        exitAfterLogs(0);
+      });
   }
   /** Forks a replacement after `delayMs`; in a crash loop, only while the database answers (else the node exits for its supervisor to see). */
   function restart(delayMs: number): void {

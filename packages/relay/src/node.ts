@@ -6,6 +6,7 @@ import type { RelayConfig } from "./config.js";
 import { loadSecp256k1, type Secp256k1 } from "./crypto/secp256k1.js";
 import type { Logger } from "./log.js";
 import { openNodeStorage, type NodeStorage } from "./node-storage.js";
+import { createFederation, deliveryPollMs, type Federation } from "./federation/index.js";
 import { createRelay, type Relay } from "./relay.js";
 import { primaryWriter } from "./storage/shared-writer.js";
 
@@ -56,16 +57,32 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
   const writer = clusterWorker && config.databaseUrl === undefined ? primaryWriter() : undefined;
   const storage = await openNodeStorage(config, curve, { migrate: !clusterWorker, ...(writer && { writer }), logger });
   let relay: Relay;
+  let federation: Federation | undefined;
   try {
+    // The outbox is drained by one process of the node: this one, unless it is a cluster worker
+    // (then its primary, main.ts); on PostgreSQL by the replica holding the lease, which notices
+    // other replicas' sends by looking every 250 ms.
+    federation = await createFederation({
+      config: config.federation,
+      clockSkewMs: config.limits.clockSkewMs,
+      store: storage.store,
+      curve,
+      nodeKey: storage.nodeKey,
+      logger,
+      deliverer: clusterWorker ? "primary" : "here",
+      pollMs: deliveryPollMs(config),
+    });
     relay = createRelay({
       config,
       logger,
       curve,
       nodeKey: storage.nodeKey,
       store: storage.store,
+      federation,
       ...(options.connectionGate && { connectionGate: options.connectionGate }),
     });
   } catch (error) {
+    await federation?.close();
     await storage.store.close();
     throw error;
   }

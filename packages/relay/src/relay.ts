@@ -1,7 +1,8 @@
 import cluster from "node:cluster";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createDispatcher, createHttpHandler, type HttpExchange, type JsonRpcResponse, type RequestHook } from "@neutral/server";
+import { isNodeAuthorization } from "@neutral/protocol";
+import { createDispatcher, createHttpHandler, RpcError, type HttpExchange, type JsonRpcResponse, type RequestBody, type RequestHook } from "@neutral/server";
 import { createAuthenticator } from "./auth/authenticator.js";
 import { primaryGate } from "./cluster/connection-ledger.js";
 import type { RelayConfig } from "./config.js";
@@ -12,6 +13,7 @@ import { requestIdHook, requestMark } from "./http/request-id.js";
 import { createFallbackRoutes } from "./http/routes.js";
 import { createNodeLimits } from "./limits/node-limits.js";
 import { StoreClosedError } from "./errors.js";
+import type { Federation } from "./federation/index.js";
 import type { Logger } from "./log.js";
 import type { NodeKey } from "./node-key.js";
 import { createHandlers, type RelayContext } from "./service.js";
@@ -27,6 +29,8 @@ export interface RelayOptions {
   store: MessageStore;
   /** Who admits connections. Default: in a cluster worker the primary's ledger (cluster/connection-ledger.ts), else one of this process. */
   connectionGate?: ConnectionGate;
+  /** The node's peers, directory and deliverer; the relay closes it in `close()`. Absent: no federation (and no node-to-node methods). */
+  federation?: Federation;
 }
 
 export interface Relay {
@@ -50,6 +54,7 @@ function describeExchange(exchange: HttpExchange<RelayContext>): Record<string, 
     method: exchange.body === undefined ? undefined : Array.isArray(exchange.body) ? methods.slice(0, 20) : methods[0],
     ...(Array.isArray(exchange.body) && { batch: entries.length }),
     caller: exchange.context?.auth?.address,
+    ...(exchange.context?.auth?.kind === "node" && { callerKind: "node" }),
     status: exchange.status,
     outcome: errors.length === 0 ? "ok" : "error",
     ...(errors.length > 0 && { errors: errors.slice(0, 20) }),
@@ -63,8 +68,9 @@ function describeExchange(exchange: HttpExchange<RelayContext>): Record<string, 
  * caller's to open: `createNode(config)` does both, as `neutral-relay` runs it.
  */
 export function createRelay(options: RelayOptions): Relay {
-  const { config, logger, curve, nodeKey, store } = options;
+  const { config, logger, curve, nodeKey, store, federation } = options;
   let domains: string[] = config.domains;
+  let publicUrl = config.federation.publicUrl ?? "";
   // Rate limit and storage quotas, per node (shared with the other workers: limits/cluster-sync.ts).
   const limits = createNodeLimits(config);
   const handlers = createHandlers({
@@ -75,6 +81,9 @@ export function createRelay(options: RelayOptions): Relay {
     ...(limits.quotas && { quotas: limits.quotas }),
     domains: () => domains,
     software: SOFTWARE,
+    ...(federation && { federation }),
+    delivery: config.federation,
+    publicUrl: () => publicUrl,
   });
   const dispatcher = createDispatcher<RelayContext>({
     handlers,
@@ -87,7 +96,13 @@ export function createRelay(options: RelayOptions): Relay {
       else logger.error({ err: error, method }, "internal error");
     },
   });
-  const authenticate = createAuthenticator({ curve, acceptsDomain: (domain) => domains.includes(domain) });
+  const authenticateUser = limits.authenticate(createAuthenticator({ curve, acceptsDomain: (domain) => domains.includes(domain) }));
+  // A peer's node-to-node request carries the node's signature over the body; anything else, an account's bearer token.
+  const authenticate = async (authorization: string | undefined, request: IncomingMessage, body: RequestBody): Promise<RelayContext> => {
+    if (!isNodeAuthorization(authorization)) return authenticateUser(authorization, request);
+    if (!federation) throw RpcError.unauthorized("this node does not federate: NeutralNode authorization is not accepted");
+    return { auth: { address: await federation.checkNodeRequest(authorization!, body), kind: "node" } };
+  };
   const logRequests = logger.isLevelEnabled("info");
   // Pre-dispatch hooks, in order: name the request (for the access log), then admit it for the rate limit.
   const onRequest: RequestHook<RelayContext>[] = [...(logRequests ? [requestIdHook<RelayContext>()] : []), ...(limits.onRequest ? [limits.onRequest] : [])];
@@ -96,7 +111,7 @@ export function createRelay(options: RelayOptions): Relay {
     dispatcher,
     onRequest,
     cors: { exposeHeaders: ["x-request-id"] },
-    authenticate: limits.authenticate(authenticate),
+    authenticate,
     maxBodyBytes: config.limits.maxBodyBytes,
     heldBytes: { total: config.connections.maxBufferedBytes, perClient: config.connections.maxBufferedBytesPerIp },
     clientKey: (request) => clientKey(request.socket.remoteAddress),
@@ -141,6 +156,7 @@ export function createRelay(options: RelayOptions): Relay {
           const { port } = server.address() as AddressInfo;
           const hostPart = config.host.includes(":") ? `[${config.host}]` : config.host;
           if (config.domains.length === 0) domains = [`${hostPart}:${port}`];
+          if (config.federation.publicUrl === undefined) publicUrl = `http://${hostPart}:${port}`;
           resolve(`http://${hostPart}:${port}`);
         });
       });
@@ -159,6 +175,7 @@ export function createRelay(options: RelayOptions): Relay {
       });
       limits.stop();
       stopGuard();
+      await federation?.close();
       await store.close();
     },
   };

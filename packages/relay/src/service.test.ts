@@ -69,6 +69,8 @@ function createNode(limits: Partial<Limits> = {}) {
     limits: allLimits,
     domains: () => domains,
     software: SOFTWARE,
+    delivery: { deliveryWaitMs: 2000, retryPeriodSeconds: 259_200 },
+    publicUrl: () => `http://${DOMAIN}`,
     now: () => clock.now,
   });
   const dispatcher = createDispatcher<RelayContext>({ handlers, maxBatch: allLimits.maxBatch, onInternalError: (error) => internalErrors.push(error) });
@@ -727,7 +729,9 @@ describe("neutralService_nodeInfo", () => {
       software: "neutral-relay",
       version,
       domains: [DOMAIN],
-      limits: { ...DEFAULT_LIMITS, maxMessageBytes: 1000, clockSkewMs: 1234 },
+      limits: { ...DEFAULT_LIMITS, maxMessageBytes: 1000, clockSkewMs: 1234, deliveryWaitMs: 2000, retryPeriodSeconds: 259_200 },
+      url: `http://${DOMAIN}`,
+      peers: [],
     };
     expect(await node.ok("neutralService_nodeInfo", [], null)).toEqual(expected);
     expect(await node.ok("neutralService_nodeInfo", undefined, alice.address)).toEqual(expected);

@@ -1,15 +1,39 @@
-import { budgetSpentError, ErrorCode, RpcError, rawJson, type Handlers, type InboxFilter, type KeyBundle, type NodeInfo, type RequestContext, type ResponseBudget } from "@neutral/server";
+import {
+  budgetSpentError,
+  ErrorCode,
+  RpcError,
+  rawJson,
+  type DeliveryOutcome,
+  type DeliveryRefusal,
+  type DeliveryResult,
+  type DirectoryAnswer,
+  type Handlers,
+  type HomeRecord,
+  type InboxFilter,
+  type KeyBundle,
+  type NodeInfo,
+  type Peer,
+  type RelayedMessage,
+  type RequestContext,
+  type ResponseBudget,
+} from "@neutral/server";
 import { keyBundleDigest, messageDigest, receiptDigest } from "./crypto/eip712.js";
 import { isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";
-import type { Limits } from "./config.js";
+import type { FederationConfig, Limits } from "./config.js";
+import type { Federation, Route } from "./federation/index.js";
+import { homeDigest, relayedSigners, type RelayedFields } from "./federation/records.js";
 import type { StorageQuotas } from "./limits/storage-quotas.js";
 import type { AcceptedMessage } from "./message.js";
-import { cursorValue, fitPageBytes, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredMessage } from "./storage/store.js";
+import { cursorValue, fitPageBytes, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredHomeRecord, type StoredMessage } from "./storage/store.js";
 
-/** The caller a verified token names. */
+const LOCAL: Route = { kind: "local" };
+
+/** Who made a request: the account a verified token names, or for a node-to-node method the calling peer. */
 export interface Caller {
-  /** Lowercase 0x address. */
+  /** Lowercase 0x address: the account, or the calling node. */
   address: string;
+  /** "node": a peer's signed request (node-to-node methods only); absent: an account's bearer token. */
+  kind?: "node";
 }
 
 /** What every handler gets besides its params. */
@@ -32,9 +56,28 @@ export interface ServiceOptions {
   now?: () => number;
   /** Storage quotas per sender and per recipient (limits/storage-quotas.ts); absent: none. */
   quotas?: StorageQuotas;
+  /** This node's peers, directory and deliverer (federation/); absent: a node on its own, exactly as v1. */
+  federation?: Federation;
+  /** How long a send to another node waits for its receipt, and how long it is retried (nodeInfo). */
+  delivery: Pick<FederationConfig, "deliveryWaitMs" | "retryPeriodSeconds">;
+  /** The node's public base URL (known once it listens). */
+  publicUrl: () => string;
 }
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}`;
+
+/** The calling node of a node-to-node method, or -32002 for an account's token. */
+function callingNode(auth: Caller): string {
+  if (auth.kind !== "node") {
+    throw new RpcError(ErrorCode.Forbidden, "Forbidden: a node-to-node method, for peers signing with Authorization: NeutralNode", { reason: "not a node" });
+  }
+  return auth.address;
+}
+
+/** A delivered message's refusal (openrpc.json `DeliveryRefusal`). */
+function refusal(code: number, message: string, permanent: boolean, home?: StoredHomeRecord): { refused: DeliveryRefusal } {
+  return { refused: { code, message, permanent, ...(home && { home: home as HomeRecord }) } };
+}
 
 /** The ranges of a mailbox that `getInbox`'s filter selects (seeds/README.md §5). */
 function inboxRanges(owner: string, filter: InboxFilter): MailboxRange[] {
@@ -89,6 +132,58 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
     maxScan: limits.maxPageScan,
     ...(budget && { maxBytes: Math.max(1, budget.remaining) }),
   });
+  const { federation } = options;
+
+  /**
+   * Where a message from `from` to `to` goes, with federation's refusals: a sender homed elsewhere
+   * sends through its home node, a sender writing to another node needs a home record naming this
+   * one (the recipient's node checks it), and a recipient homed on a node that is not a peer is out
+   * of reach.
+   */
+  async function routeOf(from: string, to: string): Promise<Route> {
+    const own = await store.getHomeRecord(from);
+    if (own && own.node !== nodeAddress) {
+      throw new RpcError(ErrorCode.Forbidden, `Forbidden: message.from is homed at ${own.node}; send through your home node`, { field: "message.from", home: own });
+    }
+    const route = await federation!.directory.route(to);
+    if (route.kind === "unreachable") {
+      throw new RpcError(ErrorCode.Forbidden, `Forbidden: the recipient's home node ${route.node} is not a peer of this node`, { field: "message.to", node: route.node });
+    }
+    if (route.kind === "remote" && !own) {
+      throw new RpcError(
+        ErrorCode.Forbidden,
+        "Forbidden: the recipient is homed on another node, which accepts messages only from senders with a home record: publish yours here first (neutralService_publishHome)",
+        { field: "message.from", reason: "no home record" },
+      );
+    }
+    return route;
+  }
+
+  /** A delivered message's checks (openrpc.json `neutralService_deliver`), cheapest first. */
+  async function checkDelivered(origin: string, relayed: RelayedMessage): Promise<{ fields: RelayedFields; digest: Uint8Array; bytes: number } | { refused: DeliveryRefusal }> {
+    const bytes = relayed.message.length / 2;
+    if (bytes > limits.maxMessageBytes) return refusal(ErrorCode.TooLarge, `Message too large: ${bytes} bytes, at most ${limits.maxMessageBytes}`, true);
+    const fields: RelayedFields = {
+      from: relayed.from.toLowerCase(),
+      to: relayed.to.toLowerCase(),
+      message: relayed.message.toLowerCase(),
+      timestamp: relayed.timestamp,
+      signature: relayed.signature.toLowerCase(),
+      senderReceipt: relayed.sender_receipt.toLowerCase(),
+    };
+    const { digest, sender, senderNode } = relayedSigners(curve, fields);
+    if (sender !== fields.from) return refusal(ErrorCode.InvalidSignature, "Invalid signature: it does not recover from", true);
+    if (senderNode !== origin) return refusal(ErrorCode.InvalidSignature, "Invalid sender_receipt: it is not the calling node's signature", true);
+    const senderHome = await store.getHomeRecord(fields.from);
+    if (!senderHome) return refusal(ErrorCode.Forbidden, "Forbidden: no home record of the sender names the calling node (send it in homes)", true);
+    if (senderHome.node !== origin) return refusal(ErrorCode.Forbidden, `Forbidden: the sender is homed at ${senderHome.node}, not at the calling node`, true);
+    const recipientHome = await store.getHomeRecord(fields.to);
+    if (recipientHome && recipientHome.node !== nodeAddress) {
+      return refusal(ErrorCode.Forbidden, `Forbidden: the recipient is homed at ${recipientHome.node}`, true, recipientHome);
+    }
+    if (!recipientHome && (await store.getKeyBundle(fields.to)) === undefined) return refusal(ErrorCode.Forbidden, "Forbidden: the recipient is not homed at this node", true);
+    return { fields, digest, bytes };
+  }
 
   return {
     async neutralService_getInbox({ inboxFilter, ...walk }, { auth, responseBudget }) {
@@ -139,23 +234,27 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       if (curve.recoverAddress(digest, signature) !== from) {
         throw new RpcError(ErrorCode.InvalidSignature, "Invalid signature: it does not recover message.from", { field: "message.signature" });
       }
+      const route = federation?.enabled ? await routeOf(from, fields.to) : LOCAL;
       // Counted before it is stored, given back if it was not (a resend): concurrent sends cannot overshoot.
       quotas?.take(from, fields.to, bytes);
       let stored: StoredMessage;
       try {
-        const accepted: AcceptedMessage = {
-          ...fields,
-          signature: signed.signature.toLowerCase(),
-          senderReceipt: hex(curve.sign(receiptDigest(digest, "sender"), nodeKey)),
-          receiverReceipt: hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey)),
-          digest,
-        };
+        const senderReceipt = hex(curve.sign(receiptDigest(digest, "sender"), nodeKey));
+        const accepted: AcceptedMessage =
+          route.kind === "remote"
+            ? { ...fields, signature: signed.signature.toLowerCase(), senderReceipt, status: "pending", route: { kind: "outbound", destination: route.peer.address }, digest }
+            : { ...fields, signature: signed.signature.toLowerCase(), senderReceipt, receiverReceipt: hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey)), digest };
         const result = await store.append(accepted);
         if (!result.created) quotas?.refund(from, fields.to, bytes);
         stored = result.stored;
       } catch (error) {
         quotas?.refund(from, fields.to, bytes);
         throw error;
+      }
+      if (route.kind === "remote" && federation && stored.json.endsWith('"status":"pending"}')) {
+        // Durable already: hand it to the deliverer, and wait a little for the other node's receipt.
+        federation.kick();
+        return rawJson((await federation.settled(from, stored.id, options.delivery.deliveryWaitMs)) ?? stored.json);
       }
       return rawJson(stored.json);
     },
@@ -192,7 +291,97 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
     },
 
     async neutralService_getKey({ account }): Promise<KeyBundle | null> {
-      return (await store.getKeyBundle(account.toLowerCase())) ?? null;
+      const id = account.toLowerCase();
+      return ((federation?.enabled ? await federation.directory.key(id) : await store.getKeyBundle(id)) ?? null) as KeyBundle | null;
+    },
+
+    async neutralService_publishHome({ record }, { auth }): Promise<HomeRecord> {
+      // As publishKey: the params (this node must be the one named), the caller, the clock, the signature.
+      const node = record.node.toLowerCase();
+      if (node !== nodeAddress) {
+        throw RpcError.invalidParams("record.node", `names ${node}; this node is ${nodeAddress}: publish a home record at the node it names`, { param: "record", path: "/node" });
+      }
+      const account = record.account.toLowerCase();
+      if (account !== auth.address) {
+        throw new RpcError(ErrorCode.Forbidden, "Forbidden: record.account must be the authenticated address", { field: "record.account" });
+      }
+      const clock = now();
+      if (record.timestamp - clock > limits.clockSkewMs) {
+        throw new RpcError(ErrorCode.TimestampOutOfWindow, `Timestamp more than ${limits.clockSkewMs} ms in the future`, {
+          field: "record.timestamp",
+          now: clock,
+          clockSkewMs: limits.clockSkewMs,
+        });
+      }
+      const fields = { account, node, timestamp: record.timestamp };
+      if (curve.recoverAddress(homeDigest(fields), Buffer.from(record.signature.slice(2), "hex")) !== account) {
+        throw new RpcError(ErrorCode.InvalidSignature, "Invalid signature: it does not recover record.account", { field: "record.signature" });
+      }
+      const signed = { ...fields, signature: record.signature.toLowerCase() };
+      const current = await store.putHomeRecord(signed);
+      // A node that was this account's home stops taking its messages once it hears of this one.
+      if (current.signature === signed.signature && federation?.enabled) federation.directory.announce(current);
+      return current as HomeRecord;
+    },
+
+    async neutralService_getHome({ account }): Promise<HomeRecord | null> {
+      const id = account.toLowerCase();
+      return ((federation ? await federation.directory.home(id) : await store.getHomeRecord(id)) ?? null) as HomeRecord | null;
+    },
+
+    async neutralService_deliver({ messages, homes }, { auth }): Promise<DeliveryResult> {
+      const origin = callingNode(auth);
+      if (!federation) throw new RpcError(ErrorCode.Forbidden, "Forbidden: this node does not federate", { reason: "not a peer" });
+      federation.kick(origin); // it is up: our own deliveries to it need not wait out a backoff
+      await federation.directory.learnHomes(homes);
+      // First every check, then the appends in the order given (one group commit): the recipient
+      // gets one sender's messages in the order its node accepted them.
+      const outcomes: (DeliveryOutcome | undefined)[] = [];
+      const accepted: { index: number; message: AcceptedMessage; bytes: number }[] = [];
+      let halted: string | undefined;
+      for (const [index, relayed] of messages.entries()) {
+        if (halted !== undefined) {
+          outcomes.push(refusal(ErrorCode.RateLimited, `not stored: an earlier message of this delivery was refused for now (${halted})`, false));
+          continue;
+        }
+        const verdict = await checkDelivered(origin, relayed);
+        if ("refused" in verdict) {
+          outcomes.push(verdict);
+          if (!verdict.refused.permanent) halted = verdict.refused.message;
+          continue;
+        }
+        const { fields, digest, bytes } = verdict;
+        try {
+          quotas?.take(fields.from, fields.to, bytes);
+        } catch (error) {
+          if (!(error instanceof RpcError)) throw error;
+          halted = error.message;
+          outcomes.push(refusal(error.code, error.message, false));
+          continue;
+        }
+        outcomes.push(undefined);
+        const receiverReceipt = hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey));
+        accepted.push({ index, bytes, message: { ...fields, receiverReceipt, route: { kind: "inbound" }, digest } });
+      }
+      let results: AppendResult[];
+      try {
+        results = await Promise.all(accepted.map(({ message }) => store.append(message)));
+      } catch (error) {
+        for (const { message, bytes } of accepted) quotas?.refund(message.from, message.to, bytes);
+        throw error; // the calling node retries the whole delivery; what was stored is found again
+      }
+      accepted.forEach(({ index, message, bytes }, i) => {
+        if (!results[i]!.created) quotas?.refund(message.from, message.to, bytes);
+        outcomes[index] = { receiver_receipt: message.receiverReceipt! };
+      });
+      return { outcomes: outcomes as DeliveryOutcome[] };
+    },
+
+    async neutralService_lookup({ accounts, homes }, { auth }): Promise<DirectoryAnswer> {
+      callingNode(auth);
+      if (!federation) throw new RpcError(ErrorCode.Forbidden, "Forbidden: this node does not federate", { reason: "not a peer" });
+      if (homes.length > 0) await federation.directory.learnHomes(homes);
+      return (await federation.directory.localRecords(accounts)) as DirectoryAnswer;
     },
 
     neutralService_nodeInfo(): NodeInfo {
@@ -201,7 +390,9 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
         software: options.software.name,
         version: options.software.version,
         domains: [...options.domains()],
-        limits: { ...limits },
+        limits: { ...limits, deliveryWaitMs: options.delivery.deliveryWaitMs, retryPeriodSeconds: options.delivery.retryPeriodSeconds },
+        url: options.publicUrl(),
+        peers: (federation?.peers.list() ?? []) as Peer[],
       };
     },
   };

@@ -4,7 +4,8 @@
 // examples were made with (tools/scripts/sign-examples.mjs), and holds the messages they show.
 import { readFileSync, rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, startRelay, tempDir, type RunningRelay } from "../testing/index.js";
+import { fixtureSigner } from "@neutral/protocol/testing";
+import { call, post, startRelay, tempDir, type RunningRelay } from "../testing/index.js";
 import { TEST_KEYS, wallet } from "../test/wallets.js";
 
 interface Example {
@@ -14,7 +15,7 @@ interface Example {
 }
 interface Method {
   name: string;
-  "x-requires-auth"?: boolean;
+  "x-requires-auth"?: boolean | "node";
   examples?: Example[];
 }
 interface StoredMessage {
@@ -31,7 +32,11 @@ const examples = spec.methods.flatMap((method) => (method.examples ?? []).map((e
 
 // The examples' node: its key signs the receipts they show, and it serves this SIWE domain.
 const DOMAIN = "127.0.0.1:8645";
-const nodeArgs = ["--node-key", TEST_KEYS.node, "--domain", DOMAIN];
+// Its peer, whose key signs the node-to-node examples' requests (no node listens there: the examples
+// never need it to answer).
+const peer = fixtureSigner(TEST_KEYS.peer);
+const nodeAddress = fixtureSigner(TEST_KEYS.node).address;
+const nodeArgs = ["--node-key", TEST_KEYS.node, "--domain", DOMAIN, "--public-url", `http://${DOMAIN}`, "--peer", `http://127.0.0.1:8646#${peer.address}`];
 const people = [wallet(TEST_KEYS.alice), wallet(TEST_KEYS.bob)];
 /** Who reads when an example does not say: bob, as in seeds/exchanges. */
 const reader = people[1]!;
@@ -78,7 +83,12 @@ async function replay(selected: typeof examples): Promise<void> {
     const byName = Object.fromEntries(example.params.map((param) => [param.name, param.value]));
     for (const [how, params] of [["by position", byPosition], ["by name", byName]] as const) {
       const where = `${method.name} example "${example.name}" ${how}: ${JSON.stringify(params)}`;
-      const answer = await call(relay!.url, method.name, params, token);
+      let answer;
+      if (method["x-requires-auth"] === "node") {
+        // A node-to-node method: the peer signs the request (openrpc.json "Federation").
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: method.name, params });
+        answer = await post(relay!.url, body, undefined, { authorization: peer.nodeAuthorization(nodeAddress, method.name, body) });
+      } else answer = await call(relay!.url, method.name, params, token);
       expect(answer.body.error, where).toBeUndefined();
       expect(answer.body.result, where).toEqual(example.result?.value);
       replayed.push(`${method.name}/${example.name}/${how}`);

@@ -72,6 +72,35 @@ export function testKeyBundle(account: string, timestamp: number, overrides: Par
   return { account, key: `0x${hex(randomBytes(32))}`, timestamp, signature: randomSignature(), ...overrides };
 }
 
+/**
+ * A call of every method of the `MessageStore` interface (`close` aside), by name: what a closed store
+ * must refuse with `StoreClosedError`. `satisfies` keeps it complete: a method added to the interface
+ * and missing here fails to compile.
+ */
+export function everyStoreCall(store: MessageStore): [string, () => Promise<unknown>][] {
+  const owner = randomAddress();
+  const calls = {
+    append: () => store.append(testMessage(owner, randomAddress())),
+    page: () => store.page({ owner, ranges: [{ side: "received" }], order: "desc", limit: 10 }),
+    latestPeer: () => store.latestPeer(owner),
+    getKeyBundle: () => store.getKeyBundle(owner),
+    putKeyBundle: () => store.putKeyBundle(testKeyBundle(owner, 1)),
+    putHomeRecord: () => store.putHomeRecord({ account: owner, node: randomAddress(), timestamp: 1, signature: randomSignature() }),
+    getHomeRecord: () => store.getHomeRecord(owner),
+    pinPeer: () => store.pinPeer("http://127.0.0.1:1", randomAddress()),
+    peerPins: () => store.peerPins(),
+    outboxDestinations: () => store.outboxDestinations(),
+    outboxEntries: () => store.outboxEntries(randomAddress(), 10),
+    expiredOutboxEntries: () => store.expiredOutboxEntries(Date.now(), 10),
+    settleDeliveries: () => store.settleDeliveries([{ id: 1, sender: owner, json: "{}" }]),
+    redirectOutbox: () => store.redirectOutbox([1], randomAddress()),
+    setDestinationState: () => store.setDestinationState(randomAddress(), undefined),
+    sentMessage: () => store.sentMessage(owner, 1),
+    leadDeliveries: () => store.leadDeliveries(),
+  } satisfies Record<Exclude<keyof MessageStore, "kind" | "close">, () => Promise<unknown>>;
+  return Object.entries(calls);
+}
+
 /** A resend of `message`: same digest and fields, another signature and receipts (ECDSA may sign differently). */
 function resendOf(message: AcceptedMessage): AcceptedMessage {
   return { ...message, digest: new Uint8Array(message.digest), signature: randomSignature(), senderReceipt: randomSignature(), receiverReceipt: randomSignature() };
@@ -86,7 +115,11 @@ interface ModelMessage {
   message: AcceptedMessage;
 }
 
+/** Whether the store keeps this side of a message: an outbound one has no recipient's copy here, an inbound one no sender's. */
+const hasSide = (message: AcceptedMessage, side: Side): boolean => (side === "received" ? message.route?.kind !== "outbound" : message.route?.kind !== "inbound");
+
 function inRange(owner: string, range: MailboxRange, message: AcceptedMessage): boolean {
+  if (!hasSide(message, range.side)) return false;
   if (range.side === "received") return message.to === owner && (range.peer === undefined || message.from === range.peer);
   return message.from === owner && (range.peer === undefined || message.to === range.peer);
 }
@@ -207,6 +240,8 @@ interface EntrySpec {
   resend: number | null;
   /** Wait for the earlier appends before this one (a new event-loop turn, a new group commit). */
   awaitBefore: boolean;
+  /** Federation: 0 local, 1 outbound (to another node), 2 inbound (from another node). */
+  route: 0 | 1 | 2;
 }
 
 const entryArb: fc.Arbitrary<EntrySpec> = fc.record({
@@ -219,7 +254,11 @@ const entryArb: fc.Arbitrary<EntrySpec> = fc.record({
   signatures: fc.noShrink(fc.tuple(signatureArb, signatureArb, signatureArb)),
   resend: sometimes(fc.noBias(fc.nat()), 1 / 6),
   awaitBefore: fc.nat(3).map((n) => n === 0), // ~1 in 4
+  route: fc.oneof({ weight: 4, arbitrary: fc.constant(0 as const) }, { weight: 1, arbitrary: fc.constant(1 as const) }, { weight: 1, arbitrary: fc.constant(2 as const) }),
 });
+
+/** The node outbound messages of the property tests are for. */
+const OTHER_NODE = "0x0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d";
 
 interface World {
   addresses: string[];
@@ -247,7 +286,9 @@ const worldArb: fc.Arbitrary<World> = fc
         timestamp: entry.timestamp,
         signature: entry.signatures[0],
         senderReceipt: entry.signatures[1],
-        receiverReceipt: entry.signatures[2],
+        // An outbound message is stored pending, without the receipt of the recipient's node.
+        ...(entry.route === 1 ? { status: "pending" as const, route: { kind: "outbound" as const, destination: OTHER_NODE } } : { receiverReceipt: entry.signatures[2] }),
+        ...(entry.route === 2 && { route: { kind: "inbound" as const } }),
         digest,
       };
       distinct.push(message);
@@ -989,6 +1030,124 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
       });
     });
 
+    describe("federation", () => {
+      const nodeB = "0x0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b";
+      const nodeC = "0x0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c";
+      /** A message to an account homed on `destination`, as the service stores it: pending, one receipt. */
+      const outbound = (from: string, to: string, destination = nodeB, overrides: Partial<AcceptedMessage> = {}): AcceptedMessage => {
+        const { receiverReceipt: _none, ...fields } = testMessage(from, to, overrides);
+        return { ...fields, status: "pending", route: { kind: "outbound", destination } };
+      };
+      const inbound = (from: string, to: string): AcceptedMessage => ({ ...testMessage(from, to), route: { kind: "inbound" } });
+
+      it("an outbound message is in its sender's mailbox (sent side, chats too) with its JSON, and in the outbox; not in the recipient's", async () => {
+        const local = await store.append(testMessage(alice, bob));
+        const message = outbound(alice, carol);
+        const { stored, created } = await store.append(message);
+        expect(created).toBe(true);
+        expect(stored.json).toBe(messageJson(stored.id, message));
+        expect(JSON.parse(stored.json)).toMatchObject({ status: "pending" });
+        expect(JSON.parse(stored.json)).not.toHaveProperty("receiver_receipt");
+        expect(await wholeMailbox(store, alice)).toEqual([local.stored, stored]);
+        expect(await wholeMailbox(store, carol)).toEqual([]);
+        expect((await store.page({ owner: alice, ranges: chatRanges(carol), order: "desc", limit: 10 })).messages).toEqual([stored]);
+        expect((await store.page({ owner: alice, ranges: chatRanges(bob), order: "desc", limit: 10 })).messages).toEqual([local.stored]);
+        expect((await store.page({ owner: alice, ranges: chatRanges(carol), order: "asc", since: message.timestamp, limit: 10 })).messages).toEqual([stored]);
+        expect(await store.latestPeer(alice)).toBe(carol);
+        expect(await store.latestPeer(carol)).toBeUndefined();
+        expect(await store.sentMessage(alice, stored.id)).toBe(stored.json);
+        expect(await store.outboxDestinations()).toEqual([{ node: nodeB, count: 1, oldest: expect.any(Number) }]);
+        const [entry] = await store.outboxEntries(nodeB, 10);
+        expect(entry).toEqual({ id: stored.id, sender: alice, destination: nodeB, createdAt: expect.any(Number), json: stored.json });
+        expect(await store.append({ ...message, digest: new Uint8Array(message.digest), signature: randomSignature() })).toEqual({ stored, created: false });
+        expect(await store.outboxEntries(nodeB, 10)).toHaveLength(1);
+      });
+
+      it("an inbound message is in its recipient's mailbox (chats too), not in its sender's, and a redelivery stores nothing", async () => {
+        const message = inbound(carol, alice);
+        const { stored } = await store.append(message);
+        expect(stored.json).toBe(messageJson(stored.id, message));
+        expect(await wholeMailbox(store, alice)).toEqual([stored]);
+        expect(await wholeMailbox(store, carol)).toEqual([]);
+        expect((await store.page({ owner: alice, ranges: chatRanges(carol), order: "asc", after: 0, limit: 10 })).messages).toEqual([stored]);
+        expect(await store.append({ ...message, digest: new Uint8Array(message.digest) })).toEqual({ stored, created: false });
+        expect(await store.latestPeer(carol)).toBeUndefined();
+        expect(await store.outboxDestinations()).toEqual([]);
+      });
+
+      it("settling a delivery rewrites the sender's copy and empties the outbox; a second settlement changes nothing", async () => {
+        const firstMessage = outbound(alice, carol);
+        const first = await store.append(firstMessage);
+        const second = await store.append(outbound(alice, carol));
+        const delivered = JSON.stringify({ ...JSON.parse(first.stored.json), status: undefined, receiver_receipt: randomSignature() });
+        await store.settleDeliveries([{ id: first.stored.id, sender: alice, json: delivered }]);
+        expect(await store.sentMessage(alice, first.stored.id)).toBe(delivered);
+        expect((await store.page({ owner: alice, ranges: chatRanges(carol), order: "asc", after: 0, limit: 10 })).messages.map((m) => m.json)).toEqual([delivered, second.stored.json]);
+        expect((await store.outboxEntries(nodeB, 10)).map((entry) => entry.id)).toEqual([second.stored.id]);
+        await store.settleDeliveries([{ id: first.stored.id, sender: alice, json: first.stored.json }]);
+        expect(await store.sentMessage(alice, first.stored.id)).toBe(delivered);
+        // A resend of a settled message answers the settled copy, and does not queue it again.
+        expect(await store.append({ ...firstMessage, digest: new Uint8Array(firstMessage.digest) })).toEqual({ stored: { id: first.stored.id, json: delivered }, created: false });
+        expect((await store.outboxEntries(nodeB, 10)).map((entry) => entry.id)).toEqual([second.stored.id]);
+      });
+
+      it("orders each destination's entries by id, lists expired ones, and redirects entries to another node", async () => {
+        const toB = [await store.append(outbound(alice, carol)), await store.append(outbound(bob, carol)), await store.append(outbound(alice, carol))];
+        const toC = await store.append(outbound(alice, bob, nodeC));
+        expect((await store.outboxEntries(nodeB, 10)).map((entry) => entry.id)).toEqual(toB.map((r) => r.stored.id));
+        expect((await store.outboxEntries(nodeB, 2)).map((entry) => entry.id)).toEqual(toB.slice(0, 2).map((r) => r.stored.id));
+        const destinations = await store.outboxDestinations();
+        expect(destinations.map((d) => [d.node, d.count]).sort()).toEqual([[nodeB, 3], [nodeC, 1]]);
+        expect(await store.expiredOutboxEntries(0, 10)).toEqual([]);
+        expect((await store.expiredOutboxEntries(Date.now() + 1000, 10)).map((entry) => entry.id)).toEqual([...toB, toC].map((r) => r.stored.id));
+        await store.redirectOutbox([toB[1]!.stored.id], nodeC);
+        expect((await store.outboxEntries(nodeC, 10)).map((entry) => entry.id)).toEqual([toB[1]!.stored.id, toC.stored.id]);
+        expect((await store.outboxEntries(nodeB, 10)).map((entry) => entry.id)).toEqual([toB[0]!.stored.id, toB[2]!.stored.id]);
+      });
+
+      it("keeps each destination's backoff, and forgets it when cleared", async () => {
+        await store.append(outbound(alice, carol));
+        const state = { node: nodeB, failures: 3, nextAttemptAt: BASE_TIMESTAMP + 8000, lastError: "connection refused" };
+        await store.setDestinationState(nodeB, state);
+        expect(await store.outboxDestinations()).toEqual([{ node: nodeB, count: 1, oldest: expect.any(Number), state }]);
+        await store.setDestinationState(nodeB, { ...state, failures: 4 });
+        expect((await store.outboxDestinations())[0]!.state!.failures).toBe(4);
+        await store.setDestinationState(nodeB, undefined);
+        expect((await store.outboxDestinations())[0]!.state).toBeUndefined();
+      });
+
+      it("home records: the newest wins, each account apart", async () => {
+        const record = (account: string, node: string, timestamp: number) => ({ account, node, timestamp, signature: randomSignature() });
+        expect(await store.getHomeRecord(alice)).toBeUndefined();
+        const first = record(alice, nodeB, BASE_TIMESTAMP);
+        expect(await store.putHomeRecord(first)).toEqual(first);
+        expect(await store.putHomeRecord(record(alice, nodeC, BASE_TIMESTAMP - 1))).toEqual(first);
+        expect(await store.putHomeRecord(record(alice, nodeC, BASE_TIMESTAMP))).toEqual(first);
+        const moved = record(alice, nodeC, BASE_TIMESTAMP + 1);
+        expect(await store.putHomeRecord(moved)).toEqual(moved);
+        expect(await store.getHomeRecord(alice)).toEqual(moved);
+        expect(await store.getHomeRecord(bob)).toBeUndefined();
+      });
+
+      it("peer pins: the first address seen at a URL stays", async () => {
+        expect(await store.peerPins()).toEqual(new Map());
+        expect(await store.pinPeer("http://127.0.0.1:1", nodeB)).toBe(nodeB);
+        expect(await store.pinPeer("http://127.0.0.1:1", nodeC)).toBe(nodeB);
+        expect(await store.pinPeer("http://127.0.0.1:2", nodeC)).toBe(nodeC);
+        expect(await store.peerPins()).toEqual(new Map([["http://127.0.0.1:1", nodeB], ["http://127.0.0.1:2", nodeC]]));
+      });
+
+      it("one process at a time leads the deliveries", async () => {
+        const lease = await store.leadDeliveries();
+        expect(lease).toBeDefined();
+        expect(await store.leadDeliveries()).toBeUndefined();
+        await lease!.release();
+        const again = await store.leadDeliveries();
+        expect(again).toBeDefined();
+        await again!.release();
+      });
+    });
+
     describe("durability", () => {
       it("keeps every key bundle across a reopen, and the newer-wins rule with it", async (context) => {
         const bundles = [testKeyBundle(alice, BASE_TIMESTAMP), testKeyBundle(bob, 0), testKeyBundle(carol, Number.MAX_SAFE_INTEGER)];
@@ -1078,7 +1237,9 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
                 expect(page.messages.map((m) => m.json)).toEqual(expected.jsons);
               }
               for (const owner of [...world.addresses, STRANGER]) {
-                const mine = stored.filter((m) => m.message.from === owner || m.message.to === owner);
+                const mine = stored.filter(
+                  (m) => (m.message.from === owner && hasSide(m.message, "sent")) || (m.message.to === owner && hasSide(m.message, "received")),
+                );
                 expect(await s.latestPeer(owner), `latestPeer(${owner})`).toBe(
                   mine.length === 0 ? undefined : mine[mine.length - 1]!.message.from === owner ? mine[mine.length - 1]!.message.to : mine[mine.length - 1]!.message.from,
                 );

@@ -19,10 +19,12 @@ export interface HttpHandlerOptions<Ctx extends RequestContext> {
   onRequest?: RequestHook<Ctx> | readonly RequestHook<Ctx>[];
   /**
    * Establishes the caller from the `Authorization` header. Called only when some entry of the
-   * body needs a token. Throw `RpcError` -32001 to refuse (HTTP 401), -32029 to rate-limit (429).
-   * Without it, every method that needs a token is refused.
+   * body needs a token. Throw `RpcError` -32001 to refuse (HTTP 401), -32002 (403), -32029 to
+   * rate-limit (429). Without it, every method that needs a token is refused. `body` is the request
+   * body as received and as parsed: for credentials that sign the body (a node's signature over
+   * it, `"x-requires-auth": "node"`).
    */
-  authenticate?: (authorization: string | undefined, request: IncomingMessage) => Ctx | Promise<Ctx>;
+  authenticate?: (authorization: string | undefined, request: IncomingMessage, body: RequestBody) => Ctx | Promise<Ctx>;
   /** The context of requests that need no token. Default `{}`. */
   anonymousContext?: (request: IncomingMessage) => Ctx;
   /** Largest accepted body in bytes; more is HTTP 413 / -32005. Default 1 MiB. */
@@ -62,6 +64,12 @@ export interface HttpHandlerOptions<Ctx extends RequestContext> {
    * them; past it the connection is destroyed and what it held is freed. Default 30,000 ms; 0: no bound.
    */
   writeTimeoutMs?: number;
+}
+
+/** A JSON-RPC request's body, for `authenticate`: the text as received, and the JSON it parsed to. */
+export interface RequestBody {
+  readonly text: string;
+  readonly json: unknown;
 }
 
 /** An HTTP request as an {@link RequestHook} sees it. */
@@ -501,7 +509,7 @@ export function createHttpHandler<Ctx extends RequestContext>(
     if (dispatcher.needsAuth(body)) {
       try {
         if (!options.authenticate) throw RpcError.unauthorized("this server accepts no tokens");
-        context = await options.authenticate(request.headers.authorization, request);
+        context = await options.authenticate(request.headers.authorization, request, { text: read.text, json: body });
       } catch (error) {
         if (!(error instanceof RpcError)) throw error;
         const status = statusFor(error.code);

@@ -1,6 +1,6 @@
 export { createDispatcher, DEFAULT_MAX_RESPONSE_BYTES, type Dispatcher, type DispatcherOptions, type DispatchResult, type DispatchEntry, type EntryHook } from "./dispatcher.js";
 export { budgetSpentError, type ResponseBudget } from "./response-budget.js";
-export { createHttpHandler, type HttpExchange, type HttpHandlerOptions, type IncomingRequest, type RequestHook } from "./http.js";
+export { createHttpHandler, type HttpExchange, type HttpHandlerOptions, type IncomingRequest, type RequestBody, type RequestHook } from "./http.js";
 export { ErrorCode, RpcError, errorResponse, type JsonRpcId, type JsonRpcResponse, type WireError } from "./errors.js";
 export type { Authenticated, RequestContext } from "./context.js";
 export type { MethodDescriptor, ParamDescriptor } from "./descriptor.js";

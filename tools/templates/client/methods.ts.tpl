@@ -1,11 +1,12 @@
 // <%= header %>
 //
-// One typed function per method of <%= model.title %>. Each `xRequest` builds a request
-// descriptor (for `batch`); each `x` sends it through an `RpcClient`.
+// One typed function per method of <%= model.title %> that a client calls (node-to-node methods,
+// `"x-requires-auth": "node"`, are left out). Each `xRequest` builds a request descriptor (for
+// `batch`); each `x` sends it through an `RpcClient`.
 import { createRpcClient, positionalParams } from "../rpc.js";
 import type { CallOptions, RpcClient, RpcClientOptions, RpcRequest } from "../rpc.js";
 import type * as T from "./types.js";
-<% model.methods.forEach(function (m) {
+<% var clientMethods = model.methods.filter(function (m) { return !m.nodeToNode; }); %><% clientMethods.forEach(function (m) {
   var P = "T." + m.typeBase + "Params", R = "T." + m.typeBase + "Result";
   var hasParams = m.params.length > 0;
   var optional = m.params.every(function (p) { return !p.required; });
@@ -28,7 +29,7 @@ export function <%= m.short %>Request(<%= paramArg %>): RpcRequest<<%= R %>> {
 /** A client bound to one node: every method of <%= model.title %>, plus the underlying `rpc` for batches. */
 export interface <%= className %>Client {
   readonly rpc: RpcClient;
-<% model.methods.forEach(function (m) {
+<% clientMethods.forEach(function (m) {
   var hasParams = m.params.length > 0;
   var optional = m.params.every(function (p) { return !p.required; });
 %><%= ts.docComment(m.summary, "  ") %>  <%= m.short %>(<%= hasParams ? "params" + (optional ? "?" : "") + ": T." + m.typeBase + "Params, " : "" %>options?: CallOptions): Promise<T.<%= m.typeBase %>Result>;
@@ -38,11 +39,11 @@ export function create<%= className %>Client(options: RpcClientOptions | RpcClie
   const rpc = "request" in options ? options : createRpcClient(options);
   return {
     rpc,
-<% model.methods.forEach(function (m) {
+<% clientMethods.forEach(function (m) {
   var hasParams = m.params.length > 0;
 %>    <%= m.short %>: (<%= hasParams ? "params, " : "" %>options) => <%= m.short %>(rpc, <%= hasParams ? "params, " : "" %>options),
 <% }); %>  };
 }
 
-/** Every method name in the spec, in spec order. */
-export const methodNames = <%= list(model.methods.map(function (m) { return m.name; })) %> as const;
+/** Every method name a client calls, in spec order. */
+export const methodNames = <%= list(clientMethods.map(function (m) { return m.name; })) %> as const;

@@ -8,6 +8,7 @@
   var overview = html.outline(model.description, { idPrefix: "overview-" });
   var section = function (id) { return overview.filter(function (h) { return h.id === id; })[0]; };
   var authSection = section("overview-authentication");
+  var fedSection = section("overview-federation");
   var errorsSection = section("overview-errors");
   var structures = { "either": "by position or by name", "by-position": "by position only", "by-name": "by name only" };
   var returnedBy = {};
@@ -80,7 +81,7 @@
 <% model.methods.forEach(function (m) { %>
 <article class="method" id="method-<%= html.attr(m.name) %>">
 <h3><a class="anchor" href="#method-<%= html.attr(m.name) %>"><code><%= html.esc(m.name) %></code></a></h3>
-<p class="badges"><% if (m.requiresAuth) { %><% if (authSection) { %><a class="badge auth" href="#<%= html.attr(authSection.id) %>" title="Authorization: Bearer token">needs token</a><% } else { %><span class="badge auth">needs token</span><% } %><% } else { %><span class="badge open">no token</span><% } %> <span class="badge">params <%= html.esc(structures[m.paramStructure] || m.paramStructure) %></span><% m.tags.forEach(function (t) { %> <span class="badge tag"><%= html.esc(t) %></span><% }); %><% if (m.deprecated) { %> <span class="badge deprecated">deprecated</span><% } %></p>
+<p class="badges"><% if (m.nodeToNode) { %><% if (fedSection) { %><a class="badge auth" href="#<%= html.attr(fedSection.id) %>" title="Authorization: NeutralNode signature of a peer node">node to node</a><% } else { %><span class="badge auth">node to node</span><% } %><% } else if (m.requiresAuth) { %><% if (authSection) { %><a class="badge auth" href="#<%= html.attr(authSection.id) %>" title="Authorization: Bearer token">needs token</a><% } else { %><span class="badge auth">needs token</span><% } %><% } else { %><span class="badge open">no token</span><% } %> <span class="badge">params <%= html.esc(structures[m.paramStructure] || m.paramStructure) %></span><% m.tags.forEach(function (t) { %> <span class="badge tag"><%= html.esc(t) %></span><% }); %><% if (m.deprecated) { %> <span class="badge deprecated">deprecated</span><% } %></p>
 <% if (m.summary) { %><p class="summary"><%= html.inline(m.summary) %></p>
 <% } %><%= html.markdown(m.description, { headingShift: 3 }) %>
 <h4>Params</h4>
@@ -105,7 +106,7 @@
 <p class="label">Response</p>
 <%= html.jsonBlock(html.exampleResponse(ex)) %>
 </div>
-<% }); %><% } %><%= html.tryItForm(m, names) %>
+<% }); %><% } %><% if (!m.nodeToNode) { %><%= html.tryItForm(m, names) %><% } %>
 </article>
 <% }); %></section>
 

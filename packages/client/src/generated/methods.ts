@@ -1,7 +1,8 @@
 // generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
 //
-// One typed function per method of neutralService. Each `xRequest` builds a request
-// descriptor (for `batch`); each `x` sends it through an `RpcClient`.
+// One typed function per method of neutralService that a client calls (node-to-node methods,
+// `"x-requires-auth": "node"`, are left out). Each `xRequest` builds a request descriptor (for
+// `batch`); each `x` sends it through an `RpcClient`.
 import { createRpcClient, positionalParams } from "../rpc.js";
 import type { CallOptions, RpcClient, RpcClientOptions, RpcRequest } from "../rpc.js";
 import type * as T from "./types.js";
@@ -68,6 +69,8 @@ export function sendMessageRequest(params: T.SendMessageParams): RpcRequest<T.Se
  *
  * Idempotent: resending a message with the same EIP-712 digest returns the stored original; no duplicate is stored, and the resend does not count against a quota. The message is acknowledged only once it is durably stored. The body is ciphertext to the node; it never needs the plaintext.
  *
+ * Federation: send through your home node. A node refuses a sender homed elsewhere (-32002, `data.home` naming it), and a message to an account homed on a node that is not its peer (-32002). To an account homed on a peer, the message is stored with `status: "pending"` and delivered in the background; the answer waits up to `nodeInfo.limits.deliveryWaitMs` for the recipient node's receipt (then without `status`, with both receipts), else it is the pending message. A sender without a home record must publish one here before messaging an account homed elsewhere (-32002).
+ *
  * Needs a bearer token (`auth` option).
  */
 export function sendMessage(client: RpcClient, params: T.SendMessageParams, options?: CallOptions): Promise<T.SendMessageResult> {
@@ -120,6 +123,48 @@ export function getKey(client: RpcClient, params: T.GetKeyParams, options?: Call
   return client.request(getKeyRequest(params), options);
 }
 
+/** Request descriptor for `neutralService_publishHome`. */
+export function publishHomeRequest(params: T.PublishHomeParams): RpcRequest<T.PublishHomeResult> {
+  return {
+    method: "neutralService_publishHome",
+    params: positionalParams(params, ["record"]),
+    unwrap: true,
+  };
+}
+
+/**
+ * Make this node the authenticated account's home: publish a home record the account signed.
+ *
+ * The record names this node (`nodeInfo.address`); from now on this node keeps the account's mailbox, signs its messages' receipts and receives what other nodes deliver to it. The node checks, in this order: the params (-32602; also when `record.node` is not this node), that `record.account` is the authenticated user (-32002), that `timestamp` is at most `nodeInfo.limits.clockSkewMs` in the future (-32004) and that the signature recovers `account` (-32003). The newest record wins: an older one changes nothing and the call still succeeds, answering the record now current. The node tells its peers of the new record, so a node that was the account's home stops taking its messages.
+ *
+ * The SDK's `ready()` publishes a record for the node an app talks to.
+ *
+ * Needs a bearer token (`auth` option).
+ */
+export function publishHome(client: RpcClient, params: T.PublishHomeParams, options?: CallOptions): Promise<T.PublishHomeResult> {
+  return client.request(publishHomeRequest(params), options);
+}
+
+/** Request descriptor for `neutralService_getHome`. */
+export function getHomeRequest(params: T.GetHomeParams): RpcRequest<T.GetHomeResult> {
+  return {
+    method: "neutralService_getHome",
+    params: positionalParams(params, ["account"]),
+    unwrap: true,
+  };
+}
+
+/**
+ * Look up an account's home node: its newest home record anywhere in the federation, or null.
+ *
+ * A public directory, like `getKey`: no token is needed. The node answers the newest record it holds; for an account not homed here it asks its peers first (bounded in time; the answer is cached for a while) and keeps only records whose signature recovers `account`. `null`: no node of the federation holds a record (the account is homed where its key bundle is, if anywhere). Check the signature yourself to trust no node.
+ *
+ * Needs no token.
+ */
+export function getHome(client: RpcClient, params: T.GetHomeParams, options?: CallOptions): Promise<T.GetHomeResult> {
+  return client.request(getHomeRequest(params), options);
+}
+
 /** Request descriptor for `neutralService_nodeInfo`. */
 export function nodeInfoRequest(): RpcRequest<T.NodeInfoResult> {
   return {
@@ -153,6 +198,10 @@ export interface NeutralServiceClient {
   publishKey(params: T.PublishKeyParams, options?: CallOptions): Promise<T.PublishKeyResult>;
   /** Look up an account's messaging public key: its current key bundle, or null. */
   getKey(params: T.GetKeyParams, options?: CallOptions): Promise<T.GetKeyResult>;
+  /** Make this node the authenticated account's home: publish a home record the account signed. */
+  publishHome(params: T.PublishHomeParams, options?: CallOptions): Promise<T.PublishHomeResult>;
+  /** Look up an account's home node: its newest home record anywhere in the federation, or null. */
+  getHome(params: T.GetHomeParams, options?: CallOptions): Promise<T.GetHomeResult>;
   /** Describe this service node: its address, software, accepted sign-in domains and limits. */
   nodeInfo(options?: CallOptions): Promise<T.NodeInfoResult>;
 }
@@ -166,9 +215,11 @@ export function createNeutralServiceClient(options: RpcClientOptions | RpcClient
     sendMessage: (params, options) => sendMessage(rpc, params, options),
     publishKey: (params, options) => publishKey(rpc, params, options),
     getKey: (params, options) => getKey(rpc, params, options),
+    publishHome: (params, options) => publishHome(rpc, params, options),
+    getHome: (params, options) => getHome(rpc, params, options),
     nodeInfo: (options) => nodeInfo(rpc, options),
   };
 }
 
-/** Every method name in the spec, in spec order. */
-export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_nodeInfo"] as const;
+/** Every method name a client calls, in spec order. */
+export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo"] as const;

@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
 //
-// Types of neutralService 1.1.0: one per component schema, and the params and
+// Types of neutralService 2.0.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -66,7 +66,7 @@ export interface SignedMessage {
   signature: Signature;
 }
 
-/** A stored message, as every read returns it. */
+/** A stored message, as every read returns it. A sender's copy of a message to an account homed on another node (federation) carries `status` while it is not delivered. */
 export interface Message {
   /** A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position. */
   id: MessageId;
@@ -80,10 +80,14 @@ export interface Message {
   signature: Signature;
   /** The sender's service node's EIP-712 `Receipt` signature, role "sender". */
   sender_receipt: Signature;
-  /** The receiver's service node's EIP-712 `Receipt` signature, role "receiver". */
-  receiver_receipt: Signature;
+  /** The receiver's service node's EIP-712 `Receipt` signature, role "receiver": the node the recipient's home record names. Absent while the message is pending or failed. */
+  receiver_receipt?: Signature;
   /** Milliseconds since the Unix epoch. */
   timestamp: Timestamp;
+  /** Only on a sender's copy of a message to an account homed on another node: `pending` until the recipient's node has stored it (then the node drops `status` and adds `receiver_receipt`: absent means delivered), `failed` when it was refused or the retry period ended. A node may also say `delivered` explicitly. */
+  status?: "pending" | "delivered" | "failed";
+  /** With `status: "failed"`: why, in words. */
+  reason?: string;
 }
 
 /** An account's messaging public key, signed by the account: the directory entry other clients encrypt to. */
@@ -96,6 +100,65 @@ export interface KeyBundle {
   timestamp: Timestamp;
   /** The account's EIP-712 signature of `KeyBundle(address account,bytes32 key,uint64 timestamp)`, domain `{name: "neutralService", version: "1"}`. */
   signature: Signature;
+}
+
+/** An account's signed choice of home node: where its mailbox is kept and which node signs its messages' receipts. The newest timestamp wins. */
+export interface HomeRecord {
+  /** The account; the signer of the record. */
+  account: Address;
+  /** The home node's address (the key that signs its receipts, `nodeInfo.address`). */
+  node: Address;
+  /** When the account made the record, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future. */
+  timestamp: Timestamp;
+  /** The account's EIP-712 signature of `Home(address account,address node,uint64 timestamp)`, domain `{name: "neutralService", version: "1"}`. */
+  signature: Signature;
+}
+
+/** A message as the sender's home node delivers it to the recipient's: the signed message and the sending node's receipt. */
+export interface RelayedMessage {
+  /** The sender, homed at the calling node. */
+  from: Address;
+  /** The recipient, homed at the called node. */
+  to: Address;
+  /** An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005. */
+  message: Ciphertext;
+  /** Milliseconds since the Unix epoch. */
+  timestamp: Timestamp;
+  /** The sender's EIP-712 `Message` signature. */
+  signature: Signature;
+  /** The calling node's `Receipt`, role "sender". */
+  sender_receipt: Signature;
+}
+
+/** Why the called node did not store a delivered message. */
+export interface DeliveryRefusal {
+  /** A code of the Errors table: -32002 (the sender is not homed at the calling node, or the recipient not at the called one), -32003 (a signature or the sender receipt does not verify), -32005 (too large), -32602 (malformed), -32603 (the called node failed; try again). */
+  code: number;
+  message: string;
+  /** True when delivering the same message again cannot succeed: the calling node marks it failed. False: it retries. */
+  permanent: boolean;
+  /** With -32002 for a recipient homed elsewhere: the recipient's newer home record, so the calling node can deliver there instead. */
+  home?: HomeRecord;
+}
+
+/** What became of one delivered message: its receiver receipt, or a refusal. */
+export type DeliveryOutcome = {
+  /** The called node's `Receipt`, role "receiver": the message is stored in the recipient's inbox. */
+  receiver_receipt: Signature;
+} | {
+  /** Why the called node did not store a delivered message. */
+  refused: DeliveryRefusal;
+};
+
+/** The outcome of each delivered message, in the order they were given. */
+export interface DeliveryResult {
+  outcomes: DeliveryOutcome[];
+}
+
+/** What the called node itself holds for the accounts asked about (it asks no one else): each one's newest home record and key bundle, where it has them. */
+export interface DirectoryAnswer {
+  homes: HomeRecord[];
+  keys: KeyBundle[];
 }
 
 /** One page of a mailbox walk. */
@@ -138,7 +201,7 @@ export interface NodeLimits {
   maxResponseBytes?: number;
   /** With `since`/`until`, the most messages of each part of a mailbox (received, sent) one page examines; the page then stops early and its `cursor` says where to go on. */
   maxPageScan?: number;
-  /** Per client IP, for the whole node (all its processes): cost units per second, in bursts of up to twice this. Each JSON-RPC entry costs 1, plus 1 if it checks a signature (`sendMessage`, `publishKey`); a bearer token the node has not verified yet costs 1 more. A request that finds its client's budget empty is refused whole: HTTP 429 with `Retry-After` and -32029. In a batch, the entries that no longer fit are answered -32029 with `data.retryAfter` (seconds) and were not run; the entries before them were. Absent: the node does not limit (a proxy in front of it may). */
+  /** Per client IP, for the whole node (all its processes): cost units per second, in bursts of up to twice this. Each JSON-RPC entry costs 1, plus 1 if it checks a signature (`sendMessage`, `publishKey`, `publishHome`); a bearer token the node has not verified yet costs 1 more. A request that finds its client's budget empty is refused whole: HTTP 429 with `Retry-After` and -32029. In a batch, the entries that no longer fit are answered -32029 with `data.retryAfter` (seconds) and were not run; the entries before them were. Absent: the node does not limit (a proxy in front of it may). */
   rateLimit?: number;
   /** The period, in seconds, of the storage quotas below. Present when one of them is. */
   quotaPeriodSeconds?: number;
@@ -150,6 +213,18 @@ export interface NodeLimits {
   recipientQuotaMessages?: number;
   /** Bytes of ciphertext one recipient's mailbox may receive on this node per `quotaPeriodSeconds`, counted like `senderQuotaMessages`; refused with `data.quota` "recipientQuotaBytes". Absent: no such quota. */
   recipientQuotaBytes?: number;
+  /** How long `sendMessage` waits for the receipt of the recipient's node when the recipient is homed on another node, in ms; past it the answer is the pending message. */
+  deliveryWaitMs?: number;
+  /** How long this node keeps trying to deliver a message to another node, in seconds; then the message fails. */
+  retryPeriodSeconds?: number;
+}
+
+/** A node this node federates with. */
+export interface Peer {
+  /** The peer's public base URL. */
+  url: string;
+  /** The peer's node address: pinned by the operator, or the one first seen. Absent until known. */
+  address?: Address;
 }
 
 /** What a service node says about itself. */
@@ -164,6 +239,10 @@ export interface NodeInfo {
   domains: string[];
   /** The limits this node enforces. */
   limits: NodeLimits;
+  /** The node's public base URL: where its peers reach it. */
+  url?: string;
+  /** The nodes this node federates with (empty: a node on its own). */
+  peers?: Peer[];
 }
 
 
@@ -240,9 +319,57 @@ export type GetKeyParams = {
 /** What `neutralService_getKey` returns (the payload inside the one-element result array). */
 export type GetKeyResult = KeyBundle | null;
 
+/** Params of `neutralService_publishHome`. */
+export type PublishHomeParams = {
+  /** The signed home record; `record.account` must be the authenticated user and `record.node` this node. */
+  record: HomeRecord;
+};
+
+/** What `neutralService_publishHome` returns (the payload inside the one-element result array). */
+export type PublishHomeResult = HomeRecord;
+
+/** Params of `neutralService_getHome`. */
+export type GetHomeParams = {
+  /** The account whose home to look up. */
+  account: Address;
+};
+
+/** What `neutralService_getHome` returns (the payload inside the one-element result array). */
+export type GetHomeResult = HomeRecord | null;
+
 /** Params of `neutralService_nodeInfo`. */
 export type NodeInfoParams = Record<string, never>;
 
 /** What `neutralService_nodeInfo` returns (the payload inside the one-element result array). */
 export type NodeInfoResult = NodeInfo;
+
+/** Params of `neutralService_deliver`. */
+export type DeliverParams = {
+  /** The messages, oldest first (1..100). */
+  messages: RelayedMessage[];
+  /**
+   * The senders' home records naming the calling node (one per sender), so the called node need not ask for them.
+   *
+   * @default []
+   */
+  homes?: HomeRecord[];
+};
+
+/** What `neutralService_deliver` returns (the payload inside the one-element result array). */
+export type DeliverResult = DeliveryResult;
+
+/** Params of `neutralService_lookup`. */
+export type LookupParams = {
+  /** The accounts to answer for (0..100). */
+  accounts: Address[];
+  /**
+   * Home records the caller announces.
+   *
+   * @default []
+   */
+  homes?: HomeRecord[];
+};
+
+/** What `neutralService_lookup` returns (the payload inside the one-element result array). */
+export type LookupResult = DirectoryAnswer;
 

@@ -40,6 +40,20 @@ export const EIP712_TYPES = {
     { name: "account", type: "address" },
     { name: "version", type: "uint32" },
   ],
+  /** An account naming its home node: the node that keeps its mailbox and signs its messages' receipts (`neutralService_publishHome`). `Home(address account,address node,uint64 timestamp)` */
+  Home: [
+    { name: "account", type: "address" },
+    { name: "node", type: "address" },
+    { name: "timestamp", type: "uint64" },
+  ],
+  /** A node's signature over a node-to-node request: `body` is the keccak-256 of the HTTP request body. `NodeRequest(address origin,address destination,string method,bytes32 body,uint64 timestamp)` */
+  NodeRequest: [
+    { name: "origin", type: "address" },
+    { name: "destination", type: "address" },
+    { name: "method", type: "string" },
+    { name: "body", type: "bytes32" },
+    { name: "timestamp", type: "uint64" },
+  ],
 } as const;
 
 /** The field values of each primary type, as JSON-friendly values (uints as numbers, bytes as 0x hex). */
@@ -48,6 +62,8 @@ export interface TypedValues {
   Receipt: { message: Hex; role: "sender" | "receiver" };
   KeyBundle: { account: Hex; key: Hex; timestamp: number };
   DeriveMessagingKey: { notice: string; account: Hex; version: number };
+  Home: { account: Hex; node: Hex; timestamp: number };
+  NodeRequest: { origin: Hex; destination: Hex; method: string; body: Hex; timestamp: number };
 }
 
 export type PrimaryType = keyof typeof EIP712_TYPES;

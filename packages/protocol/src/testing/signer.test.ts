@@ -31,7 +31,7 @@ describe("fixture signers", () => {
     expect(recoverDigestSigner(digest, signed.signature)).toBe(alice.address);
     const stored = fixtureStoredMessage(node, signed);
     const receipt = hashTypedData({ primaryType: "Receipt", message: { message: `0x${Buffer.from(digest).toString("hex")}`, role: "receiver" } });
-    expect(recoverDigestSigner(receipt, stored.receiverReceipt)).toBe(node.address);
+    expect(recoverDigestSigner(receipt, stored.receiverReceipt!)).toBe(node.address);
     expect(recoverDigestSigner(receipt, "0x12")).toBeUndefined();
   });
 });

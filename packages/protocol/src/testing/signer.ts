@@ -10,6 +10,7 @@ import { checksumAddress } from "../address.js";
 import { DEFAULT_SIWE_STATEMENT, encodeBearerToken, newNonce, personalMessageDigest, tokenExpiry } from "../bearer-token.js";
 import { hashTypedData, type PrimaryType, type TypedValues } from "../eip712.js";
 import { fromHex, toHex, type Hex } from "../hex.js";
+import { encodeNodeAuthorization, nodeRequestDigest } from "../node-request.js";
 import { buildSiweMessage } from "../siwe.js";
 import type { WireMessageFields } from "../wire-message.js";
 
@@ -69,6 +70,13 @@ export interface FixtureSigner {
   signMessage(text: string): Hex;
   /** A bearer token as the SDK makes one. */
   bearerToken(options: TokenOptions): SignedToken;
+  /** A home record naming `node` (federation), as `publishHome` takes it; timestamp default now. */
+  homeRecord(node: string, timestamp?: number): { account: Hex; node: Hex; timestamp: number; signature: Hex };
+  /**
+   * The `Authorization` header of a node-to-node request carrying `body`, this signer being the
+   * calling node (`origin`); timestamp default now.
+   */
+  nodeAuthorization(destination: string, method: string, body: string, timestamp?: number): string;
   /** A message as `sendMessage` takes it: `message` is hex without 0x; timestamp default now. */
   signMessageFor(to: string, ciphertextHex: string, timestamp?: number): { from: Hex; to: string; message: string; timestamp: number; signature: Hex };
 }
@@ -95,6 +103,14 @@ export function fixtureSigner(privateKey: Hex | Uint8Array): FixtureSigner {
       });
       const signature = signer.signMessage(message);
       return { token: encodeBearerToken(message, signature), message, signature, expiresAt: tokenExpiry(issuedAt, options.lifetimeMs) };
+    },
+    homeRecord(node, timestamp = Date.now()) {
+      const record = { account: address, node: node.toLowerCase() as Hex, timestamp };
+      return { ...record, signature: signer.signTypedData("Home", record) };
+    },
+    nodeAuthorization(destination, method, body, timestamp = Date.now()) {
+      const fields = { origin: address, destination: destination.toLowerCase() as Hex, method, timestamp };
+      return encodeNodeAuthorization({ ...fields, signature: signDigest(nodeRequestDigest(fields, body), key) });
     },
     signMessageFor(to, ciphertextHex, timestamp = Date.now()) {
       const signature = signer.signTypedData("Message", { from: address, to: to as Hex, message: `0x${ciphertextHex}`, timestamp });

@@ -1,11 +1,11 @@
-import { createDispatcher, type Handlers, type JsonRpcResponse } from "@neutral/server";
+import { createDispatcher, methodDescriptors, type Handlers, type JsonRpcResponse } from "@neutral/server";
 import { describe, expect, it } from "vitest";
 import { createRateLimiter } from "../http/rate-limit.js";
 import type { RelayContext } from "../service.js";
 import { chargeEntry, entryCost } from "./request-costs.js";
 
 /** Handlers that answer every call "ran" (the charge comes first; the dispatcher checks params after it). */
-const METHODS = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_nodeInfo"];
+const METHODS = Object.keys(methodDescriptors);
 const handlers = Object.fromEntries(METHODS.map((method) => [method, () => "ran"])) as unknown as Handlers<RelayContext>;
 
 /** A limiter on a frozen clock (only what the test spends moves it), and a dispatcher charging it per entry. */
@@ -35,6 +35,8 @@ describe("entryCost", () => {
     expect(entryCost(entry(1, "neutralService_getInbox"))).toBe(1);
     expect(entryCost(entry(1, "neutralService_sendMessage"))).toBe(2);
     expect(entryCost(entry(1, "neutralService_publishKey"))).toBe(2);
+    expect(entryCost(entry(1, "neutralService_publishHome"))).toBe(2);
+    expect(entryCost(entry(1, "neutralService_deliver"))).toBe(1);
     expect(entryCost("junk")).toBe(1);
     expect(entryCost(null)).toBe(1);
   });

@@ -8,8 +8,11 @@ import type { RateLimiter } from "../http/rate-limit.js";
 // secp256k1 recovery, ~100 times the work of a cached read's dispatch): `chargeEntry`, the
 // dispatcher's `onEntry` hook. A bearer token verified afresh costs one more (node-limits.ts).
 
-/** Methods whose handler recovers a signature. */
-const SIGNATURE_METHODS: ReadonlySet<string> = new Set(["neutralService_sendMessage", "neutralService_publishKey"]);
+/**
+ * Methods whose handler recovers a signature. (A peer's delivery checks two per message, but
+ * costs one unit like any entry: only a peer, whose request signature checked out, gets that far.)
+ */
+const SIGNATURE_METHODS: ReadonlySet<string> = new Set(["neutralService_sendMessage", "neutralService_publishKey", "neutralService_publishHome"]);
 
 /** Units one batch entry (or a single request) costs. */
 export function entryCost(entry: unknown): number {

@@ -94,6 +94,82 @@ export const migrations: readonly Migration[] = [
       $fn$;
     `,
   },
+  {
+    // Federation (issue 21), as in SQLite's version 6: a message to an account homed on another
+    // node has only its sender's row (and an outbox entry, in the same transaction); one delivered
+    // from another node only its recipient's. neutral_append stays for replicas not yet upgraded.
+    version: 2,
+    name: "federation: home records, outbox, destinations, peer pins",
+    sql: `
+      CREATE TABLE home_records (
+        account bytea PRIMARY KEY,
+        node bytea NOT NULL,
+        ts bigint NOT NULL,
+        signature bytea NOT NULL,
+        updated_at bigint NOT NULL
+      );
+      CREATE TABLE outbox (
+        id bigint PRIMARY KEY,
+        destination bytea NOT NULL,
+        sender bytea NOT NULL,
+        created_at bigint NOT NULL
+      );
+      CREATE INDEX outbox_by_destination ON outbox (destination, id);
+      CREATE TABLE destinations (
+        node bytea PRIMARY KEY,
+        failures integer NOT NULL,
+        next_attempt_at bigint NOT NULL,
+        last_error text NOT NULL
+      );
+      CREATE TABLE peer_pins (
+        url text PRIMARY KEY,
+        address bytea NOT NULL,
+        pinned_at bigint NOT NULL
+      );
+
+      -- neutral_append with routes: p_routes[i] 0 = local (both rows), 1 = outbound to the node
+      -- p_destinations[i] (the sender's row and an outbox entry), 2 = inbound (the recipient's row).
+      CREATE FUNCTION neutral_append_routed(p_digests bytea[], p_senders bytea[], p_recipients bytea[], p_timestamps bigint[], p_tails text[], p_routes smallint[], p_destinations bytea[], p_accepted_at bigint)
+      RETURNS TABLE (stored_id bigint, stored_json text, created boolean)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        next_id bigint;
+        known bigint;
+        row_json text;
+      BEGIN
+        -- Held until commit: appends commit in id order (see version 1's comment).
+        SELECT c.last_id INTO next_id FROM id_counter c WHERE c.singleton FOR UPDATE;
+        FOR i IN 1 .. coalesce(array_length(p_digests, 1), 0) LOOP
+          SELECT m.id INTO known FROM messages m WHERE m.digest = p_digests[i];
+          IF FOUND THEN
+            -- The recipient's copy, or an outbound message's only copy, the sender's.
+            RETURN QUERY SELECT b.id, b.json, false FROM mailbox b
+              WHERE ((b.owner = p_recipients[i] AND b.side = 1) OR (b.owner = p_senders[i] AND b.side = 2)) AND b.id = known
+              ORDER BY b.side LIMIT 1;
+          ELSE
+            next_id := next_id + 1;
+            row_json := '{"id":"' || next_id || '"' || p_tails[i];
+            INSERT INTO messages (id, digest, sender, accepted_at) VALUES (next_id, p_digests[i], p_senders[i], p_accepted_at);
+            IF p_routes[i] <> 1 THEN
+              INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (p_recipients[i], 1, next_id, p_senders[i], p_timestamps[i], row_json);
+            END IF;
+            IF p_routes[i] <> 2 THEN
+              INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (p_senders[i], 2, next_id, p_recipients[i], p_timestamps[i], row_json);
+            END IF;
+            IF p_routes[i] = 1 THEN
+              INSERT INTO outbox (id, destination, sender, created_at) VALUES (next_id, p_destinations[i], p_senders[i], p_accepted_at);
+            END IF;
+            stored_id := next_id;
+            stored_json := row_json;
+            created := true;
+            RETURN NEXT;
+          END IF;
+        END LOOP;
+        UPDATE id_counter SET last_id = next_id WHERE singleton;
+      END
+      $fn$;
+    `,
+  },
 ];
 
 /** The highest schema version this code knows; a database beyond it was written by newer software. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { MESSAGE_JSON_ID_HEAD } from "@neutral/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { describeStoreConformance, randomAddress, testMessage } from "../../testing/store-conformance.js";
+import { describeStoreConformance, everyStoreCall, randomAddress, testMessage } from "../../testing/store-conformance.js";
 import { SchemaTooNewError, StoreClosedError } from "../errors.js";
 import { describeDatabaseUrl, openPostgresStore, type PostgresStore } from "./postgres.js";
 import { latestSchemaVersion, migrations } from "./postgres-migrations.js";
@@ -43,7 +43,7 @@ describe("PostgreSQL store specifics", () => {
     const { rows } = await schema.query<{ version: number; name: string }>("SELECT version, name FROM schema_migrations ORDER BY version");
     expect(rows).toEqual(migrations.map(({ version, name }) => ({ version, name })));
     const tables = await schema.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1", [schema.name]);
-    expect(tables.rows.map((row) => row.table_name)).toEqual(["id_counter", "key_bundles", "mailbox", "messages", "node_identity", "schema_migrations"]);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(["destinations", "home_records", "id_counter", "key_bundles", "mailbox", "messages", "node_identity", "outbox", "peer_pins", "schema_migrations"]);
   });
 
   it("applies the migrations once when several replicas start at the same moment", async () => {
@@ -65,16 +65,8 @@ describe("PostgreSQL store specifics", () => {
   it("refuses every call once closed with StoreClosedError (code STORE_CLOSED)", async () => {
     const store = await open();
     await store.close();
-    const owner = randomAddress();
-    const calls: [string, () => Promise<unknown>][] = [
-      ["append", () => store.append(testMessage(owner, randomAddress()))],
-      ["page", () => store.page({ owner, ranges: [{ side: "received" }], order: "desc", limit: 10 })],
-      ["latestPeer", () => store.latestPeer(owner)],
-      ["getKeyBundle", () => store.getKeyBundle(owner)],
-      ["putKeyBundle", () => store.putKeyBundle({ account: owner, key: `0x${"11".repeat(32)}`, timestamp: 1, signature: `0x${"22".repeat(65)}` })],
-    ];
-    for (const [name, call] of calls) await expect(call(), name).rejects.toMatchObject({ name: "StoreClosedError", code: "STORE_CLOSED" });
-    await expect(store.append(testMessage(owner, randomAddress()))).rejects.toBeInstanceOf(StoreClosedError);
+    for (const [name, call] of everyStoreCall(store)) await expect(call(), name).rejects.toMatchObject({ name: "StoreClosedError", code: "STORE_CLOSED" });
+    await expect(store.append(testMessage(randomAddress(), randomAddress()))).rejects.toBeInstanceOf(StoreClosedError);
   });
 
   it("never puts the password of the URL in what it logs", () => {

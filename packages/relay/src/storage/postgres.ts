@@ -2,7 +2,19 @@ import pg from "pg";
 import { StoreClosedError } from "../errors.js";
 import { messageJsonTail, type AcceptedMessage } from "../message.js";
 import { checkSchemaVersion, migrate } from "./postgres-migrations.js";
-import { DEFAULT_MAX_SCAN, ID_CEILING, pageOfRanges, type AppendResult, type MailboxRange, type MessageStore, type PageQuery, type RangeRead, type StoredMessage } from "./store.js";
+import {
+  DEFAULT_MAX_SCAN,
+  ID_CEILING,
+  pageOfRanges,
+  type AppendResult,
+  type MailboxRange,
+  type MessageStore,
+  type OutboxEntry,
+  type PageQuery,
+  type RangeRead,
+  type StoredHomeRecord,
+  type StoredMessage,
+} from "./store.js";
 import { addressBytes, bytesHex, hexBytes, keyBundleOf, SIDE, type KeyBundleRow } from "./columns.js";
 
 
@@ -49,6 +61,40 @@ const types = {
 };
 
 const SELECT_KEY_BUNDLE = "SELECT key, ts, signature FROM key_bundles WHERE account = $1";
+const SELECT_HOME = "SELECT node, ts, signature FROM home_records WHERE account = $1";
+
+/** `neutral_append_routed`'s route numbers. */
+const ROUTE_NUMBER = { local: 0, outbound: 1, inbound: 2 } as const;
+
+/**
+ * Any 64-bit number, the same in every replica: the session advisory lock the replica that drains
+ * the outbox holds (ASCII "neutral" + 2). PostgreSQL drops it with the session: a replica that dies
+ * hands the outbox on without a timeout.
+ */
+const DELIVERY_LOCK = 0x6e65757472616c02n;
+
+interface HomeRow {
+  node: Buffer;
+  ts: number;
+  signature: Buffer;
+}
+
+interface OutboxRow {
+  id: number;
+  destination: Buffer;
+  sender: Buffer;
+  created_at: number;
+  json: string | null;
+}
+
+const homeRecordOf = (account: string, row: HomeRow): StoredHomeRecord => ({ account, node: bytesHex(row.node), timestamp: row.ts, signature: bytesHex(row.signature) });
+
+function outboxEntryOf(row: OutboxRow): OutboxEntry {
+  if (typeof row.json !== "string" || row.json === "") throw new Error(`outbox entry ${row.id} has no sent message`);
+  return { id: row.id, sender: bytesHex(row.sender), destination: bytesHex(row.destination), createdAt: row.created_at, json: row.json };
+}
+
+const OUTBOX_COLUMNS = "o.id, o.destination, o.sender, o.created_at, (SELECT m.json FROM mailbox m WHERE m.owner = o.sender AND m.side = 2 AND m.id = o.id) AS json";
 
 interface PendingAppend {
   message: AcceptedMessage;
@@ -151,13 +197,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     pending = pending.slice(batch.length);
     try {
       const { rows } = await pool.query<{ stored_id: number; stored_json: string; created: boolean }>(
-        "SELECT stored_id, stored_json, created FROM neutral_append($1, $2, $3, $4, $5, $6)",
+        "SELECT stored_id, stored_json, created FROM neutral_append_routed($1, $2, $3, $4, $5, $6, $7, $8)",
         [
           batch.map((entry) => Buffer.from(entry.message.digest)),
           batch.map((entry) => addressBytes(entry.message.from)),
           batch.map((entry) => addressBytes(entry.message.to)),
           batch.map((entry) => entry.message.timestamp),
           batch.map((entry) => entry.tail),
+          batch.map((entry) => ROUTE_NUMBER[entry.message.route?.kind ?? "local"]),
+          batch.map((entry) => (entry.message.route?.kind === "outbound" ? addressBytes(entry.message.route.destination) : null)),
           Date.now(),
         ],
       );
@@ -288,6 +336,140 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const winner = await storedNodeKey(); // another replica stored one first
       if (!winner) throw new Error("node_identity is empty after an insert conflict");
       return { privateKey: winner, created: false };
+    },
+
+    async putHomeRecord(record) {
+      ensureOpen();
+      const account = record.account.toLowerCase();
+      const key = addressBytes(account);
+      // As putKeyBundle: the upsert replaces only an older record; otherwise the current one is read.
+      const put = await pool.query<HomeRow>({
+        name: "neutral_put_home",
+        text:
+          "INSERT INTO home_records (account, node, ts, signature, updated_at) VALUES ($1, $2, $3, $4, $5) " +
+          "ON CONFLICT (account) DO UPDATE SET node = excluded.node, ts = excluded.ts, signature = excluded.signature, updated_at = excluded.updated_at " +
+          "WHERE excluded.ts > home_records.ts RETURNING node, ts, signature",
+        values: [key, addressBytes(record.node), record.timestamp, hexBytes(record.signature, 65), Date.now()],
+      });
+      const rows = put.rows.length > 0 ? put.rows : (await pool.query<HomeRow>({ name: "neutral_get_home", text: SELECT_HOME, values: [key] })).rows;
+      if (rows[0] === undefined) throw new Error("home record upsert returned no row");
+      return homeRecordOf(account, rows[0]);
+    },
+
+    async getHomeRecord(account) {
+      ensureOpen();
+      const { rows } = await pool.query<HomeRow>({ name: "neutral_get_home", text: SELECT_HOME, values: [addressBytes(account)] });
+      return rows[0] && homeRecordOf(account.toLowerCase(), rows[0]);
+    },
+
+    async pinPeer(url, address) {
+      ensureOpen();
+      await pool.query("INSERT INTO peer_pins (url, address, pinned_at) VALUES ($1, $2, $3) ON CONFLICT (url) DO NOTHING", [url, addressBytes(address), Date.now()]);
+      const { rows } = await pool.query<{ address: Buffer }>("SELECT address FROM peer_pins WHERE url = $1", [url]);
+      if (!rows[0]) throw new Error("peer pin insert left no row");
+      return bytesHex(rows[0].address);
+    },
+
+    async peerPins() {
+      ensureOpen();
+      const { rows } = await pool.query<{ url: string; address: Buffer }>("SELECT url, address FROM peer_pins");
+      return new Map(rows.map((row) => [row.url, bytesHex(row.address)]));
+    },
+
+    async outboxDestinations() {
+      ensureOpen();
+      const { rows } = await pool.query<{ destination: Buffer; count: number; oldest: number; failures: number | null; next_attempt_at: number | null; last_error: string | null }>(
+        `SELECT o.destination, o.count::int AS count, o.oldest, d.failures, d.next_attempt_at, d.last_error
+         FROM (SELECT destination, count(*) AS count, min(created_at) AS oldest FROM outbox GROUP BY destination) AS o
+         LEFT JOIN destinations AS d ON d.node = o.destination`,
+      );
+      return rows.map((row) => ({
+        node: bytesHex(row.destination),
+        count: row.count,
+        oldest: row.oldest,
+        ...(row.failures !== null && {
+          state: { node: bytesHex(row.destination), failures: row.failures, nextAttemptAt: row.next_attempt_at!, lastError: row.last_error! },
+        }),
+      }));
+    },
+
+    async outboxEntries(destination, limit) {
+      ensureOpen();
+      const { rows } = await pool.query<OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM outbox o WHERE o.destination = $1 ORDER BY o.id LIMIT $2`, [addressBytes(destination), limit]);
+      return rows.map(outboxEntryOf);
+    },
+
+    async expiredOutboxEntries(createdBefore, limit) {
+      ensureOpen();
+      const { rows } = await pool.query<OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM outbox o WHERE o.created_at < $1 ORDER BY o.id LIMIT $2`, [createdBefore, limit]);
+      return rows.map(outboxEntryOf);
+    },
+
+    async settleDeliveries(settled) {
+      ensureOpen();
+      if (settled.length === 0) return;
+      // One statement, one transaction: only entries still in the outbox are settled (a late
+      // second settlement of one message leaves the first).
+      await pool.query(
+        `WITH settled AS (SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::text[]) AS s(id, sender, json)),
+              gone AS (DELETE FROM outbox o USING settled s WHERE o.id = s.id RETURNING o.id)
+         UPDATE mailbox m SET json = s.json FROM settled s JOIN gone g ON g.id = s.id WHERE m.owner = s.sender AND m.side = 2 AND m.id = s.id`,
+        [settled.map((entry) => entry.id), settled.map((entry) => addressBytes(entry.sender)), settled.map((entry) => entry.json)],
+      );
+    },
+
+    async redirectOutbox(ids, destination) {
+      ensureOpen();
+      if (ids.length > 0) await pool.query("UPDATE outbox SET destination = $1 WHERE id = ANY($2::bigint[])", [addressBytes(destination), [...ids]]);
+    },
+
+    async setDestinationState(node, state) {
+      ensureOpen();
+      if (state === undefined) await pool.query("DELETE FROM destinations WHERE node = $1", [addressBytes(node)]);
+      else {
+        await pool.query(
+          "INSERT INTO destinations (node, failures, next_attempt_at, last_error) VALUES ($1, $2, $3, $4) " +
+            "ON CONFLICT (node) DO UPDATE SET failures = excluded.failures, next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error",
+          [addressBytes(node), state.failures, state.nextAttemptAt, state.lastError],
+        );
+      }
+    },
+
+    async sentMessage(owner, id) {
+      ensureOpen();
+      const { rows } = await pool.query<{ json: string }>({
+        name: "neutral_sent_message",
+        text: "SELECT json FROM mailbox WHERE owner = $1 AND side = 2 AND id = $2",
+        values: [addressBytes(owner), id],
+      });
+      return rows[0]?.json || undefined;
+    },
+
+    async leadDeliveries() {
+      ensureOpen();
+      // A connection of its own, outside the pool: the lock lives as long as this session.
+      const client = new pg.Client({ connectionString: options.url, application_name: "neutral-relay-outbox", connectionTimeoutMillis: 10_000, keepAlive: true });
+      let lost: () => void = () => {};
+      const whenLost = new Promise<void>((resolve) => (lost = resolve));
+      client.on("error", () => lost());
+      client.on("end", () => lost());
+      try {
+        await client.connect();
+        const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [DELIVERY_LOCK.toString()]);
+        if (rows[0]?.locked !== true) {
+          await client.end();
+          return undefined;
+        }
+      } catch {
+        await client.end().catch(() => {});
+        return undefined;
+      }
+      return {
+        lost: whenLost,
+        release: async () => {
+          await client.end().catch(() => {});
+        },
+      };
     },
 
     close() {

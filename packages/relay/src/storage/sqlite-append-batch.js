@@ -43,6 +43,7 @@ function openBatches(options) {
   const insertMessage = db.prepare(sql.insertMessage);
   const insertMailbox = db.prepare(sql.insertMailbox);
   const insertPair = db.prepare(sql.insertPair);
+  const insertOutbox = db.prepare(sql.insertOutbox);
   const selectJson = db.prepare(sql.selectJson).pluck();
   const hexBytes = (hex) => Buffer.from(hex.startsWith("0x") ? hex.slice(2) : hex, "hex");
   const appendAll = db.transaction((batch) =>
@@ -52,17 +53,25 @@ function openBatches(options) {
       const to = hexBytes(m.to);
       const existing = findByDigest.get(m.timestamp, digest);
       if (existing !== undefined) {
-        // The digest covers the recipient, so the original went to this same mailbox.
-        const json = selectJson.get(to, sides.received, existing);
-        if (json === undefined) throw new Error("message " + existing + " is missing from its recipient's mailbox");
+        // The digest covers the recipient, so the original went to this same mailbox; a message
+        // to another node has only its sender's copy here, with its JSON (schema version 6).
+        const json = selectJson.get(to, sides.received, existing) ?? selectJson.get(from, sides.sent, existing);
+        if (json === undefined || json === "") throw new Error("message " + existing + " is missing from its recipient's mailbox");
         return { id: existing, json };
       }
       const id = Number(insertMessage.run(m.timestamp, digest, from, Date.now()).lastInsertRowid);
       const json = idHead + id + '"' + m.tail;
+      if (m.route === "out") {
+        insertMailbox.run(from, sides.sent, id, to, m.timestamp, json);
+        insertPair.run(from, to, id);
+        insertOutbox.run(id, hexBytes(m.destination), from, Date.now());
+        return id;
+      }
       insertMailbox.run(to, sides.received, id, from, m.timestamp, json);
       // The sender's row keeps no JSON (schema version 5): reads take the recipient's. A ~770-byte
       // copy here made the sender's mailbox leaves split every few appends; see sqlite-migrations.ts.
-      insertMailbox.run(from, sides.sent, id, to, m.timestamp, "");
+      // A message delivered from another node has no sender's copy here.
+      if (m.route !== "in") insertMailbox.run(from, sides.sent, id, to, m.timestamp, "");
       insertPair.run(from, to, id);
       return id;
     }),

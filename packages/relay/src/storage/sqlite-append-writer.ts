@@ -13,6 +13,9 @@ export interface WireAppend {
   timestamp: number;
   /** The wire JSON minus its id: `messageJson(id, message)` is `{"id":"<id>"` + this. */
   tail: string;
+  /** Federation: "out", to the node `destination` (0x hex; the sender's row and the outbox); "in", delivered here (the recipient's row). Absent: local. */
+  route?: "out" | "in";
+  destination?: string;
 }
 
 /** What a writer answers per append: the new id, or the stored original of a resend. */
@@ -40,7 +43,7 @@ export interface SqliteWriterOptions {
 
 /** The statements the writer thread prepares, and the side numbers of the mailbox table. */
 export interface WriterSchema {
-  sql: { findByDigest: string; insertMessage: string; insertMailbox: string; insertPair: string; selectJson: string };
+  sql: { findByDigest: string; insertMessage: string; insertMailbox: string; insertPair: string; insertOutbox: string; selectJson: string };
   sides: { received: number; sent: number };
   /** `MESSAGE_JSON_ID_HEAD` of @neutral/protocol: the writer completes a message's JSON with its new id. */
   idHead: string;

@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { randomAddress, testMessage } from "../../testing/store-conformance.js";
+import { everyStoreCall, randomAddress, testMessage } from "../../testing/store-conformance.js";
 import { isRelayError, StoreClosedError } from "../errors.js";
 import type { AcceptedMessage } from "../message.js";
 import { openSqliteStore } from "./sqlite.js";
@@ -74,15 +74,7 @@ it("a store refuses every call once closed with StoreClosedError (code STORE_CLO
   const store = openSqliteStore({ file: path.join(dir, "closed.sqlite") });
   await store.append(testMessage(randomAddress(), randomAddress()));
   await store.close();
-  const owner = randomAddress();
-  const calls: [string, () => Promise<unknown>][] = [
-    ["append", () => store.append(testMessage(owner, randomAddress()))],
-    ["page", () => store.page({ owner, ranges: [{ side: "received" }], order: "desc", limit: 10 })],
-    ["latestPeer", () => store.latestPeer(owner)],
-    ["getKeyBundle", () => store.getKeyBundle(owner)],
-    ["putKeyBundle", () => store.putKeyBundle({ account: owner, key: `0x${"11".repeat(32)}`, timestamp: 1, signature: `0x${"22".repeat(65)}` })],
-  ];
-  for (const [name, call] of calls) {
+  for (const [name, call] of everyStoreCall(store)) {
     const error = await call().then(
       () => undefined,
       (reason: unknown) => reason,

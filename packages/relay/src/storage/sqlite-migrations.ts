@@ -104,18 +104,71 @@ export const migrations: readonly Migration[] = [
     name: "sent rows without JSON",
     sql: `SELECT 1;`,
   },
+  {
+    // Federation (issue 21). A message to an account homed on another node keeps its JSON in the
+    // sender's row (there is no recipient's row here) and waits in `outbox`, written in the same
+    // transaction; one delivered from another node has only its recipient's row. `destinations`
+    // keeps each node's backoff across restarts; `peer_pins` the address first seen at a peer's URL.
+    version: 6,
+    name: "federation: home records, outbox, destinations, peer pins",
+    sql: `
+      CREATE TABLE home_records (
+        account BLOB PRIMARY KEY,
+        node BLOB NOT NULL,
+        ts INTEGER NOT NULL,
+        signature BLOB NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,
+        destination BLOB NOT NULL,
+        sender BLOB NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX outbox_by_destination ON outbox (destination, id);
+      CREATE TABLE destinations (
+        node BLOB PRIMARY KEY,
+        failures INTEGER NOT NULL,
+        next_attempt_at INTEGER NOT NULL,
+        last_error TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE peer_pins (
+        url TEXT PRIMARY KEY,
+        address BLOB NOT NULL,
+        pinned_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**
  * Undoes version 5 for a downgrade to a relay that knows only version 4: copies each sent row's
  * JSON back from its recipient's row and forgets the version. Run it with every relay stopped
- * (`sqlite3 neutral.sqlite < file`, or through better-sqlite3); the file grows by the copies.
+ * (`sqlite3 neutral.sqlite < file`, or through better-sqlite3), after {@link undoVersion6Sql}; the
+ * file grows by the copies.
  */
 export const undoVersion5Sql = `
   BEGIN IMMEDIATE;
   UPDATE mailbox AS s SET json = (SELECT r.json FROM mailbox AS r WHERE r.owner = s.peer AND r.side = 1 AND r.id = s.id)
     WHERE s.side = 2 AND s.json = '';
   DELETE FROM schema_migrations WHERE version = 5;
+  COMMIT;
+`;
+
+/**
+ * Undoes version 6 for a downgrade to a relay without federation: the messages still waiting in
+ * the outbox turn failed (their senders see why), and federation's tables go. Run it with every
+ * relay stopped, before {@link undoVersion5Sql} if going further back.
+ */
+export const undoVersion6Sql = `
+  BEGIN IMMEDIATE;
+  UPDATE mailbox SET json = substr(json, 1, length(json) - length('"status":"pending"}')) || '"status":"failed","reason":"not delivered: the node was downgraded"}'
+    WHERE side = 2 AND id IN (SELECT id FROM outbox) AND json LIKE '%"status":"pending"}';
+  DROP TABLE outbox;
+  DROP TABLE destinations;
+  DROP TABLE home_records;
+  DROP TABLE peer_pins;
+  DELETE FROM schema_migrations WHERE version = 6;
   COMMIT;
 `;
 

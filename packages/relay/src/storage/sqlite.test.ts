@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageJson } from "../message.js";
 import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "../../testing/store-conformance.js";
 import { DEFAULT_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
-import { latestSchemaVersion, migrate, migrations, undoVersion5Sql } from "./sqlite-migrations.js";
+import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
@@ -118,12 +118,14 @@ describe("SQLite store specifics", () => {
       for (const row of rows) expect(row.applied_at).toBeGreaterThanOrEqual(started - 1000);
       expect(Math.max(...rows.map((r) => r.version))).toBe(latestSchemaVersion);
       const objects = other.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all().map((r) => r.name);
-      expect(objects).toEqual(expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations"]));
+      expect(objects).toEqual(
+        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins"]),
+      );
       expect(objects).not.toContain("mailbox_by_peer");
       expect(objects).not.toContain("messages_v4");
       // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
       expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
-      expect(latestSchemaVersion).toBe(5);
+      expect(latestSchemaVersion).toBe(6);
     });
 
     it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
@@ -150,6 +152,7 @@ describe("SQLite store specifics", () => {
         [3, false],
         [4, false],
         [5, false],
+        [6, false],
       ]);
       expect(v1.prepare("SELECT id, ts, sender, accepted_at FROM messages").all()).toEqual([
         { id: 1, ts: message.timestamp, sender: Buffer.from(alice.slice(2), "hex"), accepted_at: 1 },
@@ -207,10 +210,27 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT count(*) AS n FROM mailbox WHERE side = 2 AND json = ''").get()).toEqual({ n: 3 });
+      db.exec(undoVersion6Sql);
       db.exec(undoVersion5Sql);
       const sent = db.prepare("SELECT id, json FROM mailbox WHERE side = 2 ORDER BY id").all();
       expect(sent).toEqual(stored.map(({ id, json }) => ({ id, json })));
       expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 4 });
+    });
+
+    it("undoes version 6 for a downgrade: messages still waiting for another node turn failed, federation's tables go", async () => {
+      const store = open();
+      const [alice, bob, carol] = [randomAddress(), randomAddress(), randomAddress()];
+      const local = (await store.append(testMessage(alice, bob))).stored;
+      const { receiverReceipt: _none, ...fields } = testMessage(alice, carol);
+      const pending = (await store.append({ ...fields, status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored;
+      await store.close();
+      const db = connect();
+      db.exec(undoVersion6Sql);
+      expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 5 });
+      expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('outbox', 'destinations', 'home_records', 'peer_pins')").get()).toEqual({ n: 0 });
+      const json = db.prepare<[number], { json: string }>("SELECT json FROM mailbox WHERE side = 2 AND id = ?");
+      expect(JSON.parse(json.get(pending.id)!.json)).toEqual({ ...JSON.parse(pending.json), status: "failed", reason: "not delivered: the node was downgraded" });
+      expect(json.get(local.id)!.json).toBe("");
     });
 
     it("fails a sent-side page plainly if a message's recipient row is missing, rather than answering an empty message", async () => {
@@ -220,8 +240,7 @@ describe("SQLite store specifics", () => {
       connect().prepare("DELETE FROM mailbox WHERE owner = ? AND side = 1 AND id = ?").run(Buffer.from(bob.slice(2), "hex"), stored.id);
       const page = (ranges: MailboxRange[]) => store.page({ owner: alice, ranges, order: "desc", limit: 20 });
       await expect(page([{ side: "sent" }])).rejects.toThrow(/a stored sent message has no JSON/);
-      // The chat skips it (the join finds no row), as a peer's range always did for a missing row.
-      expect(await page([{ side: "sent", peer: bob }])).toEqual({ messages: [], end: true });
+      await expect(page([{ side: "sent", peer: bob }])).rejects.toThrow(/a stored sent message has no JSON/);
     });
 
     it("is idempotent: a reopen, a second store and migrate() again apply nothing", async () => {
@@ -490,11 +509,15 @@ describe("SQLite store specifics", () => {
               expect(plan.indexOf(walk!), text).toBe(0); // pairs is the outer loop
               expect(plan, text).toContainEqual("SEARCH m USING PRIMARY KEY (owner=? AND side=? AND id=?)");
             }
-            // A message's JSON is in its recipient's row (a sent row has none since schema version 5):
-            // a peer's range reads the recipient's row, the sent side looks it up per row (one
-            // primary-key search), the received side reads its own rows.
-            if (shape.peer) expect(sql, text).toMatch(/m\.owner = p\.recipient AND m\.side = 1 AND m\.id = p\.id/);
-            else if (/\bjson\b/.test(sql) && args[(sql.slice(0, sql.indexOf("m.side = ?")).match(/\?/g) ?? []).length] === 2) {
+            // A message's JSON is in its recipient's row (a sent row has none since schema version 5,
+            // but for a message to another node): a received range reads its own rows; a sent range,
+            // its sender's rows (a message delivered from another node has none), looking the JSON up
+            // in the recipient's row when the sent row has none (one primary-key search).
+            const sentRows = shape.peer
+              ? /m\.owner = p\.sender AND m\.side = 2 AND m\.id = p\.id/.test(sql)
+              : args[(sql.slice(0, sql.indexOf("m.side = ?")).match(/\?/g) ?? []).length] === 2;
+            if (shape.peer && !sentRows) expect(sql, text).toMatch(/m\.owner = p\.recipient AND m\.side = 1 AND m\.id = p\.id/);
+            if (sentRows && /\bjson\b/.test(sql)) {
               expect(plan, text).toContainEqual("CORRELATED SCALAR SUBQUERY 1");
               expect(plan, text).toContainEqual("SEARCH r USING PRIMARY KEY (owner=? AND side=? AND id=?)");
             } else expect(sql, text).not.toMatch(/\br\.json\b/);

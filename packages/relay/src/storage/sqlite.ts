@@ -14,33 +14,59 @@ import {
   type MessageStore,
   type Page,
   type PageQuery,
+  type OutboxEntry,
+  type SettledDelivery,
+  type StoredHomeRecord,
   type StoredMessage,
 } from "./store.js";
 import { addressBytes, bytesHex, hexBytes, keyBundleOf, SIDE, type KeyBundleRow } from "./columns.js";
 import { startInlineSqliteWriter, startSqliteWriter, type AppendWriter, type WireAppend, type WriterSchema } from "./sqlite-append-writer.js";
 
 
-type Walk = "received" | "sent" | "pairs";
+type Walk = "received" | "sent" | "pairsReceived" | "pairsSent";
+
+/** How a page reads one walk: its rows (the parameters: owner and side, or sender and recipient, then the exclusive id bounds), and its id, timestamp and JSON columns. */
+interface WalkSql {
+  from: string;
+  id: string;
+  ts: string;
+  json: string;
+}
 
 /**
  * The rows a page walks: a side of the owner's mailbox by the primary key, or a peer's messages
  * found in `pairs` (the primary key would have to step over every other message of the mailbox),
- * each then read from its recipient's mailbox by its id (CROSS JOIN keeps pairs the outer loop, so
- * the walk is pairs' keyset order). The parameters: owner and side (or sender and recipient), then
- * the exclusive id bounds.
+ * each then read from the owner's mailbox by its id (CROSS JOIN keeps pairs the outer loop, so
+ * the walk is pairs' keyset order).
+ *
+ * A message's JSON is in its recipient's row; a sent row has none since schema version 5 (rows
+ * stored before keep theirs), except a message to another node (schema version 6), whose only
+ * copy here is the sender's row, with its JSON. So a walk of the sent side reads the sender's row
+ * (it must be there: a message delivered from another node has only its recipient's) and, where
+ * that has no JSON, the recipient's.
  */
-function pageFrom(walk: Walk): string {
-  return walk === "pairs"
-    ? `FROM pairs AS p CROSS JOIN mailbox AS m WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
-       AND m.owner = p.recipient AND m.side = ${SIDE.received} AND m.id = p.id`
-    : "FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?";
-}
+const SENT_JSON = `CASE WHEN m.json <> '' THEN m.json ELSE (SELECT r.json FROM mailbox AS r WHERE r.owner = m.peer AND r.side = ${SIDE.received} AND r.id = m.id) END`;
+const WALKS: Record<Walk, WalkSql> = {
+  received: { from: "FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?", id: "m.id", ts: "m.ts", json: "m.json" },
+  sent: { from: "FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?", id: "m.id", ts: "m.ts", json: SENT_JSON },
+  pairsReceived: {
+    from: `FROM pairs AS p CROSS JOIN mailbox AS m WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
+       AND m.owner = p.recipient AND m.side = ${SIDE.received} AND m.id = p.id`,
+    id: "p.id",
+    ts: "m.ts",
+    json: "m.json",
+  },
+  pairsSent: {
+    from: `FROM pairs AS p CROSS JOIN mailbox AS m WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
+       AND m.owner = p.sender AND m.side = ${SIDE.sent} AND m.id = p.id`,
+    id: "p.id",
+    ts: "m.ts",
+    json: SENT_JSON,
+  },
+};
 
-/** A message's JSON is in its recipient's row; a sent row has none since schema version 5 (rows stored before keep theirs). */
-const jsonColumn = (walk: Walk) =>
-  walk === "sent"
-    ? `CASE WHEN m.json <> '' THEN m.json ELSE (SELECT r.json FROM mailbox AS r WHERE r.owner = m.peer AND r.side = ${SIDE.received} AND r.id = m.id) END`
-    : "m.json";
+/** Which walk reads a range. */
+const walkOf = (range: MailboxRange): Walk => (range.peer === undefined ? range.side : range.side === "received" ? "pairsReceived" : "pairsSent");
 
 /**
  * A read row as a stored message. A sent row's JSON comes from its recipient's row (schema 5); were
@@ -95,6 +121,7 @@ export const WRITER_SCHEMA: WriterSchema = {
     insertMessage: "INSERT INTO messages (ts, digest, sender, accepted_at) VALUES (?, ?, ?, ?)",
     insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, ?, ?, ?, ?)",
     insertPair: "INSERT INTO pairs (sender, recipient, id) VALUES (?, ?, ?)",
+    insertOutbox: "INSERT INTO outbox (id, destination, sender, created_at) VALUES (?, ?, ?, ?)",
     selectJson: "SELECT json FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
   },
   sides: SIDE,
@@ -185,8 +212,8 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     const key = `${walk}:${order}`;
     let statement = pageStatements.get(key);
     if (!statement) {
-      const id = walk === "pairs" ? "p.id" : "m.id";
-      statement = db.prepare<unknown[], string>(`SELECT ${jsonColumn(walk)} ${pageFrom(walk)} ORDER BY ${id} ${order === "asc" ? "ASC" : "DESC"} LIMIT +?`).pluck();
+      const sql = WALKS[walk];
+      statement = db.prepare<unknown[], string>(`SELECT ${sql.json} ${sql.from} ORDER BY ${sql.id} ${order === "asc" ? "ASC" : "DESC"} LIMIT +?`).pluck();
       pageStatements.set(key, statement);
     }
     return statement;
@@ -200,11 +227,11 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     const key = `${walk}:${since}:${until}:${order}`;
     let statement = scanStatements.get(key);
     if (!statement) {
-      const times = [since && "m.ts >= ?", until && "m.ts < ?"].filter(Boolean).join(" AND ");
-      const id = walk === "pairs" ? "p.id" : "m.id";
+      const sql = WALKS[walk];
+      const times = [since && `${sql.ts} >= ?`, until && `${sql.ts} < ?`].filter(Boolean).join(" AND ");
       statement = db
         .prepare<unknown[], [number, string | null]>(
-          `SELECT ${id}, CASE WHEN ${times} THEN ${jsonColumn(walk)} END ${pageFrom(walk)} ORDER BY ${id} ${order === "asc" ? "ASC" : "DESC"} LIMIT +?`,
+          `SELECT ${sql.id}, CASE WHEN ${times} THEN ${sql.json} END ${sql.from} ORDER BY ${sql.id} ${order === "asc" ? "ASC" : "DESC"} LIMIT +?`,
         )
         .raw();
       scanStatements.set(key, statement);
@@ -234,10 +261,14 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   let closed = false;
   let closing: Promise<void> | undefined;
   let writer = options.writer;
+  // Federation's statements, prepared at first use like the key directory's.
+  let federation: ReturnType<typeof federationStatements> | undefined;
+  const fed = () => (federation ??= federationStatements(db));
+  let leading = false;
 
   function readRange(query: PageQuery, range: MailboxRange, owner: Buffer): RangeRead {
     const { since, until } = query;
-    const walk = range.peer !== undefined ? "pairs" : range.side;
+    const walk = walkOf(range);
     const args: unknown[] = [];
     if (range.peer === undefined) args.push(owner, SIDE[range.side]);
     else {
@@ -278,6 +309,10 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
         timestamp: message.timestamp,
         tail: messageJsonTail(message),
       };
+      if (message.route?.kind === "outbound") {
+        wire.route = "out";
+        wire.destination = message.route.destination;
+      } else if (message.route?.kind === "inbound") wire.route = "in";
       writer ??= startStoreWriter(options);
       return writer.append(wire).then((result) =>
         typeof result === "number" ? { stored: { id: result, json: messageJsonWithId(result, wire.tail) }, created: true } : { stored: result, created: false },
@@ -312,6 +347,88 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       return row && keyBundleOf(account.toLowerCase(), row);
     },
 
+    async putHomeRecord(record) {
+      if (closed) throw new StoreClosedError();
+      const account = record.account.toLowerCase();
+      return homeRecordOf(account, fed().putHome.immediate([addressBytes(account), addressBytes(record.node), record.timestamp, hexBytes(record.signature, 65)]));
+    },
+
+    async getHomeRecord(account) {
+      if (closed) throw new StoreClosedError();
+      const row = fed().selectHome.get(addressBytes(account));
+      return row && homeRecordOf(account.toLowerCase(), row);
+    },
+
+    async pinPeer(url, address) {
+      if (closed) throw new StoreClosedError();
+      return bytesHex(fed().pin.immediate(url, addressBytes(address)));
+    },
+
+    async peerPins() {
+      if (closed) throw new StoreClosedError();
+      return new Map(fed().selectPins.all().map((row) => [row.url, bytesHex(row.address)]));
+    },
+
+    async outboxDestinations() {
+      if (closed) throw new StoreClosedError();
+      return fed()
+        .selectDestinations.all()
+        .map((row) => ({
+          node: bytesHex(row.destination),
+          count: row.count,
+          oldest: row.oldest,
+          ...(row.failures !== null && {
+            state: { node: bytesHex(row.destination), failures: row.failures, nextAttemptAt: row.next_attempt_at!, lastError: row.last_error! },
+          }),
+        }));
+    },
+
+    async outboxEntries(destination, limit) {
+      if (closed) throw new StoreClosedError();
+      return fed().selectOutbox.all(addressBytes(destination), limit).map(outboxEntryOf);
+    },
+
+    async expiredOutboxEntries(createdBefore, limit) {
+      if (closed) throw new StoreClosedError();
+      return fed().selectExpired.all(createdBefore, limit).map(outboxEntryOf);
+    },
+
+    async settleDeliveries(settled) {
+      if (closed) throw new StoreClosedError();
+      if (settled.length > 0) fed().settle.immediate(settled);
+    },
+
+    async redirectOutbox(ids, destination) {
+      if (closed) throw new StoreClosedError();
+      if (ids.length > 0) fed().redirect.immediate(ids, addressBytes(destination));
+    },
+
+    async setDestinationState(node, state) {
+      if (closed) throw new StoreClosedError();
+      if (state === undefined) fed().deleteDestination.run(addressBytes(node));
+      else fed().upsertDestination.run(addressBytes(node), state.failures, state.nextAttemptAt, state.lastError);
+    },
+
+    async sentMessage(owner, id) {
+      if (closed) throw new StoreClosedError();
+      const json = fed().selectSent.get(addressBytes(owner), id);
+      return typeof json === "string" && json !== "" ? json : undefined;
+    },
+
+    async leadDeliveries() {
+      if (closed) throw new StoreClosedError();
+      // One process per data dir drains the outbox (the relay's primary, or its only process): the
+      // lease is this store's, given once at a time.
+      if (leading) return undefined;
+      leading = true;
+      return {
+        lost: new Promise<void>(() => {}),
+        release: async () => {
+          leading = false;
+        },
+      };
+    },
+
     close() {
       // Every caller waits for the same shutdown, however many times close() is called.
       closing ??= (async () => {
@@ -321,5 +438,83 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       })();
       return closing;
     },
+  };
+}
+
+interface HomeRow {
+  node: Buffer;
+  ts: number;
+  signature: Buffer;
+}
+
+interface OutboxRow {
+  id: number;
+  destination: Buffer;
+  sender: Buffer;
+  created_at: number;
+  json: string | null;
+}
+
+const homeRecordOf = (account: string, row: HomeRow): StoredHomeRecord => ({ account, node: bytesHex(row.node), timestamp: row.ts, signature: bytesHex(row.signature) });
+
+function outboxEntryOf(row: OutboxRow): OutboxEntry {
+  if (typeof row.json !== "string" || row.json === "") throw new Error(`outbox entry ${row.id} has no sent message`);
+  return { id: row.id, sender: bytesHex(row.sender), destination: bytesHex(row.destination), createdAt: row.created_at, json: row.json };
+}
+
+/** The statements of federation's tables (sqlite-migrations.ts, version 6); writes are small IMMEDIATE transactions on the store's connection. */
+function federationStatements(db: Database.Database) {
+  const selectHome = db.prepare<[Buffer], HomeRow>("SELECT node, ts, signature FROM home_records WHERE account = ?");
+  // The newest record wins, in one statement (run inside an IMMEDIATE transaction).
+  const upsertHome = db.prepare<[Buffer, Buffer, number, Buffer, number]>(
+    "INSERT INTO home_records (account, node, ts, signature, updated_at) VALUES (?, ?, ?, ?, ?) " +
+      "ON CONFLICT (account) DO UPDATE SET node = excluded.node, ts = excluded.ts, signature = excluded.signature, updated_at = excluded.updated_at " +
+      "WHERE excluded.ts > home_records.ts",
+  );
+  const putHome = db.transaction(([account, node, ts, signature]: [Buffer, Buffer, number, Buffer]) => {
+    upsertHome.run(account, node, ts, signature, Date.now());
+    return selectHome.get(account)!;
+  });
+  const insertPin = db.prepare<[string, Buffer, number]>("INSERT INTO peer_pins (url, address, pinned_at) VALUES (?, ?, ?) ON CONFLICT (url) DO NOTHING");
+  const selectPin = db.prepare<[string], Buffer>("SELECT address FROM peer_pins WHERE url = ?").pluck();
+  const pin = db.transaction((url: string, address: Buffer) => {
+    insertPin.run(url, address, Date.now());
+    return selectPin.get(url)!;
+  });
+  const outboxColumns = `o.id, o.destination, o.sender, o.created_at, (SELECT m.json FROM mailbox AS m WHERE m.owner = o.sender AND m.side = ${SIDE.sent} AND m.id = o.id) AS json`;
+  const updateSent = db.prepare<[string, Buffer, number]>(`UPDATE mailbox SET json = ? WHERE owner = ? AND side = ${SIDE.sent} AND id = ?`);
+  const deleteOutbox = db.prepare<[number]>("DELETE FROM outbox WHERE id = ?");
+  const redirectOne = db.prepare<[Buffer, number]>("UPDATE outbox SET destination = ? WHERE id = ?");
+  return {
+    selectHome,
+    putHome,
+    pin,
+    selectPins: db.prepare<[], { url: string; address: Buffer }>("SELECT url, address FROM peer_pins"),
+    selectDestinations: db.prepare<
+      [],
+      { destination: Buffer; count: number; oldest: number; failures: number | null; next_attempt_at: number | null; last_error: string | null }
+    >(
+      `SELECT o.destination, o.count, o.oldest, d.failures, d.next_attempt_at, d.last_error
+       FROM (SELECT destination, count(*) AS count, min(created_at) AS oldest FROM outbox GROUP BY destination) AS o
+       LEFT JOIN destinations AS d ON d.node = o.destination`,
+    ),
+    selectOutbox: db.prepare<[Buffer, number], OutboxRow>(`SELECT ${outboxColumns} FROM outbox AS o WHERE o.destination = ? ORDER BY o.id LIMIT ?`),
+    selectExpired: db.prepare<[number, number], OutboxRow>(`SELECT ${outboxColumns} FROM outbox AS o WHERE o.created_at < ? ORDER BY o.id LIMIT ?`),
+    settle: db.transaction((settled: readonly SettledDelivery[]) => {
+      for (const entry of settled) {
+        // Only an entry still in the outbox is settled: two settlements of one message (a late
+        // answer after a retry) leave the first.
+        if (deleteOutbox.run(entry.id).changes === 1) updateSent.run(entry.json, addressBytes(entry.sender), entry.id);
+      }
+    }),
+    redirect: db.transaction((ids: readonly number[], destination: Buffer) => {
+      for (const id of ids) redirectOne.run(destination, id);
+    }),
+    upsertDestination: db.prepare<[Buffer, number, number, string]>(
+      "INSERT INTO destinations (node, failures, next_attempt_at, last_error) VALUES (?, ?, ?, ?) " +
+        "ON CONFLICT (node) DO UPDATE SET failures = excluded.failures, next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error",
+    ),
+    deleteDestination: db.prepare<[Buffer]>("DELETE FROM destinations WHERE node = ?"),
+    selectSent: db.prepare<[Buffer, number], string>(`SELECT json FROM mailbox WHERE owner = ? AND side = ${SIDE.sent} AND id = ?`).pluck(),
   };
 }

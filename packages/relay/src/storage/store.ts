@@ -100,17 +100,115 @@ export interface KeyStore {
   getKeyBundle(account: string): Promise<StoredKeyBundle | undefined>;
 }
 
+/** An account's home record as stored and served (every hex field lowercase, 0x-prefixed). */
+export interface StoredHomeRecord {
+  account: string;
+  /** The home node's address. */
+  node: string;
+  /** ms since the epoch, as the account signed it. */
+  timestamp: number;
+  /** The account's EIP-712 `Home` signature. */
+  signature: string;
+}
+
+/** A message waiting in the outbox for its recipient's node. */
+export interface OutboxEntry {
+  /** The message's id here (the sender's copy). */
+  id: number;
+  /** The sender (lowercase 0x): owner of the copy to update. */
+  sender: string;
+  /** The node it is for. */
+  destination: string;
+  /** When it entered the outbox, ms. */
+  createdAt: number;
+  /** The sender's copy's wire JSON (status pending). */
+  json: string;
+}
+
+/** How deliveries to one node are going: persisted so that a restart keeps the backoff. */
+export interface DestinationState {
+  node: string;
+  /** Consecutive failed attempts. */
+  failures: number;
+  /** No attempt before this time, ms. */
+  nextAttemptAt: number;
+  /** The last failure, in words (never a secret). */
+  lastError: string;
+}
+
+/** A destination with messages in the outbox. */
+export interface OutboxDestination {
+  node: string;
+  /** Messages waiting. */
+  count: number;
+  /** The oldest entry's `createdAt`. */
+  oldest: number;
+  /** Its backoff, if deliveries to it have failed. */
+  state?: DestinationState;
+}
+
+/** The end of one outbox entry: its sender's copy now reads `json` (delivered or failed), and it leaves the outbox. */
+export interface SettledDelivery {
+  id: number;
+  sender: string;
+  json: string;
+}
+
 /**
- * Where a node keeps messages and the key directory. Implementations: SQLite (`openSqliteStore`);
- * the storage conformance suite (`conformance.ts`) is the contract every backend passes.
+ * What federation keeps (issue 21, openrpc.json "Federation"): home records, the peers' pinned
+ * addresses, the outbox of messages to other nodes and each destination's backoff.
  */
-export interface MessageStore extends KeyStore {
+export interface FederationStore {
+  /** Keeps `record` if it is newer than the account's stored one (strictly greater timestamp); resolves with the record current afterwards, once durable. */
+  putHomeRecord(record: StoredHomeRecord): Promise<StoredHomeRecord>;
+  /** The account's newest home record, or undefined. */
+  getHomeRecord(account: string): Promise<StoredHomeRecord | undefined>;
+  /** Pins `url`'s node address unless one is pinned already; resolves with the address pinned (the earlier one wins). */
+  pinPeer(url: string, address: string): Promise<string>;
+  /** Every pinned peer address by URL. */
+  peerPins(): Promise<Map<string, string>>;
+  /** The destinations with messages waiting, each with its backoff state. */
+  outboxDestinations(): Promise<OutboxDestination[]>;
+  /** Up to `limit` entries for `destination`, in id order (the order the node accepted them). */
+  outboxEntries(destination: string, limit: number): Promise<OutboxEntry[]>;
+  /** Entries older than `createdBefore` (any destination), oldest first: those past the retry period. */
+  expiredOutboxEntries(createdBefore: number, limit: number): Promise<OutboxEntry[]>;
+  /** In one transaction: each sender's copy gets its new JSON and leaves the outbox. Entries no longer in the outbox are skipped. */
+  settleDeliveries(settled: readonly SettledDelivery[]): Promise<void>;
+  /** Moves outbox entries to another destination (the recipient moved home). */
+  redirectOutbox(ids: readonly number[], destination: string): Promise<void>;
+  /** Records a destination's backoff (or clears it with `undefined` state for `node`). */
+  setDestinationState(node: string, state: DestinationState | undefined): Promise<void>;
+  /** The JSON of `owner`'s sent message `id` where its sent row holds one (always for a message to another node), or undefined. */
+  sentMessage(owner: string, id: number): Promise<string | undefined>;
+  /**
+   * Makes this process the one that drains the outbox, if no other process of the node is: a
+   * PostgreSQL node's replicas share one outbox, which must be drained once. Resolves with the
+   * lease, or undefined when another process holds it. `lost` resolves if the lease ends by itself
+   * (the database connection dropped).
+   */
+  leadDeliveries(): Promise<DeliveryLease | undefined>;
+}
+
+/** This process drains the outbox until `release()` or until the lease is `lost`. */
+export interface DeliveryLease {
+  readonly lost: Promise<void>;
+  release(): Promise<void>;
+}
+
+/**
+ * Where a node keeps messages, the key directory and what federation needs. Implementations:
+ * SQLite (`openSqliteStore`), PostgreSQL (`openPostgresStore`); the storage conformance suite
+ * (`testing/store-conformance.ts`) is the contract every backend passes.
+ */
+export interface MessageStore extends KeyStore, FederationStore {
   /** A short name for logs, e.g. "sqlite". */
   readonly kind: string;
   /**
-   * Stores a message in its recipient's and its sender's mailbox under a new id, greater than
-   * every id stored before, unless one with the same digest exists. Resolves only once the write
-   * is durable.
+   * Stores a message under a new id, greater than every id stored before, unless one with the same
+   * digest exists, in the mailboxes its route says: a local message in its recipient's and its
+   * sender's, an outbound one in its sender's (and the outbox, in the same transaction), an inbound
+   * one in its recipient's. Resolves only once the write is durable.
    */
   append(message: AcceptedMessage): Promise<AppendResult>;
   /** Keyset page: the cost does not depend on how deep into the mailbox the page is. */

@@ -35,6 +35,26 @@ export interface Handlers<Ctx extends RequestContext = RequestContext> {
   neutralService_publishKey(args: T.PublishKeyArgs, context: Authenticated<Ctx>): Reply<T.PublishKeyResult>;
   /** Look up an account's messaging public key: its current key bundle, or null. */
   neutralService_getKey(args: T.GetKeyArgs, context: Ctx): Reply<T.GetKeyResult>;
+  /**
+   * Make this node the authenticated account's home: publish a home record the account signed.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_publishHome(args: T.PublishHomeArgs, context: Authenticated<Ctx>): Reply<T.PublishHomeResult>;
+  /** Look up an account's home node: its newest home record anywhere in the federation, or null. */
+  neutralService_getHome(args: T.GetHomeArgs, context: Ctx): Reply<T.GetHomeResult>;
   /** Describe this service node: its address, software, accepted sign-in domains and limits. */
   neutralService_nodeInfo(args: T.NodeInfoArgs, context: Ctx): Reply<T.NodeInfoResult>;
+  /**
+   * Node to node: deliver messages from accounts homed at the calling node to accounts homed here.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_deliver(args: T.DeliverArgs, context: Authenticated<Ctx>): Reply<T.DeliverResult>;
+  /**
+   * Node to node: what this node itself holds of some accounts' home records and key bundles.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_lookup(args: T.LookupArgs, context: Authenticated<Ctx>): Reply<T.LookupResult>;
 }

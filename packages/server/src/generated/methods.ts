@@ -288,11 +288,266 @@ export const methodDescriptors = {
       },
     ],
   },
+  "neutralService_publishHome": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "record",
+        required: true,
+        schema: {
+          "title": "HomeRecord",
+          "description": "An account's signed choice of home node: where its mailbox is kept and which node signs its messages' receipts. The newest timestamp wins.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "account",
+            "node",
+            "timestamp",
+            "signature"
+          ],
+          "properties": {
+            "account": {
+              "title": "Address",
+              "description": "The account; the signer of the record.",
+              "type": "string",
+              "pattern": "^0x[0-9a-fA-F]{40}$"
+            },
+            "node": {
+              "title": "Address",
+              "description": "The home node's address (the key that signs its receipts, `nodeInfo.address`).",
+              "type": "string",
+              "pattern": "^0x[0-9a-fA-F]{40}$"
+            },
+            "timestamp": {
+              "title": "Timestamp",
+              "description": "When the account made the record, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future.",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            },
+            "signature": {
+              "title": "Signature",
+              "description": "The account's EIP-712 signature of `Home(address account,address node,uint64 timestamp)`, domain `{name: \"neutralService\", version: \"1\"}`.",
+              "type": "string",
+              "pattern": "^0x[0-9a-fA-F]{130}$"
+            }
+          }
+        },
+      },
+    ],
+  },
+  "neutralService_getHome": {
+    paramStructure: "either",
+    requiresAuth: false,
+    wrapResult: true,
+    params: [
+      {
+        name: "account",
+        required: true,
+        schema: {
+          "title": "Address",
+          "description": "An account address: `0x` + 40 hex digits. Any case on input; lowercase on output.",
+          "type": "string",
+          "pattern": "^0x[0-9a-fA-F]{40}$"
+        },
+      },
+    ],
+  },
   "neutralService_nodeInfo": {
     paramStructure: "either",
     requiresAuth: false,
     wrapResult: true,
     params: [
+    ],
+  },
+  "neutralService_deliver": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "messages",
+        required: true,
+        schema: {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 100,
+          "items": {
+            "title": "RelayedMessage",
+            "description": "A message as the sender's home node delivers it to the recipient's: the signed message and the sending node's receipt.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "from",
+              "to",
+              "message",
+              "timestamp",
+              "signature",
+              "sender_receipt"
+            ],
+            "properties": {
+              "from": {
+                "title": "Address",
+                "description": "The sender, homed at the calling node.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "to": {
+                "title": "Address",
+                "description": "The recipient, homed at the called node.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "message": {
+                "title": "Ciphertext",
+                "description": "An encrypted message body as hex without `0x`: a non-empty, whole number of bytes (lowercase on output). At most `nodeInfo.limits.maxMessageBytes` bytes (64 KiB by default); larger is error -32005.",
+                "type": "string",
+                "pattern": "^(?:[0-9a-fA-F]{2})+$"
+              },
+              "timestamp": {
+                "title": "Timestamp",
+                "description": "Milliseconds since the Unix epoch.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "signature": {
+                "title": "Signature",
+                "description": "The sender's EIP-712 `Message` signature.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{130}$"
+              },
+              "sender_receipt": {
+                "title": "Signature",
+                "description": "The calling node's `Receipt`, role \"sender\".",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{130}$"
+              }
+            }
+          }
+        },
+      },
+      {
+        name: "homes",
+        required: false,
+        default: [],
+        schema: {
+          "type": "array",
+          "maxItems": 100,
+          "items": {
+            "title": "HomeRecord",
+            "description": "An account's signed choice of home node: where its mailbox is kept and which node signs its messages' receipts. The newest timestamp wins.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "account",
+              "node",
+              "timestamp",
+              "signature"
+            ],
+            "properties": {
+              "account": {
+                "title": "Address",
+                "description": "The account; the signer of the record.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "node": {
+                "title": "Address",
+                "description": "The home node's address (the key that signs its receipts, `nodeInfo.address`).",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "timestamp": {
+                "title": "Timestamp",
+                "description": "When the account made the record, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "signature": {
+                "title": "Signature",
+                "description": "The account's EIP-712 signature of `Home(address account,address node,uint64 timestamp)`, domain `{name: \"neutralService\", version: \"1\"}`.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{130}$"
+              }
+            }
+          },
+          "default": []
+        },
+      },
+    ],
+  },
+  "neutralService_lookup": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "accounts",
+        required: true,
+        schema: {
+          "type": "array",
+          "maxItems": 100,
+          "items": {
+            "title": "Address",
+            "description": "An account address: `0x` + 40 hex digits. Any case on input; lowercase on output.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{40}$"
+          }
+        },
+      },
+      {
+        name: "homes",
+        required: false,
+        default: [],
+        schema: {
+          "type": "array",
+          "maxItems": 100,
+          "items": {
+            "title": "HomeRecord",
+            "description": "An account's signed choice of home node: where its mailbox is kept and which node signs its messages' receipts. The newest timestamp wins.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "account",
+              "node",
+              "timestamp",
+              "signature"
+            ],
+            "properties": {
+              "account": {
+                "title": "Address",
+                "description": "The account; the signer of the record.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "node": {
+                "title": "Address",
+                "description": "The home node's address (the key that signs its receipts, `nodeInfo.address`).",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{40}$"
+              },
+              "timestamp": {
+                "title": "Timestamp",
+                "description": "When the account made the record, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "signature": {
+                "title": "Signature",
+                "description": "The account's EIP-712 signature of `Home(address account,address node,uint64 timestamp)`, domain `{name: \"neutralService\", version: \"1\"}`.",
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{130}$"
+              }
+            }
+          },
+          "default": []
+        },
+      },
     ],
   },
 } as const satisfies Record<string, MethodDescriptor>;

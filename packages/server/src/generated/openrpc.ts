@@ -5,8 +5,8 @@ export const openrpcDocument = {
   "openrpc": "1.3.2",
   "info": {
     "title": "neutralService",
-    "version": "1.1.0",
-    "description": "An encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP.\n\nUsers are Ethereum-style addresses. Message bodies are ciphertext the node never reads; every message carries its sender's EIP-712 signature and a receipt from the sender's and the receiver's service node.\n\n## Transport\n`POST /` with `Content-Type: application/json`. The body is one JSON-RPC 2.0 request or a batch of 1..100 requests. Params may be positional or by name. Notifications (no `id`) get no response entry; a batch of only notifications gets HTTP 204. `GET /health` (liveness), `GET /openrpc.json` (this document) and `GET /docs` need no token.\n\nResponses that carry JSON-RPC responses are HTTP 200, errors included, except 401 (credential missing or invalid, with `WWW-Authenticate: Bearer`, error -32001), 413 (body too large, -32005), 415 (not JSON, -32600) and 429 (rate limited, with `Retry-After`, -32029). A batch of more than 100 entries is one -32005 error.\n\n## Result envelope\nThe `result` of every `neutralService_*` method is an array holding exactly one payload object, as in the interface's examples: `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{…}]}`. Typed clients unwrap it.\n\n## Service discovery\n`rpc.discover` (no params, no token) returns this OpenRPC document itself, not wrapped in an array, as OpenRPC defines.\n\n## Authentication\nMethods marked `x-requires-auth` need `Authorization: Bearer <token>` where `token = base64url(UTF-8 text of an EIP-4361 Sign-In with Ethereum message) + \".\" + 0x-hex signature`, the signature being the user's EIP-191 `personal_sign` of that text. There is no login round trip. The node checks that the signature recovers the message's address; that `domain` is one of its configured domains (`nodeInfo.domains`); `version` is 1; `expiration-time` is present, in the future and at most 24 h after `issued-at`; `not-before` is respected; and `nonce` has at least 8 alphanumerics. Failures are HTTP 401 with error -32001 and `data.reason` naming the failed check. The token belongs to the HTTP request: in a batch, a missing or invalid token fails the whole request unless every entry is a method that needs no token.\n\n## Signatures and receipts\nMessages are signed with EIP-712 typed data, domain `{name: \"neutralService\", version: \"1\"}` (no chainId, no verifyingContract), primary type `Message(address from,address to,bytes message,uint64 timestamp)`. A receipt is the service node's EIP-712 signature, same domain, primary type `Receipt(bytes32 message,string role)` where `message` is the EIP-712 digest of the sender's `Message` and `role` is `\"sender\"` or `\"receiver\"`.\n\n## Key bundles\nClients encrypt message bodies with NIP-44 v2 to the recipient's messaging public key, an x-only secp256k1 key (`MessagingKey`). An account announces it with `neutralService_publishKey` as a `KeyBundle` it signs with EIP-712, same domain, primary type `KeyBundle(address account,bytes32 key,uint64 timestamp)`. A node keeps each account's bundle with the greatest timestamp and serves it to anyone, without a token, through `neutralService_getKey`.\n\nWhat clients agree on and nodes never check (they only see ciphertext): a message's `message` is the raw NIP-44 v2 payload (version byte 2, nonce, ciphertext, MAC) as lowercase hex, encrypted with the conversation key of the sender's messaging key and the recipient's; the key is symmetric, so the sender reads back what it sent. So that one account has one messaging key in every client, the reference SDK derives it from a signature: the account signs EIP-712 `DeriveMessagingKey(string notice,address account,uint32 version)` (same domain; `version` 1; `notice` \"Derive my neutralService messaging key. Sign this only in an app you trust with your messages: this signature decrypts them.\"); the private key is HKDF-SHA256 with IKM = r ‖ s of that signature (s in its low form, v ignored), salt \"neutralService messaging key\" and info \"v1/0\" (\"v1/1\", … while the result is not a valid secp256k1 scalar), 32 bytes.\n\n## Errors\n| code | meaning |\n|---|---|\n| -32700 | parse error: the body is not JSON |\n| -32600 | invalid request (also: wrong Content-Type, HTTP 415) |\n| -32601 | method not found |\n| -32602 | invalid params; `data` names the offending field |\n| -32603 | internal error (never with a stack trace or SQL) |\n| -32001 | unauthorized: token missing, malformed, expired, wrong domain, bad signature |\n| -32002 | forbidden, e.g. sending as another address |\n| -32003 | invalid signature (of a message or a key bundle) |\n| -32004 | timestamp outside the accepted window |\n| -32005 | too large: body, batch or message; also a batch entry not run because the request's answers used up `maxResponseBytes` (`data.reason` \"response budget\") |\n| -32029 | rate limited: HTTP 429 with `Retry-After` when the whole request is refused; inside an HTTP 200 answer for a batch entry past the client's budget (it was not run, nor were the entries after it) and for a message over a storage quota. `data.retryAfter` is the seconds to wait; a storage quota also names itself in `data.quota` (a `NodeLimits` member), with its `limit` and `periodSeconds` |\n\n## Limits (defaults, each configurable by the operator)\n`limit` ≤ 100 · batch ≤ 100 entries · body ≤ 1 MiB · message ≤ 64 KiB of bytes · clock skew ±5 min · answers of one request ≤ 4 MiB of message JSON (`maxResponseBytes`) · a page with `since`/`until` examines ≤ 256 messages per mailbox part (`maxPageScan`). A node may also limit each client IP's rate (in cost units: an entry costs 1, and 1 more if it checks a signature) and, per sender and per recipient mailbox, the messages and bytes stored per period. A node reports its own in `neutralService_nodeInfo`.",
+    "version": "2.0.0",
+    "description": "An encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP.\n\nUsers are Ethereum-style addresses. Message bodies are ciphertext the node never reads; every message carries its sender's EIP-712 signature and a receipt from the sender's and the receiver's service node.\n\n## Transport\n`POST /` with `Content-Type: application/json`. The body is one JSON-RPC 2.0 request or a batch of 1..100 requests. Params may be positional or by name. Notifications (no `id`) get no response entry; a batch of only notifications gets HTTP 204. `GET /health` (liveness), `GET /openrpc.json` (this document) and `GET /docs` need no token.\n\nResponses that carry JSON-RPC responses are HTTP 200, errors included, except 401 (credential missing or invalid, with `WWW-Authenticate: Bearer`, error -32001), 413 (body too large, -32005), 415 (not JSON, -32600) and 429 (rate limited, with `Retry-After`, -32029). A batch of more than 100 entries is one -32005 error.\n\n## Result envelope\nThe `result` of every `neutralService_*` method is an array holding exactly one payload object, as in the interface's examples: `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{…}]}`. Typed clients unwrap it.\n\n## Service discovery\n`rpc.discover` (no params, no token) returns this OpenRPC document itself, not wrapped in an array, as OpenRPC defines.\n\n## Authentication\nMethods marked `\"x-requires-auth\": true` need `Authorization: Bearer <token>` where `token = base64url(UTF-8 text of an EIP-4361 Sign-In with Ethereum message) + \".\" + 0x-hex signature`, the signature being the user's EIP-191 `personal_sign` of that text. There is no login round trip. The node checks that the signature recovers the message's address; that `domain` is one of its configured domains (`nodeInfo.domains`); `version` is 1; `expiration-time` is present, in the future and at most 24 h after `issued-at`; `not-before` is respected; and `nonce` has at least 8 alphanumerics. Failures are HTTP 401 with error -32001 and `data.reason` naming the failed check. The token belongs to the HTTP request: in a batch, a missing or invalid token fails the whole request unless every entry is a method that needs no token.\n\n## Signatures and receipts\nMessages are signed with EIP-712 typed data, domain `{name: \"neutralService\", version: \"1\"}` (no chainId, no verifyingContract), primary type `Message(address from,address to,bytes message,uint64 timestamp)`. A receipt is the service node's EIP-712 signature, same domain, primary type `Receipt(bytes32 message,string role)` where `message` is the EIP-712 digest of the sender's `Message` and `role` is `\"sender\"` or `\"receiver\"`. `sender_receipt` is signed by the sender's home node and `receiver_receipt` by the recipient's (see Federation); on a single node both are that node's.\n\n## Key bundles\nClients encrypt message bodies with NIP-44 v2 to the recipient's messaging public key, an x-only secp256k1 key (`MessagingKey`). An account announces it with `neutralService_publishKey` as a `KeyBundle` it signs with EIP-712, same domain, primary type `KeyBundle(address account,bytes32 key,uint64 timestamp)`. A node keeps each account's bundle with the greatest timestamp and serves it to anyone, without a token, through `neutralService_getKey`.\n\nWhat clients agree on and nodes never check (they only see ciphertext): a message's `message` is the raw NIP-44 v2 payload (version byte 2, nonce, ciphertext, MAC) as lowercase hex, encrypted with the conversation key of the sender's messaging key and the recipient's; the key is symmetric, so the sender reads back what it sent. So that one account has one messaging key in every client, the reference SDK derives it from a signature: the account signs EIP-712 `DeriveMessagingKey(string notice,address account,uint32 version)` (same domain; `version` 1; `notice` \"Derive my neutralService messaging key. Sign this only in an app you trust with your messages: this signature decrypts them.\"); the private key is HKDF-SHA256 with IKM = r ‖ s of that signature (s in its low form, v ignored), salt \"neutralService messaging key\" and info \"v1/0\" (\"v1/1\", … while the result is not a valid secp256k1 scalar), 32 bytes.\n\n## Federation\nNodes federate with the peers their operators list. Each account has one home node at a time, named in a `HomeRecord` the account signs with EIP-712 `Home(address account,address node,uint64 timestamp)` (same domain). `neutralService_publishHome` at a node makes that node the account's home; a node refuses a record naming another node. The newest timestamp wins, so publishing a newer record at another node moves the account. An account without a record is homed at the node that holds its key bundle (as in v1). `neutralService_getHome` and `neutralService_getKey` answer for any account of the federation: a node that lacks the record asks its peers (bounded in time, the answer cached for a while) and checks the account's signature before using or serving what they say.\n\nA client sends through its home node. For a recipient homed on another node, the sender's node checks the message as for any send, signs `sender_receipt`, stores the message in the sender's mailbox with `status: \"pending\"` and no `receiver_receipt` together with a durable outbox entry, and delivers it to the recipient's home node with `neutralService_deliver`, retrying with exponential backoff (persisted, per destination) until the retry period ends (`nodeInfo.limits.retryPeriodSeconds`). `sendMessage` waits up to `nodeInfo.limits.deliveryWaitMs` for the remote receipt, so a healthy federation answers with both receipts; otherwise it answers the pending message, already durable. The recipient's node stores only what it verified: the sender's signature, `sender_receipt` signed by the calling node, the calling node being the sender's home by the sender's newest record, and the recipient being homed there; the timestamp window does not apply to a delivery (a queued message may be days old). It stores the message in the recipient's inbox under an id of its own and answers `receiver_receipt`; delivering the same message again answers the same receipt. One sender's messages to one recipient are stored in the order the sender's node accepted them. The sender's copy then carries both receipts and no `status` (delivered), or `status: \"failed\"` with a `reason` (refused by the recipient's node, or still undelivered when the retry period ended). Anyone can check `sender_receipt` against the node the sender's home record names and `receiver_receipt` against the recipient's.\n\nNode-to-node methods (`\"x-requires-auth\": \"node\"`: `neutralService_deliver`, `neutralService_lookup`) are for peers only, one JSON-RPC request per HTTP request (no batch), with `Authorization: NeutralNode origin=\"<0x address>\", destination=\"<0x address>\", method=\"<method>\", timestamp=\"<ms>\", signature=\"<0x signature>\"`: the calling node's EIP-712 signature of `NodeRequest(address origin,address destination,string method,bytes32 body,uint64 timestamp)` (same domain), where `body` is the keccak-256 of the HTTP request body. A node refuses a signature that does not recover `origin`, names another `destination` or method, or is more than `clockSkewMs` away from its clock (HTTP 401, -32001), and any `origin` that is not one of its peers (HTTP 403, -32002). A peer is listed by URL, optionally pinned to its node address; an unpinned peer's address is pinned when first seen, and a later change is refused.\n\n## Errors\n| code | meaning |\n|---|---|\n| -32700 | parse error: the body is not JSON |\n| -32600 | invalid request (also: wrong Content-Type, HTTP 415) |\n| -32601 | method not found |\n| -32602 | invalid params; `data` names the offending field |\n| -32603 | internal error (never with a stack trace or SQL) |\n| -32001 | unauthorized: token missing, malformed, expired, wrong domain, bad signature |\n| -32002 | forbidden, e.g. sending as another address |\n| -32003 | invalid signature (of a message or a key bundle) |\n| -32004 | timestamp outside the accepted window |\n| -32005 | too large: body, batch or message; also a batch entry not run because the request's answers used up `maxResponseBytes` (`data.reason` \"response budget\") |\n| -32029 | rate limited: HTTP 429 with `Retry-After` when the whole request is refused; inside an HTTP 200 answer for a batch entry past the client's budget (it was not run, nor were the entries after it) and for a message over a storage quota. `data.retryAfter` is the seconds to wait; a storage quota also names itself in `data.quota` (a `NodeLimits` member), with its `limit` and `periodSeconds` |\n\n## Limits (defaults, each configurable by the operator)\n`limit` ≤ 100 · batch ≤ 100 entries · body ≤ 1 MiB · message ≤ 64 KiB of bytes · clock skew ±5 min · answers of one request ≤ 4 MiB of message JSON (`maxResponseBytes`) · a page with `since`/`until` examines ≤ 256 messages per mailbox part (`maxPageScan`). A node may also limit each client IP's rate (in cost units: an entry costs 1, and 1 more if it checks a signature) and, per sender and per recipient mailbox, the messages and bytes stored per period. Federation: `sendMessage` waits ≤ 2 s for a remote receipt (`deliveryWaitMs`) · a message to another node fails after 72 h undelivered (`retryPeriodSeconds`). A node reports its own in `neutralService_nodeInfo`.",
     "license": {
       "name": "MIT"
     }
@@ -93,6 +93,48 @@ export const openrpcDocument = {
           {
             "name": "version",
             "type": "uint32"
+          }
+        ]
+      },
+      "Home": {
+        "description": "An account naming its home node: the node that keeps its mailbox and signs its messages' receipts (`neutralService_publishHome`).",
+        "fields": [
+          {
+            "name": "account",
+            "type": "address"
+          },
+          {
+            "name": "node",
+            "type": "address"
+          },
+          {
+            "name": "timestamp",
+            "type": "uint64"
+          }
+        ]
+      },
+      "NodeRequest": {
+        "description": "A node's signature over a node-to-node request: `body` is the keccak-256 of the HTTP request body.",
+        "fields": [
+          {
+            "name": "origin",
+            "type": "address"
+          },
+          {
+            "name": "destination",
+            "type": "address"
+          },
+          {
+            "name": "method",
+            "type": "string"
+          },
+          {
+            "name": "body",
+            "type": "bytes32"
+          },
+          {
+            "name": "timestamp",
+            "type": "uint64"
           }
         ]
       }
@@ -413,7 +455,7 @@ export const openrpcDocument = {
     {
       "name": "neutralService_sendMessage",
       "summary": "Store a signed, encrypted message for its recipient and return it with its id and both receipts.",
-      "description": "`message.signature` is the sender's EIP-712 signature over `Message(address from,address to,bytes message,uint64 timestamp)` in the domain `{name: \"neutralService\", version: \"1\"}`. The node checks that `message` is non-empty hex (-32602), that the signature recovers `from` (-32003), that `from` is the authenticated user (-32002), that `timestamp` is within the node's clock window (-32004) and the size limits (-32005); then that neither the sender's nor the recipient's storage quota is used up (-32029, `data.quota` naming it; `nodeInfo.limits` reports the quotas).\n\nIdempotent: resending a message with the same EIP-712 digest returns the stored original; no duplicate is stored, and the resend does not count against a quota. The message is acknowledged only once it is durably stored. The body is ciphertext to the node; it never needs the plaintext.",
+      "description": "`message.signature` is the sender's EIP-712 signature over `Message(address from,address to,bytes message,uint64 timestamp)` in the domain `{name: \"neutralService\", version: \"1\"}`. The node checks that `message` is non-empty hex (-32602), that the signature recovers `from` (-32003), that `from` is the authenticated user (-32002), that `timestamp` is within the node's clock window (-32004) and the size limits (-32005); then that neither the sender's nor the recipient's storage quota is used up (-32029, `data.quota` naming it; `nodeInfo.limits` reports the quotas).\n\nIdempotent: resending a message with the same EIP-712 digest returns the stored original; no duplicate is stored, and the resend does not count against a quota. The message is acknowledged only once it is durably stored. The body is ciphertext to the node; it never needs the plaintext.\n\nFederation: send through your home node. A node refuses a sender homed elsewhere (-32002, `data.home` naming it), and a message to an account homed on a node that is not its peer (-32002). To an account homed on a peer, the message is stored with `status: \"pending\"` and delivered in the background; the answer waits up to `nodeInfo.limits.deliveryWaitMs` for the recipient node's receipt (then without `status`, with both receipts), else it is the pending message. A sender without a home record must publish one here before messaging an account homed elsewhere (-32002).",
       "tags": [
         {
           "name": "write"
@@ -694,6 +736,176 @@ export const openrpcDocument = {
       ]
     },
     {
+      "name": "neutralService_publishHome",
+      "summary": "Make this node the authenticated account's home: publish a home record the account signed.",
+      "description": "The record names this node (`nodeInfo.address`); from now on this node keeps the account's mailbox, signs its messages' receipts and receives what other nodes deliver to it. The node checks, in this order: the params (-32602; also when `record.node` is not this node), that `record.account` is the authenticated user (-32002), that `timestamp` is at most `nodeInfo.limits.clockSkewMs` in the future (-32004) and that the signature recovers `account` (-32003). The newest record wins: an older one changes nothing and the call still succeeds, answering the record now current. The node tells its peers of the new record, so a node that was the account's home stops taking its messages.\n\nThe SDK's `ready()` publishes a record for the node an app talks to.",
+      "tags": [
+        {
+          "name": "write"
+        }
+      ],
+      "x-requires-auth": true,
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "record",
+          "description": "The signed home record; `record.account` must be the authenticated user and `record.node` this node.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/HomeRecord"
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one HomeRecord: the account's record now current (the one given, or a newer one the node already had).",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "$ref": "#/components/schemas/HomeRecord"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/Unauthorized"
+        },
+        {
+          "$ref": "#/components/errors/Forbidden"
+        },
+        {
+          "$ref": "#/components/errors/InvalidSignature"
+        },
+        {
+          "$ref": "#/components/errors/TimestampOutOfWindow"
+        },
+        {
+          "$ref": "#/components/errors/RateLimited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Make this node alice's home",
+          "description": "The record names this node (`nodeInfo.address` 0x3c44…93bc); the answer is the record now current.",
+          "params": [
+            {
+              "name": "record",
+              "value": {
+                "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "node": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+                "timestamp": 1767225600000,
+                "signature": "0x0f6bee26d9b60719eab2b6df8c35c7df7551fc0650118d161aaeb6c5a73ab93d5df5b8dd374d1c962d4b1d16a7525c33a968290115a8a21c53ffb0c0810e31911c"
+              }
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "node": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+                "timestamp": 1767225600000,
+                "signature": "0x0f6bee26d9b60719eab2b6df8c35c7df7551fc0650118d161aaeb6c5a73ab93d5df5b8dd374d1c962d4b1d16a7525c33a968290115a8a21c53ffb0c0810e31911c"
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "neutralService_getHome",
+      "summary": "Look up an account's home node: its newest home record anywhere in the federation, or null.",
+      "description": "A public directory, like `getKey`: no token is needed. The node answers the newest record it holds; for an account not homed here it asks its peers first (bounded in time; the answer is cached for a while) and keeps only records whose signature recovers `account`. `null`: no node of the federation holds a record (the account is homed where its key bundle is, if anywhere). Check the signature yourself to trust no node.",
+      "tags": [
+        {
+          "name": "read"
+        }
+      ],
+      "x-requires-auth": false,
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "account",
+          "description": "The account whose home to look up.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/Address"
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one element: the account's newest HomeRecord, or `null`.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/HomeRecord"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/RateLimited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "An account homed here",
+          "description": "The account is given checksummed (mixed case); the answer is lowercase.",
+          "params": [
+            {
+              "name": "account",
+              "value": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "node": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+                "timestamp": 1767225600000,
+                "signature": "0x0f6bee26d9b60719eab2b6df8c35c7df7551fc0650118d161aaeb6c5a73ab93d5df5b8dd374d1c962d4b1d16a7525c33a968290115a8a21c53ffb0c0810e31911c"
+              }
+            ]
+          }
+        },
+        {
+          "name": "No record anywhere",
+          "description": "Neither this node nor its peers hold a home record of the account.",
+          "params": [
+            {
+              "name": "account",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              null
+            ]
+          }
+        }
+      ]
+    },
+    {
       "name": "neutralService_nodeInfo",
       "summary": "Describe this service node: its address, software, accepted sign-in domains and limits.",
       "description": "`address` is the key that signs this node's receipts; clients verify receipts against it. `domains` are the values a sign-in token's `domain` may take.",
@@ -747,8 +959,237 @@ export const openrpcDocument = {
                   "senderQuotaMessages": 10000,
                   "senderQuotaBytes": 104857600,
                   "recipientQuotaMessages": 20000,
-                  "recipientQuotaBytes": 209715200
+                  "recipientQuotaBytes": 209715200,
+                  "deliveryWaitMs": 2000,
+                  "retryPeriodSeconds": 259200
+                },
+                "url": "http://127.0.0.1:8645",
+                "peers": [
+                  {
+                    "url": "http://127.0.0.1:8646",
+                    "address": "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc"
+                  }
+                ]
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "neutralService_deliver",
+      "summary": "Node to node: deliver messages from accounts homed at the calling node to accounts homed here.",
+      "description": "Called by a peer, signed as `\"x-requires-auth\": \"node\"` says (see Federation). For each message, in order, the node checks that the sender's signature recovers `from` and `sender_receipt` recovers the calling node (-32003), that the calling node is `from`'s home by the newest home record the node knows, `homes` included (-32002), that `to` is homed here (-32002, with the newer record when it knows one) and the size limit (-32005); it stores each message that passes in the recipient's inbox, in the order given, and answers its `receiver_receipt`. The timestamp window does not apply. Delivering a stored message again answers the same receipt and stores nothing. A refusal says whether it is permanent; the whole call fails only when nothing could be checked (e.g. -32603).",
+      "tags": [
+        {
+          "name": "node"
+        }
+      ],
+      "x-requires-auth": "node",
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "messages",
+          "description": "The messages, oldest first (1..100).",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100,
+            "items": {
+              "$ref": "#/components/schemas/RelayedMessage"
+            }
+          }
+        },
+        {
+          "name": "homes",
+          "description": "The senders' home records naming the calling node (one per sender), so the called node need not ask for them.",
+          "required": false,
+          "schema": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+              "$ref": "#/components/schemas/HomeRecord"
+            },
+            "default": []
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one DeliveryResult: an outcome per message, in order.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "$ref": "#/components/schemas/DeliveryResult"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/Unauthorized"
+        },
+        {
+          "$ref": "#/components/errors/Forbidden"
+        },
+        {
+          "$ref": "#/components/errors/TooLarge"
+        },
+        {
+          "$ref": "#/components/errors/RateLimited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Carol, homed at the peer 0x9965…a4dc, writes to alice, homed here",
+          "description": "Signed by the peer in `Authorization: NeutralNode …`; the message is stored in alice's inbox and the answer is this node's receipt.",
+          "params": [
+            {
+              "name": "messages",
+              "value": [
+                {
+                  "from": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+                  "to": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                  "message": "0123456789abcdef",
+                  "timestamp": 1767225780000,
+                  "signature": "0x861038223d7b9d98692ff2266efd054e4aaf1a72499c560ef61aa04f64380fbd46cc3d518452a50b13b727f1f987a79394d1053c26a47472134c717dfb98213b1c",
+                  "sender_receipt": "0xadb99953eaf45551195081a8ff158e0f03cc4fea31bfc64ad4111c7196e6cd750ba787ea911cd2fcc0ad964decb1d2bae84b80ba584a6cb01d71458572e9eb9d1c"
                 }
+              ]
+            },
+            {
+              "name": "homes",
+              "value": [
+                {
+                  "account": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+                  "node": "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc",
+                  "timestamp": 1767225600000,
+                  "signature": "0xc18ae4211d2c50fe6970585a94952cab8382e1c506c25c9beb5dc0632e8ed5800674b40c74be48f335d8e0eeb33c726b6e266d821e06fc27571d0fe70f410e151c"
+                }
+              ]
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "outcomes": [
+                  {
+                    "receiver_receipt": "0xa31d8810d5077459bbdcf331ba0acde3dc568dde58fbc0bf887c2cdebdd448f945e210ef732ca0ab6ad42aefd51795f21a40a812c6934a73419a527e9a4b5ffb1b"
+                  }
+                ]
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "neutralService_lookup",
+      "summary": "Node to node: what this node itself holds of some accounts' home records and key bundles.",
+      "description": "Called by a peer, signed as `\"x-requires-auth\": \"node\"` says (see Federation), when it has no record of an account: the node answers from its own storage only (it asks no one else, so lookups never loop). `homes` lets the caller tell of records just published there (an account moving home): the node keeps each whose signature recovers its account and that is newer than the one it has.",
+      "tags": [
+        {
+          "name": "node"
+        }
+      ],
+      "x-requires-auth": "node",
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "accounts",
+          "description": "The accounts to answer for (0..100).",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+              "$ref": "#/components/schemas/Address"
+            }
+          }
+        },
+        {
+          "name": "homes",
+          "description": "Home records the caller announces.",
+          "required": false,
+          "schema": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+              "$ref": "#/components/schemas/HomeRecord"
+            },
+            "default": []
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one DirectoryAnswer.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "$ref": "#/components/schemas/DirectoryAnswer"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/Unauthorized"
+        },
+        {
+          "$ref": "#/components/errors/Forbidden"
+        },
+        {
+          "$ref": "#/components/errors/RateLimited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "What this node holds of alice and bob",
+          "description": "Alice is homed here with a key bundle; of bob this node holds nothing.",
+          "params": [
+            {
+              "name": "accounts",
+              "value": [
+                "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+              ]
+            },
+            {
+              "name": "homes",
+              "value": []
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "homes": [
+                  {
+                    "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "node": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+                    "timestamp": 1767225600000,
+                    "signature": "0x0f6bee26d9b60719eab2b6df8c35c7df7551fc0650118d161aaeb6c5a73ab93d5df5b8dd374d1c962d4b1d16a7525c33a968290115a8a21c53ffb0c0810e31911c"
+                  }
+                ],
+                "keys": [
+                  {
+                    "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "key": "0xf9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9",
+                    "timestamp": 1767225600000,
+                    "signature": "0x36256dca8f8e3673f92c1d76d8bc2dab3870969336fe19b3fb04ce7a49f8ead379ebbe195a998a2a89198b2bb5867e1d18b156a9fa80c8d03eebe538779922051c"
+                  }
+                ]
               }
             ]
           }
@@ -899,7 +1340,7 @@ export const openrpcDocument = {
       },
       "Message": {
         "title": "Message",
-        "description": "A stored message, as every read returns it.",
+        "description": "A stored message, as every read returns it. A sender's copy of a message to an account homed on another node (federation) carries `status` while it is not delivered.",
         "type": "object",
         "additionalProperties": false,
         "required": [
@@ -909,7 +1350,6 @@ export const openrpcDocument = {
           "to",
           "signature",
           "sender_receipt",
-          "receiver_receipt",
           "timestamp"
         ],
         "properties": {
@@ -937,10 +1377,24 @@ export const openrpcDocument = {
           },
           "receiver_receipt": {
             "$ref": "#/components/schemas/Signature",
-            "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\"."
+            "description": "The receiver's service node's EIP-712 `Receipt` signature, role \"receiver\": the node the recipient's home record names. Absent while the message is pending or failed."
           },
           "timestamp": {
             "$ref": "#/components/schemas/Timestamp"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "delivered",
+              "failed"
+            ],
+            "description": "Only on a sender's copy of a message to an account homed on another node: `pending` until the recipient's node has stored it (then the node drops `status` and adds `receiver_receipt`: absent means delivered), `failed` when it was refused or the retry period ended. A node may also say `delivered` explicitly."
+          },
+          "reason": {
+            "type": "string",
+            "maxLength": 500,
+            "description": "With `status: \"failed\"`: why, in words."
           }
         }
       },
@@ -971,6 +1425,175 @@ export const openrpcDocument = {
           "signature": {
             "$ref": "#/components/schemas/Signature",
             "description": "The account's EIP-712 signature of `KeyBundle(address account,bytes32 key,uint64 timestamp)`, domain `{name: \"neutralService\", version: \"1\"}`."
+          }
+        }
+      },
+      "HomeRecord": {
+        "title": "HomeRecord",
+        "description": "An account's signed choice of home node: where its mailbox is kept and which node signs its messages' receipts. The newest timestamp wins.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account",
+          "node",
+          "timestamp",
+          "signature"
+        ],
+        "properties": {
+          "account": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The account; the signer of the record."
+          },
+          "node": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The home node's address (the key that signs its receipts, `nodeInfo.address`)."
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "When the account made the record, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future."
+          },
+          "signature": {
+            "$ref": "#/components/schemas/Signature",
+            "description": "The account's EIP-712 signature of `Home(address account,address node,uint64 timestamp)`, domain `{name: \"neutralService\", version: \"1\"}`."
+          }
+        }
+      },
+      "RelayedMessage": {
+        "title": "RelayedMessage",
+        "description": "A message as the sender's home node delivers it to the recipient's: the signed message and the sending node's receipt.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "from",
+          "to",
+          "message",
+          "timestamp",
+          "signature",
+          "sender_receipt"
+        ],
+        "properties": {
+          "from": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The sender, homed at the calling node."
+          },
+          "to": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The recipient, homed at the called node."
+          },
+          "message": {
+            "$ref": "#/components/schemas/Ciphertext"
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
+          "signature": {
+            "$ref": "#/components/schemas/Signature",
+            "description": "The sender's EIP-712 `Message` signature."
+          },
+          "sender_receipt": {
+            "$ref": "#/components/schemas/Signature",
+            "description": "The calling node's `Receipt`, role \"sender\"."
+          }
+        }
+      },
+      "DeliveryRefusal": {
+        "title": "DeliveryRefusal",
+        "description": "Why the called node did not store a delivered message.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "code",
+          "message",
+          "permanent"
+        ],
+        "properties": {
+          "code": {
+            "type": "integer",
+            "description": "A code of the Errors table: -32002 (the sender is not homed at the calling node, or the recipient not at the called one), -32003 (a signature or the sender receipt does not verify), -32005 (too large), -32602 (malformed), -32603 (the called node failed; try again)."
+          },
+          "message": {
+            "type": "string",
+            "maxLength": 500
+          },
+          "permanent": {
+            "type": "boolean",
+            "description": "True when delivering the same message again cannot succeed: the calling node marks it failed. False: it retries."
+          },
+          "home": {
+            "$ref": "#/components/schemas/HomeRecord",
+            "description": "With -32002 for a recipient homed elsewhere: the recipient's newer home record, so the calling node can deliver there instead."
+          }
+        }
+      },
+      "DeliveryOutcome": {
+        "title": "DeliveryOutcome",
+        "description": "What became of one delivered message: its receiver receipt, or a refusal.",
+        "oneOf": [
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "receiver_receipt"
+            ],
+            "properties": {
+              "receiver_receipt": {
+                "$ref": "#/components/schemas/Signature",
+                "description": "The called node's `Receipt`, role \"receiver\": the message is stored in the recipient's inbox."
+              }
+            }
+          },
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "refused"
+            ],
+            "properties": {
+              "refused": {
+                "$ref": "#/components/schemas/DeliveryRefusal"
+              }
+            }
+          }
+        ]
+      },
+      "DeliveryResult": {
+        "title": "DeliveryResult",
+        "description": "The outcome of each delivered message, in the order they were given.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "outcomes"
+        ],
+        "properties": {
+          "outcomes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DeliveryOutcome"
+            }
+          }
+        }
+      },
+      "DirectoryAnswer": {
+        "title": "DirectoryAnswer",
+        "description": "What the called node itself holds for the accounts asked about (it asks no one else): each one's newest home record and key bundle, where it has them.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "homes",
+          "keys"
+        ],
+        "properties": {
+          "homes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/HomeRecord"
+            }
+          },
+          "keys": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/KeyBundle"
+            }
           }
         }
       },
@@ -1089,7 +1712,7 @@ export const openrpcDocument = {
           "rateLimit": {
             "type": "integer",
             "minimum": 1,
-            "description": "Per client IP, for the whole node (all its processes): cost units per second, in bursts of up to twice this. Each JSON-RPC entry costs 1, plus 1 if it checks a signature (`sendMessage`, `publishKey`); a bearer token the node has not verified yet costs 1 more. A request that finds its client's budget empty is refused whole: HTTP 429 with `Retry-After` and -32029. In a batch, the entries that no longer fit are answered -32029 with `data.retryAfter` (seconds) and were not run; the entries before them were. Absent: the node does not limit (a proxy in front of it may)."
+            "description": "Per client IP, for the whole node (all its processes): cost units per second, in bursts of up to twice this. Each JSON-RPC entry costs 1, plus 1 if it checks a signature (`sendMessage`, `publishKey`, `publishHome`); a bearer token the node has not verified yet costs 1 more. A request that finds its client's budget empty is refused whole: HTTP 429 with `Retry-After` and -32029. In a batch, the entries that no longer fit are answered -32029 with `data.retryAfter` (seconds) and were not run; the entries before them were. Absent: the node does not limit (a proxy in front of it may)."
           },
           "quotaPeriodSeconds": {
             "type": "integer",
@@ -1115,6 +1738,35 @@ export const openrpcDocument = {
             "type": "integer",
             "minimum": 1,
             "description": "Bytes of ciphertext one recipient's mailbox may receive on this node per `quotaPeriodSeconds`, counted like `senderQuotaMessages`; refused with `data.quota` \"recipientQuotaBytes\". Absent: no such quota."
+          },
+          "deliveryWaitMs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How long `sendMessage` waits for the receipt of the recipient's node when the recipient is homed on another node, in ms; past it the answer is the pending message."
+          },
+          "retryPeriodSeconds": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "How long this node keeps trying to deliver a message to another node, in seconds; then the message fails."
+          }
+        }
+      },
+      "Peer": {
+        "title": "Peer",
+        "description": "A node this node federates with.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "url"
+        ],
+        "properties": {
+          "url": {
+            "type": "string",
+            "description": "The peer's public base URL."
+          },
+          "address": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The peer's node address: pinned by the operator, or the one first seen. Absent until known."
           }
         }
       },
@@ -1152,6 +1804,17 @@ export const openrpcDocument = {
           },
           "limits": {
             "$ref": "#/components/schemas/NodeLimits"
+          },
+          "url": {
+            "type": "string",
+            "description": "The node's public base URL: where its peers reach it."
+          },
+          "peers": {
+            "type": "array",
+            "description": "The nodes this node federates with (empty: a node on its own).",
+            "items": {
+              "$ref": "#/components/schemas/Peer"
+            }
           }
         }
       }

@@ -1,0 +1,57 @@
+// Federation for one serving process of a node (issue 21, openrpc.json "Federation"): its peers,
+// the directory, the check of node-to-node requests, and a way to the node's deliverer (parts.ts).
+import type { Deliverer } from "./deliverer.js";
+import { createNodeAuthenticator, type NodeAuthenticate } from "./node-auth.js";
+import { federationParts, KICK, startNodeDeliverer, type FederationOptions, type FederationParts, type KickMessage } from "./parts.js";
+
+export { NODE_METHODS } from "./node-auth.js";
+export type { Route } from "./directory.js";
+export { deliveryPollMs, federationParts, serveDeliveryKicks, startNodeDeliverer, type FederationOptions, type FederationParts } from "./parts.js";
+
+/** A serving process's view of federation. */
+export interface Federation extends FederationParts {
+  /** Whether this node has peers at all (without, it behaves exactly as a v1 node). */
+  readonly enabled: boolean;
+  checkNodeRequest: NodeAuthenticate;
+  /** Asks the node's deliverer to drain now; `node` called us, so its backoff ends. */
+  kick(node?: string): void;
+  /**
+   * Waits up to `waitMs` for the sender's copy of message `id` to be settled (delivered or
+   * failed); resolves with its JSON then, or undefined if it is still pending.
+   */
+  settled(owner: string, id: number, waitMs: number): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+export async function createFederation(options: FederationOptions & { deliverer: "here" | "primary"; pollMs: number }): Promise<Federation> {
+  const parts = await federationParts(options);
+  const { store } = options;
+  let deliverer: Deliverer | undefined;
+  if (options.deliverer === "here") deliverer = startNodeDeliverer(options, parts, { pollMs: options.pollMs });
+  const kick = (node?: string) => {
+    if (deliverer) return deliverer.kick(node);
+    const message: KickMessage = { type: KICK, ...(node !== undefined && { node }) };
+    if (process.connected) process.send?.(message, undefined, undefined, () => {});
+  };
+  // Learn the unpinned peers' addresses now rather than at the first request that needs one.
+  if (parts.peers.unresolved) void parts.peers.resolve();
+  return {
+    ...parts,
+    enabled: parts.peers.list().length > 0,
+    checkNodeRequest: createNodeAuthenticator({ self: options.nodeKey.address, curve: options.curve, clockSkewMs: options.clockSkewMs, peers: parts.peers, logger: options.logger, ...(options.now && { now: options.now }) }),
+    kick,
+    async settled(owner, id, waitMs) {
+      const deadline = Date.now() + waitMs;
+      for (let delay = 5; ; delay = Math.min(100, delay * 2)) {
+        const json = await store.sentMessage(owner, id);
+        if (json !== undefined && !json.endsWith('"status":"pending"}')) return json;
+        const left = deadline - Date.now();
+        if (left <= 0) return undefined;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
+      }
+    },
+    async close() {
+      await deliverer?.stop();
+    },
+  };
+}
