@@ -46,6 +46,8 @@ export interface DirectoryOptions {
 
 /** What the peers said of one account. */
 interface Looked {
+  /** Every peer answered: the result is remembered for `ttlMs` (otherwise the next call asks again). */
+  complete: boolean;
   /** The newest key bundle any peer holds. */
   key?: StoredKeyBundle;
   /** Which peer holds it (an account without a home record is homed where its bundle is). */
@@ -76,7 +78,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
         }
       }),
     );
-    const found: Looked = {};
+    const found: Looked = { complete: answers.every((reply) => reply !== undefined) };
     for (const reply of answers) {
       if (!reply) continue;
       const homes = Array.isArray(reply.answer?.homes) ? reply.answer.homes : [];
@@ -104,7 +106,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
     if (!pending) {
       pending = askPeers(account)
         .then((found) => {
-          looked.set(account, found);
+          if (found.complete) looked.set(account, found);
           return found;
         })
         .finally(() => inFlight.delete(account));

@@ -51,6 +51,7 @@ export async function createFederation(options: FederationOptions & { deliverer:
       }
     },
     async close() {
+      parts.peers.close();
       await deliverer?.stop();
     },
   };

@@ -22,6 +22,8 @@ export interface PeerRegistry {
   resolve(): Promise<void>;
   /** Whether some peer's address is still unknown. */
   readonly unresolved: boolean;
+  /** Stops trying in the background. */
+  close(): void;
 }
 
 export interface PeerRegistryOptions {
@@ -32,15 +34,17 @@ export interface PeerRegistryOptions {
   self: string;
   logger: Logger;
   timeoutMs: number;
-  /** Between two attempts to reach an unpinned peer. Default 10 s. */
+  /** The least time between two attempts to reach an unpinned peer on demand (a request from an unknown node asks for one). Default 200 ms. */
   retryMs?: number;
+  /** In the background, unpinned peers are tried again after this, doubling up to a minute. Default 1 s; 0: never. */
+  backgroundMs?: number;
   now?: () => number;
 }
 
 export async function createPeerRegistry(options: PeerRegistryOptions): Promise<PeerRegistry> {
   const { logger, store, client } = options;
   const now = options.now ?? Date.now;
-  const retryMs = options.retryMs ?? 10_000;
+  const retryMs = options.retryMs ?? 200;
   const pins = await store.peerPins();
   const peers: Peer[] = options.peers.map((configured) => {
     const stored = pins.get(configured.url);
@@ -84,7 +88,22 @@ export async function createPeerRegistry(options: PeerRegistryOptions): Promise<
     index();
   }
 
-  return {
+  // Until every peer is pinned, keep trying in the background (a peer may start after this node).
+  let backgroundTimer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const background = (delayMs: number) => {
+    if (closed || delayMs <= 0 || !peers.some((peer) => peer.address === undefined)) return;
+    backgroundTimer = setTimeout(() => {
+      void registry.resolve().finally(() => background(Math.min(60_000, delayMs * 2)));
+    }, delayMs);
+    backgroundTimer.unref();
+  };
+
+  const registry: PeerRegistry = {
+    close() {
+      closed = true;
+      clearTimeout(backgroundTimer);
+    },
     list: () => peers.map((peer) => ({ ...peer })),
     byAddress: (address) => byAddress.get(address.toLowerCase()),
     get unresolved() {
@@ -100,4 +119,6 @@ export async function createPeerRegistry(options: PeerRegistryOptions): Promise<
       return resolving;
     },
   };
+  background(options.backgroundMs ?? 1_000);
+  return registry;
 }

@@ -67,11 +67,11 @@ const SELECT_HOME = "SELECT node, ts, signature FROM home_records WHERE account 
 const ROUTE_NUMBER = { local: 0, outbound: 1, inbound: 2 } as const;
 
 /**
- * Any 64-bit number, the same in every replica: the session advisory lock the replica that drains
- * the outbox holds (ASCII "neutral" + 2). PostgreSQL drops it with the session: a replica that dies
- * hands the outbox on without a timeout.
+ * The session advisory lock the replica that drains the outbox holds: the same key in every replica
+ * of a node, a different one for each schema (several nodes may share a database, each in its
+ * schema). PostgreSQL drops it with the session: a replica that dies hands the outbox on at once.
  */
-const DELIVERY_LOCK = 0x6e65757472616c02n;
+const DELIVERY_LOCK = "SELECT pg_try_advisory_lock(hashtext('neutral:outbox'), hashtext(current_schema())) AS locked";
 
 interface HomeRow {
   node: Buffer;
@@ -455,7 +455,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       client.on("end", () => lost());
       try {
         await client.connect();
-        const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [DELIVERY_LOCK.toString()]);
+        const { rows } = await client.query<{ locked: boolean }>(DELIVERY_LOCK);
         if (rows[0]?.locked !== true) {
           await client.end();
           return undefined;

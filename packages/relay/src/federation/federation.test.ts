@@ -1,0 +1,209 @@
+// Federation on real relays (openrpc.json "Federation"): three nodes on loopback, each a peer of the
+// others, accounts homed on each. Messages cross nodes with a receipt from each home node; a node
+// that is down gets its messages once it is back, in order, exactly once; messages that cannot
+// arrive fail with a reason; the directory answers for the whole federation.
+import { messageDigest, receiptDigest } from "../crypto/eip712.js";
+import { loadSecp256k1 } from "../crypto/secp256k1.js";
+import { TEST_KEYS } from "@neutral/protocol/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { account, eventually, federation, startAll, type Federation, type StoredMessage } from "../../test/federation.js";
+
+const curve = loadSecp256k1();
+const alice = account(TEST_KEYS.alice);
+const bob = account(TEST_KEYS.bob);
+const carol = account(TEST_KEYS.carol);
+
+/** Who signed each receipt of a stored message. */
+function receiptSigners(message: StoredMessage): { sender?: string; receiver?: string } {
+  const digest = messageDigest(message);
+  const signer = (receipt: string | undefined, role: "sender" | "receiver") =>
+    receipt === undefined ? undefined : curve.recoverAddress(receiptDigest(digest, role), Buffer.from(receipt.slice(2), "hex"));
+  return { sender: signer(message.sender_receipt, "sender"), receiver: signer(message.receiver_receipt, "receiver") };
+}
+
+const hexOf = (i: number) => i.toString(16).padStart(8, "0");
+
+describe("three nodes", () => {
+  let fed: Federation;
+  beforeAll(async () => {
+    fed = await federation({ count: 3 });
+    await startAll(fed.nodes);
+    const [a, b, c] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0], typeof fed.nodes[0]];
+    await alice.homeAt(a);
+    await bob.homeAt(b);
+    await carol.homeAt(c);
+  }, 120_000);
+  afterAll(() => fed?.close(), 60_000);
+
+  it("nodeInfo reports each node's URL and its peers, pinned", async () => {
+    const [a, b, c] = fed.nodes;
+    const info = await alice.ok<{ url: string; peers: { url: string; address: string }[]; limits: Record<string, number> }>(a!, "neutralService_nodeInfo", []);
+    expect(info.url).toBe(a!.url);
+    expect(info.peers).toEqual([
+      { url: b!.url, address: b!.address },
+      { url: c!.url, address: c!.address },
+    ]);
+    expect(info.limits).toMatchObject({ deliveryWaitMs: 2000, retryPeriodSeconds: 259_200 });
+  });
+
+  it("any node answers getHome and getKey for an account homed on another, as its account signed them", async () => {
+    const [a, , c] = fed.nodes;
+    for (const node of [a!, c!]) {
+      const home = await alice.ok<{ account: string; node: string }>(node, "neutralService_getHome", [bob.address]);
+      expect(home).toMatchObject({ account: bob.address, node: fed.nodes[1]!.address });
+      const key = await alice.ok<{ account: string; key: string }>(node, "neutralService_getKey", [bob.address]);
+      expect(key).toMatchObject({ account: bob.address, key: bob.signer.xOnlyPublicKey });
+    }
+    expect(await alice.ok(a!, "neutralService_getHome", [`0x${"ab".repeat(20)}`])).toBeNull();
+  });
+
+  it("a message from A's user to B's: each home node signs its receipt; both read it; the reply goes back", async () => {
+    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    const sent = await alice.send(a, bob.address, "c0ffee01");
+    expect(sent.status).toBeUndefined(); // delivered within the wait
+    expect(receiptSigners(sent)).toEqual({ sender: a.address, receiver: b.address });
+    const inbox = await bob.mailbox(b);
+    const received = inbox.find((message) => message.signature === sent.signature)!;
+    expect(received).toBeDefined();
+    expect({ ...received, id: sent.id }).toEqual(sent); // the same message and receipts, under B's own id
+    expect(await bob.mailbox(a)).toEqual([]); // nothing of bob's on A
+    const chat = await alice.ok<{ data: StoredMessage[] }>(a, "neutralService_getChat", [{ chat: bob.address }]);
+    expect(chat.data[0]).toEqual(sent);
+
+    const reply = await bob.send(b, alice.address, "beef02");
+    expect(receiptSigners(reply)).toEqual({ sender: b.address, receiver: a.address });
+    expect((await alice.mailbox(a)).map((message) => message.signature)).toContain(reply.signature);
+    expect((await alice.ok<{ data: StoredMessage[] }>(a, "neutralService_getChat", [{ chat: bob.address }])).data.map((m) => m.signature)).toEqual([reply.signature, sent.signature]);
+  });
+
+  it("a resend through the sender's node answers the stored (delivered) message, and B stores it once", async () => {
+    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    const timestamp = Date.now();
+    const first = await alice.send(a, bob.address, "0ddba110", timestamp);
+    const again = await alice.send(a, bob.address, "0ddba110", timestamp);
+    expect(again).toEqual(first);
+    expect((await bob.mailbox(b)).filter((message) => message.signature === first.signature)).toHaveLength(1);
+  });
+
+  it("a sender must send through its home node, and needs a home record to write to another node", async () => {
+    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    const elsewhere = await alice.call(b, "neutralService_sendMessage", [alice.signer.signMessageFor(bob.address, "aa")]);
+    expect(elsewhere.body.error).toMatchObject({ code: -32002, data: { field: "message.from", home: { node: a.address } } });
+    const dave = account(`0x${"d".repeat(63)}1`);
+    const homeless = await dave.call(a, "neutralService_sendMessage", [dave.signer.signMessageFor(bob.address, "aa")]);
+    expect(homeless.body.error).toMatchObject({ code: -32002, data: { reason: "no home record" } });
+    // To an account of its own node, a v1 sender without a record still writes.
+    expect((await dave.send(a, alice.address, "aa")).receiver_receipt).toBeDefined();
+  });
+
+  it("a home record naming another node is refused", async () => {
+    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    const answer = await alice.call(a, "neutralService_publishHome", [alice.signer.homeRecord(b.address)]);
+    expect(answer.body.error).toMatchObject({ code: -32602, data: { param: "record", path: "/node" } });
+  });
+
+  it("moving home: a newer record at another node; the old home hears of it, and new messages go to the new one", async () => {
+    const [a, b, c] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0], typeof fed.nodes[0]];
+    const erin = account(`0x${"e".repeat(63)}1`);
+    await erin.homeAt(b, Date.now() - 1000);
+    const before = await alice.send(a, erin.address, "01");
+    expect(receiptSigners(before).receiver).toBe(b.address);
+    await erin.homeAt(c);
+    // B learns of the move from C's announcement; A from B's refusal or its own lookup.
+    await eventually("B knowing erin moved", () => alice.ok<{ node: string }>(b, "neutralService_getHome", [erin.address]), (home) => home.node === c.address);
+    const after = await alice.send(a, erin.address, "02");
+    await eventually(
+      "the message to reach C",
+      () => erin.mailbox(c),
+      (inbox) => inbox.some((message) => message.signature === after.signature),
+    );
+    const settled = await eventually("alice's copy delivered", () => alice.mailbox(a, "sent"), (sent) => sent.find((m) => m.signature === after.signature)?.status === undefined);
+    expect(receiptSigners(settled.find((m) => m.signature === after.signature)!).receiver).toBe(c.address);
+    expect((await erin.mailbox(b)).map((m) => m.signature)).toEqual([before.signature]);
+  }, 60_000);
+});
+
+describe("a peer that is down", () => {
+  let fed: Federation;
+  afterEach(() => fed?.close(), 60_000);
+
+  it("pending while B is down; 200 messages arrive exactly once, in the sender's order, when it is back", async () => {
+    fed = await federation({ count: 2, args: ["--delivery-wait-ms", "0"] });
+    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    await startAll(fed.nodes);
+    await alice.homeAt(a);
+    await bob.homeAt(b);
+    await b.stop();
+    const sent: StoredMessage[] = [];
+    for (let i = 0; i < 200; i++) sent.push(await alice.send(a, bob.address, hexOf(i)));
+    for (const message of sent) {
+      expect(message.status).toBe("pending");
+      expect(message.receiver_receipt).toBeUndefined();
+      expect(receiptSigners(message).sender).toBe(a.address);
+    }
+    expect((await alice.mailbox(a, "sent")).every((message) => message.status === "pending")).toBe(true);
+    await b.start();
+    const delivered = await eventually("every copy delivered", () => alice.mailbox(a, "sent"), (copies) => copies.length === 200 && copies.every((m) => m.status === undefined), 60_000);
+    for (const message of delivered) expect(receiptSigners(message)).toEqual({ sender: a.address, receiver: b.address });
+    const inbox = await bob.mailbox(b);
+    expect(inbox.map((message) => message.message)).toEqual(sent.map((message) => message.message));
+  }, 180_000);
+
+  it("fails with a reason once the retry period is over", async () => {
+    fed = await federation({ count: 2, args: ["--delivery-wait-ms", "0", "--retry-period", "2"] });
+    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    await startAll(fed.nodes);
+    await alice.homeAt(a);
+    await bob.homeAt(b);
+    await b.stop();
+    const pending = await alice.send(a, bob.address, "5a");
+    expect(pending.status).toBe("pending");
+    const [failed] = await eventually("the copy failed", () => alice.mailbox(a, "sent"), (copies) => copies[0]?.status === "failed", 30_000);
+    expect(failed!.reason).toMatch(new RegExp(`not delivered to the recipient's node ${b.address} within`));
+    expect(failed!.reason).toMatch(/last attempt/);
+    // B comes back: the failed message stays failed, and is not delivered.
+    await b.start();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await bob.mailbox(b)).toEqual([]);
+  }, 120_000);
+
+  it("kill -9 of A with a full outbox, then restart: every acknowledged message is delivered exactly once", async () => {
+    fed = await federation({ count: 2, args: ["--delivery-wait-ms", "0"] });
+    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    await startAll(fed.nodes);
+    await alice.homeAt(a);
+    await bob.homeAt(b);
+    await b.stop();
+    const acknowledged: StoredMessage[] = [];
+    for (let i = 0; i < 50; i++) acknowledged.push(await alice.send(a, bob.address, hexOf(i)));
+    await a.crash();
+    await b.start();
+    await a.start();
+    await eventually("bob has them all", () => bob.mailbox(b), (inbox) => inbox.length >= 50, 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // nothing more comes
+    expect((await bob.mailbox(b)).map((message) => message.signature)).toEqual(acknowledged.map((message) => message.signature));
+  }, 180_000);
+
+  it("kill -9 of B while batches are arriving: no message lost, none stored twice", async () => {
+    fed = await federation({ count: 2, args: ["--delivery-wait-ms", "0"] });
+    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    await startAll(fed.nodes);
+    await alice.homeAt(a);
+    await bob.homeAt(b);
+    await b.stop();
+    const acknowledged: StoredMessage[] = [];
+    const count = 1000;
+    for (let i = 0; i < count; i++) acknowledged.push(await alice.send(a, bob.address, hexOf(i)));
+    await b.start();
+    // Batches of at most 100: crash B once the first ones are in, before the last.
+    const before = await eventually("the first batch at B", () => bob.mailbox(b), (inbox) => inbox.length > 0, 60_000);
+    await b.crash();
+    expect(before.length, "B was crashed before every batch had arrived").toBeLessThan(count);
+    await b.start();
+    const inbox = await eventually("every message at B", () => bob.mailbox(b), (messages) => messages.length >= count, 120_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await bob.mailbox(b)).map((message) => message.signature)).toEqual(acknowledged.map((message) => message.signature));
+    expect(inbox).toHaveLength(count);
+    await eventually("every copy delivered", () => alice.mailbox(a, "sent"), (copies) => copies.every((m) => m.status === undefined), 30_000);
+  }, 240_000);
+});

@@ -1,0 +1,255 @@
+// Test support (not built): nodes that federate, real relays on loopback, and the accounts that use
+// them. Each node has a fixed port and key, so it can be stopped, crashed and started again as the
+// same peer; its peers are listed pinned (`URL#0xADDRESS`), or through `via` a proxy in front.
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { rmSync } from "node:fs";
+import { fixtureSigner, TEST_KEYS, type FixtureSigner } from "@neutral/protocol/testing";
+import { call, post, startRelay, tempDir, type RpcAnswer, type RunningRelay } from "../testing/index.js";
+
+/** Node keys: the examples' node, their peer, and one more (public test keys, never real secrets). */
+export const NODE_KEYS = [TEST_KEYS.node, TEST_KEYS.peer, TEST_KEYS.mallory] as const;
+
+/** A free TCP port on loopback (released before it is used: fine on a test machine). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestNode {
+  readonly name: string;
+  /** The node key it starts with (a test may change it, to play a peer whose key changed). */
+  key: `0x${string}`;
+  /** The node's address (lowercase). */
+  readonly address: string;
+  readonly port: number;
+  readonly url: string;
+  readonly dataDir: string;
+  /** The running relay; undefined while stopped. */
+  relay: RunningRelay | undefined;
+  /** Starts (or starts again) the relay on its port, key and data dir. */
+  start(): Promise<RunningRelay>;
+  /** SIGTERM, waits for the exit. */
+  stop(): Promise<void>;
+  /** SIGKILL to the whole process group. */
+  crash(): Promise<void>;
+}
+
+export interface FederationOptions {
+  /** How many nodes (at most NODE_KEYS.length). */
+  count: number;
+  /** Flags every node gets (after the federation's own). */
+  args?: string[];
+  /** Flags of one node, by index. */
+  argsOf?: (index: number) => string[];
+  /** The URL node `from` lists for peer `to`, e.g. a proxy in front of it; undefined: the peer's own. */
+  peerUrl?: (from: number, to: number) => string | undefined;
+  /** Whether node `from` lists peer `to` pinned to its address (default: yes). */
+  pinned?: (from: number, to: number) => boolean;
+  /** The key of node `i` (default: NODE_KEYS[i]). */
+  keyOf?: (index: number) => `0x${string}`;
+  env?: Record<string, string>;
+  workers?: number;
+}
+
+/** Fast retries for tests: a node that comes back is retried within a second. */
+export const FAST_RETRIES = ["--retry-backoff-ms", "50", "--retry-backoff-max-ms", "500", "--delivery-wait-ms", "2000"];
+
+export interface Federation {
+  nodes: TestNode[];
+  /** Stops every node and removes the data dirs. */
+  close(): Promise<void>;
+}
+
+/** `count` nodes, each a peer of every other, pinned; not started (call `start` on each, or `startAll`). */
+export async function federation(options: FederationOptions): Promise<Federation> {
+  const ports = await Promise.all(Array.from({ length: options.count }, () => freePort()));
+  const keys = ports.map((_, i) => options.keyOf?.(i) ?? NODE_KEYS[i]!);
+  const signers = keys.map((key) => fixtureSigner(key));
+  const nodes: TestNode[] = ports.map((port, i) => {
+    const dataDir = tempDir(`neutral-fed-${i}-`);
+    const url = `http://127.0.0.1:${port}`;
+    const peers = ports.flatMap((_, j) => {
+      if (j === i) return [];
+      const peerUrl = options.peerUrl?.(i, j) ?? `http://127.0.0.1:${ports[j]}`;
+      return ["--peer", options.pinned?.(i, j) === false ? peerUrl : `${peerUrl}#${signers[j]!.address}`];
+    });
+    const node: TestNode = {
+      name: "ABC"[i]!,
+      key: keys[i]!,
+      address: signers[i]!.address,
+      port,
+      url,
+      dataDir,
+      relay: undefined,
+      async start() {
+        node.relay = await startRelay({
+          dataDir,
+          args: ["--port", String(port), "--node-key", node.key, ...peers, ...FAST_RETRIES, ...(options.args ?? []), ...(options.argsOf?.(i) ?? [])],
+          ...(options.env && { env: options.env }),
+          ...(options.workers !== undefined && { workers: options.workers }),
+        });
+        return node.relay;
+      },
+      async stop() {
+        await node.relay?.stop();
+        node.relay = undefined;
+      },
+      async crash() {
+        await node.relay?.crash();
+        node.relay = undefined;
+      },
+    };
+    return node;
+  });
+  return {
+    nodes,
+    async close() {
+      await Promise.all(nodes.map((node) => node.stop()));
+      for (const node of nodes) rmSync(node.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const startAll = (nodes: readonly TestNode[]) => Promise.all(nodes.map((node) => node.start()));
+
+/** An account using a node: signs in, publishes, sends and reads there. */
+export interface Account {
+  readonly signer: FixtureSigner;
+  readonly address: string;
+  /** One call at `node` (signed in there when the method needs it). */
+  call(node: TestNode, method: string, params: unknown): Promise<RpcAnswer>;
+  /** The payload of a successful call; throws with the error otherwise. */
+  ok<T = unknown>(node: TestNode, method: string, params: unknown): Promise<T>;
+  /** Makes `node` its home (and publishes a messaging key there). */
+  homeAt(node: TestNode, timestamp?: number): Promise<void>;
+  /** Sends `hex` to `to` through `node`; resolves with the stored message. */
+  send(node: TestNode, to: string, hex: string, timestamp?: number): Promise<StoredMessage>;
+  /** Every message of its mailbox at `node` (`direction`), oldest first. */
+  mailbox(node: TestNode, direction?: "received" | "sent" | "all"): Promise<StoredMessage[]>;
+}
+
+export interface StoredMessage {
+  id: string;
+  message: string;
+  from: string;
+  to: string;
+  signature: string;
+  sender_receipt: string;
+  receiver_receipt?: string;
+  timestamp: number;
+  status?: "pending" | "delivered" | "failed";
+  reason?: string;
+}
+
+const NEEDS_TOKEN = new Set(["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_publishHome"]);
+
+export function account(key: `0x${string}`): Account {
+  const signer = fixtureSigner(key);
+  const tokens = new Map<string, string>();
+  const token = (node: TestNode) => {
+    const domain = `127.0.0.1:${node.port}`;
+    let value = tokens.get(domain);
+    if (!value) tokens.set(domain, (value = signer.bearerToken({ domain, lifetimeMs: 3_600_000 }).token));
+    return value;
+  };
+  const self: Account = {
+    signer,
+    address: signer.address,
+    call: (node, method, params) => call(node.url, method, params, NEEDS_TOKEN.has(method) ? token(node) : undefined),
+    async ok<T>(node: TestNode, method: string, params: unknown): Promise<T> {
+      const answer = await self.call(node, method, params);
+      if (answer.body?.error || !Array.isArray(answer.body?.result)) throw new Error(`${method} at ${node.name}: ${answer.status} ${answer.text.slice(0, 500)}`);
+      return answer.body.result[0] as T;
+    },
+    async homeAt(node, timestamp = Date.now()) {
+      await self.ok(node, "neutralService_publishHome", [signer.homeRecord(node.address, timestamp)]);
+      await self.ok(node, "neutralService_publishKey", [{ account: signer.address, key: signer.xOnlyPublicKey, timestamp, signature: signer.signTypedData("KeyBundle", { account: signer.address, key: signer.xOnlyPublicKey, timestamp }) }]);
+    },
+    send: (node, to, hex, timestamp) => self.ok<StoredMessage>(node, "neutralService_sendMessage", [signer.signMessageFor(to, hex, timestamp)]),
+    async mailbox(node, direction = "received") {
+      const all: StoredMessage[] = [];
+      let after = "0";
+      for (;;) {
+        const page = await self.ok<{ data: StoredMessage[]; end: boolean; cursor?: string }>(node, "neutralService_getInbox", [{ direction }, 100, after]);
+        all.push(...page.data);
+        if (page.end) return all;
+        after = page.cursor ?? page.data[page.data.length - 1]!.id;
+      }
+    },
+  };
+  return self;
+}
+
+/** Waits until `condition` holds (polling), or fails with `what` after `timeoutMs`. */
+export async function eventually<T>(what: string, probe: () => Promise<T>, condition: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T;
+  for (;;) {
+    last = await probe();
+    if (condition(last)) return last;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last).slice(0, 1000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A signed node-to-node request from `signer` (a node key) to `node`, as a peer sends it. */
+export function nodeCall(signer: FixtureSigner, node: TestNode, method: string, params: unknown, destination = node.address): Promise<RpcAnswer> {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
+  return post(node.url, body, undefined, { authorization: signer.nodeAuthorization(destination, method, body) });
+}
+
+/** What a proxy between two nodes saw, and lets a test change. */
+export interface NodeProxy {
+  url: string;
+  /** Every JSON-RPC request body that went through, parsed, with the HTTP status answered (0: the node behind was down). */
+  readonly requests: { method: string; params: Record<string, unknown>; status: number }[];
+  /** Rewrites a request body before it goes on (default: unchanged). */
+  rewriteRequest: ((body: string, headers: IncomingHttpHeaders) => string) | undefined;
+  /** Rewrites an answer body before it comes back (default: unchanged). */
+  rewriteAnswer: ((body: string) => string) | undefined;
+  close(): Promise<void>;
+}
+
+/** A proxy in front of `target` (a URL), for the calls one node makes to another. */
+export async function nodeProxy(target: () => string): Promise<NodeProxy> {
+  const proxy: NodeProxy = { url: "", requests: [], rewriteRequest: undefined, rewriteAnswer: undefined, close: async () => {} };
+  const server: Server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    let body = Buffer.concat(chunks).toString("utf8");
+    let seen: NodeProxy["requests"][number] | undefined;
+    try {
+      const parsed = JSON.parse(body) as { method?: unknown; params?: unknown };
+      if (typeof parsed.method === "string") proxy.requests.push((seen = { method: parsed.method, params: (parsed.params ?? {}) as Record<string, unknown>, status: 0 }));
+    } catch {
+      // not JSON: passed on as it is
+    }
+    if (proxy.rewriteRequest) body = proxy.rewriteRequest(body, request.headers);
+    const headers: Record<string, string> = { "content-type": request.headers["content-type"] ?? "application/json" };
+    if (request.headers.authorization) headers.authorization = request.headers.authorization;
+    try {
+      const upstream = await fetch(new URL(request.url ?? "/", target()), { method: request.method, headers, ...(request.method === "POST" && { body }) });
+      let text = await upstream.text();
+      if (seen) seen.status = upstream.status;
+      if (proxy.rewriteAnswer && text !== "") text = proxy.rewriteAnswer(text);
+      response.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" }).end(text);
+    } catch {
+      response.destroy(); // the node behind is down: as if unreachable
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return proxy;
+}
