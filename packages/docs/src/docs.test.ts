@@ -28,7 +28,7 @@ interface Method {
   params: Param[];
   errors?: ErrorObject[];
   examples?: Example[];
-  "x-requires-auth"?: boolean;
+  "x-requires-auth"?: boolean | "node";
 }
 interface Spec {
   info: { title: string; version: string; description: string };
@@ -87,7 +87,7 @@ describe("generated index.html", () => {
       expect(html).toContain(`<code>${method.name}</code>`);
       if (method.summary) expect(html).toContain(text(method.summary));
       for (const param of method.params) expect(html).toContain(`<code>${param.name}</code>`);
-      expect(html).toContain(method["x-requires-auth"] === true ? "needs token" : "no token");
+      expect(html).toContain(method["x-requires-auth"] === "node" ? "node to node" : method["x-requires-auth"] === true ? "needs token" : "no token");
       for (const error of method.errors ?? []) expect(html).toContain(`<code>${errorCode(error)}</code>`);
 
       // Every example appears as the exact wire request and response, params by position.
@@ -102,9 +102,13 @@ describe("generated index.html", () => {
     }
   });
 
-  it("gives every method a Try it form: a field per param, in order, and the first example as the request", () => {
+  it("gives every method a Try it form (node-to-node methods none: only peers call them): a field per param, in order, and the first example as the request", () => {
     for (const method of spec.methods) {
       const html = block(`method-${method.name}`, "article");
+      if (method["x-requires-auth"] === "node") {
+        expect(html).not.toContain('<form class="try"');
+        continue;
+      }
       const form = html.slice(html.indexOf('<form class="try"'));
       expect(form).toContain(`data-method="${method.name}"`);
       expect(form).toContain(`data-auth="${method["x-requires-auth"] === true}"`);

@@ -149,6 +149,10 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
     if (route.kind === "unreachable") {
       throw new RpcError(ErrorCode.Forbidden, `Forbidden: the recipient's home node ${route.node} is not a peer of this node`, { field: "message.to", node: route.node });
     }
+    if (route.kind === "unknown") {
+      // Stored here, it could be lost to its recipient: refuse, and let the client send again.
+      throw new RpcError(ErrorCode.InternalError, "The recipient's home node is not known: a peer did not answer; try again later", { field: "message.to", reason: "peers unreachable" });
+    }
     if (route.kind === "remote" && !own) {
       throw new RpcError(
         ErrorCode.Forbidden,

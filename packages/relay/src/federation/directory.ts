@@ -12,8 +12,12 @@ import { PeerCallError, type NodeClient, type PeerTarget } from "./node-client.j
 import type { PeerRegistry } from "./peers.js";
 import { verifiedHomeRecord, verifiedKeyBundle } from "./records.js";
 
-/** Where a message to an account goes: stored here, delivered to a peer, or nowhere this node can reach. */
-export type Route = { kind: "local" } | { kind: "remote"; peer: PeerTarget } | { kind: "unreachable"; node: string };
+/**
+ * Where a message to an account goes: stored here, delivered to a peer, nowhere this node can reach
+ * (homed on a node that is not a peer), or not known now (no record anywhere, and some peer did not
+ * answer: it may be homed there).
+ */
+export type Route = { kind: "local" } | { kind: "remote"; peer: PeerTarget } | { kind: "unreachable"; node: string } | { kind: "unknown" };
 
 export interface Directory {
   /** The account's newest home record this node knows or learns from its peers (if it has none naming itself), or undefined. */
@@ -144,10 +148,12 @@ export function createDirectory(options: DirectoryOptions): Directory {
         const peer = peers.byAddress(record.node);
         return peer ? { kind: "remote", peer } : { kind: "unreachable", node: record.node };
       }
-      // No home record anywhere: homed where its key bundle was published (v1), else here.
+      // No home record anywhere: homed where its key bundle was published (v1), else here, unless
+      // a peer that did not answer may be its home.
       if ((await store.getKeyBundle(recipient)) !== undefined) return { kind: "local" };
-      const holder = (await lookup(recipient)).keyHolder;
-      return holder ? { kind: "remote", peer: holder } : { kind: "local" };
+      const found = await lookup(recipient);
+      if (found.keyHolder) return { kind: "remote", peer: found.keyHolder };
+      return found.complete ? { kind: "local" } : { kind: "unknown" };
     },
 
     async learnHomes(records) {

@@ -149,6 +149,21 @@ describe("a peer that is down", () => {
     expect(inbox.map((message) => message.message)).toEqual(sent.map((message) => message.message));
   }, 180_000);
 
+  it("a recipient no node knows: refused (-32603, try again) while a peer does not answer; stored here (v1) once every peer says it does not know it either", async () => {
+    fed = await federation({ count: 2 });
+    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    await startAll(fed.nodes);
+    await alice.homeAt(a);
+    await b.stop();
+    const stranger = account(`0x${"5".repeat(63)}1`);
+    const refused = await alice.call(a, "neutralService_sendMessage", [alice.signer.signMessageFor(stranger.address, "77")]);
+    expect(refused.body.error).toMatchObject({ code: -32603, data: { reason: "peers unreachable" } });
+    await b.start();
+    const stored = await alice.send(a, stranger.address, "77");
+    expect(receiptSigners(stored)).toEqual({ sender: a.address, receiver: a.address });
+    expect((await stranger.mailbox(a)).map((message) => message.signature)).toEqual([stored.signature]);
+  }, 120_000);
+
   it("fails with a reason once the retry period is over", async () => {
     fed = await federation({ count: 2, args: ["--delivery-wait-ms", "0", "--retry-period", "2"] });
     const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
@@ -206,4 +221,28 @@ describe("a peer that is down", () => {
     expect(inbox).toHaveLength(count);
     await eventually("every copy delivered", () => alice.mailbox(a, "sent"), (copies) => copies.every((m) => m.status === undefined), 30_000);
   }, 240_000);
+});
+
+describe("a node with worker processes", () => {
+  let fed: Federation | undefined;
+  afterEach(() => fed?.close(), 60_000);
+
+  it("its primary drains the outbox its workers fill, kicked over IPC, and the workers see the receipts", async () => {
+    fed = await federation({ count: 2, workers: 2 });
+    const [a, b] = fed.nodes as [Federation["nodes"][0], Federation["nodes"][0]];
+    await startAll(fed.nodes);
+    await alice.homeAt(a);
+    await bob.homeAt(b);
+    // Each send is answered by one of A's workers, which waits for the primary's delivery.
+    const sent: StoredMessage[] = [];
+    for (let i = 0; i < 20; i++) sent.push(await alice.send(a, bob.address, hexOf(i)));
+    for (const message of sent) expect(receiptSigners(message)).toEqual({ sender: a.address, receiver: b.address });
+    expect((await bob.mailbox(b)).map((message) => message.signature)).toEqual(sent.map((message) => message.signature));
+    // With B down and up again, the primary's timers retry without any kick.
+    await b.stop();
+    const pending = await alice.send(a, bob.address, "aa55");
+    expect(pending.status).toBe("pending");
+    await b.start();
+    await eventually("delivered after B came back", () => alice.mailbox(a, "sent"), (copies) => copies.every((m) => m.status === undefined), 60_000);
+  }, 180_000);
 });
