@@ -63,6 +63,8 @@ interface MessageJson {
   verified: boolean;
   checks: { decrypted: boolean; signature: boolean; senderReceipt: boolean; receiverReceipt: boolean };
   problems: string[];
+  status: "delivered" | "pending" | "failed";
+  reason?: string;
 }
 interface PageJson {
   messages: MessageJson[];
@@ -134,6 +136,7 @@ describe("two accounts exchange messages", () => {
       node: { address: relay.address.toLowerCase(), software: expect.any(String), version: expect.any(String) },
       keyPublished: true,
       publishedNow: true,
+      home: relay.address.toLowerCase(),
     });
     const again = await cli(["whoami"], as(bob));
     expect(again.code, again.stderr).toBe(0);
@@ -141,6 +144,7 @@ describe("two accounts exchange messages", () => {
     expect(again.stdout).toContain(relay.url);
     expect(again.stdout).toContain(relay.address.toLowerCase());
     expect(again.stdout).toMatch(/messaging key\s+✓ published/);
+    expect(again.stdout).toMatch(/home node\s+✓ this node/);
     expect(again.stdout).not.toContain("just now");
   });
 
@@ -150,8 +154,8 @@ describe("two accounts exchange messages", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim().split("\n")).toHaveLength(1);
     const message = JSON.parse(result.stdout) as MessageJson;
-    expect(Object.keys(message)).toEqual(["id", "from", "to", "direction", "timestamp", "text", "verified", "checks", "problems"]);
-    expect(message).toMatchObject({ from: alice.address, to: bob.address, direction: "sent", text: "hello bob", verified: true, problems: [] });
+    expect(Object.keys(message)).toEqual(["id", "from", "to", "direction", "timestamp", "text", "verified", "checks", "problems", "status"]);
+    expect(message).toMatchObject({ from: alice.address, to: bob.address, direction: "sent", text: "hello bob", verified: true, problems: [], status: "delivered" });
     expect(message.checks).toEqual({ decrypted: true, signature: true, senderReceipt: true, receiverReceipt: true });
     sentId = message.id;
   });

@@ -60,27 +60,36 @@ const COMMANDS: Record<string, Command> = {
     summary: "your address, the node, and whether your messaging key is published",
     usage: "neutral whoami [--json]",
     options: JSON_OPTION,
-    optionHelp: ['  --json         {"address","url","node":{"address","software","version"},"keyPublished","publishedNow"}'],
+    optionHelp: ['  --json         {"address","url","node":{"address","software","version"},"keyPublished","publishedNow","home"}'],
     positionals: [],
     account: true,
     details: [
-      "Signs in to the node and publishes your messaging key if the node does not have it yet",
-      "(every command that talks to the node does this): until then nobody can send to you.",
+      "Signs in to the node, makes it your home node and publishes your messaging key if the node",
+      "does not have them yet (every command that talks to the node does this): until then nobody",
+      "can send to you. Your home node keeps your mailbox; messages from other nodes arrive there.",
     ],
   },
   send: {
     summary: "encrypt, sign and send a message",
-    usage: "neutral send <to> <text> [--json]",
-    options: JSON_OPTION,
-    optionHelp: ["  --json         the stored message as JSON (see the README for the shape)"],
+    usage: "neutral send <to> <text> [--wait SECONDS] [--json]",
+    options: { ...JSON_OPTION, wait: { type: "string" } },
+    optionHelp: [
+      "  --wait S       if the message is pending, wait up to S seconds for it to be delivered",
+      "                 (default 0: answer at once; Ctrl-C stops waiting, the message stays sent)",
+      "  --json         the stored message as JSON (see the README for the shape)",
+    ],
     positionals: ["to", "text"],
     account: true,
     details: [
       "<to> is the recipient's address (0x + 40 hex digits); they must have used neutral",
-      "(any command) once on this node so that their messaging key is published.",
+      "(any command) once, on this node or on a node it federates with, so that their messaging",
+      "key is published.",
       "<text> is the message; quote it. `-` reads it from standard input. A text that starts",
       "with - goes after --:  neutral send 0x… -- '-5 degrees outside'",
-      "Prints the id the node stored the message under.",
+      "Prints the id the node stored the message under, and ✓ once delivered and verified. To",
+      "someone homed on another node whose node does not answer yet, the message is pending:",
+      "your node keeps trying, and `neutral inbox --direction sent` shows when it is delivered",
+      "or that it failed, and why. The exit code is 0 either way: the message is stored.",
     ],
   },
   inbox: {
@@ -102,7 +111,11 @@ const COMMANDS: Record<string, Command> = {
     ],
     positionals: [],
     account: true,
-    details: ["Each message is decrypted and verified: ✓ when the signature and both receipts check out, ✗ and why otherwise."],
+    details: [
+      "Each message is decrypted and verified: ✓ when the signature and both receipts check out, ✗ and why otherwise.",
+      "A message you sent to someone homed on another node is … pending until their node has it,",
+      "or ✗ failed (with the reason) when your node gave up.",
+    ],
   },
   chat: {
     summary: "the conversation with one peer, both directions, newest first",
@@ -115,7 +128,7 @@ const COMMANDS: Record<string, Command> = {
     ],
     positionals: ["peer"],
     account: true,
-    details: ["← marks a message from the peer, → one you sent."],
+    details: ["← marks a message from the peer, → one you sent; … a sent one still pending, ✗ failed: one that could not be delivered."],
   },
   watch: {
     summary: "print new messages as they arrive, until Ctrl-C",
@@ -403,6 +416,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
   const from = typeof values.from === "string" ? address(values.from, "--from", help) : undefined;
   const dir = direction(values.direction as string | undefined, help);
   const intervalMs = integer(values.interval as string | undefined, "--interval", 50, 24 * 3600 * 1000, help) ?? 2000;
+  const waitMs = (integer(values.wait as string | undefined, "--wait", 0, 24 * 3600, help) ?? 0) * 1000;
   const all = values.all === true;
   // --all walks every page: the largest pages take the fewest requests.
   const pageSize = limit ?? (all ? MAX_PAGE_LIMIT : undefined);
@@ -430,7 +444,8 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
       await commands.whoami(neutral, { json, url: shownUrl }, io);
       return 0;
     case "send":
-      await commands.send(neutral, to!, text!, { json }, io);
+      if (waitMs === 0) await commands.send(neutral, to!, text!, { json, waitMs }, io);
+      else await untilSignal((signal) => commands.send(neutral, to!, text!, { json, waitMs, signal }, io));
       return 0;
     case "inbox":
       await commands.list(neutral.inbox({ ...(pageSize !== undefined && { limit: pageSize }), ...(from && { from }), ...(dir && { direction: dir }) }), { json, all }, io);
@@ -439,13 +454,15 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
       await commands.list(neutral.chat(peer!, { ...(pageSize !== undefined && { limit: pageSize }) }), { json, all }, io);
       return 0;
     case "watch":
-      return watchUntilSignal(neutral, { json, intervalMs, filter: { ...(from && { from }), ...(dir && { direction: dir }) } }, io);
+      await untilSignal((signal) => commands.watch(neutral, { json, intervalMs, filter: { ...(from && { from }), ...(dir && { direction: dir }) }, signal }, io));
+      return 0;
     default:
       throw new UsageError(`unknown command ${JSON.stringify(name)}`);
   }
 }
 
-async function watchUntilSignal(neutral: Neutral, options: Omit<commands.WatchOptions, "signal">, io: commands.Io): Promise<number> {
+/** Runs `work` with a signal that SIGINT/SIGTERM abort; a second signal exits at once (130). */
+async function untilSignal(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
   const controller = new AbortController();
   let signals = 0;
   const stop = () => {
@@ -456,8 +473,7 @@ async function watchUntilSignal(neutral: Neutral, options: Omit<commands.WatchOp
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   try {
-    await commands.watch(neutral, { ...options, signal: controller.signal }, io);
-    return 0;
+    await work(controller.signal);
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);

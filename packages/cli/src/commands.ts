@@ -2,7 +2,20 @@
 // cli.ts turns what they throw into one line on stderr.
 import { addressOfKey, generatePrivateKey, NeutralError, RpcTransportError, type DecryptedMessage, type InboxOptions, type MessagePages, type Neutral } from "@neutral/client";
 import { MAX_PAGE_LIMIT } from "@neutral/protocol";
-import { escapeControls, jsonLine, messageJson, messageRows, messageTable, shortAddress, UNVERIFIED, VERIFIED, widthsOf } from "./format.js";
+import {
+  escapeControls,
+  failedText,
+  jsonLine,
+  messageJson,
+  messageRows,
+  messageTable,
+  otherProblems,
+  PENDING_TEXT,
+  shortAddress,
+  UNVERIFIED,
+  VERIFIED,
+  widthsOf,
+} from "./format.js";
 
 export interface Io {
   /** One line (or several, joined by newlines) to stdout. */
@@ -61,24 +74,34 @@ export async function whoami(neutral: Neutral, options: WhoamiOptions, io: Io): 
   const after = await neutral.keyOf(address);
   const published = after !== undefined;
   const publishedNow = published && (before === undefined || before.key.toLowerCase() !== after.key.toLowerCase());
+  const home = (await neutral.homeOf(address))?.node.toLowerCase() ?? null;
+  const nodeAddress = info.address.toLowerCase();
   if (options.json) {
     io.out(
       jsonLine({
         address,
         url: options.url,
-        node: { address: info.address.toLowerCase(), software: info.software, version: info.version },
+        node: { address: nodeAddress, software: info.software, version: info.version },
         keyPublished: published,
         publishedNow,
+        home,
       }),
     );
     return;
   }
+  const homeLine =
+    home === null
+      ? "none: this node does not federate"
+      : home === nodeAddress
+        ? `${VERIFIED} this node: messages to you from other nodes arrive here`
+        : `${UNVERIFIED} another node, ${escapeControls(home)}: use that one`;
   io.out(
     [
       `account        ${address}`,
       `node           ${escapeControls(options.url)}`,
-      `node address   ${escapeControls(info.address.toLowerCase())} (${escapeControls(`${info.software} ${info.version}`)})`,
+      `node address   ${escapeControls(nodeAddress)} (${escapeControls(`${info.software} ${info.version}`)})`,
       `messaging key  ${published ? `${VERIFIED} published${publishedNow ? " (just now)" : ""}: others can send to you` : `${UNVERIFIED} not published`}`,
+      `home node      ${homeLine}`,
     ].join("\n"),
   );
 }
@@ -88,16 +111,40 @@ export async function whoami(neutral: Neutral, options: WhoamiOptions, io: Io): 
 
 export interface SendOptions {
   json: boolean;
+  /** Wait up to this long (ms) for a message that is pending to be delivered (or fail); 0: do not wait. */
+  waitMs: number;
+  /** Aborted on SIGINT/SIGTERM: the wait then ends with the message as it is. */
+  signal?: AbortSignal;
+}
+
+/** After `send`: ✓, or the message's status (pending, failed: reason), and what else did not verify. */
+export function sentLine(message: DecryptedMessage): string {
+  const head = `sent message ${escapeControls(message.id)} to ${escapeControls(message.to)}`;
+  if (message.verified) return `${head} ${VERIFIED}`;
+  const parts: string[] = [];
+  if (message.status === "pending") parts.push(PENDING_TEXT);
+  if (message.status === "failed") parts.push(failedText(message));
+  const problems = otherProblems(message);
+  if (message.status === "delivered" || problems.length > 0) parts.push(`${UNVERIFIED} not verified: ${problems.map(escapeControls).join("; ") || "unknown reason"}`);
+  return `${head} ${parts.join("; ")}`;
 }
 
 export async function send(neutral: Neutral, to: string, text: string, options: SendOptions, io: Io): Promise<void> {
-  const message = await neutral.send(to, text);
+  let message = await neutral.send(to, text);
+  if (message.status === "pending" && options.waitMs > 0) {
+    if (!options.json) io.note(`message ${escapeControls(message.id)} is pending: waiting up to ${Math.ceil(options.waitMs / 1000)} s for the recipient's node`);
+    try {
+      message = await neutral.waitForDelivery(message, { timeoutMs: options.waitMs, ...(options.signal && { signal: options.signal }) });
+    } catch (error) {
+      // Interrupted: say where the message is rather than fail (it is stored and will be delivered).
+      if (!options.signal?.aborted) throw error;
+    }
+  }
   if (options.json) {
     io.out(jsonLine(messageJson(message)));
     return;
   }
-  const mark = message.verified ? VERIFIED : `${UNVERIFIED} not verified: ${message.problems.map(escapeControls).join("; ")}`;
-  io.out(`sent message ${escapeControls(message.id)} to ${escapeControls(message.to)} ${mark}`);
+  io.out(sentLine(message));
 }
 
 // ---------------------------------------------------------------------------------------------

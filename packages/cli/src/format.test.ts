@@ -2,6 +2,7 @@
 import { NeutralError, RpcError, RpcTransportError, type DecryptedMessage } from "@neutral/client";
 import { describe, expect, it } from "vitest";
 import { describeError, redactor, UsageError } from "./errors.js";
+import { sentLine } from "./commands.js";
 import { escapeControls, jsonLine, localTime, messageJson, messageRows, shortAddress, textLines } from "./format.js";
 
 const message = (overrides: Partial<DecryptedMessage> = {}): DecryptedMessage => ({
@@ -11,6 +12,7 @@ const message = (overrides: Partial<DecryptedMessage> = {}): DecryptedMessage =>
   direction: "received",
   timestamp: new Date(2026, 0, 2, 3, 4, 5).getTime(),
   text: "hello",
+  status: "delivered",
   checks: { decrypted: true, signature: true, senderReceipt: true, receiverReceipt: true },
   verified: true,
   problems: [],
@@ -61,10 +63,58 @@ describe("messageRows", () => {
   });
 });
 
+const PENDING_PROBLEM = "not delivered yet: the recipient's home node 0x3333333333333333333333333333333333333333 has not stored it (no receiver receipt so far)";
+const pending = (overrides: Partial<DecryptedMessage> = {}) =>
+  message({
+    direction: "sent",
+    status: "pending",
+    verified: false,
+    checks: { decrypted: true, signature: true, senderReceipt: true, receiverReceipt: false },
+    problems: [PENDING_PROBLEM],
+    ...overrides,
+  });
+const failed = (overrides: Partial<DecryptedMessage> = {}) =>
+  pending({ status: "failed", reason: "refused by the recipient's node: \u001b[2J no", problems: ["delivery failed: refused by the recipient's node: \u001b[2J no"], ...overrides });
+
+describe("the status of a message sent to another node", () => {
+  it("pending: … and the word pending under the text, no ✗ for the missing receipt", () => {
+    const rows = messageRows(pending(), { id: 2 });
+    expect(rows[0]).toContain("42  →  0x2222…2222  …  hello");
+    expect(rows.slice(1)).toEqual([`${" ".repeat(44)}… pending: not delivered to the recipient's node yet`]);
+  });
+
+  it("failed: ✗ and the reason, escaped", () => {
+    const rows = messageRows(failed(), { id: 2 });
+    expect(rows[0]).toContain("→  0x2222…2222  ✗  hello");
+    expect(rows.slice(1)).toEqual([`${" ".repeat(44)}✗ failed: refused by the recipient's node: \\x1b[2J no`]);
+  });
+
+  it("a pending message that also fails a check says both", () => {
+    const rows = messageRows(pending({ checks: { decrypted: true, signature: false, senderReceipt: true, receiverReceipt: false }, problems: ["the sender's signature does not match the message", PENDING_PROBLEM] }), { id: 2 });
+    expect(rows[0]).toContain("  ✗  hello");
+    expect(rows.slice(1).map((row) => row.trim())).toEqual(["… pending: not delivered to the recipient's node yet", "✗ not verified: the sender's signature does not match the message"]);
+  });
+
+  it("after send: ✓, pending, or failed: reason", () => {
+    expect(sentLine(message({ direction: "sent" }))).toBe("sent message 42 to 0x2222222222222222222222222222222222222222 ✓");
+    expect(sentLine(pending())).toBe("sent message 42 to 0x2222222222222222222222222222222222222222 pending: not delivered to the recipient's node yet");
+    expect(sentLine(failed())).toBe("sent message 42 to 0x2222222222222222222222222222222222222222 failed: refused by the recipient's node: \\x1b[2J no");
+    expect(sentLine(message({ verified: false, problems: ["bad"] }))).toBe("sent message 42 to 0x2222222222222222222222222222222222222222 ✗ not verified: bad");
+  });
+
+  it("--json: status always, reason only when failed", () => {
+    expect(messageJson(message())).toMatchObject({ status: "delivered" });
+    expect(messageJson(message())).not.toHaveProperty("reason");
+    expect(messageJson(pending())).toMatchObject({ status: "pending", verified: false, problems: [PENDING_PROBLEM] });
+    expect(messageJson(pending())).not.toHaveProperty("reason");
+    expect(messageJson(failed())).toMatchObject({ status: "failed", reason: "refused by the recipient's node: \u001b[2J no" });
+  });
+});
+
 describe("jsonLine and messageJson", () => {
   it("the stable shape, text null when it did not decrypt, no raw", () => {
     const json = JSON.parse(jsonLine(messageJson(message({ text: undefined }))));
-    expect(Object.keys(json)).toEqual(["id", "from", "to", "direction", "timestamp", "text", "verified", "checks", "problems"]);
+    expect(Object.keys(json)).toEqual(["id", "from", "to", "direction", "timestamp", "text", "verified", "checks", "problems", "status"]);
     expect(json.text).toBeNull();
   });
 

@@ -1,6 +1,6 @@
 // What the CLI prints: the stable JSON shapes and the human table. Everything that came over the
 // network (plaintexts above all: other people write them) is escaped before it reaches a terminal.
-import type { DecryptedMessage } from "@neutral/client";
+import type { DecryptedMessage, DeliveryStatus } from "@neutral/client";
 
 /** A message as `--json` prints it. The shape is stable (see README.md, "JSON output"). */
 export interface MessageJson {
@@ -14,6 +14,10 @@ export interface MessageJson {
   verified: boolean;
   checks: { decrypted: boolean; signature: boolean; senderReceipt: boolean; receiverReceipt: boolean };
   problems: string[];
+  /** "pending" or "failed" only on a message you sent to an account homed on another node. */
+  status: DeliveryStatus;
+  /** Only with status "failed": why, in the words of your node. */
+  reason?: string;
 }
 
 export function messageJson(message: DecryptedMessage): MessageJson {
@@ -28,6 +32,8 @@ export function messageJson(message: DecryptedMessage): MessageJson {
     verified: message.verified,
     checks: { decrypted, signature, senderReceipt, receiverReceipt },
     problems: [...message.problems],
+    status: message.status,
+    ...(message.status === "failed" && { reason: message.reason ?? "" }),
   };
 }
 
@@ -81,6 +87,31 @@ export function localTime(ms: number): string {
 
 export const VERIFIED = "✓";
 export const UNVERIFIED = "✗";
+export const PENDING = "…";
+
+/** What a pending message says, in the table and after `send`. */
+export const PENDING_TEXT = "pending: not delivered to the recipient's node yet";
+
+/** "failed: <reason>" (escaped), for a message whose delivery failed. */
+export const failedText = (message: DecryptedMessage) => `failed: ${escapeControls(message.reason || "no reason given")}`;
+
+/**
+ * The problems of a message besides its not being delivered (a pending or failed message has no
+ * receiver receipt: that is its status, said on its own, not a verification failure).
+ */
+export function otherProblems(message: DecryptedMessage): string[] {
+  if (message.status === "delivered" || message.raw.receiver_receipt !== undefined) return message.problems;
+  const { decrypted, signature, senderReceipt } = message.checks;
+  if (decrypted && signature && senderReceipt) return [];
+  // The receiver receipt's problem is the one about delivery; every other one stays.
+  return message.problems.filter((problem) => !problem.startsWith("not delivered yet") && !problem.startsWith("delivery failed"));
+}
+
+/** The mark of a message: ✓ verified, … pending, ✗ otherwise (failed, or a check failed). */
+export function markOf(message: DecryptedMessage): string {
+  if (message.verified) return VERIFIED;
+  return message.status === "pending" && otherProblems(message).length === 0 ? PENDING : UNVERIFIED;
+}
 
 /** The columns a table aligns. */
 export interface Widths {
@@ -106,12 +137,17 @@ export function tableHeader(widths: Widths): string {
 export function messageRows(message: DecryptedMessage, widths: Widths): string[] {
   const peer = message.direction === "sent" ? message.to : message.from;
   const arrow = message.direction === "sent" ? "→" : "←";
-  const mark = message.verified ? VERIFIED : UNVERIFIED;
+  const mark = markOf(message);
   const lines = message.text === undefined ? ["(could not decrypt)"] : textLines(message.text);
   const head = [localTime(message.timestamp), escapeControls(message.id).padStart(widths.id), arrow, shortAddress(peer).padEnd(PEER_WIDTH), mark].join("  ");
   const indent = " ".repeat(TIME_WIDTH + widths.id + 1 + PEER_WIDTH + 1 + 4 * 2 + 2);
   const rows = [`${head}  ${lines[0]}`.trimEnd(), ...lines.slice(1).map((line) => `${indent}${line}`.trimEnd())];
-  if (!message.verified) rows.push(`${indent}${UNVERIFIED} not verified: ${message.problems.map(escapeControls).join("; ") || "unknown reason"}`);
+  if (message.status === "pending") rows.push(`${indent}${PENDING} ${PENDING_TEXT}`);
+  if (message.status === "failed") rows.push(`${indent}${UNVERIFIED} ${failedText(message)}`);
+  const problems = otherProblems(message);
+  if (!message.verified && (message.status === "delivered" || problems.length > 0)) {
+    rows.push(`${indent}${UNVERIFIED} not verified: ${problems.map(escapeControls).join("; ") || "unknown reason"}`);
+  }
   return rows;
 }
 

@@ -50,6 +50,19 @@ const handlers: Handlers<Ctx> = {
   neutralService_getKey({ account }) {
     return bundles.get(account.toLowerCase()) ?? null;
   },
+  neutralService_publishHome({ record }) {
+    return record;
+  },
+  neutralService_getHome() {
+    return null;
+  },
+  // Node-to-node methods: this stand-in node has no peers.
+  neutralService_deliver() {
+    throw new ServerRpcError(ErrorCode.Forbidden, "Forbidden: not a peer");
+  },
+  neutralService_lookup() {
+    throw new ServerRpcError(ErrorCode.Forbidden, "Forbidden: not a peer");
+  },
   neutralService_nodeInfo() {
     return { address: bob, software: "in-test", version: "0.0.0", domains: ["127.0.0.1"], limits: { maxLimit: 100, maxBatch: 100, maxBodyBytes: 4096, maxMessageBytes: 64, clockSkewMs: 1 } };
   },

@@ -10,6 +10,8 @@ export type NeutralErrorCode =
   | "NO_RECIPIENT_KEY"
   /** The node served a key bundle whose signature does not belong to the account. */
   | "INVALID_KEY_BUNDLE"
+  /** The node served a home record whose signature does not belong to the account. */
+  | "INVALID_HOME_RECORD"
   /** The encrypted message would exceed the node's (or NIP-44's) size limit. */
   | "MESSAGE_TOO_LARGE"
   /** An argument is malformed (an address, a text, a cursor). */

@@ -20,6 +20,7 @@ export {
 export {
   createNeutral,
   type ChatOptions,
+  type DeliveryWaitOptions,
   type InboxOptions,
   type MessagePage,
   type MessagePages,
@@ -27,9 +28,10 @@ export {
   type NeutralOptions,
   type PageOptions,
 } from "./neutral.js";
-export type { DecryptedMessage, MessageChecks } from "./messages.js";
+export type { DecryptedMessage, DeliveryStatus, MessageChecks } from "./messages.js";
 export { NeutralError, type NeutralErrorCode } from "./errors.js";
 export { toSigner, type AccountSource, type Eip1193Provider, type LocalAccountLike, type Signer } from "./account.js";
 export { createBearerToken, type BearerToken, type SignInOptions } from "./auth/token.js";
 export { deriveMessagingKey, isValidKeyBundle, signKeyBundle, type MessagingKey } from "./messaging-key.js";
+export { isValidHomeRecord, signHomeRecord } from "./home.js";
 export { generatePrivateKey, addressOfKey } from "./keys.js";

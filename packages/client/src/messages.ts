@@ -10,11 +10,24 @@ export interface MessageChecks {
   decrypted: boolean;
   /** The EIP-712 signature recovers `from`. */
   signature: boolean;
-  /** `sender_receipt` is signed by the sender's node (here: the node `nodeInfo` names). */
+  /**
+   * `sender_receipt` is signed by the sender's home node: the node the sender's home record names
+   * or, for a sender without one, the node the session talks to (a `trustedNodes` node is accepted too).
+   */
   senderReceipt: boolean;
-  /** `receiver_receipt` is signed by the receiver's node. */
+  /**
+   * `receiver_receipt` is signed by the recipient's home node, by the same rule. False while the
+   * message is not delivered (`status` "pending" or "failed"): it has no receiver receipt yet.
+   */
   receiverReceipt: boolean;
 }
+
+/**
+ * Where a message is, as the sender's node reports it on the sender's copy: "pending" while the
+ * recipient's node (another node of the federation) has not stored it, "failed" when it gave up
+ * (`reason` says why). Every other message, received ones included, is "delivered".
+ */
+export type DeliveryStatus = "delivered" | "pending" | "failed";
 
 export interface DecryptedMessage {
   id: string;
@@ -27,8 +40,12 @@ export interface DecryptedMessage {
   timestamp: number;
   /** The plaintext, or undefined when it could not be decrypted. */
   text: string | undefined;
+  /** "pending" or "failed" only on a sent message to an account homed on another node; see `waitForDelivery`. */
+  status: DeliveryStatus;
+  /** With status "failed": why, in the sender's node's words. */
+  reason?: string;
   checks: MessageChecks;
-  /** Every check passed. */
+  /** Every check passed (so never while pending or failed). */
   verified: boolean;
   /** Why a check failed, in words; empty when verified. */
   problems: string[];
@@ -36,12 +53,27 @@ export interface DecryptedMessage {
   raw: Message;
 }
 
+/** What the session knows of an account's home node. */
+export type HomeNode =
+  /** Its home record (signed by the account, checked) names `node` (lowercase). */
+  | { kind: "record"; node: string }
+  /** No node of the federation holds a record: it is homed where its key bundle is, for a reader the session's node. */
+  | { kind: "none" }
+  /** The lookup failed: its receipts cannot be checked now. */
+  | { kind: "unknown"; reason: string };
+
 export interface DecodeContext {
   /** The reading account (lowercase). */
   self: string;
-  /** The nodes whose receipts are accepted (lowercase). */
-  senderNodes: readonly string[];
-  receiverNodes: readonly string[];
+  /** The node the session talks to (lowercase): the home node of an account without a home record. */
+  sessionNode: string;
+  /** Nodes whose receipts are accepted for any account, besides its home node (lowercase). */
+  trustedNodes: readonly string[];
+  /**
+   * `account`'s home node, from its verified home record (cached); `refresh` asks the node again
+   * (unless it was just asked), for a receipt that does not match what was cached: the account may have moved.
+   */
+  homeOf: (account: string, refresh?: boolean) => Promise<HomeNode>;
   /** The NIP-44 conversation key with `peer`, or undefined when the peer has no valid key. */
   conversationKey: (peer: string) => Promise<Uint8Array | undefined>;
 }
@@ -62,21 +94,65 @@ function receiptDigest(digest: Uint8Array, role: "sender" | "receiver"): Uint8Ar
   return hashTypedData({ primaryType: "Receipt", message: { message: toHex(digest), role } });
 }
 
+const ROLE = { sender: "sender", receiver: "recipient" } as const;
+
+/** Checks one receipt against the home node of `account`; a problem in words when it fails. */
+function checkReceipt(
+  role: "sender" | "receiver",
+  digest: Uint8Array | undefined,
+  receipt: string,
+  account: string,
+  home: HomeNode,
+  context: DecodeContext,
+): string | undefined {
+  const what = `the ${role} receipt`;
+  if (digest === undefined) return `${what} cannot be checked: the message's fields are malformed`;
+  if (home.kind === "unknown") return `${what} cannot be checked: the home node of ${account} could not be looked up (${home.reason})`;
+  const signer = recoverAddress(receiptDigest(digest, role), receipt);
+  if (signer === undefined) return `${what} is not a valid signature`;
+  const expected = home.kind === "record" ? home.node : context.sessionNode;
+  if (signer === expected || context.trustedNodes.includes(signer)) return undefined;
+  const trusted = context.trustedNodes.length > 0 ? " or a trusted node" : "";
+  return home.kind === "record"
+    ? `${what} is signed by ${signer}, not by the ${ROLE[role]}'s home node ${expected}${trusted} (named in ${account}'s home record)`
+    : `${what} is signed by ${signer}, not by this session's node ${expected}${trusted} (${account} has no home record)`;
+}
+
+/** `checkReceipt`, asking for the account's home record afresh once when the cached one does not match. */
+async function receiptProblem(role: "sender" | "receiver", digest: Uint8Array | undefined, receipt: string, account: string, cached: HomeNode, context: DecodeContext) {
+  const problem = checkReceipt(role, digest, receipt, account, cached, context);
+  if (problem === undefined || digest === undefined) return problem;
+  const fresh = await context.homeOf(account, true);
+  return fresh === cached ? problem : checkReceipt(role, digest, receipt, account, fresh, context);
+}
+
 export async function decodeMessage(raw: Message, context: DecodeContext): Promise<DecryptedMessage> {
   const from = raw.from.toLowerCase();
   const to = raw.to.toLowerCase();
   const direction = from === context.self ? "sent" : "received";
+  const status: DeliveryStatus = raw.status === "pending" || raw.status === "failed" ? raw.status : "delivered";
   const problems: string[] = [];
   const digest = messageDigest(raw);
 
   const signature = digest !== undefined && recoverAddress(digest, raw.signature) === from;
   if (!signature) problems.push("the sender's signature does not match the message");
-  const senderNode = digest === undefined ? undefined : recoverAddress(receiptDigest(digest, "sender"), raw.sender_receipt);
-  const senderReceipt = senderNode !== undefined && context.senderNodes.includes(senderNode);
-  if (!senderReceipt) problems.push("the sender receipt is not signed by the sender's node");
-  const receiverNode = digest === undefined || raw.receiver_receipt === undefined ? undefined : recoverAddress(receiptDigest(digest, "receiver"), raw.receiver_receipt);
-  const receiverReceipt = receiverNode !== undefined && context.receiverNodes.includes(receiverNode);
-  if (!receiverReceipt) problems.push("the receiver receipt is not signed by the receiver's node");
+  const [senderHome, receiverHome] = await Promise.all([context.homeOf(from), context.homeOf(to)]);
+  const senderProblem = await receiptProblem("sender", digest, raw.sender_receipt, from, senderHome, context);
+  if (senderProblem) problems.push(senderProblem);
+  let receiverProblem: string | undefined;
+  if (raw.receiver_receipt !== undefined) {
+    receiverProblem = await receiptProblem("receiver", digest, raw.receiver_receipt, to, receiverHome, context);
+  } else if (status === "pending") {
+    const node = receiverHome.kind === "record" ? ` ${receiverHome.node}` : "";
+    receiverProblem = `not delivered yet: the recipient's home node${node} has not stored it (no receiver receipt so far)`;
+  } else if (status === "failed") {
+    receiverProblem = raw.reason ? `delivery failed: ${raw.reason}` : "delivery failed (the sender's node gave no reason)";
+  } else {
+    receiverProblem = "the receiver receipt is missing";
+  }
+  if (receiverProblem) problems.push(receiverProblem);
+  const senderReceipt = senderProblem === undefined;
+  const receiverReceipt = receiverProblem === undefined;
 
   let text: string | undefined;
   const peer = direction === "sent" ? to : from;
@@ -98,6 +174,8 @@ export async function decodeMessage(raw: Message, context: DecodeContext): Promi
     direction,
     timestamp: raw.timestamp,
     text,
+    status,
+    ...(status === "failed" && raw.reason !== undefined && { reason: raw.reason }),
     checks,
     verified: checks.decrypted && signature && senderReceipt && receiverReceipt,
     problems,

@@ -85,14 +85,14 @@ describe("two accounts exchange messages", () => {
     expect(chat[0]!.id).toBe(reply.id);
   });
 
-  it("works with an EIP-1193 wallet that can only sign: one sign-in, one key derivation, a signature per send", async () => {
+  it("works with an EIP-1193 wallet that can only sign: one sign-in, one home record, one key derivation, a signature per send", async () => {
     await carol.send(aliceAddress, "from a wallet");
     await carol.send(aliceAddress, "again");
     const messages = await collect(carol.inbox({ direction: "sent" }).messages());
     expect(messages.map((message) => message.text)).toEqual(["again", "from a wallet"]);
     const count = (method: string) => carolWallet.calls.filter((call) => call === method).length;
     expect(count("personal_sign")).toBe(1); // the token is reused
-    expect(count("eth_signTypedData_v4")).toBe(4); // key derivation, key bundle, two messages
+    expect(count("eth_signTypedData_v4")).toBe(5); // home record, key derivation, key bundle, two messages
     expect(carolWallet.calls.filter((call) => !["personal_sign", "eth_signTypedData_v4"].includes(call))).toEqual([]);
 
     const fromWallet = await collect(alice.inbox({ from: carolAddress }).messages());
@@ -197,7 +197,7 @@ describe("what a dishonest node serves is flagged", () => {
   });
 
   it("a receipt swapped between roles", async () => {
-    proxy.rewrite = editMessages((message) => ({ ...message, sender_receipt: message.receiver_receipt }));
+    proxy.rewrite = editMessages((message) => ({ ...message, sender_receipt: message.receiver_receipt! }));
     expect((await newest()).checks).toMatchObject({ senderReceipt: false, receiverReceipt: true });
   });
 

@@ -3,13 +3,14 @@
 import { toSigner, type AccountSource, type Signer } from "./account.js";
 import { createBearerToken, type BearerToken } from "./auth/token.js";
 import { fromHex, isAddress, type Hex } from "./crypto/ecdsa.js";
-import { typedData } from "@neutral/protocol";
+import { JSON_RPC_ERRORS, typedData } from "@neutral/protocol";
 import { encryptHex, getConversationKey, MAX_PLAINTEXT_BYTES, payloadLength } from "./crypto/nip44.js";
 import { NeutralError } from "./errors.js";
 import { errors } from "./generated/errors.js";
 import { createNeutralServiceClient, type NeutralServiceClient } from "./generated/methods.js";
-import type { Direction, KeyBundle, Message, NodeInfo } from "./generated/types.js";
-import { decodeMessage, type DecryptedMessage } from "./messages.js";
+import type { Direction, HomeRecord, KeyBundle, Message, NodeInfo } from "./generated/types.js";
+import { isValidHomeRecord, signHomeRecord } from "./home.js";
+import { decodeMessage, type DecodeContext, type DecryptedMessage, type HomeNode } from "./messages.js";
 import { deriveMessagingKey, isValidKeyBundle, signKeyBundle, type MessagingKey } from "./messaging-key.js";
 import { RpcError, type CallOptions } from "./rpc.js";
 
@@ -26,7 +27,10 @@ export interface NeutralOptions {
   tokenLifetimeMs?: number;
   /** Per-request timeout, ms (default 30 000; 0 disables). */
   timeoutMs?: number;
-  /** Receipts signed by these nodes are accepted too, besides the node this session talks to. */
+  /**
+   * Receipts signed by these nodes are accepted too, for any account, besides the account's home
+   * node (the node its home record names, or for an account without one the node this session talks to).
+   */
   trustedNodes?: readonly string[];
   fetch?: typeof globalThis.fetch;
   /** Default `Date.now`. */
@@ -56,6 +60,18 @@ export interface ChatOptions extends PageOptions {
   until?: number;
 }
 
+export interface DeliveryWaitOptions {
+  /**
+   * Give up after this many ms and resolve with the message as it is then (still "pending").
+   * Default: no limit (the sender's node retries for `nodeInfo().limits.retryPeriodSeconds`, then fails it). 0 checks once.
+   */
+  timeoutMs?: number;
+  /** Stops the wait: it rejects with `signal.reason` (an "AbortError" DOMException unless the signal was given another). */
+  signal?: AbortSignal;
+  /** The longest pause between two looks at the node, ms (default 2000); the first ones come sooner. */
+  intervalMs?: number;
+}
+
 export interface MessagePage {
   /** Decrypted and checked, in walk order. */
   messages: DecryptedMessage[];
@@ -78,12 +94,32 @@ export interface Neutral {
   token(): Promise<string>;
   /** The node's address, domains and limits (fetched once per session). */
   nodeInfo(): Promise<NodeInfo>;
-  /** Signs in, derives the messaging key and publishes its bundle if the node lacks it. Every other call does this first. */
+  /**
+   * Signs in, makes this node the account's home (publishes a signed home record naming it, unless
+   * the newest record already does), derives the messaging key and publishes its bundle if the node
+   * lacks it. Every other call does this first. A node without federation (no
+   * `neutralService_publishHome`) is used as it is.
+   */
   ready(): Promise<void>;
   /** `account`'s key bundle as this node serves it, after checking its signature; undefined when it has none. */
   keyOf(account: string, options?: CallOptions): Promise<KeyBundle | undefined>;
-  /** Encrypts `text` to `to`'s messaging key, signs and sends it; resolves with the stored message. */
+  /**
+   * `account`'s newest home record in the federation, as this node serves it, after checking the
+   * account signed it; undefined when there is none (or the node does not federate).
+   */
+  homeOf(account: string, options?: CallOptions): Promise<HomeRecord | undefined>;
+  /**
+   * Encrypts `text` to `to`'s messaging key, signs and sends it; resolves with the stored message.
+   * To an account homed on another node, the node waits a little for that node's receipt: the
+   * message may come back with `status` "pending" (see `waitForDelivery`).
+   */
   send(to: string, text: string, options?: CallOptions): Promise<DecryptedMessage>;
+  /**
+   * Resolves once a message this account sent is no longer pending: with the message as the node
+   * now serves it, "delivered" (both receipts, checked) or "failed" (with `reason`). A message that
+   * is not pending resolves at once. Polls the sender's copy; see `DeliveryWaitOptions`.
+   */
+  waitForDelivery(message: DecryptedMessage, options?: DeliveryWaitOptions): Promise<DecryptedMessage>;
   /** The inbox, page by page (newest first unless `after` is given). */
   inbox(options?: InboxOptions): MessagePages;
   /** The chat with `peer`, both directions, page by page. */
@@ -92,6 +128,30 @@ export interface Neutral {
 
 const PEER_KEY_TTL_MS = 5 * 60_000;
 const MISSING_KEY_TTL_MS = 10_000;
+/** How long a home record (or that an account has none) is believed before the node is asked again. */
+const HOME_TTL_MS = 5 * 60_000;
+const MISSING_HOME_TTL_MS = 10_000;
+/** A receipt that does not match a cached home record has the record asked for again, at most this often per account. */
+const HOME_REFRESH_MS = 1_000;
+const DEFAULT_DELIVERY_POLL_MS = 2_000;
+
+const isMethodNotFound = (error: unknown) => error instanceof RpcError && error.code === JSON_RPC_ERRORS.MethodNotFound.code;
+
+/** Resolves after `ms`, or rejects with the signal's reason once it is aborted. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", abort, { once: true });
+  });
+}
 
 interface PeerKey {
   bundle: KeyBundle;
@@ -167,6 +227,77 @@ export function createNeutral(options: NeutralOptions): Neutral {
 
   const info = once(() => open.nodeInfo());
   const peerKeys = new Map<string, { value: Promise<PeerKey | undefined>; expires: number }>();
+  const homes = new Map<string, { value: Promise<HomeNode>; expires: number; fetchedAt: number }>();
+  /** The node answered -32601 to getHome: it does not federate, no account has a record there. */
+  let homesUnsupported = false;
+
+  /** `account`'s home record as the node serves it; `forged` when the account did not sign it. */
+  async function servedHome(account: string, call?: CallOptions): Promise<{ record?: HomeRecord; forged?: true }> {
+    if (homesUnsupported) return {};
+    let record: HomeRecord | null;
+    try {
+      record = await open.getHome({ account }, call);
+    } catch (error) {
+      if (!isMethodNotFound(error)) throw error;
+      homesUnsupported = true;
+      return {};
+    }
+    if (record === null) return {};
+    return isValidHomeRecord(record, account) ? { record } : { forged: true };
+  }
+
+  const rememberHome = (account: string, record: HomeRecord) =>
+    homes.set(account, { value: Promise.resolve({ kind: "record", node: record.node.toLowerCase() }), expires: now() + HOME_TTL_MS, fetchedAt: now() });
+
+  /**
+   * The home node receipts of `account` are checked against: from its home record, fetched through
+   * this node and checked against the account's signature (a record it did not sign is ignored, as
+   * if there were none), cached like peer keys. A failed lookup is not cached. `refresh`: asks
+   * again unless the cached answer is under a second old.
+   */
+  function homeNode(account: string, refresh = false): Promise<HomeNode> {
+    const cached = homes.get(account);
+    if (cached && cached.expires > now() && !(refresh && now() - cached.fetchedAt >= HOME_REFRESH_MS)) return cached.value;
+    const value = servedHome(account).then(
+      ({ record }): HomeNode => (record ? { kind: "record", node: record.node.toLowerCase() } : { kind: "none" }),
+      (error: unknown): HomeNode => ({ kind: "unknown", reason: error instanceof Error ? error.message : "unknown error" }),
+    );
+    const entry = { value, expires: now() + MISSING_HOME_TTL_MS, fetchedAt: now() };
+    homes.set(account, entry);
+    void value.then((home) => {
+      if (home.kind === "record") entry.expires = now() + HOME_TTL_MS;
+      else if (home.kind === "unknown" && homes.get(account) === entry) homes.delete(account);
+    });
+    return value;
+  }
+
+  /**
+   * Makes this node the account's home: publishes a record naming it unless the newest record
+   * already does. First of all, so that the node then serves the account's key bundle as its own.
+   */
+  async function publishHomeHere(self: string): Promise<void> {
+    const node = (await info.get()).address.toLowerCase();
+    const { record: current } = await servedHome(self);
+    if (homesUnsupported) return;
+    if (current?.node.toLowerCase() === node) {
+      rememberHome(self, current);
+      return;
+    }
+    // Newer than the current record, so that it wins even against a clock that was ahead.
+    const record = await signHomeRecord(signer, node, Math.max(now(), (current?.timestamp ?? 0) + 1));
+    let stored: HomeRecord;
+    try {
+      stored = await authed(() => client.publishHome({ record }));
+    } catch (error) {
+      if (!isMethodNotFound(error)) throw error;
+      homesUnsupported = true;
+      return;
+    }
+    if (stored.node.toLowerCase() !== node || !isValidHomeRecord(stored, self)) {
+      throw new NeutralError("PROTOCOL_ERROR", `The node keeps a newer home record for this account, naming another node (${stored.node.toLowerCase()})`);
+    }
+    rememberHome(self, stored);
+  }
 
   async function verifiedBundle(account: string, call?: CallOptions): Promise<KeyBundle | undefined> {
     const bundle = await open.getKey({ account }, call);
@@ -179,6 +310,7 @@ export function createNeutral(options: NeutralOptions): Neutral {
 
   const session = once(async (): Promise<MessagingKey> => {
     const self = await signer.getAddress();
+    await publishHomeHere(self);
     const key = await deriveMessagingKey(signer);
     const published = await verifiedBundle(self).catch((error: unknown) => {
       if (error instanceof NeutralError && error.code === "INVALID_KEY_BUNDLE") return undefined; // replace it
@@ -220,11 +352,11 @@ export function createNeutral(options: NeutralOptions): Neutral {
 
   async function decodeAll(messages: readonly Message[]): Promise<DecryptedMessage[]> {
     const [self, node] = await Promise.all([signer.getAddress(), info.get()]);
-    const nodes = [node.address.toLowerCase(), ...trustedNodes];
-    const context = {
+    const context: DecodeContext = {
       self,
-      senderNodes: nodes,
-      receiverNodes: nodes,
+      sessionNode: node.address.toLowerCase(),
+      trustedNodes,
+      homeOf: homeNode,
       // A peer whose bundle is invalid reads as one without a key: the message says so in `problems`.
       conversationKey: async (peer: string) => (await peerKey(peer, false).catch(() => undefined))?.conversationKey,
     };
@@ -270,6 +402,12 @@ export function createNeutral(options: NeutralOptions): Neutral {
     async keyOf(account, call) {
       return verifiedBundle(checkAddress(account, "account"), call);
     },
+    async homeOf(account, call) {
+      const id = checkAddress(account, "account");
+      const { record, forged } = await servedHome(id, call);
+      if (forged) throw new NeutralError("INVALID_HOME_RECORD", `The node served a home record for ${id} that ${id} did not sign`);
+      return record;
+    },
 
     async send(to, text, call) {
       const recipient = checkAddress(to, "to");
@@ -302,6 +440,35 @@ export function createNeutral(options: NeutralOptions): Neutral {
       }
       const [decoded] = await decodeAll([stored]);
       return decoded!;
+    },
+
+    async waitForDelivery(message, wait = {}) {
+      if (message.status !== "pending") return message;
+      const { signal } = wait;
+      const self = await signer.getAddress();
+      if (message.from !== self) throw new NeutralError("INVALID_ARGUMENT", "Only a message this account sent can be waited for");
+      if (!/^[1-9][0-9]{0,18}$/.test(message.id)) throw new NeutralError("INVALID_ARGUMENT", "The message has no valid id");
+      await session.get();
+      const deadline = wait.timeoutMs === undefined ? Infinity : Date.now() + wait.timeoutMs;
+      const longest = Math.max(1, wait.intervalMs ?? DEFAULT_DELIVERY_POLL_MS);
+      // The sender's copy is the first sent message after id − 1.
+      const after = (BigInt(message.id) - 1n).toString();
+      const sent = message.raw;
+      let latest = message;
+      for (let delay = Math.min(250, longest); ; delay = Math.min(longest, delay * 2)) {
+        const page = await authed(() => client.getInbox({ inboxFilter: { direction: "sent" }, after, limit: 1 }, { ...(signal && { signal }) })).catch((error: unknown) => {
+          throw signal?.aborted ? signal.reason : error; // an abort rejects with the signal's reason, as a pause does
+        });
+        const stored = page.data[0];
+        if (stored?.id !== message.id || stored.message.toLowerCase() !== sent.message.toLowerCase() || stored.to.toLowerCase() !== message.to || stored.timestamp !== message.timestamp) {
+          throw new NeutralError("PROTOCOL_ERROR", `The node no longer serves sent message ${message.id} as it was sent`);
+        }
+        [latest] = (await decodeAll([stored])) as [DecryptedMessage];
+        if (latest.status !== "pending") return latest;
+        const left = deadline - Date.now();
+        if (left <= 0) return latest;
+        await pause(Math.min(delay, left), signal);
+      }
     },
 
     inbox(walk = {}) {

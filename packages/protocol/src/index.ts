@@ -43,7 +43,7 @@ export {
   messageJson,
   messageJsonTail,
   messageJsonWithId,
-  type DeliveryStatus,
+  type WireDeliveryStatus,
   type WireMessageFields,
 } from "./wire-message.js";
 export {

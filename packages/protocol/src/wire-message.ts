@@ -6,8 +6,8 @@
  * PostgreSQL function) writes `MESSAGE_JSON_ID_HEAD + id + '"' + tail`.
  */
 
-/** What became of a message to another node (federation); absent: delivered (or never remote). */
-export type DeliveryStatus = "pending" | "failed";
+/** What a stored message to another node (federation) says of its delivery; absent: delivered (or never remote). */
+export type WireDeliveryStatus = "pending" | "failed";
 
 /** The fields of a stored message, every hex field lowercase; `message` is the ciphertext as hex without 0x. */
 export interface WireMessageFields {
@@ -20,7 +20,7 @@ export interface WireMessageFields {
   receiverReceipt?: string | undefined;
   timestamp: number;
   /** Only on a sender's copy of a message to another node that is not delivered. */
-  status?: DeliveryStatus | undefined;
+  status?: WireDeliveryStatus | undefined;
   /** With `status: "failed"`: why. */
   reason?: string | undefined;
 }

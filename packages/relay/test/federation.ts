@@ -1,120 +1,28 @@
-// Test support (not built): nodes that federate, real relays on loopback, and the accounts that use
-// them. Each node has a fixed port and key, so it can be stopped, crashed and started again as the
-// same peer; its peers are listed pinned (`URL#0xADDRESS`), or through `via` a proxy in front.
+// Test support (not built): nodes that federate (`startFederation` of the testing entry, with fast
+// retries), the accounts that use them, signed node-to-node calls, and a proxy to put between two
+// nodes (a dishonest network).
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { rmSync } from "node:fs";
 import { fixtureSigner, TEST_KEYS, type FixtureSigner } from "@neutral/protocol/testing";
-import { call, post, startRelay, tempDir, type RpcAnswer, type RunningRelay } from "../testing/index.js";
+import { call, freePorts, post, startFederation, type FederatedNode, type Federation, type FederationOptions, type RpcAnswer } from "../testing/index.js";
 
 /** Node keys: the examples' node, their peer, and one more (public test keys, never real secrets). */
 export const NODE_KEYS = [TEST_KEYS.node, TEST_KEYS.peer, TEST_KEYS.mallory] as const;
 
 /** A free TCP port on loopback (released before it is used: fine on a test machine). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export const freePort = async (): Promise<number> => (await freePorts(1))[0]!;
 
-export interface TestNode {
-  readonly name: string;
-  /** The node key it starts with (a test may change it, to play a peer whose key changed). */
-  key: `0x${string}`;
-  /** The node's address (lowercase). */
-  readonly address: string;
-  readonly port: number;
-  readonly url: string;
-  readonly dataDir: string;
-  /** The running relay; undefined while stopped. */
-  relay: RunningRelay | undefined;
-  /** Starts (or starts again) the relay on its port, key and data dir. */
-  start(): Promise<RunningRelay>;
-  /** SIGTERM, waits for the exit. */
-  stop(): Promise<void>;
-  /** SIGKILL to the whole process group. */
-  crash(): Promise<void>;
-}
-
-export interface FederationOptions {
-  /** How many nodes (at most NODE_KEYS.length). */
-  count: number;
-  /** Flags every node gets (after the federation's own). */
-  args?: string[];
-  /** Flags of one node, by index. */
-  argsOf?: (index: number) => string[];
-  /** The URL node `from` lists for peer `to`, e.g. a proxy in front of it; undefined: the peer's own. */
-  peerUrl?: (from: number, to: number) => string | undefined;
-  /** Whether node `from` lists peer `to` pinned to its address (default: yes). */
-  pinned?: (from: number, to: number) => boolean;
-  /** The key of node `i` (default: NODE_KEYS[i]). */
-  keyOf?: (index: number) => `0x${string}`;
-  env?: Record<string, string>;
-  workers?: number;
-}
+export type TestNode = FederatedNode;
+export type { Federation };
 
 /** Fast retries for tests: a node that comes back is retried within a second. */
 export const FAST_RETRIES = ["--retry-backoff-ms", "50", "--retry-backoff-max-ms", "500", "--delivery-wait-ms", "2000"];
 
-export interface Federation {
-  nodes: TestNode[];
-  /** Stops every node and removes the data dirs. */
-  close(): Promise<void>;
-}
-
-/** `count` nodes, each a peer of every other, pinned; not started (call `start` on each, or `startAll`). */
-export async function federation(options: FederationOptions): Promise<Federation> {
-  const ports = await Promise.all(Array.from({ length: options.count }, () => freePort()));
-  const keys = ports.map((_, i) => options.keyOf?.(i) ?? NODE_KEYS[i]!);
-  const signers = keys.map((key) => fixtureSigner(key));
-  const nodes: TestNode[] = ports.map((port, i) => {
-    const dataDir = tempDir(`neutral-fed-${i}-`);
-    const url = `http://127.0.0.1:${port}`;
-    const peers = ports.flatMap((_, j) => {
-      if (j === i) return [];
-      const peerUrl = options.peerUrl?.(i, j) ?? `http://127.0.0.1:${ports[j]}`;
-      return ["--peer", options.pinned?.(i, j) === false ? peerUrl : `${peerUrl}#${signers[j]!.address}`];
-    });
-    const node: TestNode = {
-      name: "ABC"[i]!,
-      key: keys[i]!,
-      address: signers[i]!.address,
-      port,
-      url,
-      dataDir,
-      relay: undefined,
-      async start() {
-        node.relay = await startRelay({
-          dataDir,
-          args: ["--port", String(port), "--node-key", node.key, ...peers, ...FAST_RETRIES, ...(options.args ?? []), ...(options.argsOf?.(i) ?? [])],
-          ...(options.env && { env: options.env }),
-          ...(options.workers !== undefined && { workers: options.workers }),
-        });
-        return node.relay;
-      },
-      async stop() {
-        await node.relay?.stop();
-        node.relay = undefined;
-      },
-      async crash() {
-        await node.relay?.crash();
-        node.relay = undefined;
-      },
-    };
-    return node;
-  });
-  return {
-    nodes,
-    async close() {
-      await Promise.all(nodes.map((node) => node.stop()));
-      for (const node of nodes) rmSync(node.dataDir, { recursive: true, force: true });
-    },
-  };
+/** `count` nodes (keys: NODE_KEYS, or `keyOf`), each a peer of every other, with fast retries; not started. */
+export function federation(options: Omit<FederationOptions, "keys" | "start"> & { count: number; keyOf?: (index: number) => `0x${string}` }): Promise<Federation> {
+  const { count, keyOf, args, ...rest } = options;
+  const keys = Array.from({ length: count }, (_, i) => keyOf?.(i) ?? NODE_KEYS[i]!);
+  return startFederation({ ...rest, keys, args: [...FAST_RETRIES, ...(args ?? [])], start: false });
 }
 
 export const startAll = (nodes: readonly TestNode[]) => Promise.all(nodes.map((node) => node.start()));

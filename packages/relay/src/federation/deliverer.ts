@@ -115,11 +115,12 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     for (;;) {
       const entries = await store.expiredOutboxEntries(before, 500);
       if (entries.length === 0) return;
-      const hours = Math.round((config.retryPeriodSeconds / 3600) * 10) / 10;
+      const seconds = config.retryPeriodSeconds;
+      const period = seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
       await store.settleDeliveries(
         entries.map((entry) => {
           const last = errors.get(entry.destination);
-          return failed(entry, fieldsOf(entry), `not delivered to the recipient's node ${entry.destination} within ${hours} h${last ? ` (last attempt: ${last})` : ""}`);
+          return failed(entry, fieldsOf(entry), `not delivered to the recipient's node ${entry.destination} within ${period}${last ? ` (last attempt: ${last})` : ""}`);
         }),
       );
       logger.warn({ failed: entries.length }, "messages to other nodes failed: the retry period is over");

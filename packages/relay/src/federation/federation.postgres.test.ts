@@ -19,6 +19,7 @@ const asNode = (name: string, relay: RunningRelay): TestNode => ({
   key: TEST_KEYS.node,
   address: relay.address,
   port: Number(new URL(relay.url).port),
+  domain: new URL(relay.url).host,
   url: relay.url,
   dataDir: relay.dataDir,
   relay,
