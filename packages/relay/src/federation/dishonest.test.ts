@@ -156,6 +156,32 @@ describe("node-to-node requests", () => {
   }, 120_000);
 });
 
+describe("a recipient that moved", () => {
+  it("a node that missed the move delivers to the old home, which refuses with the new record; the message goes on to the new home", async () => {
+    // C's calls to A go through a proxy that lets nothing through: A misses C's announcement.
+    const blocked: { url: string } = { url: "http://127.0.0.1:1" };
+    proxy = await nodeProxy(() => blocked.url);
+    const cToA = proxy;
+    fed = await federation({ count: 3, peerUrl: (from, to) => (from === 2 && to === 0 ? cToA.url : undefined) });
+    const [a, b, c] = fed.nodes as [NonNullable<typeof fed>["nodes"][0], NonNullable<typeof fed>["nodes"][0], NonNullable<typeof fed>["nodes"][0]];
+    await startAll(fed.nodes);
+    await alice.homeAt(a);
+    const erin = account(`0x${"e".repeat(63)}2`);
+    await erin.homeAt(b, Date.now() - 1000);
+    const before = await alice.send(a, erin.address, "01"); // A now knows (and caches) erin at B
+    expect(before.receiver_receipt).toBeDefined();
+    await erin.homeAt(c);
+    await eventually("B knowing erin moved", () => alice.ok<{ node: string }>(b, "neutralService_getHome", [erin.address]), (home) => home.node === c.address);
+    expect(await alice.ok(a, "neutralService_getHome", [erin.address])).toMatchObject({ node: b.address }); // A missed it
+    const sent = await alice.send(a, erin.address, "02");
+    const [, moved] = await eventually("the copy delivered", () => alice.mailbox(a, "sent"), (copies) => copies[1]?.status === undefined && copies[1]?.receiver_receipt !== undefined, 30_000);
+    expect(moved!.signature).toBe(sent.signature);
+    expect((await erin.mailbox(c)).map((message) => message.signature)).toEqual([sent.signature]);
+    expect((await erin.mailbox(b)).map((message) => message.signature)).toEqual([before.signature]);
+    expect(await alice.ok(a, "neutralService_getHome", [erin.address])).toMatchObject({ node: c.address }); // learned from B's refusal
+  }, 120_000);
+});
+
 describe("peer addresses", () => {
   it("an unpinned peer is pinned at first contact; when it later signs with another key it is not a peer any more", async () => {
     fed = await federation({ count: 2, pinned: () => false, args: ["--delivery-wait-ms", "300"] });
