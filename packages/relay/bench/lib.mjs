@@ -5,7 +5,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, re
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildSiweMessage, encodeBearerToken, personalMessageDigest, tokenExpiry } from "@neutral/protocol";
+import { buildSiweMessage, encodeBearerToken, hashTypedData, personalMessageDigest, tokenExpiry } from "@neutral/protocol";
 import { loadSecp256k1 } from "../dist/crypto/secp256k1.js";
 import { messageDigest } from "../dist/crypto/eip712.js";
 import { openSqliteStore } from "../dist/storage/sqlite.js";
@@ -38,6 +38,18 @@ export function token(u, { nonce = randomBytes(8).toString("hex"), lifetimeMs = 
 export function signedMessage(from, to, message, timestamp = Date.now()) {
   const fields = { from: from.address, to: to.address, message, timestamp };
   return { ...fields, signature: `0x${hex(curve.sign(messageDigest(fields), from.privateKey))}` };
+}
+
+/** A node key (0x + 64 hex, for --node-key) derived from `label`, and the node address it signs as. */
+export function nodeKey(label) {
+  const privateKey = createHash("sha256").update(`neutral-bench-node:${label}`).digest();
+  return { key: `0x${hex(privateKey)}`, address: curve.addressOf(privateKey) };
+}
+
+/** A HomeRecord (openrpc.json "Federation") homing `u` at the node `node` (0x address), signed by `u` with the native curve: EIP-712 `Home`. */
+export function homeRecord(u, node, timestamp = Date.now()) {
+  const message = { account: u.address, node: node.toLowerCase(), timestamp };
+  return { ...message, signature: `0x${hex(curve.sign(hashTypedData({ primaryType: "Home", message }), u.privateKey))}` };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -155,9 +167,14 @@ export function rssOf(pid) {
   return match ? Number(match[1]) * 1024 : 0;
 }
 
-/** Spawns `args` under node and waits until GET /health answers and `workers` children (if > 1) exist. */
-export async function startProcess({ args, port, workers = 1, env = {} }) {
+/**
+ * Spawns `args` under node and waits until GET /health answers and `workers` children (if > 1) exist.
+ * `onSpawn(child)`: called at once with the child process, so a caller can stop it on Ctrl-C even
+ * before it serves (or when it never does).
+ */
+export async function startProcess({ args, port, workers = 1, env = {}, onSpawn }) {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  onSpawn?.(child);
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
@@ -198,8 +215,9 @@ export async function startProcess({ args, port, workers = 1, env = {} }) {
   };
 }
 
-export async function startRelay({ dataDir, workers, extraArgs = [], env }) {
-  const port = await freePort();
+/** `port`: a fixed one (e.g. a node restarted where its peers expect it); default a free one. */
+export async function startRelay({ dataDir, workers, extraArgs = [], env, port: fixedPort, onSpawn }) {
+  const port = fixedPort ?? (await freePort());
   const args = [
     ...(process.env.BENCH_RELAY_NODE_ARGS ? process.env.BENCH_RELAY_NODE_ARGS.split(" ") : []),
     MAIN,
@@ -212,7 +230,7 @@ export async function startRelay({ dataDir, workers, extraArgs = [], env }) {
     "--domain", DOMAIN,
     ...extraArgs,
   ];
-  return startProcess({ args, port, workers, env });
+  return startProcess({ args, port, workers, env, onSpawn });
 }
 
 export async function startBaseline({ payloadFile, workers }) {
