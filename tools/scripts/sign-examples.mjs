@@ -4,7 +4,7 @@
 // viem signs (an implementation independent of ours); the domain, the types and the keys are the
 // protocol package's.
 import { privateKeyToAccount } from "viem/accounts";
-import { hashTypedData } from "viem";
+import { hashTypedData, sha256, toBytes } from "viem";
 import { EIP712_DOMAIN as domain, EIP712_TYPES as types } from "@neutral/protocol";
 import { TEST_KEYS } from "@neutral/protocol/testing";
 
@@ -74,6 +74,14 @@ const relayed = {
   sender_receipt: await peer.signTypedData({ domain, types, primaryType: "Receipt", message: { message: relayedDigest, role: "sender" } }),
 };
 const receiverReceipt = await node.signTypedData({ domain, types, primaryType: "Receipt", message: { message: relayedDigest, role: "receiver" } });
+// The answer's signature: over the SHA-256 of the message digests and of the outcomes' JSON.
+const outcomes = JSON.stringify([{ receiver_receipt: receiverReceipt }]);
+const answerSignature = await node.signTypedData({
+  domain,
+  types,
+  primaryType: "DeliveryAnswer",
+  message: { node: node.address, messages: sha256(relayedDigest), outcomes: sha256(toBytes(outcomes)) },
+});
 
 console.log(
   JSON.stringify(
@@ -86,7 +94,7 @@ console.log(
       messages: out,
       keyBundles,
       homes,
-      relayed: { message: relayed, receiver_receipt: receiverReceipt },
+      relayed: { message: relayed, receiver_receipt: receiverReceipt, answer_signature: answerSignature },
     },
     null,
     2,

@@ -19,6 +19,7 @@ const samples: { [P in PrimaryType]: TypedValues[P][] } = {
   KeyBundle: [{ account: ALICE, key: `0x${"42".repeat(32)}`, timestamp: 1767225600000 }],
   DeriveMessagingKey: [{ notice: "ünïcödé ✓", account: BOB, version: 1 }, { notice: "", account: ALICE, version: 2 ** 32 - 1 }],
   Home: [{ account: ALICE, node: BOB, timestamp: 1767225600000 }],
+  DeliveryAnswer: [{ node: BOB, messages: `0x${"12".repeat(32)}`, outcomes: `0x${"34".repeat(32)}` }],
   NodeRequest: [
     { origin: ALICE, destination: BOB, method: "neutralService_deliver", body: `0x${"5a".repeat(32)}`, timestamp: 1767225600000 },
     { origin: BOB, destination: ALICE, method: "", body: `0x${"00".repeat(32)}`, timestamp: 0 },

@@ -48,10 +48,12 @@ export {
 } from "./wire-message.js";
 export {
   NODE_AUTH_SCHEME,
+  deliveryAnswerDigest,
   encodeNodeAuthorization,
   isNodeAuthorization,
   nodeRequestBodyDigest,
   nodeRequestDigest,
+  nodeRequestDigestOf,
   parseNodeAuthorization,
   type NodeAuthorization,
   type NodeRequestFields,

@@ -1,7 +1,7 @@
-import { hashTypedData as viemHashTypedData, keccak256, recoverAddress, toBytes, type Hex } from "viem";
+import { hashTypedData as viemHashTypedData, recoverAddress, sha256, toBytes, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { EIP712_DOMAIN, EIP712_TYPES } from "./eip712.js";
-import { encodeNodeAuthorization, nodeRequestBodyDigest, nodeRequestDigest, parseNodeAuthorization } from "./node-request.js";
+import { deliveryAnswerDigest, encodeNodeAuthorization, nodeRequestBodyDigest, nodeRequestDigest, parseNodeAuthorization } from "./node-request.js";
 import { fixtureSigner } from "./testing/signer.js";
 import { TEST_KEYS } from "./testing/keys.js";
 
@@ -11,13 +11,13 @@ const body = '{"jsonrpc":"2.0","id":1,"method":"neutralService_lookup","params":
 const fields = { origin: peer.address, destination: node.address, method: "neutralService_lookup", timestamp: 1767225600000 };
 
 describe("node-to-node request signatures", () => {
-  it("sign viem's EIP-712 digest of NodeRequest over the body's keccak-256", async () => {
-    expect(nodeRequestBodyDigest(body)).toBe(keccak256(toBytes(body)));
+  it("sign viem's EIP-712 digest of NodeRequest over the body's SHA-256", async () => {
+    expect(nodeRequestBodyDigest(body)).toBe(sha256(toBytes(body)));
     const expected = viemHashTypedData({
       domain: EIP712_DOMAIN,
       types: { NodeRequest: EIP712_TYPES.NodeRequest },
       primaryType: "NodeRequest",
-      message: { ...fields, body: keccak256(toBytes(body)), timestamp: BigInt(fields.timestamp) },
+      message: { ...fields, body: sha256(toBytes(body)), timestamp: BigInt(fields.timestamp) },
     });
     expect(Buffer.from(nodeRequestDigest(fields, body)).toString("hex")).toBe(expected.slice(2));
     const header = peer.nodeAuthorization(node.address, fields.method, body, fields.timestamp);
@@ -68,5 +68,20 @@ describe("home records", () => {
       message: { account: record.account, node: record.node, timestamp: BigInt(record.timestamp) },
     });
     expect((await recoverAddress({ hash: digest, signature: record.signature })).toLowerCase()).toBe(record.account);
+  });
+});
+
+describe("delivery answers", () => {
+  it("are signed DeliveryAnswer typed data over the SHA-256 of the message digests and of the outcomes' JSON", async () => {
+    const digests = [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)];
+    const outcomes = JSON.stringify([{ receiver_receipt: `0x${"ab".repeat(65)}` }, { refused: { code: -32002, message: "no", permanent: true } }]);
+    const expected = viemHashTypedData({
+      domain: EIP712_DOMAIN,
+      types: { DeliveryAnswer: EIP712_TYPES.DeliveryAnswer },
+      primaryType: "DeliveryAnswer",
+      message: { node: node.address, messages: sha256(new Uint8Array([...digests[0]!, ...digests[1]!])), outcomes: sha256(toBytes(outcomes)) },
+    });
+    expect(Buffer.from(deliveryAnswerDigest(node.checksumAddress, digests, outcomes)).toString("hex")).toBe(expected.slice(2));
+    expect(deliveryAnswerDigest(node.address, digests.slice().reverse(), outcomes)).not.toEqual(deliveryAnswerDigest(node.address, digests, outcomes));
   });
 });

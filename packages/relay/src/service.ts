@@ -3,6 +3,7 @@ import {
   ErrorCode,
   RpcError,
   rawJson,
+  type RawJson,
   type DeliveryOutcome,
   type DeliveryRefusal,
   type DeliveryResult,
@@ -22,6 +23,7 @@ import { isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";
 import type { FederationConfig, Limits } from "./config.js";
 import type { Federation, Route } from "./federation/index.js";
 import { homeDigest, relayedSigners, type RelayedFields } from "./federation/records.js";
+import { deliveryAnswerDigest } from "@neutral/protocol";
 import type { StorageQuotas } from "./limits/storage-quotas.js";
 import type { AcceptedMessage } from "./message.js";
 import { cursorValue, fitPageBytes, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredHomeRecord, type StoredMessage } from "./storage/store.js";
@@ -141,7 +143,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
    * of reach.
    */
   async function routeOf(from: string, to: string): Promise<Route> {
-    const own = await store.getHomeRecord(from);
+    const own = await federation!.directory.localHome(from);
     if (own && own.node !== nodeAddress) {
       throw new RpcError(ErrorCode.Forbidden, `Forbidden: message.from is homed at ${own.node}; send through your home node`, { field: "message.from", home: own });
     }
@@ -163,10 +165,8 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
     return route;
   }
 
-  /** A delivered message's checks (openrpc.json `neutralService_deliver`), cheapest first. */
-  async function checkDelivered(origin: string, relayed: RelayedMessage): Promise<{ fields: RelayedFields; digest: Uint8Array; bytes: number } | { refused: DeliveryRefusal }> {
-    const bytes = relayed.message.length / 2;
-    if (bytes > limits.maxMessageBytes) return refusal(ErrorCode.TooLarge, `Message too large: ${bytes} bytes, at most ${limits.maxMessageBytes}`, true);
+  /** A delivered message's fields, lowercase, and its EIP-712 digest (the answer's signature covers every message's). */
+  function relayedFields(relayed: RelayedMessage): { fields: RelayedFields; digest: Uint8Array } {
     const fields: RelayedFields = {
       from: relayed.from.toLowerCase(),
       to: relayed.to.toLowerCase(),
@@ -175,18 +175,25 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       signature: relayed.signature.toLowerCase(),
       senderReceipt: relayed.sender_receipt.toLowerCase(),
     };
-    const { digest, sender, senderNode } = relayedSigners(curve, fields);
+    return { fields, digest: messageDigest(fields) };
+  }
+
+  /** A delivered message's checks (openrpc.json `neutralService_deliver`), cheapest first. */
+  async function checkDelivered(origin: string, fields: RelayedFields, digest: Uint8Array): Promise<{ bytes: number } | { refused: DeliveryRefusal }> {
+    const bytes = fields.message.length / 2;
+    if (bytes > limits.maxMessageBytes) return refusal(ErrorCode.TooLarge, `Message too large: ${bytes} bytes, at most ${limits.maxMessageBytes}`, true);
+    const { sender, senderNode } = relayedSigners(curve, fields, digest);
     if (sender !== fields.from) return refusal(ErrorCode.InvalidSignature, "Invalid signature: it does not recover from", true);
     if (senderNode !== origin) return refusal(ErrorCode.InvalidSignature, "Invalid sender_receipt: it is not the calling node's signature", true);
-    const senderHome = await store.getHomeRecord(fields.from);
+    const senderHome = await federation!.directory.localHome(fields.from);
     if (!senderHome) return refusal(ErrorCode.Forbidden, "Forbidden: no home record of the sender names the calling node (send it in homes)", true);
     if (senderHome.node !== origin) return refusal(ErrorCode.Forbidden, `Forbidden: the sender is homed at ${senderHome.node}, not at the calling node`, true);
-    const recipientHome = await store.getHomeRecord(fields.to);
+    const recipientHome = await federation!.directory.localHome(fields.to);
     if (recipientHome && recipientHome.node !== nodeAddress) {
       return refusal(ErrorCode.Forbidden, `Forbidden: the recipient is homed at ${recipientHome.node}`, true, recipientHome);
     }
     if (!recipientHome && (await store.getKeyBundle(fields.to)) === undefined) return refusal(ErrorCode.Forbidden, "Forbidden: the recipient is not homed at this node", true);
-    return { fields, digest, bytes };
+    return { bytes };
   }
 
   return {
@@ -257,7 +264,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       }
       if (route.kind === "remote" && federation && stored.json.endsWith('"status":"pending"}')) {
         // Durable already: hand it to the deliverer, and wait a little for the other node's receipt.
-        federation.kick();
+        federation.kick({ destination: route.peer.address });
         return rawJson((await federation.settled(from, stored.id, options.delivery.deliveryWaitMs)) ?? stored.json);
       }
       return rawJson(stored.json);
@@ -323,6 +330,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       }
       const signed = { ...fields, signature: record.signature.toLowerCase() };
       const current = await store.putHomeRecord(signed);
+      federation?.directory.forget(account);
       // A node that was this account's home stops taking its messages once it hears of this one.
       if (current.signature === signed.signature && federation?.enabled) federation.directory.announce(current);
       return current as HomeRecord;
@@ -333,28 +341,29 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       return ((federation ? await federation.directory.home(id) : await store.getHomeRecord(id)) ?? null) as HomeRecord | null;
     },
 
-    async neutralService_deliver({ messages, homes }, { auth }): Promise<DeliveryResult> {
+    async neutralService_deliver({ messages, homes }, { auth }): Promise<RawJson<DeliveryResult>> {
       const origin = callingNode(auth);
       if (!federation) throw new RpcError(ErrorCode.Forbidden, "Forbidden: this node does not federate", { reason: "not a peer" });
-      federation.kick(origin); // it is up: our own deliveries to it need not wait out a backoff
+      federation.kick({ peerUp: origin }); // it is up: our own deliveries to it need not wait out a backoff
       await federation.directory.learnHomes(homes);
       // First every check, then the appends in the order given (one group commit): the recipient
       // gets one sender's messages in the order its node accepted them.
       const outcomes: (DeliveryOutcome | undefined)[] = [];
       const accepted: { index: number; message: AcceptedMessage; bytes: number }[] = [];
       let halted: string | undefined;
-      for (const [index, relayed] of messages.entries()) {
+      const relayed = messages.map(relayedFields);
+      for (const [index, { fields, digest }] of relayed.entries()) {
         if (halted !== undefined) {
           outcomes.push(refusal(ErrorCode.RateLimited, `not stored: an earlier message of this delivery was refused for now (${halted})`, false));
           continue;
         }
-        const verdict = await checkDelivered(origin, relayed);
+        const verdict = await checkDelivered(origin, fields, digest);
         if ("refused" in verdict) {
           outcomes.push(verdict);
           if (!verdict.refused.permanent) halted = verdict.refused.message;
           continue;
         }
-        const { fields, digest, bytes } = verdict;
+        const { bytes } = verdict;
         try {
           quotas?.take(fields.from, fields.to, bytes);
         } catch (error) {
@@ -378,7 +387,11 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
         if (!results[i]!.created) quotas?.refund(message.from, message.to, bytes);
         outcomes[index] = { receiver_receipt: message.receiverReceipt! };
       });
-      return { outcomes: outcomes as DeliveryOutcome[] };
+      // One signature over the whole answer, bound to the messages it answers: the calling node
+      // checks it instead of each receipt.
+      const outcomesJson = JSON.stringify(outcomes);
+      const answer = deliveryAnswerDigest(nodeAddress, relayed.map(({ digest }) => digest), outcomesJson);
+      return rawJson(`{"outcomes":${outcomesJson},"signature":"${hex(curve.sign(answer, nodeKey))}"}`);
     },
 
     async neutralService_lookup({ accounts, homes }, { auth }): Promise<DirectoryAnswer> {

@@ -1058,7 +1058,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         expect(await store.sentMessage(alice, stored.id)).toBe(stored.json);
         expect(await store.outboxDestinations()).toEqual([{ node: nodeB, count: 1, oldest: expect.any(Number) }]);
         const [entry] = await store.outboxEntries(nodeB, 10);
-        expect(entry).toEqual({ id: stored.id, sender: alice, destination: nodeB, createdAt: expect.any(Number), json: stored.json });
+        expect(entry).toEqual({ id: stored.id, sender: alice, destination: nodeB, createdAt: expect.any(Number), json: stored.json, digest: hex(message.digest) });
         expect(await store.append({ ...message, digest: new Uint8Array(message.digest), signature: randomSignature() })).toEqual({ stored, created: false });
         expect(await store.outboxEntries(nodeB, 10)).toHaveLength(1);
       });
@@ -1096,6 +1096,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         const toC = await store.append(outbound(alice, bob, nodeC));
         expect((await store.outboxEntries(nodeB, 10)).map((entry) => entry.id)).toEqual(toB.map((r) => r.stored.id));
         expect((await store.outboxEntries(nodeB, 2)).map((entry) => entry.id)).toEqual(toB.slice(0, 2).map((r) => r.stored.id));
+        expect((await store.outboxEntries(nodeB, 10, toB[0]!.stored.id)).map((entry) => entry.id)).toEqual(toB.slice(1).map((r) => r.stored.id));
         const destinations = await store.outboxDestinations();
         expect(destinations.map((d) => [d.node, d.count]).sort()).toEqual([[nodeB, 3], [nodeC, 1]]);
         expect(await store.expiredOutboxEntries(0, 10)).toEqual([]);

@@ -150,9 +150,11 @@ export type DeliveryOutcome = {
   refused: DeliveryRefusal;
 };
 
-/** The outcome of each delivered message, in the order they were given. */
+/** The outcome of each delivered message, in the order they were given, signed by the called node. */
 export interface DeliveryResult {
   outcomes: DeliveryOutcome[];
+  /** The called node's EIP-712 signature of `DeliveryAnswer(address node,bytes32 messages,bytes32 outcomes)` (see the type's description): the calling node checks this one signature rather than each receipt, and an answer changed on the way, or given for other messages, does not verify. */
+  signature: Signature;
 }
 
 /** What the called node itself holds for the accounts asked about (it asks no one else): each one's newest home record and key bundle, where it has them. */

@@ -46,13 +46,19 @@ export const EIP712_TYPES = {
     { name: "node", type: "address" },
     { name: "timestamp", type: "uint64" },
   ],
-  /** A node's signature over a node-to-node request: `body` is the keccak-256 of the HTTP request body. `NodeRequest(address origin,address destination,string method,bytes32 body,uint64 timestamp)` */
+  /** A node's signature over a node-to-node request: `body` is the SHA-256 of the HTTP request body. `NodeRequest(address origin,address destination,string method,bytes32 body,uint64 timestamp)` */
   NodeRequest: [
     { name: "origin", type: "address" },
     { name: "destination", type: "address" },
     { name: "method", type: "string" },
     { name: "body", type: "bytes32" },
     { name: "timestamp", type: "uint64" },
+  ],
+  /** The called node's signature over its answer to a delivery: `messages` is the SHA-256 of the delivered messages' EIP-712 `Message` digests, concatenated in order; `outcomes` the SHA-256 of the JSON text of `outcomes` (as `JSON.stringify` writes it). `DeliveryAnswer(address node,bytes32 messages,bytes32 outcomes)` */
+  DeliveryAnswer: [
+    { name: "node", type: "address" },
+    { name: "messages", type: "bytes32" },
+    { name: "outcomes", type: "bytes32" },
   ],
 } as const;
 
@@ -64,6 +70,7 @@ export interface TypedValues {
   DeriveMessagingKey: { notice: string; account: Hex; version: number };
   Home: { account: Hex; node: Hex; timestamp: number };
   NodeRequest: { origin: Hex; destination: Hex; method: string; body: Hex; timestamp: number };
+  DeliveryAnswer: { node: Hex; messages: Hex; outcomes: Hex };
 }
 
 export type PrimaryType = keyof typeof EIP712_TYPES;

@@ -161,9 +161,10 @@ describe("neutralService_deliver and neutralService_lookup under hostile input f
         else if (field === "from" || field === "to") changed[field] = [alice.address, carol.address, peer.address, node.address].find((a) => a !== original[field])!;
         else {
           const text = original[field];
-          const at = text.length - 1 - (seed % 8);
+          const at = text.length - 1 - (seed % Math.min(8, text.length - 2)); // a hex digit (never the 0x)
           changed[field] = `${text.slice(0, at)}${text[at] === "0" ? "1" : "0"}${text.slice(at + 1)}`;
         }
+        expect(changed[field], `changed ${field}`).not.toEqual(original[field]);
         const answer = await dispatch("neutralService_deliver", [[changed], [carolHome]]);
         checkAnswer(answer, [changed]);
         const [outcome] = (answer.result as [{ outcomes: { receiver_receipt?: string }[] }] | undefined)?.[0]?.outcomes ?? [{}];

@@ -3,20 +3,39 @@
 // retried after a backoff that doubles each time (with jitter), kept in the database; a message
 // still undelivered after the retry period, or refused for good, turns failed with a reason. One
 // process of a node drains (the store's delivery lease: on PostgreSQL, one replica of many).
-import { messageJson } from "@neutral/protocol";
+//
+// A destination's messages go in OUTBOX_LANES lanes at once (by recipient: one sender's messages
+// to one recipient are in one lane). In a lane one batch is in flight at a time, so that the other
+// node stores them in the order this node accepted them; but the next batch goes out as soon as an
+// answer shows no refusal that would stop it, and this node checks the receipts of one batch and
+// settles it while the other node stores the next. The lanes let the other node check one batch
+// while it commits another.
+import { deliveryAnswerDigest, messageJson } from "@neutral/protocol";
 import type { FederationConfig } from "../config.js";
-import { messageDigest } from "../crypto/eip712.js";
 import type { Secp256k1 } from "../crypto/secp256k1.js";
 import type { Logger } from "../log.js";
-import type { DeliveryLease, MessageStore, OutboxEntry, SettledDelivery } from "../storage/store.js";
+import { OUTBOX_LANES, type DeliveryLease, type DestinationState, type MessageStore, type OutboxEntry, type SettledDelivery } from "../storage/store.js";
 import type { Directory } from "./directory.js";
 import { PeerCallError, type NodeClient, type PeerTarget } from "./node-client.js";
 import type { PeerRegistry } from "./peers.js";
-import { receiverReceiptSigner } from "./records.js";
+
+
+/** What a kick says: drain this destination (a message was just queued for it), or this peer just called us (its backoff ends). Nothing: look at every destination. */
+export interface KickHint {
+  destination?: string;
+  peerUp?: string;
+}
 
 export interface Deliverer {
-  /** Drain soon; `node`: that destination just showed it is up (it called us), so its backoff ends. */
-  kick(node?: string): void;
+  /** Drain soon. */
+  kick(hint?: KickHint): void;
+  /**
+   * Calls `listener` with each settlement (the sender copy's id and new JSON, delivered or failed)
+   * as it is made, before its commit: a send waiting for its receipt answers at once. (Were the
+   * commit lost, the entry would be delivered again and get the same receipt.) Returns the
+   * function that stops it.
+   */
+  onSettled(listener: (settled: readonly SettledDelivery[]) => void): () => void;
   /** Stops draining (a batch in flight finishes) and lets go of the lease. */
   stop(): Promise<void>;
 }
@@ -26,7 +45,7 @@ export interface DelivererOptions {
   store: MessageStore;
   curve: Secp256k1;
   peers: PeerRegistry;
-  directory: Pick<Directory, "learnHomes">;
+  directory: Pick<Directory, "learnHomes" | "localHome">;
   client: NodeClient;
   config: Pick<FederationConfig, "retryPeriodSeconds" | "retryBackoffMs" | "retryBackoffMaxMs" | "peerTimeoutMs">;
   logger: Logger;
@@ -41,6 +60,8 @@ const BATCH_MESSAGES = 100;
 const BATCH_BYTES = 512 * 1024;
 /** How often a process without the lease asks for it again. */
 const LEASE_RETRY_MS = 2_000;
+/** Messages past the retry period are looked for at most this often. */
+const EXPIRE_EVERY_MS = 1_000;
 
 interface WireMessage {
   message: string;
@@ -86,40 +107,76 @@ const failed = (entry: OutboxEntry, fields: WireMessage | undefined, reason: str
   json: fields ? messageJson(entry.id, { ...wireFields(fields), status: "failed", reason }) : entry.json.replace(/"status":"pending"\}$/, `"status":"failed","reason":${JSON.stringify(reason)}}`),
 });
 
+/** A batch read from the outbox, ready to go. */
+interface Batch {
+  items: { entry: OutboxEntry; fields: WireMessage }[];
+  /** The messages' EIP-712 digests, in order: what the answer's signature covers. */
+  digests: Uint8Array[];
+  params: { messages: WireMessage[]; homes: unknown[] };
+  /** The id of its last entry: the next batch starts after it. */
+  lastId: number;
+}
+
+type Outcome = { receiver_receipt?: unknown; refused?: { code?: unknown; message?: unknown; permanent?: unknown; home?: unknown } } | null;
+
 export function startDeliverer(options: DelivererOptions): Deliverer {
   const { store, curve, peers, client, logger, config } = options;
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
+  /** Destinations being drained, and those kicked meanwhile (to look again once the drain ends). */
   const busy = new Set<string>();
+  const again = new Set<string>();
+  /** Each destination's backoff, as kept in the database: this process is its only writer while it holds the lease. */
+  const states = new Map<string, DestinationState>();
   const running = new Set<Promise<void>>();
+  const listeners = new Set<(settled: readonly SettledDelivery[]) => void>();
   let lease: DeliveryLease | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  /** When the timer fires (a later schedule never pushes it back). */
+  let timerAt = Infinity;
   let passQueued = false;
+  let lastExpiry = -Infinity;
 
   const backoffMs = (failures: number) => {
     const full = Math.min(config.retryBackoffMaxMs, config.retryBackoffMs * 2 ** Math.min(30, failures - 1));
     return Math.max(1, Math.round(full * (0.5 + random() / 2)));
   };
 
-  async function backOff(node: string, failures: number, reason: string): Promise<void> {
+  async function setState(node: string, state: DestinationState | undefined): Promise<void> {
+    if (state === undefined) {
+      if (!states.delete(node)) return;
+    } else states.set(node, state);
+    await store.setDestinationState(node, state);
+  }
+
+  async function backOff(node: string, reason: string): Promise<void> {
+    const failures = (states.get(node)?.failures ?? 0) + 1;
     const delay = backoffMs(failures);
-    await store.setDestinationState(node, { node, failures, nextAttemptAt: now() + delay, lastError: reason.slice(0, 500) });
+    await setState(node, { node, failures, nextAttemptAt: now() + delay, lastError: reason.slice(0, 500) });
     logger.warn({ destination: node, failures, retryInMs: delay, reason }, "delivery to a node failed; retrying later");
+    schedule(delay);
+  }
+
+  async function settle(settled: readonly SettledDelivery[]): Promise<void> {
+    if (settled.length === 0) return;
+    for (const listener of listeners) listener(settled);
+    await store.settleDeliveries(settled);
   }
 
   /** Fails every entry of the outbox older than the retry period, with the last error its destination saw. */
   async function expire(): Promise<void> {
+    if (now() - lastExpiry < EXPIRE_EVERY_MS) return;
+    lastExpiry = now();
     const before = now() - config.retryPeriodSeconds * 1000;
-    const errors = new Map((await store.outboxDestinations()).map((destination) => [destination.node, destination.state?.lastError]));
+    const seconds = config.retryPeriodSeconds;
+    const period = seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
     for (;;) {
       const entries = await store.expiredOutboxEntries(before, 500);
       if (entries.length === 0) return;
-      const seconds = config.retryPeriodSeconds;
-      const period = seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
-      await store.settleDeliveries(
+      await settle(
         entries.map((entry) => {
-          const last = errors.get(entry.destination);
+          const last = states.get(entry.destination)?.lastError;
           return failed(entry, fieldsOf(entry), `not delivered to the recipient's node ${entry.destination} within ${period}${last ? ` (last attempt: ${last})` : ""}`);
         }),
       );
@@ -127,53 +184,78 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     }
   }
 
-  /** One delivery call for the oldest entries of `peer`; resolves with whether to go on with the next batch. */
-  async function deliverBatch(peer: PeerTarget, failures: number): Promise<boolean> {
-    const entries = await store.outboxEntries(peer.address, BATCH_MESSAGES);
-    if (entries.length === 0) {
-      if (failures > 0) await store.setDestinationState(peer.address, undefined);
-      return false;
-    }
-    const batch: { entry: OutboxEntry; fields: WireMessage }[] = [];
-    const unreadable: SettledDelivery[] = [];
-    let bytes = 0;
-    for (const entry of entries) {
-      const fields = fieldsOf(entry);
-      if (!fields) {
-        unreadable.push(failed(entry, undefined, "the stored message is unreadable"));
+  /** The next batch of `lane` (undefined: any) for `node` after `afterId`, or undefined when there is none. */
+  async function nextBatch(node: string, lane: number | undefined, afterId: number): Promise<Batch | undefined> {
+    for (;;) {
+      const entries = await store.outboxEntries(node, BATCH_MESSAGES, afterId, lane);
+      if (entries.length === 0) return undefined;
+      const items: Batch["items"] = [];
+      const unreadable: SettledDelivery[] = [];
+      let bytes = 0;
+      for (const entry of entries) {
+        const fields = fieldsOf(entry);
+        if (!fields) {
+          unreadable.push(failed(entry, undefined, "the stored message is unreadable"));
+          continue;
+        }
+        bytes += entry.json.length;
+        if (items.length > 0 && bytes > BATCH_BYTES) break;
+        items.push({ entry, fields });
+      }
+      await settle(unreadable);
+      if (items.length === 0) {
+        afterId = entries[entries.length - 1]!.id;
         continue;
       }
-      bytes += entry.json.length;
-      if (batch.length > 0 && bytes > BATCH_BYTES) break;
-      batch.push({ entry, fields });
+      const senders = [...new Set(items.map(({ fields }) => fields.from))];
+      const homes = (await Promise.all(senders.map((sender) => options.directory.localHome(sender)))).filter((record) => record !== undefined);
+      return {
+        items,
+        digests: items.map(({ entry }) => Buffer.from(entry.digest, "hex")),
+        params: { messages: items.map(({ fields }) => fields), homes },
+        lastId: items[items.length - 1]!.entry.id,
+      };
     }
-    if (unreadable.length > 0) await store.settleDeliveries(unreadable);
-    if (batch.length === 0) return true;
-    const senders = [...new Set(batch.map(({ fields }) => fields.from))];
-    const homes = (await Promise.all(senders.map((sender) => store.getHomeRecord(sender)))).filter((record) => record !== undefined);
-    const messages = batch.map(({ fields }) => fields);
-    let outcomes: unknown;
-    try {
-      outcomes = ((await client.call(peer, "neutralService_deliver", { messages, homes }, config.peerTimeoutMs)) as { outcomes?: unknown } | null)?.outcomes;
-    } catch (error) {
-      await backOff(peer.address, failures + 1, error instanceof PeerCallError ? error.message : String(error));
-      return false;
+  }
+
+  /**
+   * What an answer allows before it is settled: nothing when it is not the peer's signature over
+   * these messages and outcomes, or malformed; everything, or the outcomes up to a refusal for now
+   * (`settle` then stops there, and the lane backs off).
+   */
+  function readAnswer(peer: PeerTarget, answer: { outcomes?: unknown; signature?: unknown } | null, batch: Batch): { outcomes: Outcome[]; refusedForNow?: string } | { rejected: string } {
+    const outcomes = answer?.outcomes;
+    if (!Array.isArray(outcomes) || outcomes.length !== batch.items.length) return { rejected: "the node's answer does not have one outcome per message" };
+    const signature = answer?.signature;
+    if (typeof signature !== "string" || !/^0x[0-9a-fA-F]{130}$/.test(signature)) return { rejected: "the node's answer is not signed" };
+    const digest = deliveryAnswerDigest(peer.address, batch.digests, JSON.stringify(outcomes));
+    if (curve.recoverAddress(digest, Buffer.from(signature.slice(2), "hex")) !== peer.address) {
+      logger.warn({ destination: peer.address }, "a node's answer to a delivery is not its signature over these messages: not accepted");
+      return { rejected: "the node's answer is not its signature over these messages" };
     }
-    if (!Array.isArray(outcomes) || outcomes.length !== batch.length) {
-      await backOff(peer.address, failures + 1, "the node's answer does not have one outcome per message");
-      return false;
+    for (const outcome of outcomes as Outcome[]) {
+      if (typeof outcome?.receiver_receipt === "string" || outcome?.refused?.permanent === true) continue;
+      const message = typeof outcome?.refused?.message === "string" ? outcome.refused.message.slice(0, 300) : "refused";
+      return { outcomes: outcomes as Outcome[], refusedForNow: `the node refused for now: ${message}` };
     }
+    return { outcomes: outcomes as Outcome[] };
+  }
+
+  /**
+   * Settles each outcome of an answered batch (the peer signed the answer: `readAnswer`): a receipt
+   * delivers it, a refusal for good fails it (or sends it on, for a recipient that moved), a
+   * refusal for now stops the batch there. Resolves with why the drain must stop, or undefined.
+   */
+  async function apply(peer: PeerTarget, batch: Batch, outcomes: Outcome[]): Promise<string | undefined> {
     const settled: SettledDelivery[] = [];
     const moved = new Map<string, number[]>();
     let stoppedBy: string | undefined;
-    for (let i = 0; i < batch.length; i++) {
-      const { entry, fields } = batch[i]!;
-      const outcome = outcomes[i] as { receiver_receipt?: unknown; refused?: { code?: unknown; message?: unknown; permanent?: unknown; home?: unknown } } | null;
+    for (let i = 0; i < batch.items.length; i++) {
+      const { entry, fields } = batch.items[i]!;
+      const outcome = outcomes[i];
       if (typeof outcome?.receiver_receipt === "string") {
-        const digest = messageDigest(fields);
-        if (receiverReceiptSigner(curve, digest, outcome.receiver_receipt) !== peer.address) {
-          logger.warn({ destination: peer.address, id: entry.id }, "a node answered a receiver receipt it did not sign: not accepted");
-          stoppedBy = "the node answered a receipt that is not its signature";
+        if (!/^0x[0-9a-fA-F]{130}$/.test(outcome.receiver_receipt)) {
+          stoppedBy = "the node answered a receipt that is not a signature";
           break;
         }
         settled.push({ id: entry.id, sender: entry.sender, json: messageJson(entry.id, { ...wireFields(fields), receiverReceipt: outcome.receiver_receipt.toLowerCase() }) });
@@ -196,19 +278,16 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       }
       settled.push(failed(entry, fields, `refused by the recipient's node: ${message}`));
     }
-    await store.settleDeliveries(settled);
-    for (const [node, ids] of moved) await store.redirectOutbox(ids, node);
-    if (moved.size > 0) kick();
-    if (stoppedBy !== undefined) {
-      await backOff(peer.address, failures + 1, stoppedBy);
-      return false;
+    await settle(settled);
+    for (const [node, ids] of moved) {
+      await store.redirectOutbox(ids, node);
+      kickDestination(node);
     }
-    logger.debug({ destination: peer.address, delivered: settled.length, redirected: [...moved.values()].flat().length }, "delivered to a node");
-    if (failures > 0) await store.setDestinationState(peer.address, undefined);
-    return true;
+    return stoppedBy;
   }
 
-  async function drain(node: string, failures: number): Promise<void> {
+  /** Delivers `node`'s entries until none is left, a failure backs it off, or this process stops. */
+  async function drain(node: string): Promise<void> {
     let peer = peers.byAddress(node);
     if (!peer && peers.unresolved) {
       await peers.resolve();
@@ -219,13 +298,76 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       for (;;) {
         const entries = await store.outboxEntries(node, 500);
         if (entries.length === 0) return;
-        await store.settleDeliveries(entries.map((entry) => failed(entry, fieldsOf(entry), `the recipient's home node ${node} is not a peer of this node`)));
+        await settle(entries.map((entry) => failed(entry, fieldsOf(entry), `the recipient's home node ${node} is not a peer of this node`)));
       }
     }
-    let attempt = failures;
-    while (!stopped && lease && (await deliverBatch(peer, attempt))) attempt = 0;
+    const target = peer;
+    // A backlog (more than a batch waiting: after an outage, a burst) goes in every lane at once;
+    // a steady stream in one sequence, whose batches then carry more messages each.
+    const backlog = (await store.outboxEntries(node, BATCH_MESSAGES + 1)).length > BATCH_MESSAGES;
+    const lanes = backlog ? Array.from({ length: OUTBOX_LANES }, (_, lane) => lane) : [undefined];
+    const reasons = await Promise.all(lanes.map((lane) => drainLane(target, lane)));
+    const reason = reasons.find((value) => value !== undefined);
+    return reason === undefined ? setState(node, undefined) : backOff(node, reason);
   }
 
+  /** Delivers one lane of `peer`'s entries (undefined: all of them, in one sequence) until none is left or one fails; resolves with why it stopped early, or undefined. */
+  async function drainLane(peer: PeerTarget, lane: number | undefined): Promise<string | undefined> {
+    const node = peer.address;
+    const call = (batch: Batch) => client.call(peer, "neutralService_deliver", batch.params, config.peerTimeoutMs) as Promise<{ outcomes?: unknown; signature?: unknown } | null>;
+    const first = await nextBatch(node, lane, 0);
+    if (!first) return undefined;
+    let batch: Batch = first;
+    let answer = call(batch);
+    /** The check and settlement of the batch before the one in flight. */
+    let applying: Promise<string | undefined> = Promise.resolve(undefined);
+    for (;;) {
+      let answered: { outcomes?: unknown; signature?: unknown } | null;
+      try {
+        answered = await answer;
+      } catch (error) {
+        return (await applying) ?? (error instanceof PeerCallError ? error.message : String(error));
+      }
+      const read = readAnswer(peer, answered, batch);
+      const goOn = !("rejected" in read) && read.refusedForNow === undefined;
+      const next: Batch | undefined = goOn && !stopped && lease ? await nextBatch(node, lane, batch.lastId) : undefined;
+      // Send the next batch now, and check this one while the other node stores it.
+      if (next) answer = call(next);
+      const previous = await applying;
+      if (previous !== undefined) {
+        if (next) await answer.catch(() => undefined); // answered after we gave up on it: its entries go again later
+        return previous;
+      }
+      if ("rejected" in read) return read.rejected;
+      // A refusal for now stops the lane after what came before it in the batch.
+      if (read.refusedForNow !== undefined) return (await apply(peer, batch, read.outcomes)) ?? read.refusedForNow;
+      applying = apply(peer, batch, read.outcomes);
+      if (!next) return applying;
+      batch = next;
+    }
+  }
+
+  /** Starts draining `node` unless it is being drained (then it is looked at again afterwards) or backing off. */
+  function kickDestination(node: string): void {
+    if (stopped || !lease) return;
+    if (busy.has(node)) {
+      again.add(node);
+      return;
+    }
+    const due = states.get(node)?.nextAttemptAt ?? 0;
+    if (due > now()) return; // its timer is set (schedule)
+    busy.add(node);
+    const work = drain(node)
+      .catch((error: unknown) => logger.error({ err: error, destination: node }, "delivering to a node failed"))
+      .finally(() => {
+        busy.delete(node);
+        running.delete(work);
+        if (again.delete(node)) kickDestination(node); // what arrived for it meanwhile
+      });
+    running.add(work);
+  }
+
+  /** Every destination with entries, and the expiry: on the timer and on a kick without a hint. */
   async function pass(): Promise<void> {
     if (stopped || !lease) return;
     await expire();
@@ -233,46 +375,41 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     const clock = now();
     let wake = options.pollMs;
     for (const destination of destinations) {
-      if (busy.has(destination.node)) continue;
-      const due = destination.state?.nextAttemptAt ?? 0;
-      if (due > clock) {
-        wake = Math.min(wake, due - clock);
-        continue;
-      }
-      busy.add(destination.node);
-      const work = drain(destination.node, destination.state?.failures ?? 0)
-        .catch((error: unknown) => logger.error({ err: error, destination: destination.node }, "delivering to a node failed"))
-        .finally(() => {
-          busy.delete(destination.node);
-          running.delete(work);
-          kick(); // what arrived for it meanwhile
-        });
-      running.add(work);
+      if (destination.state && !states.has(destination.node)) states.set(destination.node, destination.state);
+      const due = states.get(destination.node)?.nextAttemptAt ?? 0;
+      if (due > clock && !busy.has(destination.node)) wake = Math.min(wake, due - clock);
+      kickDestination(destination.node);
     }
     schedule(wake);
   }
 
   function schedule(delayMs: number): void {
     if (stopped) return;
+    const delay = Math.max(5, Math.min(delayMs, options.pollMs));
+    if (now() + delay >= timerAt) return;
     clearTimeout(timer);
-    timer = setTimeout(kick, Math.max(5, delayMs));
+    timerAt = now() + delay;
+    timer = setTimeout(() => {
+      timerAt = Infinity;
+      kick();
+    }, delay);
     timer.unref();
   }
 
-  function kick(node?: string): void {
-    if (stopped) return;
-    if (node !== undefined && lease) {
-      // It answered us (it delivered here): whatever backoff it has is over.
-      void store
-        .outboxDestinations()
-        .then((destinations) => {
-          const state = destinations.find((destination) => destination.node === node)?.state;
-          return state && state.nextAttemptAt > now() ? store.setDestinationState(node, { ...state, nextAttemptAt: now() }) : undefined;
-        })
-        .then(() => kick())
-        .catch((error: unknown) => logger.error({ err: error }, "could not end a node's backoff"));
+  function kick(hint: KickHint = {}): void {
+    if (stopped || !lease) return;
+    if (hint.peerUp !== undefined) {
+      // It called us: whatever backoff it has is over.
+      const state = states.get(hint.peerUp);
+      if (state && state.nextAttemptAt > now()) {
+        const node = hint.peerUp;
+        void setState(node, { ...state, nextAttemptAt: now() })
+          .then(() => kickDestination(node))
+          .catch((error: unknown) => logger.error({ err: error }, "could not end a node's backoff"));
+      }
       return;
     }
+    if (hint.destination !== undefined) return kickDestination(hint.destination);
     if (passQueued) return;
     passQueued = true;
     setImmediate(() => {
@@ -303,6 +440,9 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     }
     if (!lease) return;
     logger.debug("this process delivers the outbox");
+    // The backoffs another process (a replica that held the lease before) left.
+    states.clear();
+    for (const destination of await store.outboxDestinations().catch(() => [])) if (destination.state) states.set(destination.node, destination.state);
     const held = lease;
     void held.lost.then(() => {
       if (lease !== held || stopped) return;
@@ -316,6 +456,10 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
 
   return {
     kick,
+    onSettled(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async stop() {
       stopped = true;
       clearTimeout(timer);

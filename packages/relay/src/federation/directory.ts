@@ -19,14 +19,21 @@ import { verifiedHomeRecord, verifiedKeyBundle } from "./records.js";
  */
 export type Route = { kind: "local" } | { kind: "remote"; peer: PeerTarget } | { kind: "unreachable"; node: string } | { kind: "unknown" };
 
+/** How long a home record read from storage is reused by this process. */
+const HOME_CACHE_MS = 5_000;
+
 export interface Directory {
   /** The account's newest home record this node knows or learns from its peers (if it has none naming itself), or undefined. */
   home(account: string): Promise<StoredHomeRecord | undefined>;
+  /** The account's newest home record in this node's storage (read at most once a second per account), or undefined: no peer is asked. */
+  localHome(account: string): Promise<StoredHomeRecord | undefined>;
+  /** Forgets what this process remembers of an account's home (a record was just published here). */
+  forget(account: string): void;
   /** The account's key bundle: this node's, or for an account homed elsewhere the newest its peers hold. */
   key(account: string): Promise<StoredKeyBundle | undefined>;
   /** Where a message to `recipient` is stored. */
   route(recipient: string): Promise<Route>;
-  /** Keeps the records that are signed by their account and newer than the stored ones; returns the ones it kept. */
+  /** Keeps the records that are signed by their account and newer than the stored ones; returns those of them now current. */
   learnHomes(records: readonly unknown[]): Promise<StoredHomeRecord[]>;
   /** Tells every peer of a record just published here (best effort, in the background). */
   announce(record: StoredHomeRecord): void;
@@ -62,10 +69,27 @@ export function createDirectory(options: DirectoryOptions): Directory {
   const { self, store, curve, peers, client, logger } = options;
   const federated = peers.list().length > 0;
   const looked = new LRUCache<string, Looked>({ max: options.cacheSize ?? 100_000, ttl: Math.max(1, options.ttlMs) });
+  // Home records this process has checked and kept already (every delivery carries its senders'):
+  // seen again, one costs neither a signature recovery nor a write.
+  const kept = new LRUCache<string, true>({ max: options.cacheSize ?? 100_000 });
+  const keyOf = (record: { account?: unknown; timestamp?: unknown; signature?: unknown }) => `${String(record.account).toLowerCase()}:${String(record.timestamp)}:${String(record.signature).toLowerCase()}`;
+  // What storage says of an account's home, for a few seconds: each send reads its sender's and
+  // its recipient's. A record published or learned by this process replaces it at once; by another
+  // process (a worker, a replica), within HOME_CACHE_MS. That an account has no record is never
+  // remembered: one published a moment ago through another worker counts at once.
+  const stored = new LRUCache<string, StoredHomeRecord>({ max: options.cacheSize ?? 100_000, ttl: HOME_CACHE_MS });
+  async function localHome(account: string): Promise<StoredHomeRecord | undefined> {
+    const cached = stored.get(account);
+    if (cached) return cached;
+    const record = await store.getHomeRecord(account);
+    if (record) stored.set(account, record);
+    return record;
+  }
   const inFlight = new Map<string, Promise<Looked>>();
 
   async function keepHome(record: StoredHomeRecord): Promise<StoredHomeRecord | undefined> {
     const current = await store.putHomeRecord(record);
+    stored.set(record.account, current);
     return current.timestamp === record.timestamp && current.signature === record.signature ? current : undefined;
   }
 
@@ -120,14 +144,17 @@ export function createDirectory(options: DirectoryOptions): Directory {
   }
 
   async function home(account: string): Promise<StoredHomeRecord | undefined> {
-    const local = await store.getHomeRecord(account);
+    const local = await localHome(account);
     if (!federated || local?.node === self) return local;
+    if (looked.has(account)) return local; // asked recently: what the peers said is stored already
     await lookup(account);
-    return store.getHomeRecord(account);
+    return localHome(account);
   }
 
   return {
     home: (account) => home(account.toLowerCase()),
+    localHome: (account) => localHome(account.toLowerCase()),
+    forget: (account) => void stored.delete(account.toLowerCase()),
 
     async key(account) {
       const id = account.toLowerCase();
@@ -157,14 +184,21 @@ export function createDirectory(options: DirectoryOptions): Directory {
     },
 
     async learnHomes(records) {
-      const kept: StoredHomeRecord[] = [];
+      const learned: StoredHomeRecord[] = [];
       for (const value of records) {
+        if (typeof value === "object" && value !== null && kept.has(keyOf(value))) {
+          const record = value as { account: string; signature: string };
+          const current = await store.getHomeRecord(record.account.toLowerCase());
+          if (current?.signature === record.signature.toLowerCase()) learned.push(current);
+          continue;
+        }
         const record = verifiedHomeRecord(curve, value);
         if (!record) continue;
         const stored = await keepHome(record);
-        if (stored) kept.push(stored);
+        kept.set(keyOf(record), true);
+        if (stored) learned.push(stored);
       }
-      return kept;
+      return learned;
     },
 
     announce(record) {

@@ -2,6 +2,7 @@
 // the directory, the check of node-to-node requests, and a way to the node's deliverer (parts.ts).
 import type { Deliverer } from "./deliverer.js";
 import { createNodeAuthenticator, type NodeAuthenticate } from "./node-auth.js";
+import type { KickHint } from "./deliverer.js";
 import { federationParts, KICK, startNodeDeliverer, type FederationOptions, type FederationParts, type KickMessage } from "./parts.js";
 
 export { NODE_METHODS } from "./node-auth.js";
@@ -13,8 +14,8 @@ export interface Federation extends FederationParts {
   /** Whether this node has peers at all (without, it behaves exactly as a v1 node). */
   readonly enabled: boolean;
   checkNodeRequest: NodeAuthenticate;
-  /** Asks the node's deliverer to drain now; `node` called us, so its backoff ends. */
-  kick(node?: string): void;
+  /** Asks the node's deliverer to drain now (`destination`: a message was just queued for it; `peerUp`: that peer just called us, so its backoff ends). */
+  kick(hint?: KickHint): void;
   /**
    * Waits up to `waitMs` for the sender's copy of message `id` to be settled (delivered or
    * failed); resolves with its JSON then, or undefined if it is still pending.
@@ -28,11 +29,17 @@ export async function createFederation(options: FederationOptions & { deliverer:
   const { store } = options;
   let deliverer: Deliverer | undefined;
   if (options.deliverer === "here") deliverer = startNodeDeliverer(options, parts, { pollMs: options.pollMs });
-  const kick = (node?: string) => {
-    if (deliverer) return deliverer.kick(node);
-    const message: KickMessage = { type: KICK, ...(node !== undefined && { node }) };
+  const kick = (hint?: KickHint) => {
+    if (deliverer) return deliverer.kick(hint);
+    const message: KickMessage = { type: KICK, ...(hint && { hint }) };
     if (process.connected) process.send?.(message, undefined, undefined, () => {});
   };
+  // A send waiting for its receipt is woken when the deliverer settles it here; elsewhere (a
+  // worker whose primary delivers, a replica without the lease) it looks in the database.
+  const waiters = new Map<number, (json: string) => void>();
+  deliverer?.onSettled((settled) => {
+    for (const { id, json } of settled) waiters.get(id)?.(json);
+  });
   // Learn the unpinned peers' addresses now rather than at the first request that needs one.
   if (parts.peers.unresolved) void parts.peers.resolve();
   return {
@@ -42,17 +49,28 @@ export async function createFederation(options: FederationOptions & { deliverer:
     kick,
     async settled(owner, id, waitMs) {
       const deadline = Date.now() + waitMs;
-      for (let delay = 5; ; delay = Math.min(100, delay * 2)) {
+      const local = deliverer !== undefined;
+      for (let delay = local ? 250 : 5; ; delay = Math.min(local ? 250 : 100, delay * 2)) {
         const json = await store.sentMessage(owner, id);
         if (json !== undefined && !json.endsWith('"status":"pending"}')) return json;
         const left = deadline - Date.now();
         if (left <= 0) return undefined;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
+        const settled = await new Promise<string | undefined>((resolve) => {
+          const timer = setTimeout(() => done(undefined), Math.min(delay, left));
+          function done(json: string | undefined) {
+            clearTimeout(timer);
+            if (waiters.get(id) === done) waiters.delete(id);
+            resolve(json);
+          }
+          if (local) waiters.set(id, done);
+        });
+        if (settled !== undefined) return settled;
       }
     },
     async close() {
       parts.peers.close();
       await deliverer?.stop();
+      parts.client.close();
     },
   };
 }

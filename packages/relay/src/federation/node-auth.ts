@@ -1,12 +1,13 @@
 // Checks a node-to-node request (openrpc.json "Federation"): `Authorization: NeutralNode …` must
 // carry this node as destination, the body's one method, a time within the clock window, and the
-// EIP-712 `NodeRequest` signature of its origin over the body's keccak-256; the origin must be
+// EIP-712 `NodeRequest` signature of its origin over the body's SHA-256; the origin must be
 // one of this node's peers. Nothing of the header is echoed in a refusal.
-import { nodeRequestDigest, parseNodeAuthorization } from "@neutral/protocol";
+import { parseNodeAuthorization } from "@neutral/protocol";
 import { ErrorCode, RpcError, type RequestBody } from "@neutral/server";
 import type { Secp256k1 } from "../crypto/secp256k1.js";
 import type { Logger } from "../log.js";
 import type { PeerRegistry } from "./peers.js";
+import { nodeRequestDigest } from "./records.js";
 
 /** The methods only peers call, with a node's signature. */
 export const NODE_METHODS: ReadonlySet<string> = new Set(["neutralService_deliver", "neutralService_lookup"]);

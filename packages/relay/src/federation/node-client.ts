@@ -1,8 +1,11 @@
 // Calls to peers: one JSON-RPC request per HTTP request, signed by this node (openrpc.json
-// "Federation": `Authorization: NeutralNode …` over the body's keccak-256), and nodeInfo, which
+// "Federation": `Authorization: NeutralNode …` over the body's SHA-256), and nodeInfo, which
 // needs no signature, to learn an unpinned peer's address.
-import { encodeNodeAuthorization, nodeRequestDigest, type Hex } from "@neutral/protocol";
+import http from "node:http";
+import https from "node:https";
+import { encodeNodeAuthorization, type Hex } from "@neutral/protocol";
 import type { Secp256k1 } from "../crypto/secp256k1.js";
+import { nodeRequestDigest } from "./records.js";
 
 /** Why a call to a peer gave no result: it could not be reached or did not answer in time, it refused (a JSON-RPC error), or its answer was not one. */
 export class PeerCallError extends Error {
@@ -28,6 +31,8 @@ export interface NodeClient {
   call(peer: PeerTarget, method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown>;
   /** The node address a URL's nodeInfo names (no signature is involved: the caller pins it). */
   nodeAddress(url: string, timeoutMs: number): Promise<string>;
+  /** Closes the kept-alive connections. */
+  close(): void;
 }
 
 export interface NodeClientOptions {
@@ -35,62 +40,78 @@ export interface NodeClientOptions {
   self: string;
   privateKey: Uint8Array;
   curve: Secp256k1;
-  fetch?: typeof globalThis.fetch;
   now?: () => number;
+  /** Connections kept open to each peer (default 8): deliveries, lookups and announcements share them. */
+  maxSockets?: number;
 }
 
 /** The most a peer's answer may weigh: a delivery's outcomes or a lookup's records are small. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
-async function readCapped(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new PeerCallError(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`, "malformed");
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** What went wrong in a fetch, in words: never a header or a body. */
+/** What went wrong in a request, in words: never a header or a body. */
 function describeFailure(error: unknown): string {
   if (error instanceof PeerCallError) return error.message;
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return "no answer in time";
-  if (typeof cause?.code === "string") return cause.code;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string") return code;
   return error instanceof Error ? error.message.slice(0, 200) : "unknown error";
 }
 
+/**
+ * POSTs `body` to `url` and reads the answer (at most MAX_ANSWER_BYTES) within `timeoutMs`, over
+ * `node:http` with kept-alive, bounded connections: several times cheaper per call than fetch,
+ * and a peer's connections stay a handful rather than one per concurrent call.
+ */
+function postJson(agents: { http: http.Agent; https: https.Agent }, url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    let target: URL;
+    try {
+      target = new URL(`${url}/`);
+    } catch {
+      reject(new PeerCallError(`${url}: not a URL`, "unreachable"));
+      return;
+    }
+    const secure = target.protocol === "https:";
+    const request = (secure ? https : http).request(
+      target,
+      { method: "POST", agent: secure ? agents.https : agents.http, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            request.destroy(new PeerCallError(`${url}: the answer is larger than ${MAX_ANSWER_BYTES} bytes`, "malformed"));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on("end", () => {
+          clearTimeout(timer);
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
+        });
+        response.on("error", (error) => {
+          clearTimeout(timer);
+          reject(error instanceof PeerCallError ? error : new PeerCallError(`${url}: ${describeFailure(error)}`, "unreachable"));
+        });
+      },
+    );
+    const timer = setTimeout(() => request.destroy(new PeerCallError(`${url}: no answer in time`, "unreachable")), timeoutMs);
+    request.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error instanceof PeerCallError ? error : new PeerCallError(`${url}: ${describeFailure(error)}`, "unreachable"));
+    });
+    request.end(body);
+  });
+}
+
 export function createNodeClient(options: NodeClientOptions): NodeClient {
-  const fetch = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 8, maxFreeSockets: options.maxSockets ?? 8 };
+  const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   const self = options.self.toLowerCase() as Hex;
 
   async function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<unknown> {
-    let text: string;
-    let status: number;
-    try {
-      const response = await fetch(`${url}/`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: "error",
-      });
-      status = response.status;
-      text = await readCapped(response);
-    } catch (error) {
-      if (error instanceof PeerCallError) throw error;
-      throw new PeerCallError(`${url}: ${describeFailure(error)}`, "unreachable");
-    }
+    const { status, text } = await postJson(agents, url, body, headers, timeoutMs);
     let answer: { result?: unknown; error?: { code?: unknown; message?: unknown } };
     try {
       answer = JSON.parse(text) as typeof answer;
@@ -117,6 +138,11 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
       const signature = options.curve.sign(nodeRequestDigest(fields, body), options.privateKey);
       const authorization = encodeNodeAuthorization({ ...fields, signature: `0x${Buffer.from(signature).toString("hex")}` });
       return post(peer.url, body, { authorization }, timeoutMs);
+    },
+
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
     },
 
     async nodeAddress(url, timeoutMs) {

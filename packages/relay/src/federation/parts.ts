@@ -7,7 +7,7 @@ import type { FederationConfig, RelayConfig } from "../config.js";
 import type { Secp256k1 } from "../crypto/secp256k1.js";
 import type { Logger } from "../log.js";
 import type { MessageStore } from "../storage/store.js";
-import { startDeliverer, type Deliverer } from "./deliverer.js";
+import { startDeliverer, type Deliverer, type KickHint } from "./deliverer.js";
 import { createDirectory, type Directory } from "./directory.js";
 import { createNodeClient, type NodeClient } from "./node-client.js";
 import { createPeerRegistry, type PeerRegistry } from "./peers.js";
@@ -21,7 +21,7 @@ export const LOOKUP_TIMEOUT_MS = 2_000;
 export const KICK = "neutral:deliver";
 export interface KickMessage {
   type: typeof KICK;
-  node?: string;
+  hint?: KickHint;
 }
 const isKick = (message: unknown): message is KickMessage => typeof message === "object" && message !== null && (message as { type?: unknown }).type === KICK;
 
@@ -79,7 +79,7 @@ export function startNodeDeliverer(options: FederationOptions, parts: Federation
 /** In the cluster primary: passes its workers' kicks to the deliverer. Returns the function that stops listening. */
 export function serveDeliveryKicks(deliverer: Deliverer): () => void {
   const onMessage = (_worker: unknown, message: unknown) => {
-    if (isKick(message)) deliverer.kick(message.node);
+    if (isKick(message)) deliverer.kick(message.hint);
   };
   cluster.on("message", onMessage);
   return () => cluster.off("message", onMessage);

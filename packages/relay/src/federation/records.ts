@@ -1,7 +1,8 @@
 // The signed records federation passes between nodes, checked with the node's secp256k1: an
 // account's home record and key bundle (anyone may relay them: only the account's signature
 // counts), and a delivered message's two signatures.
-import { hashTypedData, type Hex } from "@neutral/protocol";
+import { createHash } from "node:crypto";
+import { hashTypedData, nodeRequestDigestOf, type Hex, type NodeRequestFields } from "@neutral/protocol";
 import { keyBundleDigest, messageDigest, receiptDigest } from "../crypto/eip712.js";
 import { isXOnlyPublicKey, type Secp256k1 } from "../crypto/secp256k1.js";
 import type { StoredHomeRecord, StoredKeyBundle } from "../storage/store.js";
@@ -11,6 +12,10 @@ const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 const KEY = /^0x[0-9a-fA-F]{64}$/;
 
 const signatureBytes = (signature: string) => Buffer.from(signature.slice(2), "hex");
+
+/** `nodeRequestDigest` of @neutral/protocol with Node's native SHA-256 of the body (a delivery's body is large). */
+export const nodeRequestDigest = (fields: NodeRequestFields, body: string): Uint8Array =>
+  nodeRequestDigestOf(fields, `0x${createHash("sha256").update(body, "utf8").digest("hex")}`);
 
 /** The EIP-712 digest an account signs to name its home node: primary type `Home`. */
 export function homeDigest(record: Pick<StoredHomeRecord, "account" | "node" | "timestamp">): Uint8Array {
@@ -49,18 +54,11 @@ export interface RelayedFields {
   senderReceipt: string;
 }
 
-/** What a delivered message's signatures say: the digest, and who signed the message and the sender receipt. */
-export function relayedSigners(curve: Secp256k1, fields: RelayedFields): { digest: Uint8Array; sender: string | undefined; senderNode: string | undefined } {
-  const digest = messageDigest(fields);
+/** What a delivered message's signatures say: who signed the message and the sender receipt (`digest`: the message's, when known already). */
+export function relayedSigners(curve: Secp256k1, fields: RelayedFields, digest = messageDigest(fields)): { digest: Uint8Array; sender: string | undefined; senderNode: string | undefined } {
   return {
     digest,
     sender: curve.recoverAddress(digest, signatureBytes(fields.signature)),
     senderNode: curve.recoverAddress(receiptDigest(digest, "sender"), signatureBytes(fields.senderReceipt)),
   };
-}
-
-/** Who signed a receiver receipt over `digest`, or undefined when it is malformed. */
-export function receiverReceiptSigner(curve: Secp256k1, digest: Uint8Array, receipt: unknown): string | undefined {
-  if (typeof receipt !== "string" || !SIGNATURE.test(receipt)) return undefined;
-  return curve.recoverAddress(receiptDigest(digest, "receiver"), signatureBytes(receipt));
 }

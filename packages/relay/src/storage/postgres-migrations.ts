@@ -111,10 +111,12 @@ export const migrations: readonly Migration[] = [
       CREATE TABLE outbox (
         id bigint PRIMARY KEY,
         destination bytea NOT NULL,
+        lane smallint NOT NULL,
         sender bytea NOT NULL,
         created_at bigint NOT NULL
       );
-      CREATE INDEX outbox_by_destination ON outbox (destination, id);
+      CREATE INDEX outbox_by_destination ON outbox (destination, lane, id);
+      CREATE INDEX outbox_by_age ON outbox (created_at);
       CREATE TABLE destinations (
         node bytea PRIMARY KEY,
         failures integer NOT NULL,
@@ -128,8 +130,9 @@ export const migrations: readonly Migration[] = [
       );
 
       -- neutral_append with routes: p_routes[i] 0 = local (both rows), 1 = outbound to the node
-      -- p_destinations[i] (the sender's row and an outbox entry), 2 = inbound (the recipient's row).
-      CREATE FUNCTION neutral_append_routed(p_digests bytea[], p_senders bytea[], p_recipients bytea[], p_timestamps bigint[], p_tails text[], p_routes smallint[], p_destinations bytea[], p_accepted_at bigint)
+      -- p_destinations[i] (the sender's row and an outbox entry in lane p_lanes[i]), 2 = inbound
+      -- (the recipient's row).
+      CREATE FUNCTION neutral_append_routed(p_digests bytea[], p_senders bytea[], p_recipients bytea[], p_timestamps bigint[], p_tails text[], p_routes smallint[], p_destinations bytea[], p_lanes smallint[], p_accepted_at bigint)
       RETURNS TABLE (stored_id bigint, stored_json text, created boolean)
       LANGUAGE plpgsql AS $fn$
       DECLARE
@@ -157,7 +160,7 @@ export const migrations: readonly Migration[] = [
               INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (p_senders[i], 2, next_id, p_recipients[i], p_timestamps[i], row_json);
             END IF;
             IF p_routes[i] = 1 THEN
-              INSERT INTO outbox (id, destination, sender, created_at) VALUES (next_id, p_destinations[i], p_senders[i], p_accepted_at);
+              INSERT INTO outbox (id, destination, lane, sender, created_at) VALUES (next_id, p_destinations[i], p_lanes[i], p_senders[i], p_accepted_at);
             END IF;
             stored_id := next_id;
             stored_json := row_json;

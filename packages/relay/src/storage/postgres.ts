@@ -5,6 +5,7 @@ import { checkSchemaVersion, migrate } from "./postgres-migrations.js";
 import {
   DEFAULT_MAX_SCAN,
   ID_CEILING,
+  laneOf,
   pageOfRanges,
   type AppendResult,
   type MailboxRange,
@@ -85,16 +86,18 @@ interface OutboxRow {
   sender: Buffer;
   created_at: number;
   json: string | null;
+  digest: Buffer | null;
 }
 
 const homeRecordOf = (account: string, row: HomeRow): StoredHomeRecord => ({ account, node: bytesHex(row.node), timestamp: row.ts, signature: bytesHex(row.signature) });
 
 function outboxEntryOf(row: OutboxRow): OutboxEntry {
-  if (typeof row.json !== "string" || row.json === "") throw new Error(`outbox entry ${row.id} has no sent message`);
-  return { id: row.id, sender: bytesHex(row.sender), destination: bytesHex(row.destination), createdAt: row.created_at, json: row.json };
+  if (typeof row.json !== "string" || row.json === "" || row.digest === null) throw new Error(`outbox entry ${row.id} has no sent message`);
+  return { id: row.id, sender: bytesHex(row.sender), destination: bytesHex(row.destination), createdAt: row.created_at, json: row.json, digest: row.digest.toString("hex") };
 }
 
-const OUTBOX_COLUMNS = "o.id, o.destination, o.sender, o.created_at, (SELECT m.json FROM mailbox m WHERE m.owner = o.sender AND m.side = 2 AND m.id = o.id) AS json";
+const OUTBOX_COLUMNS =
+  "o.id, o.destination, o.sender, o.created_at, (SELECT m.json FROM mailbox m WHERE m.owner = o.sender AND m.side = 2 AND m.id = o.id) AS json, (SELECT g.digest FROM messages g WHERE g.id = o.id) AS digest";
 
 interface PendingAppend {
   message: AcceptedMessage;
@@ -197,7 +200,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     pending = pending.slice(batch.length);
     try {
       const { rows } = await pool.query<{ stored_id: number; stored_json: string; created: boolean }>(
-        "SELECT stored_id, stored_json, created FROM neutral_append_routed($1, $2, $3, $4, $5, $6, $7, $8)",
+        "SELECT stored_id, stored_json, created FROM neutral_append_routed($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         [
           batch.map((entry) => Buffer.from(entry.message.digest)),
           batch.map((entry) => addressBytes(entry.message.from)),
@@ -206,6 +209,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           batch.map((entry) => entry.tail),
           batch.map((entry) => ROUTE_NUMBER[entry.message.route?.kind ?? "local"]),
           batch.map((entry) => (entry.message.route?.kind === "outbound" ? addressBytes(entry.message.route.destination) : null)),
+          batch.map((entry) => laneOf(entry.message.to)),
           Date.now(),
         ],
       );
@@ -393,9 +397,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       }));
     },
 
-    async outboxEntries(destination, limit) {
+    async outboxEntries(destination, limit, afterId = 0, lane) {
       ensureOpen();
-      const { rows } = await pool.query<OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM outbox o WHERE o.destination = $1 ORDER BY o.id LIMIT $2`, [addressBytes(destination), limit]);
+      const { rows } = await pool.query<OutboxRow>(
+        `SELECT ${OUTBOX_COLUMNS} FROM outbox o WHERE o.destination = $1 AND o.id > $3${lane === undefined ? "" : " AND o.lane = $4"} ORDER BY o.id LIMIT $2`,
+        [addressBytes(destination), limit, afterId, ...(lane === undefined ? [] : [lane])],
+      );
       return rows.map(outboxEntryOf);
     },
 

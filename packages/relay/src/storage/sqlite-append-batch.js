@@ -23,7 +23,7 @@ import { guarded, pause } from "./thread-guard.js";
  * it throws if the batch could not be committed (nothing of it is then stored).
  *
  * @param {AppendBatchOptions} options
- * @returns {{ run(batch: import("./sqlite-append-writer.js").WireAppend[]): import("./sqlite-append-writer.js").WireResult[], close(): void }}
+ * @returns {{ run(batch: (import("./sqlite-append-writer.js").WireAppend | import("./sqlite-append-writer.js").WireSettle)[]): import("./sqlite-append-writer.js").WireResult[], close(): void }}
  */
 export function openAppendBatches(options) {
   return guarded(options.control, () => openBatches(options));
@@ -44,10 +44,17 @@ function openBatches(options) {
   const insertMailbox = db.prepare(sql.insertMailbox);
   const insertPair = db.prepare(sql.insertPair);
   const insertOutbox = db.prepare(sql.insertOutbox);
+  const deleteOutbox = db.prepare(sql.deleteOutbox);
+  const updateSent = db.prepare(sql.updateSent);
   const selectJson = db.prepare(sql.selectJson).pluck();
   const hexBytes = (hex) => Buffer.from(hex.startsWith("0x") ? hex.slice(2) : hex, "hex");
   const appendAll = db.transaction((batch) =>
     batch.map((m) => {
+      if (m.settle) {
+        // Only an entry still in the outbox is settled: a late second settlement leaves the first.
+        if (deleteOutbox.run(m.settle.id).changes === 1) updateSent.run(m.settle.json, hexBytes(m.settle.sender), sides.sent, m.settle.id);
+        return 0;
+      }
       const digest = hexBytes(m.digest);
       const from = hexBytes(m.from);
       const to = hexBytes(m.to);
@@ -64,7 +71,7 @@ function openBatches(options) {
       if (m.route === "out") {
         insertMailbox.run(from, sides.sent, id, to, m.timestamp, json);
         insertPair.run(from, to, id);
-        insertOutbox.run(id, hexBytes(m.destination), from, Date.now());
+        insertOutbox.run(id, hexBytes(m.destination), m.lane ?? 0, from, Date.now());
         return id;
       }
       insertMailbox.run(to, sides.received, id, from, m.timestamp, json);

@@ -16,6 +16,17 @@ export interface WireAppend {
   /** Federation: "out", to the node `destination` (0x hex; the sender's row and the outbox); "in", delivered here (the recipient's row). Absent: local. */
   route?: "out" | "in";
   destination?: string;
+  /** With "out": the outbox lane (store.ts `laneOf`). */
+  lane?: number;
+}
+
+/**
+ * A delivery's end (federation/deliverer.ts), committed by the writer with the appends so that the
+ * deliverer never holds the write lock itself: the outbox entry `id` goes, and if it was there the
+ * sender's copy gets `json`. Answered 0.
+ */
+export interface WireSettle {
+  settle: { id: number; sender: string; json: string };
 }
 
 /** What a writer answers per append: the new id, or the stored original of a resend. */
@@ -24,7 +35,7 @@ export type WireResult = number | { id: number; json: string };
 /** Where a SQLite store's appends go to be committed. */
 export interface AppendWriter {
   /** Resolves once the append's transaction has committed (durably, with `synchronous=FULL`). */
-  append(wire: WireAppend): Promise<WireResult>;
+  append(wire: WireAppend | WireSettle): Promise<WireResult>;
   /** Resolves once every append made so far has been answered and the writer has let go of the database. */
   close(): Promise<void>;
 }
@@ -43,14 +54,23 @@ export interface SqliteWriterOptions {
 
 /** The statements the writer thread prepares, and the side numbers of the mailbox table. */
 export interface WriterSchema {
-  sql: { findByDigest: string; insertMessage: string; insertMailbox: string; insertPair: string; insertOutbox: string; selectJson: string };
+  sql: {
+    findByDigest: string;
+    insertMessage: string;
+    insertMailbox: string;
+    insertPair: string;
+    insertOutbox: string;
+    selectJson: string;
+    deleteOutbox: string;
+    updateSent: string;
+  };
   sides: { received: number; sent: number };
   /** `MESSAGE_JSON_ID_HEAD` of @neutral/protocol: the writer completes a message's JSON with its new id. */
   idHead: string;
 }
 
 interface PendingAppend {
-  wire: WireAppend;
+  wire: WireAppend | WireSettle;
   resolve: (result: WireResult) => void;
   reject: (error: unknown) => void;
 }
@@ -66,7 +86,7 @@ class PendingAppends {
     return this.entries.length;
   }
 
-  add(wire: WireAppend): Promise<WireResult> {
+  add(wire: WireAppend | WireSettle): Promise<WireResult> {
     return new Promise<WireResult>((resolve, reject) => {
       this.entries.push({ wire, resolve, reject });
       if (this.scheduled) return;

@@ -122,10 +122,12 @@ export const migrations: readonly Migration[] = [
       CREATE TABLE outbox (
         id INTEGER PRIMARY KEY,
         destination BLOB NOT NULL,
+        lane INTEGER NOT NULL,
         sender BLOB NOT NULL,
         created_at INTEGER NOT NULL
       );
-      CREATE INDEX outbox_by_destination ON outbox (destination, id);
+      CREATE INDEX outbox_by_destination ON outbox (destination, lane, id);
+      CREATE INDEX outbox_by_age ON outbox (created_at);
       CREATE TABLE destinations (
         node BLOB PRIMARY KEY,
         failures INTEGER NOT NULL,

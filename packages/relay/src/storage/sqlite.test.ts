@@ -432,6 +432,9 @@ describe("SQLite store specifics", () => {
         explain.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(...args).map((row) => row.detail);
       expect(plan(WRITER_SCHEMA.sql.findByDigest, BASE_TIMESTAMP, Buffer.alloc(32))).toEqual(["SEARCH messages USING COVERING INDEX messages_by_time (ts=? AND digest=?)"]);
       expect(plan(WRITER_SCHEMA.sql.selectJson, Buffer.alloc(20), 1, 1)).toEqual(["SEARCH mailbox USING PRIMARY KEY (owner=? AND side=? AND id=?)"]);
+      // A delivery's settlement: the outbox entry and the sender's row, each by primary key.
+      expect(plan(WRITER_SCHEMA.sql.deleteOutbox, 1)).toEqual(["SEARCH outbox USING INTEGER PRIMARY KEY (rowid=?)"]);
+      expect(plan(WRITER_SCHEMA.sql.updateSent, "{}", Buffer.alloc(20), 2, 1)).toEqual(["SEARCH mailbox USING PRIMARY KEY (owner=? AND side=? AND id=?)"]);
     });
 
     const pageQueryPattern = /\bFROM\s+(mailbox|pairs)\b[\s\S]*\bORDER\s+BY\b/i;

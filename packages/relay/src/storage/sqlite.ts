@@ -7,6 +7,7 @@ import { latestSchemaVersion, migrate } from "./sqlite-migrations.js";
 import {
   DEFAULT_MAX_SCAN,
   ID_CEILING,
+  laneOf,
   pageOfRanges,
   type AppendResult,
   type RangeRead,
@@ -15,7 +16,6 @@ import {
   type Page,
   type PageQuery,
   type OutboxEntry,
-  type SettledDelivery,
   type StoredHomeRecord,
   type StoredMessage,
 } from "./store.js";
@@ -121,7 +121,9 @@ export const WRITER_SCHEMA: WriterSchema = {
     insertMessage: "INSERT INTO messages (ts, digest, sender, accepted_at) VALUES (?, ?, ?, ?)",
     insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, ?, ?, ?, ?)",
     insertPair: "INSERT INTO pairs (sender, recipient, id) VALUES (?, ?, ?)",
-    insertOutbox: "INSERT INTO outbox (id, destination, sender, created_at) VALUES (?, ?, ?, ?)",
+    insertOutbox: "INSERT INTO outbox (id, destination, lane, sender, created_at) VALUES (?, ?, ?, ?, ?)",
+    deleteOutbox: "DELETE FROM outbox WHERE id = ?",
+    updateSent: "UPDATE mailbox SET json = ? WHERE owner = ? AND side = ? AND id = ?",
     selectJson: "SELECT json FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
   },
   sides: SIDE,
@@ -312,6 +314,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       if (message.route?.kind === "outbound") {
         wire.route = "out";
         wire.destination = message.route.destination;
+        wire.lane = laneOf(message.to);
       } else if (message.route?.kind === "inbound") wire.route = "in";
       writer ??= startStoreWriter(options);
       return writer.append(wire).then((result) =>
@@ -383,9 +386,10 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
         }));
     },
 
-    async outboxEntries(destination, limit) {
+    async outboxEntries(destination, limit, afterId = 0, lane) {
       if (closed) throw new StoreClosedError();
-      return fed().selectOutbox.all(addressBytes(destination), limit).map(outboxEntryOf);
+      const rows = lane === undefined ? fed().selectOutbox.all(addressBytes(destination), afterId, limit) : fed().selectLane.all(addressBytes(destination), lane, afterId, limit);
+      return rows.map(outboxEntryOf);
     },
 
     async expiredOutboxEntries(createdBefore, limit) {
@@ -395,7 +399,12 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
 
     async settleDeliveries(settled) {
       if (closed) throw new StoreClosedError();
-      if (settled.length > 0) fed().settle.immediate(settled);
+      if (settled.length === 0) return;
+      // Through the writer, in its group commit with the appends: the event loop never waits for
+      // the write lock (nor an fsync) here.
+      writer ??= startStoreWriter(options);
+      const through = writer;
+      await Promise.all(settled.map(({ id, sender, json }) => through.append({ settle: { id, sender, json } })));
     },
 
     async redirectOutbox(ids, destination) {
@@ -453,13 +462,14 @@ interface OutboxRow {
   sender: Buffer;
   created_at: number;
   json: string | null;
+  digest: Buffer | null;
 }
 
 const homeRecordOf = (account: string, row: HomeRow): StoredHomeRecord => ({ account, node: bytesHex(row.node), timestamp: row.ts, signature: bytesHex(row.signature) });
 
 function outboxEntryOf(row: OutboxRow): OutboxEntry {
-  if (typeof row.json !== "string" || row.json === "") throw new Error(`outbox entry ${row.id} has no sent message`);
-  return { id: row.id, sender: bytesHex(row.sender), destination: bytesHex(row.destination), createdAt: row.created_at, json: row.json };
+  if (typeof row.json !== "string" || row.json === "" || row.digest === null) throw new Error(`outbox entry ${row.id} has no sent message`);
+  return { id: row.id, sender: bytesHex(row.sender), destination: bytesHex(row.destination), createdAt: row.created_at, json: row.json, digest: row.digest.toString("hex") };
 }
 
 /** The statements of federation's tables (sqlite-migrations.ts, version 6); writes are small IMMEDIATE transactions on the store's connection. */
@@ -481,9 +491,7 @@ function federationStatements(db: Database.Database) {
     insertPin.run(url, address, Date.now());
     return selectPin.get(url)!;
   });
-  const outboxColumns = `o.id, o.destination, o.sender, o.created_at, (SELECT m.json FROM mailbox AS m WHERE m.owner = o.sender AND m.side = ${SIDE.sent} AND m.id = o.id) AS json`;
-  const updateSent = db.prepare<[string, Buffer, number]>(`UPDATE mailbox SET json = ? WHERE owner = ? AND side = ${SIDE.sent} AND id = ?`);
-  const deleteOutbox = db.prepare<[number]>("DELETE FROM outbox WHERE id = ?");
+  const outboxColumns = `o.id, o.destination, o.sender, o.created_at, (SELECT m.json FROM mailbox AS m WHERE m.owner = o.sender AND m.side = ${SIDE.sent} AND m.id = o.id) AS json, (SELECT g.digest FROM messages AS g WHERE g.id = o.id) AS digest`;
   const redirectOne = db.prepare<[Buffer, number]>("UPDATE outbox SET destination = ? WHERE id = ?");
   return {
     selectHome,
@@ -498,15 +506,9 @@ function federationStatements(db: Database.Database) {
        FROM (SELECT destination, count(*) AS count, min(created_at) AS oldest FROM outbox GROUP BY destination) AS o
        LEFT JOIN destinations AS d ON d.node = o.destination`,
     ),
-    selectOutbox: db.prepare<[Buffer, number], OutboxRow>(`SELECT ${outboxColumns} FROM outbox AS o WHERE o.destination = ? ORDER BY o.id LIMIT ?`),
+    selectOutbox: db.prepare<[Buffer, number, number], OutboxRow>(`SELECT ${outboxColumns} FROM outbox AS o WHERE o.destination = ? AND o.id > ? ORDER BY o.id LIMIT ?`),
+    selectLane: db.prepare<[Buffer, number, number, number], OutboxRow>(`SELECT ${outboxColumns} FROM outbox AS o WHERE o.destination = ? AND o.lane = ? AND o.id > ? ORDER BY o.id LIMIT ?`),
     selectExpired: db.prepare<[number, number], OutboxRow>(`SELECT ${outboxColumns} FROM outbox AS o WHERE o.created_at < ? ORDER BY o.id LIMIT ?`),
-    settle: db.transaction((settled: readonly SettledDelivery[]) => {
-      for (const entry of settled) {
-        // Only an entry still in the outbox is settled: two settlements of one message (a late
-        // answer after a retry) leave the first.
-        if (deleteOutbox.run(entry.id).changes === 1) updateSent.run(entry.json, addressBytes(entry.sender), entry.id);
-      }
-    }),
     redirect: db.transaction((ids: readonly number[], destination: Buffer) => {
       for (const id of ids) redirectOne.run(destination, id);
     }),

@@ -111,6 +111,16 @@ export interface StoredHomeRecord {
   signature: string;
 }
 
+/**
+ * An outbox's lanes: a destination's messages are delivered in this many sequences at once, each
+ * holding whole (sender, recipient) conversations (by the recipient), so that one sender's messages
+ * to one recipient keep their order while another lane's batch is being stored.
+ */
+export const OUTBOX_LANES = 4;
+
+/** The lane of a message to `recipient` (lowercase 0x address). */
+export const laneOf = (recipient: string): number => Number.parseInt(recipient.slice(-2), 16) % OUTBOX_LANES;
+
 /** A message waiting in the outbox for its recipient's node. */
 export interface OutboxEntry {
   /** The message's id here (the sender's copy). */
@@ -123,6 +133,8 @@ export interface OutboxEntry {
   createdAt: number;
   /** The sender's copy's wire JSON (status pending). */
   json: string;
+  /** The message's EIP-712 digest (hex, no 0x): what the receiver receipt signs. */
+  digest: string;
 }
 
 /** How deliveries to one node are going: persisted so that a restart keeps the backoff. */
@@ -169,8 +181,8 @@ export interface FederationStore {
   peerPins(): Promise<Map<string, string>>;
   /** The destinations with messages waiting, each with its backoff state. */
   outboxDestinations(): Promise<OutboxDestination[]>;
-  /** Up to `limit` entries for `destination`, in id order (the order the node accepted them). */
-  outboxEntries(destination: string, limit: number): Promise<OutboxEntry[]>;
+  /** Up to `limit` entries for `destination` with an id above `afterId` (default 0), of one `lane` (default all), in id order (the order the node accepted them). */
+  outboxEntries(destination: string, limit: number, afterId?: number, lane?: number): Promise<OutboxEntry[]>;
   /** Entries older than `createdBefore` (any destination), oldest first: those past the retry period. */
   expiredOutboxEntries(createdBefore: number, limit: number): Promise<OutboxEntry[]>;
   /** In one transaction: each sender's copy gets its new JSON and leaves the outbox. Entries no longer in the outbox are skipped. */
