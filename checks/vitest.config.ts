@@ -5,5 +5,8 @@ export default defineConfig({
     // `pnpm pack` once per package, each a child process (~1 s alone, several on a loaded 2-core
     // machine while the other packages' suites run beside it).
     testTimeout: 120_000,
+    // The run's own temp dir (vitest's too), removed at the end of the run and when it is interrupted
+    // or killed (see @neutral/test-support/global-setup).
+    globalSetup: ["@neutral/test-support/global-setup"],
   },
 });

@@ -40,6 +40,10 @@ const handlers: Handlers<TestContext> = {
   neutralService_publishKey: () => answer("neutralService_publishKey"),
   neutralService_getKey: () => answer("neutralService_getKey"),
   neutralService_nodeInfo: () => answer("neutralService_nodeInfo"),
+  neutralService_publishHome: () => answer("neutralService_publishHome"),
+  neutralService_getHome: () => answer("neutralService_getHome"),
+  neutralService_deliver: () => answer("neutralService_deliver"),
+  neutralService_lookup: () => answer("neutralService_lookup"),
 };
 
 function expectedPayloads(fixture: Fixture): Map<string, unknown> {

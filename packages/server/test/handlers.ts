@@ -2,7 +2,7 @@
 import type { RequestContext } from "../src/context.js";
 import { RpcError, ErrorCode } from "../src/errors.js";
 import type { Handlers } from "../src/generated/handlers.js";
-import type { KeyBundle, Message } from "../src/generated/types.js";
+import type { HomeRecord, KeyBundle, Message } from "../src/generated/types.js";
 
 export interface TestContext extends RequestContext<{ address: string }> {}
 
@@ -18,6 +18,7 @@ export function message(id: number, from = alice, to = bob): Message {
 export function createTestHandlers() {
   const calls: { method: string; args: unknown; auth: unknown }[] = [];
   const keys = new Map<string, KeyBundle>();
+  const homes = new Map<string, HomeRecord>();
   const handlers: Handlers<TestContext> = {
     neutralService_getInbox(args, context) {
       calls.push({ method: "neutralService_getInbox", args, auth: context.auth });
@@ -45,6 +46,26 @@ export function createTestHandlers() {
     neutralService_getKey(args, context) {
       calls.push({ method: "neutralService_getKey", args, auth: context.auth });
       return keys.get(args.account.toLowerCase()) ?? null;
+    },
+    neutralService_publishHome(args, context) {
+      calls.push({ method: "neutralService_publishHome", args, auth: context.auth });
+      const account = args.record.account.toLowerCase();
+      if (account !== context.auth.address) throw new RpcError(ErrorCode.Forbidden, "Forbidden: account is not the caller");
+      homes.set(account, { ...args.record, account, node: args.record.node.toLowerCase() });
+      return homes.get(account)!;
+    },
+    neutralService_getHome(args, context) {
+      calls.push({ method: "neutralService_getHome", args, auth: context.auth });
+      return homes.get(args.account.toLowerCase()) ?? null;
+    },
+    neutralService_deliver(args, context) {
+      calls.push({ method: "neutralService_deliver", args, auth: context.auth });
+      return { outcomes: args.messages.map(() => ({ receiver_receipt: sig("b") })), signature: sig("c") };
+    },
+    neutralService_lookup(args, context) {
+      calls.push({ method: "neutralService_lookup", args, auth: context.auth });
+      const known = args.accounts.map((account) => homes.get(account.toLowerCase())).filter((home) => home !== undefined);
+      return { homes: known, keys: [] };
     },
     neutralService_nodeInfo(args, context) {
       calls.push({ method: "neutralService_nodeInfo", args, auth: context.auth });
