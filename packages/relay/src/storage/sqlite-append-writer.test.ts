@@ -68,8 +68,10 @@ describe("the group-committing writer thread", () => {
     await settleFor(50);
     expect(batchesPosted()).toBe(2);
     const thread = postMessage.mock.contexts.find((_, i) => Array.isArray(postMessage.mock.calls[i]![0])) as Worker;
+    // Each append's outcome taken before the thread goes: they fail while terminateThread is awaited.
+    const outcomes = [...first, ...second].map((append) => append.then(() => "committed", (error: unknown) => error));
     await terminateThread(thread); // as a crash would stop it, but never inside SQLite (thread-guard.js)
-    for (const append of [...first, ...second]) await expect(append).rejects.toBeInstanceOf(WriterStoppedError);
+    for (const outcome of await Promise.all(outcomes)) expect(outcome).toBeInstanceOf(WriterStoppedError);
 
     lock.exec("COMMIT");
     const after = await store.append(testMessage(randomAddress(), randomAddress()));
