@@ -7,6 +7,7 @@ import { createDispatcher, type KeyBundle, type Message as WireMessage } from "@
 import { getAddress, hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS as SPEC_DEFAULT_LIMITS, EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
+import { fixtureSigner } from "@neutral/protocol/testing";
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { loadNodeKey } from "./node-key.js";
 import { createHandlers, type Limits, type RelayContext } from "./service.js";
@@ -716,6 +717,75 @@ describe("neutralService_publishKey and neutralService_getKey", () => {
       await fresh.fails("neutralService_publishKey", [valid], alice.address);
       expect(await getKey(fresh, alice.address)).toBeNull();
       expect(await getKey(fresh, bob.address)).toBeNull();
+    });
+  });
+});
+
+describe("neutralService_publishHome and neutralService_getHome", () => {
+  const aliceSigner = fixtureSigner(TEST_KEYS.alice);
+  const bobSigner = fixtureSigner(TEST_KEYS.bob);
+  interface Home {
+    account: string;
+    node: string;
+    timestamp: number;
+    signature: string;
+  }
+
+  it("stores the account's record naming this node; the newest wins; getHome answers it to anyone", async () => {
+    const node = createNode();
+    const first = await node.ok<Home>("neutralService_publishHome", [aliceSigner.homeRecord(node.nodeAddress, NOW - 1000)], alice.address);
+    expect(first).toMatchObject({ account: alice.address, node: node.nodeAddress, timestamp: NOW - 1000 });
+    const newer = await node.ok<Home>("neutralService_publishHome", [aliceSigner.homeRecord(node.nodeAddress, NOW)], alice.address);
+    expect(await node.ok<Home>("neutralService_publishHome", [aliceSigner.homeRecord(node.nodeAddress, NOW - 2000)], alice.address)).toEqual(newer);
+    expect(await node.ok<Home>("neutralService_getHome", [alice.address], null)).toEqual(newer);
+    expect(await node.ok<Home | null>("neutralService_getHome", [bob.address], null)).toBeNull();
+  });
+
+  describe("refusals, and their order", () => {
+    const node = createNode();
+    afterEach(() => {
+      node.clock.now = NOW;
+    });
+    const refuse = (record: unknown, auth: string | null = alice.address) => node.fails("neutralService_publishHome", [record], auth);
+    const valid = () => aliceSigner.homeRecord(node.nodeAddress, NOW);
+
+    it("-32602: a record naming another node (publish it there)", async () => {
+      const error = await refuse(aliceSigner.homeRecord(DAVE, NOW));
+      expect(error.code).toBe(-32602);
+      expect(error.message).toContain("record.node");
+    });
+
+    it("-32002: the account is not the caller", async () => {
+      const error = await refuse(valid(), bob.address);
+      expect(error.code).toBe(-32002);
+      expect(error.data?.field).toBe("record.account");
+    });
+
+    it("-32004: a timestamp more than clockSkewMs in the future (the edge is inside; the past is fine)", async () => {
+      const skew = DEFAULT_LIMITS.clockSkewMs;
+      node.clock.now = NOW - skew - 1;
+      const error = await refuse(valid());
+      expect(error.code).toBe(-32004);
+      expect(error.data).toMatchObject({ field: "record.timestamp", now: NOW - skew - 1, clockSkewMs: skew });
+      node.clock.now = NOW - skew;
+      expect((await node.ok<Home>("neutralService_publishHome", [valid()], alice.address)).timestamp).toBe(NOW);
+      node.clock.now = NOW + 400 * 86_400_000;
+      expect((await node.ok<Home>("neutralService_publishHome", [valid()], alice.address)).timestamp).toBe(NOW);
+    });
+
+    it("-32003: signed by another key than the account's, or tampered", async () => {
+      const forged = { ...bobSigner.homeRecord(node.nodeAddress, NOW), account: alice.address };
+      expect(await refuse(forged)).toMatchObject({ code: -32003, data: { field: "record.signature" } });
+      expect((await refuse({ ...valid(), timestamp: NOW - 1 })).code).toBe(-32003);
+    });
+
+    it("publishing needs a token, and stores nothing that was refused", async () => {
+      const fresh = createNode();
+      expect((await fresh.fails("neutralService_publishHome", [aliceSigner.homeRecord(fresh.nodeAddress, NOW)], null)).code).toBe(-32001);
+      await fresh.fails("neutralService_publishHome", [{ ...bobSigner.homeRecord(fresh.nodeAddress, NOW), account: alice.address }], alice.address);
+      fresh.clock.now = NOW - DEFAULT_LIMITS.clockSkewMs - 1;
+      await fresh.fails("neutralService_publishHome", [aliceSigner.homeRecord(fresh.nodeAddress, NOW)], alice.address);
+      expect(await fresh.ok<Home | null>("neutralService_getHome", [alice.address], null)).toBeNull();
     });
   });
 });

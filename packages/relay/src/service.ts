@@ -178,6 +178,14 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
     return { fields, digest: messageDigest(fields) };
   }
 
+  /** A signed record (key bundle, home record) may be old, but not further in the future than the clock skew. */
+  function refuseFuture(field: string, timestamp: number): void {
+    const clock = now();
+    if (timestamp - clock > limits.clockSkewMs) {
+      throw new RpcError(ErrorCode.TimestampOutOfWindow, `Timestamp more than ${limits.clockSkewMs} ms in the future`, { field, now: clock, clockSkewMs: limits.clockSkewMs });
+    }
+  }
+
   /** A delivered message's checks (openrpc.json `neutralService_deliver`), cheapest first. */
   async function checkDelivered(origin: string, fields: RelayedFields, digest: Uint8Array): Promise<{ bytes: number } | { refused: DeliveryRefusal }> {
     const bytes = fields.message.length / 2;
@@ -284,15 +292,8 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       if (account !== auth.address) {
         throw new RpcError(ErrorCode.Forbidden, "Forbidden: bundle.account must be the authenticated address", { field: "bundle.account" });
       }
-      const clock = now();
       // A bundle may be old (it is portable: re-published elsewhere, or later); only the future is bounded.
-      if (bundle.timestamp - clock > limits.clockSkewMs) {
-        throw new RpcError(ErrorCode.TimestampOutOfWindow, `Timestamp more than ${limits.clockSkewMs} ms in the future`, {
-          field: "bundle.timestamp",
-          now: clock,
-          clockSkewMs: limits.clockSkewMs,
-        });
-      }
+      refuseFuture("bundle.timestamp", bundle.timestamp);
       const fields = { account, key, timestamp: bundle.timestamp };
       const signature = Buffer.from(bundle.signature.slice(2), "hex");
       if (curve.recoverAddress(keyBundleDigest(fields), signature) !== account) {
@@ -316,14 +317,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       if (account !== auth.address) {
         throw new RpcError(ErrorCode.Forbidden, "Forbidden: record.account must be the authenticated address", { field: "record.account" });
       }
-      const clock = now();
-      if (record.timestamp - clock > limits.clockSkewMs) {
-        throw new RpcError(ErrorCode.TimestampOutOfWindow, `Timestamp more than ${limits.clockSkewMs} ms in the future`, {
-          field: "record.timestamp",
-          now: clock,
-          clockSkewMs: limits.clockSkewMs,
-        });
-      }
+      refuseFuture("record.timestamp", record.timestamp);
       const fields = { account, node, timestamp: record.timestamp };
       if (curve.recoverAddress(homeDigest(fields), Buffer.from(record.signature.slice(2), "hex")) !== account) {
         throw new RpcError(ErrorCode.InvalidSignature, "Invalid signature: it does not recover record.account", { field: "record.signature" });

@@ -1,5 +1,5 @@
 // How both backends store hex fields: as raw bytes (BLOB / bytea), half the size of the text.
-import type { StoredKeyBundle } from "./store.js";
+import type { OutboxEntry, StoredHomeRecord, StoredKeyBundle } from "./store.js";
 
 /**
  * `mailbox.side`: which copy of a message a row is, the same numbers in both backends. (Their
@@ -34,3 +34,33 @@ export const keyBundleOf = (account: string, row: KeyBundleRow): StoredKeyBundle
   timestamp: row.ts,
   signature: bytesHex(row.signature),
 });
+
+/** A `home_records` row (same columns in both backends). */
+export interface HomeRow {
+  node: Buffer;
+  ts: number;
+  signature: Buffer;
+}
+
+/** A `home_records` row of `account` (lowercase 0x) → the record in wire form. */
+export const homeRecordOf = (account: string, row: HomeRow): StoredHomeRecord => ({
+  account,
+  node: bytesHex(row.node),
+  timestamp: row.ts,
+  signature: bytesHex(row.signature),
+});
+
+/** An `outbox` row joined with its sent message's JSON and digest (both backends select these columns). */
+export interface OutboxRow {
+  id: number;
+  destination: Buffer;
+  sender: Buffer;
+  created_at: number;
+  json: string | null;
+  digest: Buffer | null;
+}
+
+export function outboxEntryOf(row: OutboxRow): OutboxEntry {
+  if (typeof row.json !== "string" || row.json === "" || row.digest === null) throw new Error(`outbox entry ${row.id} has no sent message`);
+  return { id: row.id, sender: bytesHex(row.sender), destination: bytesHex(row.destination), createdAt: row.created_at, json: row.json, digest: row.digest.toString("hex") };
+}

@@ -10,13 +10,11 @@ import {
   type AppendResult,
   type MailboxRange,
   type MessageStore,
-  type OutboxEntry,
   type PageQuery,
   type RangeRead,
-  type StoredHomeRecord,
   type StoredMessage,
 } from "./store.js";
-import { addressBytes, bytesHex, hexBytes, keyBundleOf, SIDE, type KeyBundleRow } from "./columns.js";
+import { addressBytes, bytesHex, hexBytes, homeRecordOf, keyBundleOf, outboxEntryOf, SIDE, type HomeRow, type KeyBundleRow, type OutboxRow } from "./columns.js";
 
 
 export interface PostgresStoreOptions {
@@ -73,28 +71,6 @@ const ROUTE_NUMBER = { local: 0, outbound: 1, inbound: 2 } as const;
  * schema). PostgreSQL drops it with the session: a replica that dies hands the outbox on at once.
  */
 const DELIVERY_LOCK = "SELECT pg_try_advisory_lock(hashtext('neutral:outbox'), hashtext(current_schema())) AS locked";
-
-interface HomeRow {
-  node: Buffer;
-  ts: number;
-  signature: Buffer;
-}
-
-interface OutboxRow {
-  id: number;
-  destination: Buffer;
-  sender: Buffer;
-  created_at: number;
-  json: string | null;
-  digest: Buffer | null;
-}
-
-const homeRecordOf = (account: string, row: HomeRow): StoredHomeRecord => ({ account, node: bytesHex(row.node), timestamp: row.ts, signature: bytesHex(row.signature) });
-
-function outboxEntryOf(row: OutboxRow): OutboxEntry {
-  if (typeof row.json !== "string" || row.json === "" || row.digest === null) throw new Error(`outbox entry ${row.id} has no sent message`);
-  return { id: row.id, sender: bytesHex(row.sender), destination: bytesHex(row.destination), createdAt: row.created_at, json: row.json, digest: row.digest.toString("hex") };
-}
 
 const OUTBOX_COLUMNS =
   "o.id, o.destination, o.sender, o.created_at, (SELECT m.json FROM mailbox m WHERE m.owner = o.sender AND m.side = 2 AND m.id = o.id) AS json, (SELECT g.digest FROM messages g WHERE g.id = o.id) AS digest";

@@ -15,11 +15,9 @@ import {
   type MessageStore,
   type Page,
   type PageQuery,
-  type OutboxEntry,
-  type StoredHomeRecord,
   type StoredMessage,
 } from "./store.js";
-import { addressBytes, bytesHex, hexBytes, keyBundleOf, SIDE, type KeyBundleRow } from "./columns.js";
+import { addressBytes, bytesHex, hexBytes, homeRecordOf, keyBundleOf, outboxEntryOf, SIDE, type HomeRow, type KeyBundleRow, type OutboxRow } from "./columns.js";
 import { startInlineSqliteWriter, startSqliteWriter, type AppendWriter, type WireAppend, type WriterSchema } from "./sqlite-append-writer.js";
 
 
@@ -448,28 +446,6 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       return closing;
     },
   };
-}
-
-interface HomeRow {
-  node: Buffer;
-  ts: number;
-  signature: Buffer;
-}
-
-interface OutboxRow {
-  id: number;
-  destination: Buffer;
-  sender: Buffer;
-  created_at: number;
-  json: string | null;
-  digest: Buffer | null;
-}
-
-const homeRecordOf = (account: string, row: HomeRow): StoredHomeRecord => ({ account, node: bytesHex(row.node), timestamp: row.ts, signature: bytesHex(row.signature) });
-
-function outboxEntryOf(row: OutboxRow): OutboxEntry {
-  if (typeof row.json !== "string" || row.json === "" || row.digest === null) throw new Error(`outbox entry ${row.id} has no sent message`);
-  return { id: row.id, sender: bytesHex(row.sender), destination: bytesHex(row.destination), createdAt: row.created_at, json: row.json, digest: row.digest.toString("hex") };
 }
 
 /** The statements of federation's tables (sqlite-migrations.ts, version 6); writes are small IMMEDIATE transactions on the store's connection. */
