@@ -39,6 +39,8 @@ export {
 export {
   MAX_REASON_LENGTH,
   MESSAGE_JSON_ID_HEAD,
+  failedMessageJson,
+  isPendingMessageJson,
   messageIdOf,
   messageJson,
   messageJsonTail,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_REASON_LENGTH, MESSAGE_JSON_ID_HEAD, messageIdOf, messageJson, messageJsonTail, messageJsonWithId } from "./wire-message.js";
+import { failedMessageJson, isPendingMessageJson, MAX_REASON_LENGTH, MESSAGE_JSON_ID_HEAD, messageIdOf, messageJson, messageJsonTail, messageJsonWithId } from "./wire-message.js";
 
 const fields = {
   message: "a1b2c3",
@@ -39,6 +39,20 @@ describe("a message to another node (federation)", () => {
     const parsed = JSON.parse(messageJson(6, { ...pending, status: "failed", reason })) as { status: string; reason: string };
     expect(parsed.status).toBe("failed");
     expect(parsed.reason).toBe(reason.slice(0, MAX_REASON_LENGTH));
+  });
+
+  it("a pending copy's JSON made failed is what messageJson gives for it failed; other JSON is left as it is", () => {
+    const pendingJson = messageJson(8, { ...pending, status: "pending" });
+    expect(isPendingMessageJson(pendingJson)).toBe(true);
+    for (const reason of ["peer gone", `"quoted" \\ ${"y".repeat(MAX_REASON_LENGTH)}`]) {
+      expect(failedMessageJson(pendingJson, reason)).toBe(messageJson(8, { ...pending, status: "failed", reason }));
+    }
+    const delivered = messageJson(8, fields);
+    expect(isPendingMessageJson(delivered)).toBe(false);
+    expect(failedMessageJson(delivered, "late")).toBe(delivered);
+    const failedJson = messageJson(8, { ...pending, status: "failed", reason: "gone" });
+    expect(isPendingMessageJson(failedJson)).toBe(false);
+    expect(failedMessageJson(failedJson, "again")).toBe(failedJson);
   });
 
   it("delivered: exactly the JSON of a message stored on one node", () => {

@@ -48,6 +48,21 @@ export function messageJsonTail(fields: WireMessageFields): string {
 /** The wire JSON of a message given its id and `messageJsonTail`. */
 export const messageJsonWithId = (id: number | string, tail: string): string => `${MESSAGE_JSON_ID_HEAD}${id}"${tail}`;
 
+/** How the JSON of a sender's copy still pending ends: its status is the last member. */
+const PENDING_END = ',"status":"pending"}';
+
+/** Whether a stored message's JSON is a sender's copy still pending (openrpc.json `Message.status`). */
+export const isPendingMessageJson = (json: string): boolean => json.endsWith(PENDING_END);
+
+/**
+ * A pending copy's JSON made failed with `reason`: what `messageJson` gives for the same message with
+ * status "failed". JSON that is not a pending copy is returned unchanged.
+ */
+export function failedMessageJson(json: string, reason: string): string {
+  if (!isPendingMessageJson(json)) return json;
+  return `${json.slice(0, -PENDING_END.length)},"status":"failed","reason":${JSON.stringify(reason.slice(0, MAX_REASON_LENGTH))}}`;
+}
+
 /** The wire JSON of a stored message. */
 export const messageJson = (id: number | string, fields: WireMessageFields): string => messageJsonWithId(id, messageJsonTail(fields));
 

@@ -23,7 +23,7 @@ import { isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";
 import type { FederationConfig, Limits } from "./config.js";
 import type { Federation, Route } from "./federation/index.js";
 import { homeDigest, relayedSigners, type RelayedFields } from "./federation/records.js";
-import { deliveryAnswerDigest } from "@neutral/protocol";
+import { deliveryAnswerDigest, isPendingMessageJson } from "@neutral/protocol";
 import type { StorageQuotas } from "./limits/storage-quotas.js";
 import type { AcceptedMessage } from "./message.js";
 import { cursorValue, fitPageBytes, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredHomeRecord, type StoredMessage } from "./storage/store.js";
@@ -270,7 +270,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
         quotas?.refund(from, fields.to, bytes);
         throw error;
       }
-      if (route.kind === "remote" && federation && stored.json.endsWith('"status":"pending"}')) {
+      if (route.kind === "remote" && federation && isPendingMessageJson(stored.json)) {
         // Durable already: hand it to the deliverer, and wait a little for the other node's receipt.
         federation.kick({ destination: route.peer.address });
         return rawJson((await federation.settled(from, stored.id, options.delivery.deliveryWaitMs)) ?? stored.json);
@@ -304,7 +304,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
 
     async neutralService_getKey({ account }): Promise<KeyBundle | null> {
       const id = account.toLowerCase();
-      return ((federation?.enabled ? await federation.directory.key(id) : await store.getKeyBundle(id)) ?? null) as KeyBundle | null;
+      return ((federation ? await federation.directory.key(id) : await store.getKeyBundle(id)) ?? null) as KeyBundle | null;
     },
 
     async neutralService_publishHome({ record }, { auth }): Promise<HomeRecord> {

@@ -10,7 +10,7 @@
 // answer shows no refusal that would stop it, and this node checks the receipts of one batch and
 // settles it while the other node stores the next. The lanes let the other node check one batch
 // while it commits another.
-import { deliveryAnswerDigest, messageJson } from "@neutral/protocol";
+import { deliveryAnswerDigest, failedMessageJson, messageJson } from "@neutral/protocol";
 import type { FederationConfig } from "../config.js";
 import type { Secp256k1 } from "../crypto/secp256k1.js";
 import type { Logger } from "../log.js";
@@ -51,8 +51,6 @@ export interface DelivererOptions {
   logger: Logger;
   /** How often the outbox is looked at without a kick: the safety net, and on PostgreSQL how sends on other replicas are noticed. */
   pollMs: number;
-  now?: () => number;
-  random?: () => number;
 }
 
 /** Messages in one delivery, and the most JSON they may weigh (a peer's body limit is 1 MiB by default). */
@@ -101,11 +99,7 @@ const wireFields = (fields: WireMessage) => ({
   timestamp: fields.timestamp,
 });
 
-const failed = (entry: OutboxEntry, fields: WireMessage | undefined, reason: string): SettledDelivery => ({
-  id: entry.id,
-  sender: entry.sender,
-  json: fields ? messageJson(entry.id, { ...wireFields(fields), status: "failed", reason }) : entry.json.replace(/"status":"pending"\}$/, `"status":"failed","reason":${JSON.stringify(reason)}}`),
-});
+const failed = (entry: OutboxEntry, reason: string): SettledDelivery => ({ id: entry.id, sender: entry.sender, json: failedMessageJson(entry.json, reason) });
 
 /** A batch read from the outbox, ready to go. */
 interface Batch {
@@ -121,8 +115,6 @@ type Outcome = { receiver_receipt?: unknown; refused?: { code?: unknown; message
 
 export function startDeliverer(options: DelivererOptions): Deliverer {
   const { store, curve, peers, client, logger, config } = options;
-  const now = options.now ?? Date.now;
-  const random = options.random ?? Math.random;
   /** Destinations being drained, and those kicked meanwhile (to look again once the drain ends). */
   const busy = new Set<string>();
   const again = new Set<string>();
@@ -140,7 +132,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
 
   const backoffMs = (failures: number) => {
     const full = Math.min(config.retryBackoffMaxMs, config.retryBackoffMs * 2 ** Math.min(30, failures - 1));
-    return Math.max(1, Math.round(full * (0.5 + random() / 2)));
+    return Math.max(1, Math.round(full * (0.5 + Math.random() / 2)));
   };
 
   async function setState(node: string, state: DestinationState | undefined): Promise<void> {
@@ -153,7 +145,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
   async function backOff(node: string, reason: string): Promise<void> {
     const failures = (states.get(node)?.failures ?? 0) + 1;
     const delay = backoffMs(failures);
-    await setState(node, { node, failures, nextAttemptAt: now() + delay, lastError: reason.slice(0, 500) });
+    await setState(node, { node, failures, nextAttemptAt: Date.now() + delay, lastError: reason.slice(0, 500) });
     logger.warn({ destination: node, failures, retryInMs: delay, reason }, "delivery to a node failed; retrying later");
     schedule(delay);
   }
@@ -166,9 +158,9 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
 
   /** Fails every entry of the outbox older than the retry period, with the last error its destination saw. */
   async function expire(): Promise<void> {
-    if (now() - lastExpiry < EXPIRE_EVERY_MS) return;
-    lastExpiry = now();
-    const before = now() - config.retryPeriodSeconds * 1000;
+    if (Date.now() - lastExpiry < EXPIRE_EVERY_MS) return;
+    lastExpiry = Date.now();
+    const before = Date.now() - config.retryPeriodSeconds * 1000;
     const seconds = config.retryPeriodSeconds;
     const period = seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
     for (;;) {
@@ -177,17 +169,21 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       await settle(
         entries.map((entry) => {
           const last = states.get(entry.destination)?.lastError;
-          return failed(entry, fieldsOf(entry), `not delivered to the recipient's node ${entry.destination} within ${period}${last ? ` (last attempt: ${last})` : ""}`);
+          return failed(entry, `not delivered to the recipient's node ${entry.destination} within ${period}${last ? ` (last attempt: ${last})` : ""}`);
         }),
       );
       logger.warn({ failed: entries.length }, "messages to other nodes failed: the retry period is over");
     }
   }
 
-  /** The next batch of `lane` (undefined: any) for `node` after `afterId`, or undefined when there is none. */
-  async function nextBatch(node: string, lane: number | undefined, afterId: number): Promise<Batch | undefined> {
+  /**
+   * The next batch of `lane` (undefined: any) for `node` after `afterId`, or undefined when there is
+   * none. `read`: the entries that follow `afterId`, read already.
+   */
+  async function nextBatch(node: string, lane: number | undefined, afterId: number, read?: OutboxEntry[]): Promise<Batch | undefined> {
     for (;;) {
-      const entries = await store.outboxEntries(node, BATCH_MESSAGES, afterId, lane);
+      const entries = read ?? (await store.outboxEntries(node, BATCH_MESSAGES, afterId, lane));
+      read = undefined;
       if (entries.length === 0) return undefined;
       const items: Batch["items"] = [];
       const unreadable: SettledDelivery[] = [];
@@ -195,7 +191,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       for (const entry of entries) {
         const fields = fieldsOf(entry);
         if (!fields) {
-          unreadable.push(failed(entry, undefined, "the stored message is unreadable"));
+          unreadable.push(failed(entry, "the stored message is unreadable"));
           continue;
         }
         bytes += entry.json.length;
@@ -220,10 +216,10 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
 
   /**
    * What an answer allows before it is settled: nothing when it is not the peer's signature over
-   * these messages and outcomes, or malformed; everything, or the outcomes up to a refusal for now
-   * (`settle` then stops there, and the lane backs off).
+   * these messages and outcomes, or malformed; else its outcomes, and whether one is a refusal for
+   * now (`apply` then stops there, and the lane backs off).
    */
-  function readAnswer(peer: PeerTarget, answer: { outcomes?: unknown; signature?: unknown } | null, batch: Batch): { outcomes: Outcome[]; refusedForNow?: string } | { rejected: string } {
+  function readAnswer(peer: PeerTarget, answer: { outcomes?: unknown; signature?: unknown } | null, batch: Batch): { outcomes: Outcome[]; halts: boolean } | { rejected: string } {
     const outcomes = answer?.outcomes;
     if (!Array.isArray(outcomes) || outcomes.length !== batch.items.length) return { rejected: "the node's answer does not have one outcome per message" };
     const signature = answer?.signature;
@@ -233,12 +229,8 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       logger.warn({ destination: peer.address }, "a node's answer to a delivery is not its signature over these messages: not accepted");
       return { rejected: "the node's answer is not its signature over these messages" };
     }
-    for (const outcome of outcomes as Outcome[]) {
-      if (typeof outcome?.receiver_receipt === "string" || outcome?.refused?.permanent === true) continue;
-      const message = typeof outcome?.refused?.message === "string" ? outcome.refused.message.slice(0, 300) : "refused";
-      return { outcomes: outcomes as Outcome[], refusedForNow: `the node refused for now: ${message}` };
-    }
-    return { outcomes: outcomes as Outcome[] };
+    const halts = (outcomes as Outcome[]).some((outcome) => typeof outcome?.receiver_receipt !== "string" && outcome?.refused?.permanent !== true);
+    return { outcomes: outcomes as Outcome[], halts };
   }
 
   /**
@@ -276,7 +268,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
           continue;
         }
       }
-      settled.push(failed(entry, fields, `refused by the recipient's node: ${message}`));
+      settled.push(failed(entry, `refused by the recipient's node: ${message}`));
     }
     await settle(settled);
     for (const [node, ids] of moved) {
@@ -298,24 +290,30 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       for (;;) {
         const entries = await store.outboxEntries(node, 500);
         if (entries.length === 0) return;
-        await settle(entries.map((entry) => failed(entry, fieldsOf(entry), `the recipient's home node ${node} is not a peer of this node`)));
+        await settle(entries.map((entry) => failed(entry, `the recipient's home node ${node} is not a peer of this node`)));
       }
     }
     const target = peer;
     // A backlog (more than a batch waiting: after an outage, a burst) goes in every lane at once;
     // a steady stream in one sequence, whose batches then carry more messages each.
-    const backlog = (await store.outboxEntries(node, BATCH_MESSAGES + 1)).length > BATCH_MESSAGES;
-    const lanes = backlog ? Array.from({ length: OUTBOX_LANES }, (_, lane) => lane) : [undefined];
-    const reasons = await Promise.all(lanes.map((lane) => drainLane(target, lane)));
+    const waiting = await store.outboxEntries(node, BATCH_MESSAGES + 1);
+    const reasons =
+      waiting.length > BATCH_MESSAGES
+        ? await Promise.all(Array.from({ length: OUTBOX_LANES }, (_, lane) => drainLane(target, lane)))
+        : [await drainLane(target, undefined, waiting)];
     const reason = reasons.find((value) => value !== undefined);
     return reason === undefined ? setState(node, undefined) : backOff(node, reason);
   }
 
-  /** Delivers one lane of `peer`'s entries (undefined: all of them, in one sequence) until none is left or one fails; resolves with why it stopped early, or undefined. */
-  async function drainLane(peer: PeerTarget, lane: number | undefined): Promise<string | undefined> {
+  /**
+   * Delivers one lane of `peer`'s entries (undefined: all of them, in one sequence) until none is
+   * left or one fails; resolves with why it stopped early, or undefined. `waiting`: its first
+   * entries, read already.
+   */
+  async function drainLane(peer: PeerTarget, lane: number | undefined, waiting?: OutboxEntry[]): Promise<string | undefined> {
     const node = peer.address;
     const call = (batch: Batch) => client.call(peer, "neutralService_deliver", batch.params, config.peerTimeoutMs) as Promise<{ outcomes?: unknown; signature?: unknown } | null>;
-    const first = await nextBatch(node, lane, 0);
+    const first = await nextBatch(node, lane, 0, waiting);
     if (!first) return undefined;
     let batch: Batch = first;
     let answer = call(batch);
@@ -329,7 +327,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
         return (await applying) ?? (error instanceof PeerCallError ? error.message : String(error));
       }
       const read = readAnswer(peer, answered, batch);
-      const goOn = !("rejected" in read) && read.refusedForNow === undefined;
+      const goOn = !("rejected" in read) && !read.halts;
       const next: Batch | undefined = goOn && !stopped && lease ? await nextBatch(node, lane, batch.lastId) : undefined;
       // Send the next batch now, and check this one while the other node stores it.
       if (next) answer = call(next);
@@ -340,7 +338,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       }
       if ("rejected" in read) return read.rejected;
       // A refusal for now stops the lane after what came before it in the batch.
-      if (read.refusedForNow !== undefined) return (await apply(peer, batch, read.outcomes)) ?? read.refusedForNow;
+      if (read.halts) return apply(peer, batch, read.outcomes);
       applying = apply(peer, batch, read.outcomes);
       if (!next) return applying;
       batch = next;
@@ -355,7 +353,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       return;
     }
     const due = states.get(node)?.nextAttemptAt ?? 0;
-    if (due > now()) return; // its timer is set (schedule)
+    if (due > Date.now()) return; // its timer is set (schedule)
     busy.add(node);
     const work = drain(node)
       .catch((error: unknown) => logger.error({ err: error, destination: node }, "delivering to a node failed"))
@@ -372,7 +370,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     if (stopped || !lease) return;
     await expire();
     const destinations = await store.outboxDestinations();
-    const clock = now();
+    const clock = Date.now();
     let wake = options.pollMs;
     for (const destination of destinations) {
       if (destination.state && !states.has(destination.node)) states.set(destination.node, destination.state);
@@ -386,9 +384,9 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
   function schedule(delayMs: number): void {
     if (stopped) return;
     const delay = Math.max(5, Math.min(delayMs, options.pollMs));
-    if (now() + delay >= timerAt) return;
+    if (Date.now() + delay >= timerAt) return;
     clearTimeout(timer);
-    timerAt = now() + delay;
+    timerAt = Date.now() + delay;
     timer = setTimeout(() => {
       timerAt = Infinity;
       kick();
@@ -401,9 +399,9 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     if (hint.peerUp !== undefined) {
       // It called us: whatever backoff it has is over.
       const state = states.get(hint.peerUp);
-      if (state && state.nextAttemptAt > now()) {
+      if (state && state.nextAttemptAt > Date.now()) {
         const node = hint.peerUp;
-        void setState(node, { ...state, nextAttemptAt: now() })
+        void setState(node, { ...state, nextAttemptAt: Date.now() })
           .then(() => kickDestination(node))
           .catch((error: unknown) => logger.error({ err: error }, "could not end a node's backoff"));
       }

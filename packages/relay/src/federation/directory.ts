@@ -51,9 +51,10 @@ export interface DirectoryOptions {
   logger: Logger;
   ttlMs: number;
   lookupTimeoutMs: number;
-  /** Most accounts whose lookups are remembered. Default 100,000. */
-  cacheSize?: number;
 }
+
+/** Most accounts whose lookups, checked records and stored homes each cache remembers. */
+const CACHE_SIZE = 100_000;
 
 /** What the peers said of one account. */
 interface Looked {
@@ -68,16 +69,16 @@ interface Looked {
 export function createDirectory(options: DirectoryOptions): Directory {
   const { self, store, curve, peers, client, logger } = options;
   const federated = peers.list().length > 0;
-  const looked = new LRUCache<string, Looked>({ max: options.cacheSize ?? 100_000, ttl: Math.max(1, options.ttlMs) });
+  const looked = new LRUCache<string, Looked>({ max: CACHE_SIZE, ttl: Math.max(1, options.ttlMs) });
   // Home records this process has checked and kept already (every delivery carries its senders'):
   // seen again, one costs neither a signature recovery nor a write.
-  const kept = new LRUCache<string, true>({ max: options.cacheSize ?? 100_000 });
+  const kept = new LRUCache<string, true>({ max: CACHE_SIZE });
   const keyOf = (record: { account?: unknown; timestamp?: unknown; signature?: unknown }) => `${String(record.account).toLowerCase()}:${String(record.timestamp)}:${String(record.signature).toLowerCase()}`;
   // What storage says of an account's home, for a few seconds: each send reads its sender's and
   // its recipient's. A record published or learned by this process replaces it at once; by another
   // process (a worker, a replica), within HOME_CACHE_MS. That an account has no record is never
   // remembered: one published a moment ago through another worker counts at once.
-  const stored = new LRUCache<string, StoredHomeRecord>({ max: options.cacheSize ?? 100_000, ttl: HOME_CACHE_MS });
+  const stored = new LRUCache<string, StoredHomeRecord>({ max: CACHE_SIZE, ttl: HOME_CACHE_MS });
   async function localHome(account: string): Promise<StoredHomeRecord | undefined> {
     const cached = stored.get(account);
     if (cached) return cached;
@@ -188,7 +189,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
       for (const value of records) {
         if (typeof value === "object" && value !== null && kept.has(keyOf(value))) {
           const record = value as { account: string; signature: string };
-          const current = await store.getHomeRecord(record.account.toLowerCase());
+          const current = await localHome(record.account.toLowerCase());
           if (current?.signature === record.signature.toLowerCase()) learned.push(current);
           continue;
         }

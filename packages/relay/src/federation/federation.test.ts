@@ -6,7 +6,7 @@ import { messageDigest, receiptDigest } from "../crypto/eip712.js";
 import { loadSecp256k1 } from "../crypto/secp256k1.js";
 import { TEST_KEYS } from "@neutral/protocol/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { account, eventually, federation, startAll, type Federation, type StoredMessage } from "../../test/federation.js";
+import { account, eventually, federation, startAll, type Federation, type StoredMessage, type TestNode } from "../../test/federation.js";
 
 const curve = loadSecp256k1();
 const alice = account(TEST_KEYS.alice);
@@ -23,12 +23,29 @@ function receiptSigners(message: StoredMessage): { sender?: string; receiver?: s
 
 const hexOf = (i: number) => i.toString(16).padStart(8, "0");
 
+/** Two nodes started with `options`: alice homed at A, bob at B. */
+async function aliceAtABobAtB(options: Omit<Parameters<typeof federation>[0], "count">): Promise<{ fed: Federation; a: TestNode; b: TestNode }> {
+  const fed = await federation({ count: 2, ...options });
+  const [a, b] = fed.nodes as [TestNode, TestNode];
+  await startAll(fed.nodes);
+  await alice.homeAt(a);
+  await bob.homeAt(b);
+  return { fed, a, b };
+}
+
+/** `count` messages from alice to bob through A, as A acknowledged them. */
+async function sendToBob(a: TestNode, count: number): Promise<StoredMessage[]> {
+  const acknowledged: StoredMessage[] = [];
+  for (let i = 0; i < count; i++) acknowledged.push(await alice.send(a, bob.address, hexOf(i)));
+  return acknowledged;
+}
+
 describe("three nodes", () => {
   let fed: Federation;
   beforeAll(async () => {
     fed = await federation({ count: 3 });
     await startAll(fed.nodes);
-    const [a, b, c] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0], typeof fed.nodes[0]];
+    const [a, b, c] = fed.nodes as [TestNode, TestNode, TestNode];
     await alice.homeAt(a);
     await bob.homeAt(b);
     await carol.homeAt(c);
@@ -58,7 +75,7 @@ describe("three nodes", () => {
   });
 
   it("a message from A's user to B's: each home node signs its receipt; both read it; the reply goes back", async () => {
-    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    const [a, b] = fed.nodes as [TestNode, TestNode];
     const sent = await alice.send(a, bob.address, "c0ffee01");
     expect(sent.status).toBeUndefined(); // delivered within the wait
     expect(receiptSigners(sent)).toEqual({ sender: a.address, receiver: b.address });
@@ -77,7 +94,7 @@ describe("three nodes", () => {
   });
 
   it("a resend through the sender's node answers the stored (delivered) message, and B stores it once", async () => {
-    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    const [a, b] = fed.nodes as [TestNode, TestNode];
     const timestamp = Date.now();
     const first = await alice.send(a, bob.address, "0ddba110", timestamp);
     const again = await alice.send(a, bob.address, "0ddba110", timestamp);
@@ -86,7 +103,7 @@ describe("three nodes", () => {
   });
 
   it("a sender must send through its home node, and needs a home record to write to another node", async () => {
-    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    const [a, b] = fed.nodes as [TestNode, TestNode];
     const elsewhere = await alice.call(b, "neutralService_sendMessage", [alice.signer.signMessageFor(bob.address, "aa")]);
     expect(elsewhere.body.error).toMatchObject({ code: -32002, data: { field: "message.from", home: { node: a.address } } });
     const dave = account(`0x${"d".repeat(63)}1`);
@@ -97,13 +114,13 @@ describe("three nodes", () => {
   });
 
   it("a home record naming another node is refused", async () => {
-    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    const [a, b] = fed.nodes as [TestNode, TestNode];
     const answer = await alice.call(a, "neutralService_publishHome", [alice.signer.homeRecord(b.address)]);
     expect(answer.body.error).toMatchObject({ code: -32602, data: { param: "record", path: "/node" } });
   });
 
   it("moving home: a newer record at another node; the old home hears of it, and new messages go to the new one", async () => {
-    const [a, b, c] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0], typeof fed.nodes[0]];
+    const [a, b, c] = fed.nodes as [TestNode, TestNode, TestNode];
     const erin = account(`0x${"e".repeat(63)}1`);
     await erin.homeAt(b, Date.now() - 1000);
     const before = await alice.send(a, erin.address, "01");
@@ -128,14 +145,11 @@ describe("a peer that is down", () => {
   afterEach(() => fed?.close(), 60_000);
 
   it("pending while B is down; 200 messages arrive exactly once, in the sender's order, when it is back", async () => {
-    fed = await federation({ count: 2, args: ["--delivery-wait-ms", "0"] });
-    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
-    await startAll(fed.nodes);
-    await alice.homeAt(a);
-    await bob.homeAt(b);
+    const started = await aliceAtABobAtB({ args: ["--delivery-wait-ms", "0"] });
+    const { a, b } = started;
+    fed = started.fed;
     await b.stop();
-    const sent: StoredMessage[] = [];
-    for (let i = 0; i < 200; i++) sent.push(await alice.send(a, bob.address, hexOf(i)));
+    const sent = await sendToBob(a, 200);
     for (const message of sent) {
       expect(message.status).toBe("pending");
       expect(message.receiver_receipt).toBeUndefined();
@@ -151,7 +165,7 @@ describe("a peer that is down", () => {
 
   it("a recipient no node knows: refused (-32603, try again) while a peer does not answer; stored here (v1) once every peer says it does not know it either", async () => {
     fed = await federation({ count: 2 });
-    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
+    const [a, b] = fed.nodes as [TestNode, TestNode];
     await startAll(fed.nodes);
     await alice.homeAt(a);
     await b.stop();
@@ -165,11 +179,9 @@ describe("a peer that is down", () => {
   }, 120_000);
 
   it("fails with a reason once the retry period is over", async () => {
-    fed = await federation({ count: 2, args: ["--delivery-wait-ms", "0", "--retry-period", "2"] });
-    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
-    await startAll(fed.nodes);
-    await alice.homeAt(a);
-    await bob.homeAt(b);
+    const started = await aliceAtABobAtB({ args: ["--delivery-wait-ms", "0", "--retry-period", "2"] });
+    const { a, b } = started;
+    fed = started.fed;
     await b.stop();
     const pending = await alice.send(a, bob.address, "5a");
     expect(pending.status).toBe("pending");
@@ -183,14 +195,11 @@ describe("a peer that is down", () => {
   }, 120_000);
 
   it("kill -9 of A with a full outbox, then restart: every acknowledged message is delivered exactly once", async () => {
-    fed = await federation({ count: 2, args: ["--delivery-wait-ms", "0"] });
-    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
-    await startAll(fed.nodes);
-    await alice.homeAt(a);
-    await bob.homeAt(b);
+    const started = await aliceAtABobAtB({ args: ["--delivery-wait-ms", "0"] });
+    const { a, b } = started;
+    fed = started.fed;
     await b.stop();
-    const acknowledged: StoredMessage[] = [];
-    for (let i = 0; i < 50; i++) acknowledged.push(await alice.send(a, bob.address, hexOf(i)));
+    const acknowledged = await sendToBob(a, 50);
     await a.crash();
     await b.start();
     await a.start();
@@ -200,15 +209,12 @@ describe("a peer that is down", () => {
   }, 180_000);
 
   it("kill -9 of B while batches are arriving: no message lost, none stored twice", async () => {
-    fed = await federation({ count: 2, args: ["--delivery-wait-ms", "0"] });
-    const [a, b] = fed.nodes as [typeof fed.nodes[0], typeof fed.nodes[0]];
-    await startAll(fed.nodes);
-    await alice.homeAt(a);
-    await bob.homeAt(b);
+    const started = await aliceAtABobAtB({ args: ["--delivery-wait-ms", "0"] });
+    const { a, b } = started;
+    fed = started.fed;
     await b.stop();
-    const acknowledged: StoredMessage[] = [];
     const count = 1000;
-    for (let i = 0; i < count; i++) acknowledged.push(await alice.send(a, bob.address, hexOf(i)));
+    const acknowledged = await sendToBob(a, count);
     await b.start();
     // Batches of at most 100: crash B once the first ones are in, before the last.
     const before = await eventually("the first batch at B", () => bob.mailbox(b), (inbox) => inbox.length > 0, 60_000);
@@ -228,14 +234,11 @@ describe("a node with worker processes", () => {
   afterEach(() => fed?.close(), 60_000);
 
   it("its primary drains the outbox its workers fill, kicked over IPC, and the workers see the receipts", async () => {
-    fed = await federation({ count: 2, workers: 2 });
-    const [a, b] = fed.nodes as [Federation["nodes"][0], Federation["nodes"][0]];
-    await startAll(fed.nodes);
-    await alice.homeAt(a);
-    await bob.homeAt(b);
+    const started = await aliceAtABobAtB({ workers: 2 });
+    const { a, b } = started;
+    fed = started.fed;
     // Each send is answered by one of A's workers, which waits for the primary's delivery.
-    const sent: StoredMessage[] = [];
-    for (let i = 0; i < 20; i++) sent.push(await alice.send(a, bob.address, hexOf(i)));
+    const sent = await sendToBob(a, 20);
     for (const message of sent) expect(receiptSigners(message)).toEqual({ sender: a.address, receiver: b.address });
     expect((await bob.mailbox(b)).map((message) => message.signature)).toEqual(sent.map((message) => message.signature));
     // With B down and up again, the primary's timers retry without any kick.

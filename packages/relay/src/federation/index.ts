@@ -1,5 +1,6 @@
 // Federation for one serving process of a node (issue 21, openrpc.json "Federation"): its peers,
 // the directory, the check of node-to-node requests, and a way to the node's deliverer (parts.ts).
+import { isPendingMessageJson } from "@neutral/protocol";
 import type { Deliverer } from "./deliverer.js";
 import { createNodeAuthenticator, type NodeAuthenticate } from "./node-auth.js";
 import type { KickHint } from "./deliverer.js";
@@ -36,35 +37,46 @@ export async function createFederation(options: FederationOptions & { deliverer:
   };
   // A send waiting for its receipt is woken when the deliverer settles it here; elsewhere (a
   // worker whose primary delivers, a replica without the lease) it looks in the database.
-  const waiters = new Map<number, (json: string) => void>();
+  const waiters = new Map<number, Set<(json: string) => void>>();
   deliverer?.onSettled((settled) => {
-    for (const { id, json } of settled) waiters.get(id)?.(json);
+    for (const { id, json } of settled) for (const wake of waiters.get(id) ?? []) wake(json);
   });
   // Learn the unpinned peers' addresses now rather than at the first request that needs one.
   if (parts.peers.unresolved) void parts.peers.resolve();
   return {
     ...parts,
     enabled: parts.peers.list().length > 0,
-    checkNodeRequest: createNodeAuthenticator({ self: options.nodeKey.address, curve: options.curve, clockSkewMs: options.clockSkewMs, peers: parts.peers, logger: options.logger, ...(options.now && { now: options.now }) }),
+    checkNodeRequest: createNodeAuthenticator({ self: options.nodeKey.address, curve: options.curve, clockSkewMs: options.clockSkewMs, peers: parts.peers, logger: options.logger }),
     kick,
     async settled(owner, id, waitMs) {
       const deadline = Date.now() + waitMs;
-      const local = deliverer !== undefined;
-      for (let delay = local ? 250 : 5; ; delay = Math.min(local ? 250 : 100, delay * 2)) {
-        const json = await store.sentMessage(owner, id);
-        if (json !== undefined && !json.endsWith('"status":"pending"}')) return json;
-        const left = deadline - Date.now();
-        if (left <= 0) return undefined;
-        const settled = await new Promise<string | undefined>((resolve) => {
-          const timer = setTimeout(() => done(undefined), Math.min(delay, left));
-          function done(json: string | undefined) {
-            clearTimeout(timer);
-            if (waiters.get(id) === done) waiters.delete(id);
-            resolve(json);
-          }
-          if (local) waiters.set(id, done);
-        });
-        if (settled !== undefined) return settled;
+      let settledJson: string | undefined;
+      let wake = () => {};
+      const onSettled = (json: string) => {
+        settledJson = json;
+        wake();
+      };
+      const listening = deliverer ? (waiters.get(id) ?? new Set()) : undefined;
+      if (listening) waiters.set(id, listening.add(onSettled));
+      try {
+        // The caller has just seen the copy pending: wait first, then look.
+        for (let delay = deliverer ? 250 : 5; ; delay = Math.min(deliverer ? 250 : 100, delay * 2)) {
+          const left = deadline - Date.now();
+          if (settledJson !== undefined || left <= 0) return settledJson;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, Math.min(delay, left));
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          if (settledJson !== undefined) return settledJson;
+          const json = await store.sentMessage(owner, id);
+          if (json !== undefined && !isPendingMessageJson(json)) return json;
+        }
+      } finally {
+        listening?.delete(onSettled);
+        if (listening?.size === 0) waiters.delete(id);
       }
     },
     async close() {

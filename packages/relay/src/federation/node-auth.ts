@@ -19,14 +19,12 @@ export interface NodeAuthOptions {
   clockSkewMs: number;
   peers: PeerRegistry;
   logger: Logger;
-  now?: () => number;
 }
 
 /** The calling node's address, once its request checks out. */
 export type NodeAuthenticate = (authorization: string, body: RequestBody) => Promise<string>;
 
 export function createNodeAuthenticator(options: NodeAuthOptions): NodeAuthenticate {
-  const now = options.now ?? Date.now;
   return async (authorization, body) => {
     const parsed = parseNodeAuthorization(authorization);
     if (!parsed.ok) throw RpcError.unauthorized(parsed.reason);
@@ -36,7 +34,7 @@ export function createNodeAuthenticator(options: NodeAuthOptions): NodeAuthentic
     if (typeof request.method !== "string" || !NODE_METHODS.has(request.method)) throw RpcError.unauthorized("NeutralNode authorization is for node-to-node methods only");
     if (request.method !== auth.method) throw RpcError.unauthorized("the signed method is not the request's");
     if (auth.destination !== options.self) throw RpcError.unauthorized("the request is signed for another node");
-    const clock = now();
+    const clock = Date.now();
     if (Math.abs(auth.timestamp - clock) > options.clockSkewMs) throw RpcError.unauthorized("the request's timestamp is outside the clock window");
     const signer = options.curve.recoverAddress(nodeRequestDigest(auth, body.text), Buffer.from(auth.signature.slice(2), "hex"));
     if (signer !== auth.origin) throw RpcError.unauthorized("the signature does not recover origin");

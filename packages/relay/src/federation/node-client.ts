@@ -40,10 +40,10 @@ export interface NodeClientOptions {
   self: string;
   privateKey: Uint8Array;
   curve: Secp256k1;
-  now?: () => number;
-  /** Connections kept open to each peer (default 8): deliveries, lookups and announcements share them. */
-  maxSockets?: number;
 }
+
+/** Connections kept open to each peer: deliveries, lookups and announcements share them. */
+const SOCKETS_PER_PEER = 8;
 
 /** The most a peer's answer may weigh: a delivery's outcomes or a lookup's records are small. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
@@ -105,8 +105,7 @@ function postJson(agents: { http: http.Agent; https: https.Agent }, url: string,
 }
 
 export function createNodeClient(options: NodeClientOptions): NodeClient {
-  const now = options.now ?? Date.now;
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 8, maxFreeSockets: options.maxSockets ?? 8 };
+  const agentOptions = { keepAlive: true, maxSockets: SOCKETS_PER_PEER, maxFreeSockets: SOCKETS_PER_PEER };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   const self = options.self.toLowerCase() as Hex;
 
@@ -134,7 +133,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
   return {
     async call(peer, method, params, timeoutMs) {
       const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
-      const fields = { origin: self, destination: peer.address.toLowerCase() as Hex, method, timestamp: now() };
+      const fields = { origin: self, destination: peer.address.toLowerCase() as Hex, method, timestamp: Date.now() };
       const signature = options.curve.sign(nodeRequestDigest(fields, body), options.privateKey);
       const authorization = encodeNodeAuthorization({ ...fields, signature: `0x${Buffer.from(signature).toString("hex")}` });
       return post(peer.url, body, { authorization }, timeoutMs);

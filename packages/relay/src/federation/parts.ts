@@ -16,7 +16,7 @@ import { createPeerRegistry, type PeerRegistry } from "./peers.js";
 export const deliveryPollMs = (config: Pick<RelayConfig, "databaseUrl">): number => (config.databaseUrl === undefined ? 2_000 : 250);
 
 /** Directory lookups wait at most this long for peers (or the peer timeout, if shorter). */
-export const LOOKUP_TIMEOUT_MS = 2_000;
+const LOOKUP_TIMEOUT_MS = 2_000;
 
 export const KICK = "neutral:deliver";
 export interface KickMessage {
@@ -38,14 +38,12 @@ export interface FederationOptions {
   curve: Secp256k1;
   nodeKey: { privateKey: Uint8Array; address: string };
   logger: Logger;
-  /** Default `Date.now`. */
-  now?: () => number;
 }
 
 /** The peers, the signed client and the directory: what every process of a federating node needs. */
 export async function federationParts(options: FederationOptions): Promise<FederationParts> {
   const { config, store, curve, nodeKey, logger } = options;
-  const client = createNodeClient({ self: nodeKey.address, privateKey: nodeKey.privateKey, curve, ...(options.now && { now: options.now }) });
+  const client = createNodeClient({ self: nodeKey.address, privateKey: nodeKey.privateKey, curve });
   const peers = await createPeerRegistry({ peers: config.peers, store, client, self: nodeKey.address, logger, timeoutMs: Math.min(config.peerTimeoutMs, LOOKUP_TIMEOUT_MS) });
   const directory = createDirectory({
     self: nodeKey.address,
@@ -72,7 +70,6 @@ export function startNodeDeliverer(options: FederationOptions, parts: Federation
     config: options.config,
     logger: options.logger,
     pollMs,
-    ...(options.now && { now: options.now }),
   });
 }
 

@@ -34,17 +34,15 @@ export interface PeerRegistryOptions {
   self: string;
   logger: Logger;
   timeoutMs: number;
-  /** The least time between two attempts to reach an unpinned peer on demand (a request from an unknown node asks for one). Default 200 ms. */
-  retryMs?: number;
-  /** In the background, unpinned peers are tried again after this, doubling up to a minute. Default 1 s; 0: never. */
-  backgroundMs?: number;
-  now?: () => number;
 }
+
+/** The least time between two attempts to reach an unpinned peer on demand (a request from an unknown node asks for one). */
+const RESOLVE_RETRY_MS = 200;
+/** In the background, unpinned peers are tried again after this, doubling up to a minute. */
+const BACKGROUND_RETRY_MS = 1_000;
 
 export async function createPeerRegistry(options: PeerRegistryOptions): Promise<PeerRegistry> {
   const { logger, store, client } = options;
-  const now = options.now ?? Date.now;
-  const retryMs = options.retryMs ?? 200;
   const pins = await store.peerPins();
   const peers: Peer[] = options.peers.map((configured) => {
     const stored = pins.get(configured.url);
@@ -66,7 +64,7 @@ export async function createPeerRegistry(options: PeerRegistryOptions): Promise<
   let resolving: Promise<void> | undefined;
 
   async function resolveNow(): Promise<void> {
-    lastAttempt = now();
+    lastAttempt = Date.now();
     await Promise.all(
       peers
         .filter((peer) => peer.address === undefined)
@@ -112,13 +110,13 @@ export async function createPeerRegistry(options: PeerRegistryOptions): Promise<
     resolve() {
       if (!peers.some((peer) => peer.address === undefined)) return Promise.resolve();
       if (resolving) return resolving;
-      if (now() - lastAttempt < retryMs) return Promise.resolve();
+      if (Date.now() - lastAttempt < RESOLVE_RETRY_MS) return Promise.resolve();
       resolving = resolveNow().finally(() => {
         resolving = undefined;
       });
       return resolving;
     },
   };
-  background(options.backgroundMs ?? 1_000);
+  background(BACKGROUND_RETRY_MS);
   return registry;
 }

@@ -1,5 +1,5 @@
 // How both backends store hex fields: as raw bytes (BLOB / bytea), half the size of the text.
-import type { OutboxEntry, StoredHomeRecord, StoredKeyBundle } from "./store.js";
+import type { OutboxDestination, OutboxEntry, StoredHomeRecord, StoredKeyBundle } from "./store.js";
 
 /**
  * `mailbox.side`: which copy of a message a row is, the same numbers in both backends. (Their
@@ -64,3 +64,31 @@ export function outboxEntryOf(row: OutboxRow): OutboxEntry {
   if (typeof row.json !== "string" || row.json === "" || row.digest === null) throw new Error(`outbox entry ${row.id} has no sent message`);
   return { id: row.id, sender: bytesHex(row.sender), destination: bytesHex(row.destination), createdAt: row.created_at, json: row.json, digest: row.digest.toString("hex") };
 }
+
+/** The columns of an `OutboxRow`, from `outbox AS o` (the same SQL in both backends). */
+export const OUTBOX_COLUMNS =
+  `o.id, o.destination, o.sender, o.created_at, (SELECT m.json FROM mailbox AS m WHERE m.owner = o.sender AND m.side = ${SIDE.sent} AND m.id = o.id) AS json, ` +
+  "(SELECT g.digest FROM messages AS g WHERE g.id = o.id) AS digest";
+
+/** Each destination of the outbox with its count, oldest entry and backoff: `DestinationRow`s. */
+export const OUTBOX_DESTINATIONS_SQL = `SELECT o.destination, CAST(o.count AS integer) AS count, o.oldest, d.failures, d.next_attempt_at, d.last_error
+  FROM (SELECT destination, count(*) AS count, min(created_at) AS oldest FROM outbox GROUP BY destination) AS o
+  LEFT JOIN destinations AS d ON d.node = o.destination`;
+
+export interface DestinationRow {
+  destination: Buffer;
+  count: number;
+  oldest: number;
+  failures: number | null;
+  next_attempt_at: number | null;
+  last_error: string | null;
+}
+
+export const outboxDestinationOf = (row: DestinationRow): OutboxDestination => ({
+  node: bytesHex(row.destination),
+  count: row.count,
+  oldest: row.oldest,
+  ...(row.failures !== null && {
+    state: { node: bytesHex(row.destination), failures: row.failures, nextAttemptAt: row.next_attempt_at!, lastError: row.last_error! },
+  }),
+});

@@ -14,7 +14,22 @@ import {
   type RangeRead,
   type StoredMessage,
 } from "./store.js";
-import { addressBytes, bytesHex, hexBytes, homeRecordOf, keyBundleOf, outboxEntryOf, SIDE, type HomeRow, type KeyBundleRow, type OutboxRow } from "./columns.js";
+import {
+  addressBytes,
+  bytesHex,
+  hexBytes,
+  homeRecordOf,
+  keyBundleOf,
+  OUTBOX_COLUMNS,
+  OUTBOX_DESTINATIONS_SQL,
+  outboxDestinationOf,
+  outboxEntryOf,
+  SIDE,
+  type DestinationRow,
+  type HomeRow,
+  type KeyBundleRow,
+  type OutboxRow,
+} from "./columns.js";
 
 
 export interface PostgresStoreOptions {
@@ -71,9 +86,6 @@ const ROUTE_NUMBER = { local: 0, outbound: 1, inbound: 2 } as const;
  * schema). PostgreSQL drops it with the session: a replica that dies hands the outbox on at once.
  */
 const DELIVERY_LOCK = "SELECT pg_try_advisory_lock(hashtext('neutral:outbox'), hashtext(current_schema())) AS locked";
-
-const OUTBOX_COLUMNS =
-  "o.id, o.destination, o.sender, o.created_at, (SELECT m.json FROM mailbox m WHERE m.owner = o.sender AND m.side = 2 AND m.id = o.id) AS json, (SELECT g.digest FROM messages g WHERE g.id = o.id) AS digest";
 
 interface PendingAppend {
   message: AcceptedMessage;
@@ -358,19 +370,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
     async outboxDestinations() {
       ensureOpen();
-      const { rows } = await pool.query<{ destination: Buffer; count: number; oldest: number; failures: number | null; next_attempt_at: number | null; last_error: string | null }>(
-        `SELECT o.destination, o.count::int AS count, o.oldest, d.failures, d.next_attempt_at, d.last_error
-         FROM (SELECT destination, count(*) AS count, min(created_at) AS oldest FROM outbox GROUP BY destination) AS o
-         LEFT JOIN destinations AS d ON d.node = o.destination`,
-      );
-      return rows.map((row) => ({
-        node: bytesHex(row.destination),
-        count: row.count,
-        oldest: row.oldest,
-        ...(row.failures !== null && {
-          state: { node: bytesHex(row.destination), failures: row.failures, nextAttemptAt: row.next_attempt_at!, lastError: row.last_error! },
-        }),
-      }));
+      const { rows } = await pool.query<DestinationRow>(OUTBOX_DESTINATIONS_SQL);
+      return rows.map(outboxDestinationOf);
     },
 
     async outboxEntries(destination, limit, afterId = 0, lane) {
@@ -396,7 +397,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       await pool.query(
         `WITH settled AS (SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::text[]) AS s(id, sender, json)),
               gone AS (DELETE FROM outbox o USING settled s WHERE o.id = s.id RETURNING o.id)
-         UPDATE mailbox m SET json = s.json FROM settled s JOIN gone g ON g.id = s.id WHERE m.owner = s.sender AND m.side = 2 AND m.id = s.id`,
+         UPDATE mailbox m SET json = s.json FROM settled s JOIN gone g ON g.id = s.id WHERE m.owner = s.sender AND m.side = ${SIDE.sent} AND m.id = s.id`,
         [settled.map((entry) => entry.id), settled.map((entry) => addressBytes(entry.sender)), settled.map((entry) => entry.json)],
       );
     },
@@ -422,7 +423,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       ensureOpen();
       const { rows } = await pool.query<{ json: string }>({
         name: "neutral_sent_message",
-        text: "SELECT json FROM mailbox WHERE owner = $1 AND side = 2 AND id = $2",
+        text: `SELECT json FROM mailbox WHERE owner = $1 AND side = ${SIDE.sent} AND id = $2`,
         values: [addressBytes(owner), id],
       });
       return rows[0]?.json || undefined;

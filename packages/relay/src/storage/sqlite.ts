@@ -17,7 +17,22 @@ import {
   type PageQuery,
   type StoredMessage,
 } from "./store.js";
-import { addressBytes, bytesHex, hexBytes, homeRecordOf, keyBundleOf, outboxEntryOf, SIDE, type HomeRow, type KeyBundleRow, type OutboxRow } from "./columns.js";
+import {
+  addressBytes,
+  bytesHex,
+  hexBytes,
+  homeRecordOf,
+  keyBundleOf,
+  OUTBOX_COLUMNS,
+  OUTBOX_DESTINATIONS_SQL,
+  outboxDestinationOf,
+  outboxEntryOf,
+  SIDE,
+  type DestinationRow,
+  type HomeRow,
+  type KeyBundleRow,
+  type OutboxRow,
+} from "./columns.js";
 import { startInlineSqliteWriter, startSqliteWriter, type AppendWriter, type WireAppend, type WriterSchema } from "./sqlite-append-writer.js";
 
 
@@ -372,16 +387,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
 
     async outboxDestinations() {
       if (closed) throw new StoreClosedError();
-      return fed()
-        .selectDestinations.all()
-        .map((row) => ({
-          node: bytesHex(row.destination),
-          count: row.count,
-          oldest: row.oldest,
-          ...(row.failures !== null && {
-            state: { node: bytesHex(row.destination), failures: row.failures, nextAttemptAt: row.next_attempt_at!, lastError: row.last_error! },
-          }),
-        }));
+      return fed().selectDestinations.all().map(outboxDestinationOf);
     },
 
     async outboxEntries(destination, limit, afterId = 0, lane) {
@@ -467,24 +473,16 @@ function federationStatements(db: Database.Database) {
     insertPin.run(url, address, Date.now());
     return selectPin.get(url)!;
   });
-  const outboxColumns = `o.id, o.destination, o.sender, o.created_at, (SELECT m.json FROM mailbox AS m WHERE m.owner = o.sender AND m.side = ${SIDE.sent} AND m.id = o.id) AS json, (SELECT g.digest FROM messages AS g WHERE g.id = o.id) AS digest`;
   const redirectOne = db.prepare<[Buffer, number]>("UPDATE outbox SET destination = ? WHERE id = ?");
   return {
     selectHome,
     putHome,
     pin,
     selectPins: db.prepare<[], { url: string; address: Buffer }>("SELECT url, address FROM peer_pins"),
-    selectDestinations: db.prepare<
-      [],
-      { destination: Buffer; count: number; oldest: number; failures: number | null; next_attempt_at: number | null; last_error: string | null }
-    >(
-      `SELECT o.destination, o.count, o.oldest, d.failures, d.next_attempt_at, d.last_error
-       FROM (SELECT destination, count(*) AS count, min(created_at) AS oldest FROM outbox GROUP BY destination) AS o
-       LEFT JOIN destinations AS d ON d.node = o.destination`,
-    ),
-    selectOutbox: db.prepare<[Buffer, number, number], OutboxRow>(`SELECT ${outboxColumns} FROM outbox AS o WHERE o.destination = ? AND o.id > ? ORDER BY o.id LIMIT ?`),
-    selectLane: db.prepare<[Buffer, number, number, number], OutboxRow>(`SELECT ${outboxColumns} FROM outbox AS o WHERE o.destination = ? AND o.lane = ? AND o.id > ? ORDER BY o.id LIMIT ?`),
-    selectExpired: db.prepare<[number, number], OutboxRow>(`SELECT ${outboxColumns} FROM outbox AS o WHERE o.created_at < ? ORDER BY o.id LIMIT ?`),
+    selectDestinations: db.prepare<[], DestinationRow>(OUTBOX_DESTINATIONS_SQL),
+    selectOutbox: db.prepare<[Buffer, number, number], OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM outbox AS o WHERE o.destination = ? AND o.id > ? ORDER BY o.id LIMIT ?`),
+    selectLane: db.prepare<[Buffer, number, number, number], OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM outbox AS o WHERE o.destination = ? AND o.lane = ? AND o.id > ? ORDER BY o.id LIMIT ?`),
+    selectExpired: db.prepare<[number, number], OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM outbox AS o WHERE o.created_at < ? ORDER BY o.id LIMIT ?`),
     redirect: db.transaction((ids: readonly number[], destination: Buffer) => {
       for (const id of ids) redirectOne.run(destination, id);
     }),
