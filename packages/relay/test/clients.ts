@@ -86,7 +86,7 @@ export async function serves(url: string, localAddress = "127.0.0.1", timeoutMs 
   }
 }
 
-/** A raw connection from `localAddress`, connected (rejects on error or after `timeoutMs`). */
+/** A raw connection from `localAddress`, connected (rejects on error or after `timeoutMs`; one the node resets at once resolves, already destroyed). */
 export function connectFrom(url: string, localAddress: string, timeoutMs = 5000): Promise<net.Socket> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
@@ -99,9 +99,12 @@ export function connectFrom(url: string, localAddress: string, timeoutMs = 5000)
       clearTimeout(timer);
       resolve(socket);
     });
-    socket.once("error", (error) => {
+    socket.once("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(error);
+      // The handshake completed and the node reset the connection before this process saw it
+      // connect (a refused connection on a busy machine): a connection, closed by the node.
+      if (error.code === "ECONNRESET") resolve(socket);
+      else reject(error);
     });
   });
 }
