@@ -84,7 +84,23 @@ function validate(schema: Schema, value: unknown, where: string): string[] {
 describe("openrpc.json", () => {
   it("is a valid OpenRPC document and dereferences", async () => {
     expect(validateOpenRPCDocument((await readJson(specPath)) as OpenrpcDocument)).toBe(true);
-    expect(JSON.stringify(deref)).not.toContain('"$ref"');
+    // The engine dereferences what OpenRPC defines; extensions (x-subscription) keep their refs.
+    const withoutExtensions = { ...deref, methods: deref.methods.map((m) => Object.fromEntries(Object.entries(m).filter(([key]) => !key.startsWith("x-")))) };
+    expect(JSON.stringify(withoutExtensions)).not.toContain('"$ref"');
+  });
+
+  it("describes each stream (x-subscription): notifications with params whose $refs name component schemas, and the SSE id of messages", () => {
+    const streams = raw.methods.filter((m) => (m as Record<string, unknown>)["x-subscription"] !== undefined);
+    expect(streams.map((m) => m.name)).toEqual(["neutralService_subscribe"]);
+    const extension = (streams[0] as unknown as { "x-subscription": { notifications: { name: string; eventId?: string; params: { schema: unknown }[] }[] } })["x-subscription"];
+    expect(extension.notifications.map((n) => n.name)).toEqual(["neutralService_message", "neutralService_caughtUp", "neutralService_status", "neutralService_end"]);
+    expect(extension.notifications[0]!.eventId).toBe("/message/id");
+    const refs = JSON.stringify(extension).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) {
+      const name = /#\/components\/schemas\/([^"]+)"/.exec(ref)?.[1];
+      expect(name !== undefined && name in raw.components.schemas, ref).toBe(true);
+    }
   });
 
   it("documents every method: summary, description, examples, errors", () => {
@@ -107,7 +123,8 @@ describe("openrpc.json", () => {
   });
 
   it("wraps every neutralService_* result in an array of exactly one payload", () => {
-    for (const m of raw.methods.filter((m) => m.name.startsWith("neutralService_"))) {
+    // A stream (x-subscription) is answered as events, not as a result.
+    for (const m of raw.methods.filter((m) => m.name.startsWith("neutralService_") && (m as Record<string, unknown>)["x-subscription"] === undefined)) {
       expect(m.result.schema, m.name).toMatchObject({ type: "array", minItems: 1, maxItems: 1 });
       expect(m.result.schema.items, m.name).toBeDefined();
     }

@@ -30,6 +30,40 @@ function authOf(method) {
   throw new Error(`${method.name}: x-requires-auth is ${JSON.stringify(value)}; use true, false or "node"`);
 }
 
+/**
+ * A method answered as an event stream, from its `x-subscription` extension:
+ * `{description?, notifications: [{name, summary?, eventId?, params: [ContentDescriptor]}]}`. Each
+ * notification is a JSON-RPC notification (`method`, by-name `params`); `eventId` is a JSON pointer
+ * into its params naming the SSE event id (the resume cursor), e.g. "/message/id".
+ */
+function subscriptionOf(method) {
+  const extension = method["x-subscription"];
+  if (extension === undefined) return undefined;
+  const fail = (what) => {
+    throw new Error(`${method.name}: x-subscription ${what}`);
+  };
+  if (typeof extension !== "object" || extension === null || !Array.isArray(extension.notifications) || extension.notifications.length === 0) {
+    fail("must be an object with a non-empty `notifications` array");
+  }
+  const names = new Set();
+  const notifications = extension.notifications.map((n, i) => {
+    if (typeof n !== "object" || n === null || typeof n.name !== "string" || n.name === "") fail(`notifications[${i}] needs a \`name\``);
+    if (names.has(n.name)) fail(`names the notification ${n.name} twice`);
+    names.add(n.name);
+    if (n.eventId !== undefined && (typeof n.eventId !== "string" || !n.eventId.startsWith("/"))) fail(`${n.name}: eventId must be a JSON pointer ("/member/...")`);
+    const params = (n.params || []).map((p) => ({
+      name: p.name,
+      summary: p.summary || "",
+      description: p.description || "",
+      required: p.required === true,
+      hasDefault: false,
+      schema: p.schema || {},
+    }));
+    return { name: n.name, summary: n.summary || "", description: n.description || "", eventId: n.eventId, params, typeBase: pascal(shortName(n.name)) + "Notification" };
+  });
+  return { description: extension.description || "", notifications };
+}
+
 function buildModel(doc) {
   const schemaNames = new Map(); // title → component name
   const schemas = Object.entries((doc.components && doc.components.schemas) || {}).map(([name, schema]) => {
@@ -73,6 +107,7 @@ function buildModel(doc) {
         wrapped: wrappedPayload !== undefined,
         payload: wrappedPayload || method.result.schema,
       },
+      subscription: subscriptionOf(method),
       errors: method.errors || [],
       examples: method.examples || [],
       tags: (method.tags || []).map((t) => t.name),
@@ -81,4 +116,4 @@ function buildModel(doc) {
   return { title: doc.info.title, version: doc.info.version, description: doc.info.description || "", schemas, schemaNames, methods };
 }
 
-module.exports = { buildModel, shortName, payloadOf, authOf };
+module.exports = { buildModel, shortName, payloadOf, authOf, subscriptionOf };

@@ -29,6 +29,12 @@ function tsType(schema, names, opts = {}) {
   if (schema === true || schema === undefined || schema === null) return "unknown";
   if (schema === false) return "never";
   if (schema !== opts.root && schema.title && names.has(schema.title)) return names.get(schema.title);
+  // Extensions (x-subscription) are not dereferenced by the engine: their refs name component schemas.
+  if (typeof schema.$ref === "string") {
+    const target = /^#\/components\/schemas\/(.+)$/.exec(schema.$ref);
+    if (!target || !names.has(target[1])) throw new Error(`cannot resolve ${schema.$ref}`);
+    return names.get(target[1]);
+  }
   const next = { indent };
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
   if (Object.prototype.hasOwnProperty.call(schema, "const")) return JSON.stringify(schema.const);

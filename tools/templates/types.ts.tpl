@@ -9,5 +9,13 @@
 export type <%= m.typeBase %><%= view === "server" ? "Args" : "Params" %> = <%= ts.paramsType(m, model.schemaNames, { resolved: view === "server" }) %>;
 
 /** What `<%= m.name %>` returns<%= m.result && m.result.wrapped ? " (the payload inside the one-element result array)" : "" %>. */
-export type <%= m.typeBase %>Result = <%= m.result ? ts.tsType(m.result.payload, model.schemaNames) : "void" %>;
-<% }); %>
+export type <%= m.typeBase %>Result = <%= m.subscription ? "never" : m.result ? ts.tsType(m.result.payload, model.schemaNames) : "void" %>;
+<% if (m.subscription) { %>
+/** The events of `<%= m.name %>`'s stream (`x-subscription`): one JSON-RPC notification each. */
+export type <%= m.typeBase %>Notification = <%= m.subscription.notifications.map(function (n) { return n.typeBase; }).join(" | ") %>;
+<% m.subscription.notifications.forEach(function (n) { %>
+<%= ts.docComment([n.summary, n.description, n.eventId ? "Its SSE event id (the resume cursor) is `params" + n.eventId.replace(/\//g, ".") + "`." : ""].filter(Boolean).join("\n\n")) %>export interface <%= n.typeBase %> {
+  method: <%= JSON.stringify(n.name) %>;
+  params: <%= ts.paramsType(n, model.schemaNames, { resolved: true }).split("\n").join("\n  ") %>;
+}
+<% }); } %><% }); %>

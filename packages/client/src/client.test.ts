@@ -63,6 +63,18 @@ const handlers: Handlers<Ctx> = {
   neutralService_lookup() {
     throw new ServerRpcError(ErrorCode.Forbidden, "Forbidden: not a peer");
   },
+  neutralService_subscribe({ after }, { auth, lastEventId, signal }) {
+    seen.push({ method: "subscribe", args: { after, lastEventId } });
+    if (after === "999") throw new ServerRpcError(ErrorCode.RateLimited, "Server busy: too many streams", { retryAfter: 2 });
+    const from = Number(lastEventId ?? after ?? 0);
+    return (async function* () {
+      const mine = stored.filter((m) => m.to === auth.address && Number(m.id) > from);
+      for (const message of mine) yield { id: message.id, method: "neutralService_message" as const, params: { message } };
+      yield { method: "neutralService_caughtUp" as const, params: mine.length > 0 ? { cursor: mine.at(-1)!.id } : {} };
+      if (after === "888") await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+      yield { method: "neutralService_end" as const, params: { reason: "shutdown" as const, message: "bye" } };
+    })();
+  },
   neutralService_nodeInfo() {
     return { address: bob, software: "in-test", version: "0.0.0", domains: ["127.0.0.1"], limits: { maxLimit: 100, maxBatch: 100, maxBodyBytes: 4096, maxMessageBytes: 64, clockSkewMs: 1 } };
   },
@@ -122,6 +134,50 @@ describe("generated client ↔ generated stub", () => {
     expect(await createNeutralServiceClient({ url }).getKey({ account: alice })).toBeNull();
     expect(await asAlice.publishKey({ bundle })).toEqual(bundle);
     expect(await createNeutralServiceClient({ url }).getKey({ account: alice.toUpperCase().replace("0X", "0x") })).toEqual(bundle);
+  });
+
+  it("streams a subscription's notifications (SSE) as typed events, resumes after Last-Event-ID, and stops on abort", async () => {
+    const asAlice = createNeutralServiceClient({ url, auth: alice });
+    const asBob = createNeutralServiceClient({ url, auth: bob });
+    const one = await asAlice.sendMessage({ message: draft("stream one") });
+    const two = await asAlice.sendMessage({ message: draft("stream two") });
+    const events = [];
+    for await (const event of asBob.subscribe({ after: String(Number(one.id) - 1) })) events.push(event);
+    expect(events.map((event) => [event.method, event.id])).toEqual([
+      ["neutralService_message", one.id],
+      ["neutralService_message", two.id],
+      ["neutralService_caughtUp", undefined],
+      ["neutralService_end", undefined],
+    ]);
+    const first = events[0]!;
+    if (first.method !== "neutralService_message") throw new Error("expected a message");
+    expect(first.params.message).toEqual(one);
+
+    const resumed = [];
+    for await (const event of asBob.subscribe({ after: "0" }, { lastEventId: one.id })) resumed.push(event.id);
+    expect(resumed.filter(Boolean)).toEqual([two.id]);
+    expect(seen.at(-1)).toEqual({ method: "subscribe", args: { after: "0", lastEventId: one.id } });
+
+    // A held stream stops when its signal aborts: the iteration just ends.
+    const abort = new AbortController();
+    const held: string[] = [];
+    for await (const event of asBob.subscribe({ after: "888" }, { signal: abort.signal })) {
+      held.push(event.method);
+      if (event.method === "neutralService_caughtUp") abort.abort();
+    }
+    expect(held.at(-1)).toBe("neutralService_caughtUp");
+  });
+
+  it("throws the node's refusal to open a stream as a typed RpcError", async () => {
+    const asBob = createNeutralServiceClient({ url, auth: bob });
+    const refused = (async () => {
+      for await (const event of asBob.subscribe({ after: "999" })) void event;
+    })();
+    await expect(refused).rejects.toMatchObject({ name: "RpcError", code: -32029, status: 429, data: { retryAfter: 2 } });
+    const noToken = (async () => {
+      for await (const event of createNeutralServiceClient({ url }).subscribe()) void event;
+    })();
+    await expect(noToken).rejects.toMatchObject({ name: "RpcError", code: -32001, status: 401 });
   });
 
   it("sends params positionally, as the interface's examples do", async () => {

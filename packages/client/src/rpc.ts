@@ -41,8 +41,27 @@ export interface CallOptions {
   headers?: HeadersInit;
 }
 
+/** One event of a stream (a method with `x-subscription`): a JSON-RPC notification, with its SSE id when it has one (the resume cursor). */
+export type StreamEvent<N extends { method: string; params: unknown } = { method: string; params: unknown }> = N & { readonly id?: string };
+
+export interface StreamOptions {
+  /** Aborting it closes the stream (the iteration ends without an error). */
+  signal?: AbortSignal;
+  /** Sent as `Last-Event-ID`: resume after this event id. */
+  lastEventId?: string;
+  /** How long to wait for the stream to open, ms (not for events); 0 disables. Default: the client's timeout. */
+  timeoutMs?: number;
+  headers?: HeadersInit;
+}
+
 export interface RpcClient {
   request<R>(request: RpcRequest<R>, options?: CallOptions): Promise<R>;
+  /**
+   * Calls a method answered as an event stream (`text/event-stream`) and yields its notifications as
+   * they arrive. Throws `RpcError` when the node refuses to open it, `RpcTransportError` when the
+   * connection fails or drops mid-stream; ends when the node ends the stream or `signal` aborts.
+   */
+  stream<N extends { method: string; params: unknown }>(request: RpcRequest<unknown>, options?: StreamOptions): AsyncIterable<StreamEvent<N>>;
   /** Sends a notification: no `id`, no response expected. */
   notify(request: RpcRequest<unknown>, options?: CallOptions): Promise<void>;
   /** Sends several requests in one HTTP request; each settles on its own. */
@@ -117,35 +136,68 @@ function settle(request: RpcRequest<unknown>, response: WireResponse, status: nu
   return { ok: false, error: new RpcError(-32603, "Expected a result array holding exactly one payload", undefined, status) };
 }
 
+/** The events of a `text/event-stream` body (the WHATWG parsing rules that matter here: `id`, multi-line `data`, comments). */
+async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ id?: string; data: string }> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let data: string[] = [];
+  let id: string | undefined;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let newline: number;
+      while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
+        if (newline === buffer.length - 1 && buffer[newline] === "\r") break; // a "\r\n" split across chunks
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + (buffer[newline] === "\r" && buffer[newline + 1] === "\n" ? 2 : 1));
+        if (line === "") {
+          if (data.length > 0) yield { data: data.join("\n"), ...(id !== undefined && { id }) };
+          data = [];
+          id = undefined;
+          continue;
+        }
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? "" : line.slice(colon + (line[colon + 1] === " " ? 2 : 1));
+        if (field === "data") data.push(value);
+        else if (field === "id" && !value.includes("\0")) id = value;
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
 export function createRpcClient(options: RpcClientOptions): RpcClient {
   const url = String(options.url);
   let nextId = 1;
 
-  async function post(body: unknown, call: CallOptions = {}): Promise<{ status: number; json: unknown }> {
+  /** POSTs `body`; `signal` (when given) is the only abort: the caller handles the timeout. */
+  async function fetchRpc(body: unknown, call: CallOptions, accept: string, signal: AbortSignal | undefined, timeoutMs: number): Promise<Response> {
     const fetchFn = options.fetch ?? globalThis.fetch;
-    const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? 30_000;
-    const signals: AbortSignal[] = [];
-    if (call.signal) signals.push(call.signal);
-    if (timeoutMs > 0) signals.push(AbortSignal.timeout(timeoutMs));
     const headers = new Headers(typeof options.headers === "function" ? await options.headers() : options.headers);
     new Headers(call.headers).forEach((value, key) => headers.set(key, value));
     headers.set("content-type", "application/json");
-    headers.set("accept", "application/json");
+    headers.set("accept", accept);
     const token = typeof options.auth === "function" ? await options.auth() : options.auth;
     if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
-
-    let response: Response;
     try {
-      response = await fetchFn(url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify(body),
-        signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
-      });
+      return await fetchFn(url, { method: "POST", headers, body: JSON.stringify(body), signal });
     } catch (cause) {
       const reason = isObject(cause) && cause.name === "TimeoutError" ? `timed out after ${timeoutMs} ms` : isObject(cause) && cause.name === "AbortError" ? "aborted" : "network error";
       throw new RpcTransportError(`Request to ${url} failed: ${reason}`, undefined, { cause });
     }
+  }
+
+  async function post(body: unknown, call: CallOptions = {}): Promise<{ status: number; json: unknown }> {
+    const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? 30_000;
+    const signals: AbortSignal[] = [];
+    if (call.signal) signals.push(call.signal);
+    if (timeoutMs > 0) signals.push(AbortSignal.timeout(timeoutMs));
+    const response = await fetchRpc(body, call, "application/json", signals.length > 1 ? AbortSignal.any(signals) : signals[0], timeoutMs);
     if (response.status === 204) return { status: 204, json: undefined };
     const text = await response.text();
     try {
@@ -169,6 +221,52 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       const settled = settle(request, json, status);
       if (!settled.ok) throw settled.error;
       return settled.value as R;
+    },
+
+    async *stream<N extends { method: string; params: unknown }>(request: RpcRequest<unknown>, call: StreamOptions = {}): AsyncGenerator<StreamEvent<N>> {
+      const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? 30_000;
+      // Aborted by the caller, by the open timeout, or when the iteration stops (break, return).
+      const stop = new AbortController();
+      const onAbort = () => stop.abort(call.signal?.reason);
+      call.signal?.addEventListener("abort", onAbort, { once: true });
+      const openTimer = timeoutMs > 0 ? setTimeout(() => stop.abort(new DOMException("timed out", "TimeoutError")), timeoutMs) : undefined;
+      try {
+        const headers = new Headers(call.headers);
+        if (call.lastEventId !== undefined) headers.set("last-event-id", call.lastEventId);
+        let response: Response;
+        try {
+          response = await fetchRpc(envelope(request, nextId++), { headers }, "text/event-stream", stop.signal, timeoutMs);
+        } catch (error) {
+          if (call.signal?.aborted) return;
+          throw error;
+        } finally {
+          clearTimeout(openTimer);
+        }
+        if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream") || response.body === null) {
+          const text = await response.text();
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            throw new RpcTransportError(`Expected an event stream from ${url}, got HTTP ${response.status}`, response.status);
+          }
+          if (isObject(json) && json.error !== undefined) throw toRpcError(json.error, response.status);
+          throw new RpcTransportError(`Expected an event stream from ${url}, got HTTP ${response.status}`, response.status);
+        }
+        try {
+          for await (const event of readEvents(response.body)) {
+            const json = JSON.parse(event.data) as { method?: unknown; params?: unknown };
+            if (!isObject(json) || typeof json.method !== "string") continue;
+            yield { method: json.method, params: json.params, ...(event.id !== undefined && { id: event.id }) } as StreamEvent<N>;
+          }
+        } catch (cause) {
+          if (call.signal?.aborted) return;
+          throw new RpcTransportError(`The event stream from ${url} was cut off`, undefined, { cause });
+        }
+      } finally {
+        call.signal?.removeEventListener("abort", onAbort);
+        stop.abort();
+      }
     },
 
     async notify(request, call) {

@@ -28,6 +28,11 @@ const FLAGS = [
   ["max-response-bytes", "NEUTRAL_MAX_RESPONSE_BYTES"],
   ["max-page-scan", "NEUTRAL_MAX_PAGE_SCAN"],
   ["clock-skew-ms", "NEUTRAL_CLOCK_SKEW_MS"],
+  ["max-subscriptions", "NEUTRAL_MAX_SUBSCRIPTIONS"],
+  ["max-subscriptions-per-account", "NEUTRAL_MAX_SUBSCRIPTIONS_PER_ACCOUNT"],
+  ["subscription-buffer-bytes", "NEUTRAL_SUBSCRIPTION_BUFFER_BYTES"],
+  ["subscription-stall-ms", "NEUTRAL_SUBSCRIPTION_STALL_MS"],
+  ["keep-alive-ms", "NEUTRAL_KEEP_ALIVE_MS"],
   ["public-url", "NEUTRAL_PUBLIC_URL"],
   ["peer", "NEUTRAL_PEERS"],
   ["delivery-wait-ms", "NEUTRAL_DELIVERY_WAIT_MS"],
@@ -88,8 +93,17 @@ describe("parseConfig: federation", () => {
     [["--retry-backoff-ms", "5000", "--retry-backoff-max-ms", "4000"], /at least --retry-backoff-ms/],
     [["--delivery-wait-ms", "60001"], /--delivery-wait-ms must be an integer in 0..60000/],
     [["--retry-period", "0"], /--retry-period must be an integer in 1\.\./],
+    [["--keep-alive-ms", "15001"], /--keep-alive-ms must be an integer in 100\.\.15000/],
+    [["--max-subscriptions", "0"], /--max-subscriptions must be an integer in 1\.\./],
+    [["--max-subscriptions-per-account", "0"], /--max-subscriptions-per-account must be an integer in 1\.\./],
+    [["--subscription-buffer-bytes", "1023"], /--subscription-buffer-bytes must be an integer in 1024\.\./],
   ])("refuses %j", (args, message) => {
     expect(() => config(args)).toThrow(message);
+  });
+
+  it("takes live delivery's limits at their bounds", () => {
+    const live = config(["--keep-alive-ms", "15000", "--max-subscriptions", "1", "--max-subscriptions-per-account", "1", "--subscription-buffer-bytes", "1024", "--subscription-stall-ms", "100"]).live;
+    expect(live).toEqual({ keepAliveMs: 15_000, maxSubscriptions: 1, maxSubscriptionsPerAccount: 1, subscriptionBufferBytes: 1024, subscriptionStallMs: 100 });
   });
 });
 
@@ -123,6 +137,13 @@ describe("parseConfig", () => {
         writeTimeoutMs: 30_000,
         maxBufferedBytes: 32 * 1024 * 1024,
         maxBufferedBytesPerIp: 8 * 1024 * 1024,
+      },
+      live: {
+        maxSubscriptions: 10_000,
+        maxSubscriptionsPerAccount: 8,
+        subscriptionBufferBytes: 256 * 1024,
+        subscriptionStallMs: 30_000,
+        keepAliveMs: 15_000,
       },
       limits: {
         maxLimit: MAX_PAGE_LIMIT,
@@ -193,6 +214,11 @@ describe("parseConfig", () => {
     ["write-timeout-ms", "1000", "2000", 1000, 2000, (c) => c.connections.writeTimeoutMs],
     ["max-buffered-bytes", "2097152", "4194304", 2097152, 4194304, (c) => c.connections.maxBufferedBytes],
     ["max-buffered-bytes-per-ip", "0", "2097152", 0, 2097152, (c) => c.connections.maxBufferedBytesPerIp],
+    ["max-subscriptions", "5", "6", 5, 6, (c) => c.live.maxSubscriptions],
+    ["max-subscriptions-per-account", "2", "3", 2, 3, (c) => c.live.maxSubscriptionsPerAccount],
+    ["subscription-buffer-bytes", "4096", "8192", 4096, 8192, (c) => c.live.subscriptionBufferBytes],
+    ["subscription-stall-ms", "1000", "2000", 1000, 2000, (c) => c.live.subscriptionStallMs],
+    ["keep-alive-ms", "1000", "2000", 1000, 2000, (c) => c.live.keepAliveMs],
   ];
 
   it("covers every flag", () => {

@@ -30,6 +30,8 @@ export interface RelayConfig {
   connections: ConnectionConfig;
   /** The nodes this one federates with, and how it delivers to them (issue 21). */
   federation: FederationConfig;
+  /** Live delivery's limits (issue 22). */
+  live: LiveConfig;
 }
 
 /** A peer as the operator lists it: its URL, and optionally the node address it must have. */
@@ -76,6 +78,20 @@ export interface Limits {
   senderQuotaBytes?: number;
   recipientQuotaMessages?: number;
   recipientQuotaBytes?: number;
+}
+
+/** Live delivery (neutralService_subscribe), as nodeInfo reports it in `limits`. */
+export interface LiveConfig {
+  /** Open streams per process; one more is refused (-32029). */
+  maxSubscriptions: number;
+  /** Open streams per account and process; one more ends the account's oldest. */
+  maxSubscriptionsPerAccount: number;
+  /** Bytes of events a stream lets wait for its client. */
+  subscriptionBufferBytes: number;
+  /** How long that buffer may stay full before the stream ends (slow consumer). */
+  subscriptionStallMs: number;
+  /** Keep-alive interval of an idle stream. */
+  keepAliveMs: number;
 }
 
 export interface ConnectionConfig {
@@ -157,6 +173,19 @@ const FLAGS = {
   },
   "max-page-scan": { env: "NEUTRAL_MAX_PAGE_SCAN", default: String(DEFAULT_LIMITS.maxPageScan), help: "with since/until, most messages one page examines per mailbox part; the page then stops early with a cursor" },
   "clock-skew-ms": { env: "NEUTRAL_CLOCK_SKEW_MS", default: String(DEFAULT_LIMITS.clockSkewMs), help: "accepted distance of a message timestamp from the node's clock; also how far ahead a key bundle's may be" },
+  "max-subscriptions": { env: "NEUTRAL_MAX_SUBSCRIPTIONS", default: "10000", help: "open subscribe streams per worker process; one more is refused (-32029, Retry-After)" },
+  "max-subscriptions-per-account": {
+    env: "NEUTRAL_MAX_SUBSCRIPTIONS_PER_ACCOUNT",
+    default: "8",
+    help: "open subscribe streams per account and worker process; one more ends the account's oldest (end reason \"limit\")",
+  },
+  "subscription-buffer-bytes": {
+    env: "NEUTRAL_SUBSCRIPTION_BUFFER_BYTES",
+    default: String(256 * 1024),
+    help: "events a stream lets wait for its client to read; past it the node reads no more for that stream until the client catches up",
+  },
+  "subscription-stall-ms": { env: "NEUTRAL_SUBSCRIPTION_STALL_MS", default: "30000", help: "a stream whose buffer stays full this long is ended (end reason \"slow-consumer\")" },
+  "keep-alive-ms": { env: "NEUTRAL_KEEP_ALIVE_MS", default: "15000", help: "keep-alive comment interval of an idle stream (at most 15000)" },
   "public-url": {
     env: "NEUTRAL_PUBLIC_URL",
     help: "the base URL peers reach this node at, reported by nodeInfo (default http://HOST:PORT)",
@@ -386,6 +415,13 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
       rateLimit: integer("rate-limit", required("rate-limit"), 0, 1_000_000),
       replicas,
       connections,
+      live: {
+        maxSubscriptions: integer("max-subscriptions", required("max-subscriptions"), 1, 10_000_000),
+        maxSubscriptionsPerAccount: integer("max-subscriptions-per-account", required("max-subscriptions-per-account"), 1, 10_000),
+        subscriptionBufferBytes: integer("subscription-buffer-bytes", required("subscription-buffer-bytes"), 1024, 1024 * 1024 * 1024),
+        subscriptionStallMs: integer("subscription-stall-ms", required("subscription-stall-ms"), 100, 3_600_000),
+        keepAliveMs: integer("keep-alive-ms", required("keep-alive-ms"), 100, 15_000),
+      },
       limits: {
         maxLimit: MAX_PAGE_LIMIT, // fixed by the spec's Limit schema
         maxBatch: integer("max-batch", required("max-batch"), 1, 10_000),
@@ -394,6 +430,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
         clockSkewMs: integer("clock-skew-ms", required("clock-skew-ms"), 0, Number.MAX_SAFE_INTEGER),
         maxResponseBytes: integer("max-response-bytes", required("max-response-bytes"), 1024, 1024 * 1024 * 1024),
         maxPageScan: integer("max-page-scan", required("max-page-scan"), 101, 1_000_000),
+
         ...(quotasOn && { quotaPeriodSeconds }),
         ...(quotas.senderQuotaMessages > 0 && { senderQuotaMessages: quotas.senderQuotaMessages }),
         ...(quotas.senderQuotaBytes > 0 && { senderQuotaBytes: quotas.senderQuotaBytes }),

@@ -10,6 +10,8 @@ import { serveNodeLimits } from "./limits/cluster-sync.js";
 import { createLogger, flushLogs, type Logger } from "./log.js";
 import { logCheckpointError, openNodeStorage, type NodeStorage } from "./node-storage.js";
 import { serveWorkerAppends } from "./storage/shared-writer.js";
+import { observeCommits } from "./live/commits.js";
+import { broadcastCommits } from "./live/cluster-commits.js";
 import type { AppendWriter } from "./storage/sqlite-append-writer.js";
 import { startStoreWriter } from "./storage/sqlite.js";
 import { SOFTWARE } from "./version.js";
@@ -109,11 +111,15 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   const { location } = storage;
   let writer: AppendWriter | undefined;
   if (location.storage === "sqlite") {
-    writer = startStoreWriter({
-      file: location.file,
-      inline: true,
-      onCheckpointError: logCheckpointError(logger, location.file),
-    });
+    // Every commit is told to every worker, for their open streams (live/cluster-commits.ts).
+    writer = observeCommits(
+      startStoreWriter({
+        file: location.file,
+        inline: true,
+        onCheckpointError: logCheckpointError(logger, location.file),
+      }),
+      broadcastCommits,
+    );
     serveWorkerAppends(writer);
   }
   serveNodeLimits(); // the workers' rate limits and quotas add up to the node's

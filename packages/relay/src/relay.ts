@@ -18,6 +18,8 @@ import type { Logger } from "./log.js";
 import type { NodeKey } from "./node-key.js";
 import { createHandlers, type RelayContext } from "./service.js";
 import type { MessageStore } from "./storage/store.js";
+import type { CommitFeed } from "./live/commits.js";
+import { createSubscriptions, endEvent } from "./live/subscriptions.js";
 import { SOFTWARE } from "./version.js";
 
 export interface RelayOptions {
@@ -31,6 +33,8 @@ export interface RelayOptions {
   connectionGate?: ConnectionGate;
   /** The node's peers, directory and deliverer; the relay closes it in `close()`. Absent: no federation (and no node-to-node methods). */
   federation?: Federation;
+  /** Where this process hears of commits (live/): its own and the other processes'. The relay closes it in `close()`. Absent: `subscribe` is refused. */
+  commits?: CommitFeed;
 }
 
 export interface Relay {
@@ -73,6 +77,9 @@ export function createRelay(options: RelayOptions): Relay {
   let publicUrl = config.federation.publicUrl ?? "";
   // Rate limit and storage quotas, per node (shared with the other workers: limits/cluster-sync.ts).
   const limits = createNodeLimits(config);
+  const { commits } = options;
+  const subscriptions =
+    commits && createSubscriptions({ store, feed: commits, limits: config.live, maxPageScan: config.limits.maxPageScan });
   const handlers = createHandlers({
     store,
     curve,
@@ -84,6 +91,7 @@ export function createRelay(options: RelayOptions): Relay {
     ...(federation && { federation }),
     delivery: config.federation,
     publicUrl: () => publicUrl,
+    ...(subscriptions && { live: { subscriptions, limits: config.live } }),
   });
   const dispatcher = createDispatcher<RelayContext>({
     handlers,
@@ -116,6 +124,12 @@ export function createRelay(options: RelayOptions): Relay {
     heldBytes: { total: config.connections.maxBufferedBytes, perClient: config.connections.maxBufferedBytesPerIp },
     clientKey: (request) => clientKey(request.socket.remoteAddress),
     writeTimeoutMs: config.connections.writeTimeoutMs,
+    streams: {
+      keepAliveMs: config.live.keepAliveMs,
+      bufferBytes: config.live.subscriptionBufferBytes,
+      stallMs: config.live.subscriptionStallMs,
+      endEvent: (reason, lastId) => endEvent(reason, lastId),
+    },
     fallback: createFallbackRoutes(),
     onInternalError: (error) => logger.error({ err: error }, "internal error in the HTTP layer"),
     ...(logRequests && {
@@ -162,6 +176,8 @@ export function createRelay(options: RelayOptions): Relay {
       });
     },
     async close(graceMs = 10_000) {
+      // Open streams end with the "shutdown" reason (each says where to resume); their connections then go idle.
+      const streamsOver = subscriptions?.close();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
         // Keep-alive connections turn idle as their last response is written; close them then.
@@ -173,6 +189,8 @@ export function createRelay(options: RelayOptions): Relay {
         });
         server.closeIdleConnections();
       });
+      await streamsOver;
+      await commits?.close();
       limits.stop();
       stopGuard();
       await federation?.close();

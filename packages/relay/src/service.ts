@@ -20,15 +20,17 @@ import {
 } from "@neutral/server";
 import { keyBundleDigest, messageDigest, receiptDigest } from "./crypto/eip712.js";
 import { isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";
-import type { FederationConfig, Limits } from "./config.js";
+import type { FederationConfig, Limits, LiveConfig } from "./config.js";
 import type { Federation, Route } from "./federation/index.js";
 import { homeDigest, relayedSigners, type RelayedFields } from "./federation/records.js";
-import { deliveryAnswerDigest, isPendingMessageJson } from "@neutral/protocol";
+import { deliveryAnswerDigest, isPendingMessageJson, MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import type { StorageQuotas } from "./limits/storage-quotas.js";
 import type { AcceptedMessage } from "./message.js";
+import type { StreamSelection, Subscriptions } from "./live/subscriptions.js";
 import { cursorValue, fitPageBytes, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredHomeRecord, type StoredMessage } from "./storage/store.js";
 
 const LOCAL: Route = { kind: "local" };
+
 
 /** Who made a request: the account a verified token names, or for a node-to-node method the calling peer. */
 export interface Caller {
@@ -36,6 +38,8 @@ export interface Caller {
   address: string;
   /** "node": a peer's signed request (node-to-node methods only); absent: an account's bearer token. */
   kind?: "node";
+  /** When the bearer token expires, ms since the epoch (a stream ends then). */
+  expiresAt?: number;
 }
 
 /** What every handler gets besides its params. */
@@ -64,6 +68,8 @@ export interface ServiceOptions {
   delivery: Pick<FederationConfig, "deliveryWaitMs" | "retryPeriodSeconds">;
   /** The node's public base URL (known once it listens). */
   publicUrl: () => string;
+  /** Live delivery (live/subscriptions.ts) and its limits (nodeInfo); absent: `subscribe` is refused. */
+  live?: { subscriptions: Subscriptions; limits: LiveConfig };
 }
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}`;
@@ -395,13 +401,32 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       return (await federation.directory.localRecords(accounts)) as DirectoryAnswer;
     },
 
+    neutralService_subscribe({ filter, after }, { auth, signal, lastEventId }) {
+      const subscriptions = options.live?.subscriptions;
+      if (!subscriptions) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: this node does not stream (neutralService_subscribe)");
+      if (auth.kind === "node") throw new RpcError(ErrorCode.Forbidden, "Forbidden: streams are for accounts, not nodes", { reason: "not an account" });
+      if (lastEventId !== undefined && !MESSAGE_ID_PATTERN.test(lastEventId)) {
+        throw RpcError.invalidParams("Last-Event-ID", "must be a message id (decimal digits, no leading zeros): the id of the last event received", { param: "Last-Event-ID" });
+      }
+      const owner = auth.address;
+      const chat = "chat" in filter ? filter.chat?.toLowerCase() : undefined;
+      const selection: StreamSelection = {
+        owner,
+        ranges: chat !== undefined ? [{ side: "received", peer: chat }, { side: "sent", peer: chat }] : inboxRanges(owner, filter as InboxFilter),
+        ...(filter.since !== undefined && { since: filter.since }),
+        ...(filter.until !== undefined && { until: filter.until }),
+      };
+      const start = lastEventId ?? after;
+      return subscriptions.open({ selection, after: start === undefined ? 0 : cursorValue(start), ...(auth.expiresAt !== undefined && { expiresAt: auth.expiresAt }), signal });
+    },
+
     neutralService_nodeInfo(): NodeInfo {
       return {
         address: nodeAddress,
         software: options.software.name,
         version: options.software.version,
         domains: [...options.domains()],
-        limits: { ...limits, deliveryWaitMs: options.delivery.deliveryWaitMs, retryPeriodSeconds: options.delivery.retryPeriodSeconds },
+        limits: { ...limits, deliveryWaitMs: options.delivery.deliveryWaitMs, retryPeriodSeconds: options.delivery.retryPeriodSeconds, ...options.live?.limits },
         url: options.publicUrl(),
         peers: (federation?.peers.list() ?? []) as Peer[],
       };

@@ -7,15 +7,19 @@ import { afterAll, describe, expect, it } from "vitest";
 import { fixtureSigner } from "@neutral/protocol/testing";
 import { call, post, startRelay, tempDir, type RunningRelay } from "../testing/index.js";
 import { TEST_KEYS, wallet } from "../test/wallets.js";
+import { subscribe } from "../test/live.js";
 
 interface Example {
   name: string;
   params: { name: string; value: unknown }[];
   result?: { value: unknown };
+  /** A stream's example: the events it opens with, up to the caught-up one. */
+  "x-events"?: unknown[];
 }
 interface Method {
   name: string;
   "x-requires-auth"?: boolean | "node";
+  "x-subscription"?: unknown;
   examples?: Example[];
 }
 interface StoredMessage {
@@ -86,6 +90,15 @@ async function replay(selected: typeof examples): Promise<void> {
     const byName = Object.fromEntries(example.params.map((param) => [param.name, param.value]));
     for (const [how, params] of [["by position", byPosition], ["by name", byName]] as const) {
       const where = `${method.name} example "${example.name}" ${how}: ${JSON.stringify(params)}`;
+      if (method["x-subscription"] !== undefined) {
+        // A stream: the events up to caught-up are the example's `x-events`.
+        const stream = await subscribe(relay!.url, token!, { params });
+        await stream.until((events) => events.some((event) => event.method === "neutralService_caughtUp"));
+        stream.close();
+        expect(stream.events, where).toEqual(example["x-events"]);
+        replayed.push(`${method.name}/${example.name}/${how}`);
+        continue;
+      }
       let answer;
       if (method["x-requires-auth"] === "node") {
         // A node-to-node method: the peer signs the request (openrpc.json "Federation").

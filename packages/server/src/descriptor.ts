@@ -11,5 +11,7 @@ export interface MethodDescriptor {
   readonly requiresAuth: boolean;
   /** The result travels as an array of exactly one payload. */
   readonly wrapResult: boolean;
+  /** Answered as an event stream (`x-subscription`): the handler returns an async iterable of notifications. */
+  readonly stream?: boolean;
   readonly params: readonly ParamDescriptor[];
 }

@@ -6,6 +6,7 @@ import type { Handlers } from "./generated/handlers.js";
 import { methodDescriptors } from "./generated/methods.js";
 import { openrpcDocument } from "./generated/openrpc.js";
 import { RawJson } from "./raw-json.js";
+import type { StreamEvent } from "./stream.js";
 import { budgetSpentError, createResponseBudget, type ResponseBudget } from "./response-budget.js";
 import { compileParamValidator, createAjv } from "./validation.js";
 
@@ -63,6 +64,13 @@ export interface Dispatcher<Ctx extends RequestContext> {
   dispatchText(text: string, context: Ctx): Promise<DispatchResult>;
   /** Whether some entry of `body` calls a method that needs a token. */
   needsAuth(body: unknown): boolean;
+  /** Whether `body` is one request (not a batch) for a method answered as an event stream. */
+  isStream(body: unknown): boolean;
+  /**
+   * Runs a stream method's request (`isStream`): its entry hooks, params and handler. Resolves with
+   * the events to send, or with the error to answer instead (as `dispatch` would have).
+   */
+  openStream(body: unknown, context: Ctx, stream: { signal: AbortSignal; lastEventId?: string }): Promise<{ events: AsyncIterable<StreamEvent> } | { error: JsonRpcResponse }>;
 }
 
 interface CompiledMethod {
@@ -169,6 +177,9 @@ export function createDispatcher<Ctx extends RequestContext>(options: Dispatcher
     }
     const method = methods.get(name);
     if (!method) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${name.slice(0, 100)}`);
+    if (method.descriptor.stream) {
+      throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: ${name} answers with an event stream: send it alone (not in a batch), with Accept: text/event-stream`);
+    }
     const args = normalizeParams(method, params);
     if (method.descriptor.requiresAuth && context.auth === undefined) throw RpcError.unauthorized("missing token");
     const result = await method.call(args, context);
@@ -222,8 +233,40 @@ export function createDispatcher<Ctx extends RequestContext>(options: Dispatcher
   const entryNeedsAuth = (entry: unknown): boolean =>
     isObject(entry) && typeof entry.method === "string" && methods.get(entry.method)?.descriptor.requiresAuth === true;
 
+  const streamMethod = (body: unknown): CompiledMethod | undefined => {
+    if (!isObject(body) || typeof body.method !== "string") return undefined;
+    const method = methods.get(body.method);
+    return method?.descriptor.stream ? method : undefined;
+  };
+
+  async function openStream(body: unknown, context: Ctx, stream: { signal: AbortSignal; lastEventId?: string }): Promise<{ events: AsyncIterable<StreamEvent> } | { error: JsonRpcResponse }> {
+    const method = streamMethod(body);
+    const entry = body as Record<string, unknown>;
+    const id = isId(entry.id) ? entry.id : null;
+    // The checks `answer` makes of any entry, then the stream's own.
+    if (method === undefined || entry.jsonrpc !== "2.0" || ("id" in entry && !isId(entry.id)) || (entry.params !== undefined && (typeof entry.params !== "object" || entry.params === null))) {
+      const response = await answer(body, context, createResponseBudget(maxResponseBytes).entry());
+      return { error: response ?? errorResponse(id, new RpcError(ErrorCode.InvalidRequest, "Invalid Request")) };
+    }
+    try {
+      const refusal = screen([body], false, context)?.[0];
+      if (refusal) throw refusal;
+      const args = normalizeParams(method, entry.params);
+      if (method.descriptor.requiresAuth && context.auth === undefined) throw RpcError.unauthorized("missing token");
+      const streamContext = { ...context, signal: stream.signal, ...(stream.lastEventId !== undefined && { lastEventId: stream.lastEventId }) };
+      const events = (await method.call(args, streamContext)) as AsyncIterable<StreamEvent>;
+      return { events };
+    } catch (error) {
+      if (error instanceof RpcError) return { error: errorResponse(id, error) };
+      onInternalError(error, entry.method as string);
+      return { error: errorResponse(id, new RpcError(ErrorCode.InternalError, "Internal error")) };
+    }
+  }
+
   return {
     dispatch,
+    openStream,
+    isStream: (body) => streamMethod(body) !== undefined,
     async dispatchText(text, context) {
       let body: unknown;
       try {

@@ -44,6 +44,7 @@ const handlers: Handlers<TestContext> = {
   neutralService_getHome: () => answer("neutralService_getHome"),
   neutralService_deliver: () => answer("neutralService_deliver"),
   neutralService_lookup: () => answer("neutralService_lookup"),
+  neutralService_subscribe: () => answer("neutralService_subscribe"),
 };
 
 function expectedPayloads(fixture: Fixture): Map<string, unknown> {

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestContext } from "./context.js";
 import { parseErrorResponse, type Dispatcher, type DispatchResult } from "./dispatcher.js";
-import { ErrorCode, RpcError, errorResponse, type JsonRpcId } from "./errors.js";
+import { ErrorCode, RpcError, errorResponse, type JsonRpcId, type WireError } from "./errors.js";
 import { stringifyDispatchResult } from "./raw-json.js";
+import { sendEventStream, type StreamOptions } from "./stream.js";
 
 export interface HttpHandlerOptions<Ctx extends RequestContext> {
   dispatcher: Dispatcher<Ctx>;
@@ -64,6 +65,12 @@ export interface HttpHandlerOptions<Ctx extends RequestContext> {
    * them; past it the connection is destroyed and what it held is freed. Default 30,000 ms; 0: no bound.
    */
   writeTimeoutMs?: number;
+  /**
+   * Methods answered as event streams (`x-subscription`): keep-alive interval, the bytes a stream lets
+   * wait for its client, how long they may wait before the stream ends as a slow consumer, and the
+   * event that says so (see `StreamOptions`).
+   */
+  streams?: StreamOptions;
 }
 
 /** A JSON-RPC request's body, for `authenticate`: the text as received, and the JSON it parsed to. */
@@ -308,6 +315,10 @@ function abandonUnread(response: ServerResponse, ms: number, handedOver: boolean
   else response.once("prefinish", start);
 }
 
+/** Whether an `Accept` header takes `text/event-stream` (or anything: `*\/*` does not count, a stream must be asked for). */
+const acceptsEventStream = (accept: string | undefined) =>
+  accept !== undefined && accept.split(",").some((type) => type.split(";")[0]!.trim().toLowerCase() === "text/event-stream");
+
 const isJson = (contentType: string | undefined) =>
   contentType !== undefined && contentType.split(";")[0]!.trim().toLowerCase() === "application/json";
 
@@ -505,6 +516,14 @@ export function createHttpHandler<Ctx extends RequestContext>(
       return { request, status: send(response, 200, result, corsHeaders, holder), response: result };
     }
 
+    const stream = dispatcher.isStream(body);
+    if (stream && !acceptsEventStream(request.headers.accept)) {
+      const method = (body as { method: string }).method;
+      const error = new RpcError(ErrorCode.InvalidRequest, `Invalid Request: ${method} answers with an event stream: send Accept: text/event-stream`);
+      const result = errorResponse(requestId(body), error);
+      return { request, status: send(response, 406, result, corsHeaders, holder), body, response: result };
+    }
+
     let context: Ctx;
     if (dispatcher.needsAuth(body)) {
       try {
@@ -520,8 +539,28 @@ export function createHttpHandler<Ctx extends RequestContext>(
       context = anonymous(request);
     }
     if (annotations) context = { ...annotations, ...context };
+    if (stream) return answerStream(request, response, body, context, holder);
     const { status, sent } = sendAnswer(response, await dispatcher.dispatch(body, context), corsHeaders, holder);
     return { request, status, body, context, response: sent };
+  }
+
+  /** Opens the stream `body` asks for and sends it until it ends; or answers the error that refuses it. */
+  async function answerStream(request: IncomingMessage, response: ServerResponse, body: unknown, context: Ctx, holder: Holder): Promise<HttpExchange<Ctx>> {
+    const abort = new AbortController();
+    response.once("close", () => abort.abort());
+    const lastEventId = request.headers["last-event-id"];
+    const opened = await dispatcher.openStream(body, context, { signal: abort.signal, ...(typeof lastEventId === "string" && { lastEventId }) });
+    if ("error" in opened) {
+      const error = opened.error;
+      const wire: WireError | undefined = "error" in error ? error.error : undefined;
+      const limited = wire?.code === ErrorCode.RateLimited;
+      const retryAfter = String((wire?.data as { retryAfter?: number } | undefined)?.retryAfter ?? 1);
+      const status = send(response, limited ? 429 : 200, error, limited ? { ...corsHeaders, "retry-after": retryAfter } : corsHeaders, holder);
+      return { request, status, body, context, response: error };
+    }
+    holder.release(); // the body is parsed: a stream's memory is bounded by its own buffer (streams.bufferBytes)
+    await sendEventStream(response, opened.events, abort, corsHeaders, options.streams ?? {}, (error) => options.onInternalError?.(error));
+    return { request, status: 200, body, context };
   }
 
   return (request, response) => {

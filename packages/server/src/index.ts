@@ -10,3 +10,4 @@ export { errors, type ErrorName } from "./generated/errors.js";
 export { openrpcDocument } from "./generated/openrpc.js";
 export type * from "./generated/types.js";
 export { RawJson, rawJson, stringifyDispatchResult, type Reply } from "./raw-json.js";
+export { eventText, type EventStream, type NotificationShape, type StreamContext, type StreamEndReason, type StreamEvent, type StreamOptions } from "./stream.js";

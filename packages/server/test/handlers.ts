@@ -2,7 +2,8 @@
 import type { RequestContext } from "../src/context.js";
 import { RpcError, ErrorCode } from "../src/errors.js";
 import type { Handlers } from "../src/generated/handlers.js";
-import type { HomeRecord, KeyBundle, Message } from "../src/generated/types.js";
+import type { StreamEvent } from "../src/stream.js";
+import type { HomeRecord, KeyBundle, Message, SubscribeNotification } from "../src/generated/types.js";
 
 export interface TestContext extends RequestContext<{ address: string }> {}
 
@@ -14,9 +15,40 @@ export function message(id: number, from = alice, to = bob): Message {
   return { id: String(id), message: "abcd", from, to, signature: sig("1"), sender_receipt: sig("2"), receiver_receipt: sig("3"), timestamp: 1_700_000_000_000 + id };
 }
 
+/**
+ * What the test subscription streams: `stored` first (those after the cursor), then whatever is
+ * `push`ed; `endAfterCatchUp` makes it end by itself after the caught-up event.
+ */
+export class TestFeed {
+  readonly stored: Message[] = [1, 2, 3].map((id) => message(id));
+  /** Streams open now. */
+  open = 0;
+  endAfterCatchUp = false;
+  #waiters = new Set<() => void>();
+
+  push(...messages: Message[]): void {
+    this.stored.push(...messages);
+    for (const wake of this.#waiters) wake();
+  }
+
+  /** Resolves at the next push, or when `signal` aborts. */
+  next(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        this.#waiters.delete(wake);
+        signal.removeEventListener("abort", wake);
+        resolve();
+      };
+      this.#waiters.add(wake);
+      signal.addEventListener("abort", wake, { once: true });
+    });
+  }
+}
+
 /** Records the args each handler saw, so tests can check normalization. */
 export function createTestHandlers() {
   const calls: { method: string; args: unknown; auth: unknown }[] = [];
+  const feed = new TestFeed();
   const keys = new Map<string, KeyBundle>();
   const homes = new Map<string, HomeRecord>();
   const handlers: Handlers<TestContext> = {
@@ -67,6 +99,40 @@ export function createTestHandlers() {
       const known = args.accounts.map((account) => homes.get(account.toLowerCase())).filter((home) => home !== undefined);
       return { homes: known, keys: [] };
     },
+    neutralService_subscribe(args, context) {
+      calls.push({ method: "neutralService_subscribe", args, auth: context.auth });
+      // Refusals come before the stream: thrown here, not from inside the generator.
+      if (args.after === "666") throw new RpcError(ErrorCode.RateLimited, "Too many streams", { retryAfter: 3 });
+      const start = Number(context.lastEventId ?? args.after ?? 0);
+      const { signal } = context;
+      return (async function* (): AsyncGenerator<StreamEvent<SubscribeNotification>> {
+        feed.open++;
+        try {
+          let sent = 0; // index into feed.stored
+          let cursor = start;
+          let caughtUp = false;
+          while (!signal.aborted) {
+            while (sent < feed.stored.length) {
+              const next = feed.stored[sent++]!;
+              if (Number(next.id) <= cursor) continue;
+              cursor = Number(next.id);
+              yield { id: next.id, method: "neutralService_message", params: { message: next } };
+            }
+            if (!caughtUp) {
+              caughtUp = true;
+              yield { method: "neutralService_caughtUp", params: { cursor: String(cursor) } };
+              if (feed.endAfterCatchUp) {
+                yield { method: "neutralService_end", params: { reason: "shutdown", message: "done", cursor: String(cursor) } };
+                return;
+              }
+            }
+            if (sent === feed.stored.length) await feed.next(signal);
+          }
+        } finally {
+          feed.open--;
+        }
+      })();
+    },
     neutralService_nodeInfo(args, context) {
       calls.push({ method: "neutralService_nodeInfo", args, auth: context.auth });
       return {
@@ -78,5 +144,5 @@ export function createTestHandlers() {
       };
     },
   };
-  return { handlers, calls };
+  return { handlers, calls, feed };
 }

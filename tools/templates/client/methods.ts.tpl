@@ -4,7 +4,7 @@
 // `"x-requires-auth": "node"`, are left out). Each `xRequest` builds a request descriptor (for
 // `batch`); each `x` sends it through an `RpcClient`.
 import { createRpcClient, positionalParams } from "../rpc.js";
-import type { CallOptions, RpcClient, RpcClientOptions, RpcRequest } from "../rpc.js";
+import type { CallOptions, RpcClient, RpcClientOptions, RpcRequest<%= model.methods.some(function (m) { return m.subscription && !m.nodeToNode; }) ? ", StreamEvent, StreamOptions" : "" %> } from "../rpc.js";
 import type * as T from "./types.js";
 <% var clientMethods = model.methods.filter(function (m) { return !m.nodeToNode; }); %><% clientMethods.forEach(function (m) {
   var P = "T." + m.typeBase + "Params", R = "T." + m.typeBase + "Result";
@@ -22,9 +22,11 @@ export function <%= m.short %>Request(<%= paramArg %>): RpcRequest<<%= R %>> {
   };
 }
 
-<%= ts.docComment(doc) %>export function <%= m.short %>(client: RpcClient, <%= hasParams ? paramArg + ", " : "" %>options?: CallOptions): Promise<<%= R %>> {
+<% if (m.subscription) { var N = "T." + m.typeBase + "Notification"; %><%= ts.docComment(doc + "\n\nAnswered as an event stream (`x-subscription`): iterate it; `break` or `options.signal` closes it.") %>export function <%= m.short %>(client: RpcClient, <%= hasParams ? paramArg + ", " : "" %>options?: StreamOptions): AsyncIterable<StreamEvent<<%= N %>>> {
+  return client.stream<<%= N %>>(<%= m.short %>Request(<%= hasParams ? "params" : "" %>), options);
+}<% } else { %><%= ts.docComment(doc) %>export function <%= m.short %>(client: RpcClient, <%= hasParams ? paramArg + ", " : "" %>options?: CallOptions): Promise<<%= R %>> {
   return client.request(<%= m.short %>Request(<%= hasParams ? "params" : "" %>), options);
-}
+}<% } %>
 <% }); %>
 /** A client bound to one node: every method of <%= model.title %>, plus the underlying `rpc` for batches. */
 export interface <%= className %>Client {
@@ -32,7 +34,7 @@ export interface <%= className %>Client {
 <% clientMethods.forEach(function (m) {
   var hasParams = m.params.length > 0;
   var optional = m.params.every(function (p) { return !p.required; });
-%><%= ts.docComment(m.summary, "  ") %>  <%= m.short %>(<%= hasParams ? "params" + (optional ? "?" : "") + ": T." + m.typeBase + "Params, " : "" %>options?: CallOptions): Promise<T.<%= m.typeBase %>Result>;
+%><%= ts.docComment(m.summary, "  ") %>  <%= m.short %>(<%= hasParams ? "params" + (optional ? "?" : "") + ": T." + m.typeBase + "Params, " : "" %><%= m.subscription ? "options?: StreamOptions): AsyncIterable<StreamEvent<T." + m.typeBase + "Notification>>" : "options?: CallOptions): Promise<T." + m.typeBase + "Result>" %>;
 <% }); %>}
 
 export function create<%= className %>Client(options: RpcClientOptions | RpcClient): <%= className %>Client {

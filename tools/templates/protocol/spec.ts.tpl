@@ -10,3 +10,7 @@ export const MAX_PAGE_LIMIT = <%= limit.maximum === undefined ? "Number.MAX_SAFE
 
 /** The page size when `limit` is left out (the `Limit` schema's `default`). */
 export const DEFAULT_PAGE_LIMIT = <%= limit.default === undefined ? "undefined" : limit.default %>;
+<% var messageId = (openrpcDocument.components && openrpcDocument.components.schemas && openrpcDocument.components.schemas.MessageId) || {}; if (messageId.pattern) { %>
+/** A well-formed message id (the `MessageId` schema's `pattern`): for ids that arrive outside params, e.g. the `Last-Event-ID` header. */
+export const MESSAGE_ID_PATTERN = new RegExp(<%= json(messageId.pattern) %>);
+<% } %>

@@ -8,7 +8,8 @@ export const methodDescriptors = {
 <% model.methods.forEach(function (m) { %>  <%= json(m.name) %>: {
     paramStructure: <%= json(m.paramStructure) %>,
     requiresAuth: <%= m.requiresAuth %>,
-    wrapResult: <%= m.result ? m.result.wrapped : false %>,
+    wrapResult: <%= m.result ? m.result.wrapped : false %>,<% if (m.subscription) { %>
+    stream: true,<% } %>
     params: [
 <% m.params.forEach(function (p) { %>      {
         name: <%= json(p.name) %>,

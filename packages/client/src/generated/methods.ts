@@ -4,7 +4,7 @@
 // `"x-requires-auth": "node"`, are left out). Each `xRequest` builds a request descriptor (for
 // `batch`); each `x` sends it through an `RpcClient`.
 import { createRpcClient, positionalParams } from "../rpc.js";
-import type { CallOptions, RpcClient, RpcClientOptions, RpcRequest } from "../rpc.js";
+import type { CallOptions, RpcClient, RpcClientOptions, RpcRequest, StreamEvent, StreamOptions } from "../rpc.js";
 import type * as T from "./types.js";
 
 /** Request descriptor for `neutralService_getInbox`. */
@@ -185,6 +185,34 @@ export function nodeInfo(client: RpcClient, options?: CallOptions): Promise<T.No
   return client.request(nodeInfoRequest(), options);
 }
 
+/** Request descriptor for `neutralService_subscribe`. */
+export function subscribeRequest(params: T.SubscribeParams = {}): RpcRequest<T.SubscribeResult> {
+  return {
+    method: "neutralService_subscribe",
+    params: positionalParams(params, ["filter", "after"]),
+    unwrap: false,
+  };
+}
+
+/**
+ * Stream the authenticated user's messages as they are stored: first those after a cursor, then live.
+ *
+ * Answered as Server-Sent Events, not as one JSON response: POST it like any call, with `Accept: text/event-stream` (without it: -32600), alone (not in a batch). Before the stream starts, errors are ordinary JSON-RPC error responses (401 without a valid token, -32602 for bad params, -32029 when the node is at `limits.maxSubscriptions`). Then the answer is `200 text/event-stream` and each event's `data` is one JSON-RPC notification (see `x-subscription`).
+ *
+ * First every stored message the filter selects with an id greater than `after` (or the `Last-Event-ID` header, which wins: what a reconnecting client sends), oldest first, each as a `neutralService_message` event whose SSE `id` is the message id; then one `neutralService_caughtUp`; then every message committed afterwards, in id order, the moment it is stored (through any worker process or replica of the node, or delivered from another node). Walking on from the last id received, nothing is missed and nothing comes twice: a client that resumes with the last id it got sees every message exactly once, in id order.
+ *
+ * A sender's pending message that becomes delivered or failed arrives as `neutralService_status`, once the stream has sent that message (earlier, the message itself comes with its new status). Status events carry no SSE id and are not replayed on resume: a client that resumes re-reads its pending messages (`getInbox` with `direction: "sent"`).
+ *
+ * A comment line (`: keep-alive`) is sent every `limits.keepAliveMs` while nothing else is. The node ends the stream with one `neutralService_end` event naming why (`EndReason`) when the token expires, when it stops, when the client reads too slowly, or when the account opens more streams than allowed; then the client resumes from the last id it got.
+ *
+ * Needs a bearer token (`auth` option).
+ *
+ * Answered as an event stream (`x-subscription`): iterate it; `break` or `options.signal` closes it.
+ */
+export function subscribe(client: RpcClient, params: T.SubscribeParams = {}, options?: StreamOptions): AsyncIterable<StreamEvent<T.SubscribeNotification>> {
+  return client.stream<T.SubscribeNotification>(subscribeRequest(params), options);
+}
+
 /** A client bound to one node: every method of neutralService, plus the underlying `rpc` for batches. */
 export interface NeutralServiceClient {
   readonly rpc: RpcClient;
@@ -204,6 +232,8 @@ export interface NeutralServiceClient {
   getHome(params: T.GetHomeParams, options?: CallOptions): Promise<T.GetHomeResult>;
   /** Describe this service node: its address, software, accepted sign-in domains and limits. */
   nodeInfo(options?: CallOptions): Promise<T.NodeInfoResult>;
+  /** Stream the authenticated user's messages as they are stored: first those after a cursor, then live. */
+  subscribe(params?: T.SubscribeParams, options?: StreamOptions): AsyncIterable<StreamEvent<T.SubscribeNotification>>;
 }
 
 export function createNeutralServiceClient(options: RpcClientOptions | RpcClient): NeutralServiceClient {
@@ -218,8 +248,9 @@ export function createNeutralServiceClient(options: RpcClientOptions | RpcClient
     publishHome: (params, options) => publishHome(rpc, params, options),
     getHome: (params, options) => getHome(rpc, params, options),
     nodeInfo: (options) => nodeInfo(rpc, options),
+    subscribe: (params, options) => subscribe(rpc, params, options),
   };
 }
 
 /** Every method name a client calls, in spec order. */
-export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo"] as const;
+export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo", "neutralService_subscribe"] as const;

@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
 //
-// Types of neutralService 2.0.0: one per component schema, and the params and
+// Types of neutralService 2.1.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -219,6 +219,16 @@ export interface NodeLimits {
   deliveryWaitMs?: number;
   /** How long this node keeps trying to deliver a message to another node, in seconds; then the message fails. */
   retryPeriodSeconds?: number;
+  /** Most `subscribe` streams this node keeps open at once (all its processes together count per process: each serves at most this many). One more is refused: -32029 with `data.retryAfter`. */
+  maxSubscriptions?: number;
+  /** Most `subscribe` streams one account keeps open at once, per node process. Opening one more ends the account's oldest stream with the `limit` reason (a client reconnecting before the node noticed its old connection drop is not locked out). */
+  maxSubscriptionsPerAccount?: number;
+  /** Bytes of events a stream lets wait for its client to read; past it the node reads no more for that stream until the client catches up. */
+  subscriptionBufferBytes?: number;
+  /** How long a stream's buffer may stay full before the node ends it with the `slow-consumer` reason. */
+  subscriptionStallMs?: number;
+  /** Interval of the keep-alive comments (`: keep-alive`) of an idle stream, ms (at most 15,000). */
+  keepAliveMs?: number;
 }
 
 /** A node this node federates with. */
@@ -246,6 +256,15 @@ export interface NodeInfo {
   /** The nodes this node federates with (empty: a node on its own). */
   peers?: Peer[];
 }
+
+/** What a subscription streams: getInbox's `InboxFilter` (absent or `{}`: every received message), or getChat's `ChatFilter` with `chat` given (both sides of one chat). */
+export type SubscribeFilter = InboxFilter | ChatFilter & {
+  /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
+  chat: Address;
+};
+
+/** Why the node ended a stream. `token-expired`: the bearer token expired (subscribe again with a fresh one). `shutdown`: the node is stopping. `slow-consumer`: the client did not read what the node sent for `nodeInfo.limits.subscriptionStallMs` while more was waiting, with `nodeInfo.limits.subscriptionBufferBytes` unread. `limit`: the account opened more than `nodeInfo.limits.maxSubscriptionsPerAccount` streams, and this was its oldest. Resume from the last event id received. */
+export type EndReason = "token-expired" | "shutdown" | "slow-consumer" | "limit";
 
 
 /** Params of `neutralService_getInbox`. */
@@ -344,6 +363,68 @@ export type NodeInfoParams = Record<string, never>;
 
 /** What `neutralService_nodeInfo` returns (the payload inside the one-element result array). */
 export type NodeInfoResult = NodeInfo;
+
+/** Params of `neutralService_subscribe`. */
+export type SubscribeParams = {
+  /**
+   * Which messages to stream. Absent, `null` or `{}`: every received message.
+   *
+   * @default {}
+   */
+  filter?: SubscribeFilter;
+  /** Start after this message id (exclusive). Absent: from the mailbox's first message. `Last-Event-ID` wins over it. */
+  after?: MessageId;
+};
+
+/** What `neutralService_subscribe` returns. */
+export type SubscribeResult = never;
+
+/** The events of `neutralService_subscribe`'s stream (`x-subscription`): one JSON-RPC notification each. */
+export type SubscribeNotification = MessageNotification | CaughtUpNotification | StatusNotification | EndNotification;
+
+/**
+ * A message the filter selects, in id order.
+ *
+ * Its SSE event id (the resume cursor) is `params.message.id`.
+ */
+export interface MessageNotification {
+  method: "neutralService_message";
+  params: {
+    /** The message, as getInbox returns it. */
+    message: Message;
+  };
+}
+
+/** Every message stored when the stream began has been sent; what follows is live. */
+export interface CaughtUpNotification {
+  method: "neutralService_caughtUp";
+  params: {
+    /** The last message id sent so far (absent: none). */
+    cursor?: MessageId;
+  };
+}
+
+/** A sender's copy already sent on this stream changed status: delivered (`receiver_receipt` now present) or failed (`reason` says why). */
+export interface StatusNotification {
+  method: "neutralService_status";
+  params: {
+    /** The sender's copy as it reads now. */
+    message: Message;
+    status: "delivered" | "failed";
+  };
+}
+
+/** The node ends the stream; nothing follows. */
+export interface EndNotification {
+  method: "neutralService_end";
+  params: {
+    reason: EndReason;
+    /** The reason in words. */
+    message: string;
+    /** The last message id sent on this stream: resume after it. */
+    cursor?: MessageId;
+  };
+}
 
 /** Params of `neutralService_deliver`. */
 export type DeliverParams = {

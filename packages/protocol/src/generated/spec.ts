@@ -3,10 +3,14 @@
 // Facts of neutralService that the generated types cannot carry as types.
 
 /** `info.version` of the OpenRPC document. */
-export const SPEC_VERSION = "2.0.0";
+export const SPEC_VERSION = "2.1.0";
 
 /** The largest page a method's `limit` may ask for (the `Limit` schema's `maximum`). */
 export const MAX_PAGE_LIMIT = 100;
 
 /** The page size when `limit` is left out (the `Limit` schema's `default`). */
 export const DEFAULT_PAGE_LIMIT = 20;
+
+/** A well-formed message id (the `MessageId` schema's `pattern`): for ids that arrive outside params, e.g. the `Last-Event-ID` header. */
+export const MESSAGE_ID_PATTERN = new RegExp("^(?:0|[1-9][0-9]{0,18})$");
+

@@ -63,14 +63,20 @@ export function createNodeLimits(config: RelayConfig): NodeLimits {
     onRequest: limiter && admitRequest<RelayContext>(limiter, clientOf),
     onEntry: limiter && chargeEntry<RelayContext>(limiter),
     authenticate(authenticate) {
-      if (!limiter) return (authorization) => ({ auth: { address: authenticate(authorization).address } });
+      if (!limiter) {
+        return (authorization) => {
+          const { address, expiresAt } = authenticate(authorization);
+          return { auth: { address, expiresAt } };
+        };
+      }
       return (authorization, request) => {
         const client = clientOf(request);
         const beforeRecovery = () => {
           const verdict = limiter.take(client);
           if (!verdict.ok) throw rateLimitedError(verdict.retryAfterSeconds, "Rate limited: no budget left to verify this token");
         };
-        const caller: Caller = { address: authenticate(authorization, beforeRecovery).address };
+        const { address, expiresAt } = authenticate(authorization, beforeRecovery);
+        const caller: Caller = { address, expiresAt };
         return { auth: caller }; // the client is in the context already (onRequest)
       };
     },

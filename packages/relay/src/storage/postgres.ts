@@ -1,6 +1,7 @@
 import pg from "pg";
 import { StoreClosedError } from "../errors.js";
 import { messageJsonTail, type AcceptedMessage } from "../message.js";
+import { commitChannelOf, messageNotices, statusNotices } from "../live/postgres-commits.js";
 import { checkSchemaVersion, migrate } from "./postgres-migrations.js";
 import {
   DEFAULT_MAX_SCAN,
@@ -188,7 +189,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     pending = pending.slice(batch.length);
     try {
       const { rows } = await pool.query<{ stored_id: number; stored_json: string; created: boolean }>(
-        "SELECT stored_id, stored_json, created FROM neutral_append_routed($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        // The commit notice (live/postgres-commits.ts) goes in the same statement, so in the same
+        // transaction: listeners hear of exactly what committed, once it has.
+        `SELECT r.stored_id, r.stored_json, r.created
+           FROM neutral_append_routed($1, $2, $3, $4, $5, $6, $7, $8, $9) WITH ORDINALITY AS r(stored_id, stored_json, created, n)
+           CROSS JOIN (SELECT count(pg_notify($10, notice)) FROM unnest($11::text[]) AS notice) AS notified
+          ORDER BY r.n`,
         [
           batch.map((entry) => Buffer.from(entry.message.digest)),
           batch.map((entry) => addressBytes(entry.message.from)),
@@ -199,6 +205,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           batch.map((entry) => (entry.message.route?.kind === "outbound" ? addressBytes(entry.message.route.destination) : null)),
           batch.map((entry) => laneOf(entry.message.to)),
           Date.now(),
+          await commitChannel(),
+          messageNotices(batch.map((entry) => entry.message)),
         ],
       );
       if (rows.length !== batch.length) throw new Error(`neutral_append answered ${rows.length} rows for ${batch.length} messages`);
@@ -223,6 +231,17 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const ensureOpen = () => {
     if (closed) throw new StoreClosedError();
   };
+
+  // The channel of this node's commit notices: one per schema, as everything of a node is.
+  let channel: Promise<string> | undefined;
+  const commitChannel = () =>
+    (channel ??= pool.query<{ schema: string }>("SELECT current_schema() AS schema").then(
+      ({ rows }) => commitChannelOf(rows[0]!.schema),
+      (error: unknown) => {
+        channel = undefined;
+        throw error;
+      },
+    ));
 
   async function storedNodeKey(): Promise<Uint8Array | undefined> {
     ensureOpen();
@@ -394,11 +413,20 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       if (settled.length === 0) return;
       // One statement, one transaction: only entries still in the outbox are settled (a late
       // second settlement of one message leaves the first).
+      // With the commit notices of the status changes (live/postgres-commits.ts), in the same transaction.
       await pool.query(
         `WITH settled AS (SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::text[]) AS s(id, sender, json)),
-              gone AS (DELETE FROM outbox o USING settled s WHERE o.id = s.id RETURNING o.id)
-         UPDATE mailbox m SET json = s.json FROM settled s JOIN gone g ON g.id = s.id WHERE m.owner = s.sender AND m.side = ${SIDE.sent} AND m.id = s.id`,
-        [settled.map((entry) => entry.id), settled.map((entry) => addressBytes(entry.sender)), settled.map((entry) => entry.json)],
+              gone AS (DELETE FROM outbox o USING settled s WHERE o.id = s.id RETURNING o.id),
+              notified AS (SELECT count(pg_notify($4, notice)) AS sent FROM unnest($5::text[]) AS notice)
+         UPDATE mailbox m SET json = s.json FROM settled s JOIN gone g ON g.id = s.id CROSS JOIN notified n
+          WHERE m.owner = s.sender AND m.side = ${SIDE.sent} AND m.id = s.id AND n.sent >= 0`,
+        [
+          settled.map((entry) => entry.id),
+          settled.map((entry) => addressBytes(entry.sender)),
+          settled.map((entry) => entry.json),
+          await commitChannel(),
+          statusNotices(settled),
+        ],
       );
     },
 

@@ -3,8 +3,11 @@
 // The handlers a neutralService server implements: one typed function per method. The
 // dispatcher validates and normalizes params before calling them (defaults filled in, by-position
 // or by-name alike) and wraps results in the one-element array the wire carries. A result may
-// also be returned pre-serialized, as `rawJson(text)`.
+// also be returned pre-serialized, as `rawJson(text)`. A method with `x-subscription` answers an
+// event stream instead: an async iterable of its notifications, which the HTTP glue sends as
+// Server-Sent Events while the client reads them (context.signal aborts when it goes away).
 import type { Authenticated, RequestContext } from "../context.js";
+import type { EventStream, StreamContext } from "../stream.js";
 import type { Reply } from "../raw-json.js";
 import type * as T from "./types.js";
 
@@ -45,6 +48,12 @@ export interface Handlers<Ctx extends RequestContext = RequestContext> {
   neutralService_getHome(args: T.GetHomeArgs, context: Ctx): Reply<T.GetHomeResult>;
   /** Describe this service node: its address, software, accepted sign-in domains and limits. */
   neutralService_nodeInfo(args: T.NodeInfoArgs, context: Ctx): Reply<T.NodeInfoResult>;
+  /**
+   * Stream the authenticated user's messages as they are stored: first those after a cursor, then live.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_subscribe(args: T.SubscribeArgs, context: StreamContext<Authenticated<Ctx>>): EventStream<T.SubscribeNotification> | Promise<EventStream<T.SubscribeNotification>>;
   /**
    * Node to node: deliver messages from accounts homed at the calling node to accounts homed here.
    *

@@ -362,6 +362,121 @@ export const methodDescriptors = {
     params: [
     ],
   },
+  "neutralService_subscribe": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: false,
+    stream: true,
+    params: [
+      {
+        name: "filter",
+        required: false,
+        default: {},
+        schema: {
+          "title": "SubscribeFilter",
+          "description": "What a subscription streams: getInbox's `InboxFilter` (absent or `{}`: every received message), or getChat's `ChatFilter` with `chat` given (both sides of one chat).",
+          "oneOf": [
+            {
+              "title": "InboxFilter",
+              "description": "Selects messages of the authenticated user's mailbox. Every member is optional; unknown members are an error.",
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "from": {
+                  "title": "Address",
+                  "description": "Only messages from this sender.",
+                  "type": "string",
+                  "pattern": "^0x[0-9a-fA-F]{40}$"
+                },
+                "direction": {
+                  "title": "Direction",
+                  "description": "Which side of the mailbox to read: messages `received` by the user (the inbox), messages the user `sent`, or `all` of them (for syncing a second device).",
+                  "type": "string",
+                  "enum": [
+                    "received",
+                    "sent",
+                    "all"
+                  ],
+                  "default": "received"
+                },
+                "since": {
+                  "title": "Timestamp",
+                  "description": "Only messages whose timestamp is at or after this (inclusive).",
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 9007199254740991
+                },
+                "until": {
+                  "title": "Timestamp",
+                  "description": "Only messages whose timestamp is before this (exclusive).",
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 9007199254740991
+                }
+              }
+            },
+            {
+              "allOf": [
+                {
+                  "title": "ChatFilter",
+                  "description": "Selects one chat of the authenticated user and an optional time window. Unknown members are an error.",
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "chat": {
+                      "title": "Address",
+                      "description": "The peer whose chat to read. Absent: the most recently active chat.",
+                      "type": "string",
+                      "pattern": "^0x[0-9a-fA-F]{40}$"
+                    },
+                    "since": {
+                      "title": "Timestamp",
+                      "description": "Only messages whose timestamp is at or after this (inclusive).",
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 9007199254740991
+                    },
+                    "until": {
+                      "title": "Timestamp",
+                      "description": "Only messages whose timestamp is before this (exclusive).",
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 9007199254740991
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "required": [
+                    "chat"
+                  ],
+                  "properties": {
+                    "chat": {
+                      "title": "Address",
+                      "description": "An account address: `0x` + 40 hex digits. Any case on input; lowercase on output.",
+                      "type": "string",
+                      "pattern": "^0x[0-9a-fA-F]{40}$"
+                    }
+                  }
+                }
+              ]
+            }
+          ],
+          "default": {}
+        },
+      },
+      {
+        name: "after",
+        required: false,
+        schema: {
+          "title": "MessageId",
+          "description": "A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position.",
+          "type": "string",
+          "pattern": "^(?:0|[1-9][0-9]{0,18})$"
+        },
+      },
+    ],
+  },
   "neutralService_deliver": {
     paramStructure: "either",
     requiresAuth: true,

@@ -5,7 +5,7 @@ export const openrpcDocument = {
   "openrpc": "1.3.2",
   "info": {
     "title": "neutralService",
-    "version": "2.0.0",
+    "version": "2.1.0",
     "description": "An encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP.\n\nUsers are Ethereum-style addresses. Message bodies are ciphertext the node never reads; every message carries its sender's EIP-712 signature and a receipt from the sender's and the receiver's service node.\n\n## Transport\n`POST /` with `Content-Type: application/json`. The body is one JSON-RPC 2.0 request or a batch of 1..100 requests. Params may be positional or by name. Notifications (no `id`) get no response entry; a batch of only notifications gets HTTP 204. `GET /health` (liveness), `GET /openrpc.json` (this document) and `GET /docs` need no token.\n\nResponses that carry JSON-RPC responses are HTTP 200, errors included, except 401 (credential missing or invalid, with `WWW-Authenticate: Bearer`, error -32001), 413 (body too large, -32005), 415 (not JSON, -32600) and 429 (rate limited, with `Retry-After`, -32029). A batch of more than 100 entries is one -32005 error.\n\n## Result envelope\nThe `result` of every `neutralService_*` method is an array holding exactly one payload object, as in the interface's examples: `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{…}]}`. Typed clients unwrap it.\n\n## Service discovery\n`rpc.discover` (no params, no token) returns this OpenRPC document itself, not wrapped in an array, as OpenRPC defines.\n\n## Authentication\nMethods marked `\"x-requires-auth\": true` need `Authorization: Bearer <token>` where `token = base64url(UTF-8 text of an EIP-4361 Sign-In with Ethereum message) + \".\" + 0x-hex signature`, the signature being the user's EIP-191 `personal_sign` of that text. There is no login round trip. The node checks that the signature recovers the message's address; that `domain` is one of its configured domains (`nodeInfo.domains`); `version` is 1; `expiration-time` is present, in the future and at most 24 h after `issued-at`; `not-before` is respected; and `nonce` has at least 8 alphanumerics. Failures are HTTP 401 with error -32001 and `data.reason` naming the failed check. The token belongs to the HTTP request: in a batch, a missing or invalid token fails the whole request unless every entry is a method that needs no token.\n\n## Signatures and receipts\nMessages are signed with EIP-712 typed data, domain `{name: \"neutralService\", version: \"1\"}` (no chainId, no verifyingContract), primary type `Message(address from,address to,bytes message,uint64 timestamp)`. A receipt is the service node's EIP-712 signature, same domain, primary type `Receipt(bytes32 message,string role)` where `message` is the EIP-712 digest of the sender's `Message` and `role` is `\"sender\"` or `\"receiver\"`. `sender_receipt` is signed by the sender's home node and `receiver_receipt` by the recipient's (see Federation); on a single node both are that node's.\n\n## Key bundles\nClients encrypt message bodies with NIP-44 v2 to the recipient's messaging public key, an x-only secp256k1 key (`MessagingKey`). An account announces it with `neutralService_publishKey` as a `KeyBundle` it signs with EIP-712, same domain, primary type `KeyBundle(address account,bytes32 key,uint64 timestamp)`. A node keeps each account's bundle with the greatest timestamp and serves it to anyone, without a token, through `neutralService_getKey`.\n\nWhat clients agree on and nodes never check (they only see ciphertext): a message's `message` is the raw NIP-44 v2 payload (version byte 2, nonce, ciphertext, MAC) as lowercase hex, encrypted with the conversation key of the sender's messaging key and the recipient's; the key is symmetric, so the sender reads back what it sent. So that one account has one messaging key in every client, the reference SDK derives it from a signature: the account signs EIP-712 `DeriveMessagingKey(string notice,address account,uint32 version)` (same domain; `version` 1; `notice` \"Derive my neutralService messaging key. Sign this only in an app you trust with your messages: this signature decrypts them.\"); the private key is HKDF-SHA256 with IKM = r ‖ s of that signature (s in its low form, v ignored), salt \"neutralService messaging key\" and info \"v1/0\" (\"v1/1\", … while the result is not a valid secp256k1 scalar), 32 bytes.\n\n## Federation\nNodes federate with the peers their operators list. Each account has one home node at a time, named in a `HomeRecord` the account signs with EIP-712 `Home(address account,address node,uint64 timestamp)` (same domain). `neutralService_publishHome` at a node makes that node the account's home; a node refuses a record naming another node. The newest timestamp wins, so publishing a newer record at another node moves the account. An account without a record is homed at the node that holds its key bundle (as in v1). `neutralService_getHome` and `neutralService_getKey` answer for any account of the federation: a node that lacks the record asks its peers (bounded in time, the answer cached for a while) and checks the account's signature before using or serving what they say.\n\nA client sends through its home node. For a recipient homed on another node, the sender's node checks the message as for any send, signs `sender_receipt`, stores the message in the sender's mailbox with `status: \"pending\"` and no `receiver_receipt` together with a durable outbox entry, and delivers it to the recipient's home node with `neutralService_deliver`, retrying with exponential backoff (persisted, per destination) until the retry period ends (`nodeInfo.limits.retryPeriodSeconds`). `sendMessage` waits up to `nodeInfo.limits.deliveryWaitMs` for the remote receipt, so a healthy federation answers with both receipts; otherwise it answers the pending message, already durable. The recipient's node stores only what it verified: the sender's signature, `sender_receipt` signed by the calling node, the calling node being the sender's home by the sender's newest record, and the recipient being homed there; the timestamp window does not apply to a delivery (a queued message may be days old). It stores the message in the recipient's inbox under an id of its own and answers `receiver_receipt`; delivering the same message again answers the same receipt. The answer carries the called node's EIP-712 signature of `DeliveryAnswer(address node,bytes32 messages,bytes32 outcomes)`, which binds the outcomes to the messages they answer; the calling node accepts the receipts only with it. One sender's messages to one recipient are stored in the order the sender's node accepted them. The sender's copy then carries both receipts and no `status` (delivered), or `status: \"failed\"` with a `reason` (refused by the recipient's node, or still undelivered when the retry period ended). Anyone can check `sender_receipt` against the node the sender's home record names and `receiver_receipt` against the recipient's.\n\nNode-to-node methods (`\"x-requires-auth\": \"node\"`: `neutralService_deliver`, `neutralService_lookup`) are for peers only, one JSON-RPC request per HTTP request (no batch), with `Authorization: NeutralNode origin=\"<0x address>\", destination=\"<0x address>\", method=\"<method>\", timestamp=\"<ms>\", signature=\"<0x signature>\"`: the calling node's EIP-712 signature of `NodeRequest(address origin,address destination,string method,bytes32 body,uint64 timestamp)` (same domain), where `body` is the SHA-256 of the HTTP request body. A node refuses a signature that does not recover `origin`, names another `destination` or method, or is more than `clockSkewMs` away from its clock (HTTP 401, -32001), and any `origin` that is not one of its peers (HTTP 403, -32002). A peer is listed by URL, optionally pinned to its node address; an unpinned peer's address is pinned when first seen, and a later change is refused.\n\n## Errors\n| code | meaning |\n|---|---|\n| -32700 | parse error: the body is not JSON |\n| -32600 | invalid request (also: wrong Content-Type, HTTP 415) |\n| -32601 | method not found |\n| -32602 | invalid params; `data` names the offending field |\n| -32603 | internal error (never with a stack trace or SQL) |\n| -32001 | unauthorized: token missing, malformed, expired, wrong domain, bad signature |\n| -32002 | forbidden, e.g. sending as another address |\n| -32003 | invalid signature (of a message or a key bundle) |\n| -32004 | timestamp outside the accepted window |\n| -32005 | too large: body, batch or message; also a batch entry not run because the request's answers used up `maxResponseBytes` (`data.reason` \"response budget\") |\n| -32029 | rate limited: HTTP 429 with `Retry-After` when the whole request is refused; inside an HTTP 200 answer for a batch entry past the client's budget (it was not run, nor were the entries after it) and for a message over a storage quota. `data.retryAfter` is the seconds to wait; a storage quota also names itself in `data.quota` (a `NodeLimits` member), with its `limit` and `periodSeconds` |\n\n## Limits (defaults, each configurable by the operator)\n`limit` ≤ 100 · batch ≤ 100 entries · body ≤ 1 MiB · message ≤ 64 KiB of bytes · clock skew ±5 min · answers of one request ≤ 4 MiB of message JSON (`maxResponseBytes`) · a page with `since`/`until` examines ≤ 256 messages per mailbox part (`maxPageScan`). A node may also limit each client IP's rate (in cost units: an entry costs 1, and 1 more if it checks a signature) and, per sender and per recipient mailbox, the messages and bytes stored per period. Federation: `sendMessage` waits ≤ 2 s for a remote receipt (`deliveryWaitMs`) · a message to another node fails after 72 h undelivered (`retryPeriodSeconds`). A node reports its own in `neutralService_nodeInfo`.",
     "license": {
       "name": "MIT"
@@ -978,7 +978,12 @@ export const openrpcDocument = {
                   "recipientQuotaMessages": 20000,
                   "recipientQuotaBytes": 209715200,
                   "deliveryWaitMs": 2000,
-                  "retryPeriodSeconds": 259200
+                  "retryPeriodSeconds": 259200,
+                  "maxSubscriptions": 10000,
+                  "maxSubscriptionsPerAccount": 8,
+                  "subscriptionBufferBytes": 262144,
+                  "subscriptionStallMs": 30000,
+                  "keepAliveMs": 15000
                 },
                 "url": "http://127.0.0.1:8645",
                 "peers": [
@@ -990,6 +995,187 @@ export const openrpcDocument = {
               }
             ]
           }
+        }
+      ]
+    },
+    {
+      "name": "neutralService_subscribe",
+      "summary": "Stream the authenticated user's messages as they are stored: first those after a cursor, then live.",
+      "description": "Answered as Server-Sent Events, not as one JSON response: POST it like any call, with `Accept: text/event-stream` (without it: -32600), alone (not in a batch). Before the stream starts, errors are ordinary JSON-RPC error responses (401 without a valid token, -32602 for bad params, -32029 when the node is at `limits.maxSubscriptions`). Then the answer is `200 text/event-stream` and each event's `data` is one JSON-RPC notification (see `x-subscription`).\n\nFirst every stored message the filter selects with an id greater than `after` (or the `Last-Event-ID` header, which wins: what a reconnecting client sends), oldest first, each as a `neutralService_message` event whose SSE `id` is the message id; then one `neutralService_caughtUp`; then every message committed afterwards, in id order, the moment it is stored (through any worker process or replica of the node, or delivered from another node). Walking on from the last id received, nothing is missed and nothing comes twice: a client that resumes with the last id it got sees every message exactly once, in id order.\n\nA sender's pending message that becomes delivered or failed arrives as `neutralService_status`, once the stream has sent that message (earlier, the message itself comes with its new status). Status events carry no SSE id and are not replayed on resume: a client that resumes re-reads its pending messages (`getInbox` with `direction: \"sent\"`).\n\nA comment line (`: keep-alive`) is sent every `limits.keepAliveMs` while nothing else is. The node ends the stream with one `neutralService_end` event naming why (`EndReason`) when the token expires, when it stops, when the client reads too slowly, or when the account opens more streams than allowed; then the client resumes from the last id it got.",
+      "tags": [
+        {
+          "name": "read"
+        }
+      ],
+      "x-requires-auth": true,
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "filter",
+          "description": "Which messages to stream. Absent, `null` or `{}`: every received message.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/SubscribeFilter",
+            "default": {}
+          }
+        },
+        {
+          "name": "after",
+          "description": "Start after this message id (exclusive). Absent: from the mailbox's first message. `Last-Event-ID` wins over it.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/MessageId"
+          }
+        }
+      ],
+      "result": {
+        "name": "events",
+        "description": "Not a JSON result: the answer is a `text/event-stream` of the notifications in `x-subscription`.",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "x-subscription": {
+        "description": "The stream's events: each SSE event's `data` is a JSON-RPC 2.0 notification `{\"jsonrpc\":\"2.0\",\"method\",\"params\"}` of one of these; `eventId` names the params member whose value is the SSE `id`.",
+        "notifications": [
+          {
+            "name": "neutralService_message",
+            "summary": "A message the filter selects, in id order.",
+            "eventId": "/message/id",
+            "params": [
+              {
+                "name": "message",
+                "required": true,
+                "schema": {
+                  "$ref": "#/components/schemas/Message"
+                },
+                "description": "The message, as getInbox returns it."
+              }
+            ]
+          },
+          {
+            "name": "neutralService_caughtUp",
+            "summary": "Every message stored when the stream began has been sent; what follows is live.",
+            "params": [
+              {
+                "name": "cursor",
+                "required": false,
+                "description": "The last message id sent so far (absent: none).",
+                "schema": {
+                  "$ref": "#/components/schemas/MessageId"
+                }
+              }
+            ]
+          },
+          {
+            "name": "neutralService_status",
+            "summary": "A sender's copy already sent on this stream changed status: delivered (`receiver_receipt` now present) or failed (`reason` says why).",
+            "params": [
+              {
+                "name": "message",
+                "required": true,
+                "schema": {
+                  "$ref": "#/components/schemas/Message"
+                },
+                "description": "The sender's copy as it reads now."
+              },
+              {
+                "name": "status",
+                "required": true,
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "delivered",
+                    "failed"
+                  ]
+                }
+              }
+            ]
+          },
+          {
+            "name": "neutralService_end",
+            "summary": "The node ends the stream; nothing follows.",
+            "params": [
+              {
+                "name": "reason",
+                "required": true,
+                "schema": {
+                  "$ref": "#/components/schemas/EndReason"
+                }
+              },
+              {
+                "name": "message",
+                "required": true,
+                "description": "The reason in words.",
+                "schema": {
+                  "type": "string"
+                }
+              },
+              {
+                "name": "cursor",
+                "required": false,
+                "description": "The last message id sent on this stream: resume after it.",
+                "schema": {
+                  "$ref": "#/components/schemas/MessageId"
+                }
+              }
+            ]
+          }
+        ]
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/Unauthorized"
+        },
+        {
+          "$ref": "#/components/errors/RateLimited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Everything after message 2, then live",
+          "description": "Bob subscribes after the id he last saw. The stream opens with message 3 (its SSE id is 3), says it has caught up, and from then on sends each new message the moment it is stored. `x-events` lists the events up to the caught-up one.",
+          "params": [
+            {
+              "name": "filter",
+              "value": {}
+            },
+            {
+              "name": "after",
+              "value": "2"
+            }
+          ],
+          "result": {
+            "name": "events",
+            "value": null
+          },
+          "x-events": [
+            {
+              "id": "3",
+              "method": "neutralService_message",
+              "params": {
+                "message": {
+                  "id": "3",
+                  "message": "deadbeefcafef00d",
+                  "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                  "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                  "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
+                  "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
+                  "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+                  "timestamp": 1767225720000
+                }
+              }
+            },
+            {
+              "method": "neutralService_caughtUp",
+              "params": {
+                "cursor": "3"
+              }
+            }
+          ]
         }
       ]
     },
@@ -1771,6 +1957,31 @@ export const openrpcDocument = {
             "type": "integer",
             "minimum": 1,
             "description": "How long this node keeps trying to deliver a message to another node, in seconds; then the message fails."
+          },
+          "maxSubscriptions": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Most `subscribe` streams this node keeps open at once (all its processes together count per process: each serves at most this many). One more is refused: -32029 with `data.retryAfter`."
+          },
+          "maxSubscriptionsPerAccount": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Most `subscribe` streams one account keeps open at once, per node process. Opening one more ends the account's oldest stream with the `limit` reason (a client reconnecting before the node noticed its old connection drop is not locked out)."
+          },
+          "subscriptionBufferBytes": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Bytes of events a stream lets wait for its client to read; past it the node reads no more for that stream until the client catches up."
+          },
+          "subscriptionStallMs": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "How long a stream's buffer may stay full before the node ends it with the `slow-consumer` reason."
+          },
+          "keepAliveMs": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Interval of the keep-alive comments (`: keep-alive`) of an idle stream, ms (at most 15,000)."
           }
         }
       },
@@ -1840,6 +2051,44 @@ export const openrpcDocument = {
             }
           }
         }
+      },
+      "SubscribeFilter": {
+        "title": "SubscribeFilter",
+        "description": "What a subscription streams: getInbox's `InboxFilter` (absent or `{}`: every received message), or getChat's `ChatFilter` with `chat` given (both sides of one chat).",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/InboxFilter"
+          },
+          {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/ChatFilter"
+              },
+              {
+                "type": "object",
+                "required": [
+                  "chat"
+                ],
+                "properties": {
+                  "chat": {
+                    "$ref": "#/components/schemas/Address"
+                  }
+                }
+              }
+            ]
+          }
+        ]
+      },
+      "EndReason": {
+        "title": "EndReason",
+        "description": "Why the node ended a stream. `token-expired`: the bearer token expired (subscribe again with a fresh one). `shutdown`: the node is stopping. `slow-consumer`: the client did not read what the node sent for `nodeInfo.limits.subscriptionStallMs` while more was waiting, with `nodeInfo.limits.subscriptionBufferBytes` unread. `limit`: the account opened more than `nodeInfo.limits.maxSubscriptionsPerAccount` streams, and this was its oldest. Resume from the last event id received.",
+        "type": "string",
+        "enum": [
+          "token-expired",
+          "shutdown",
+          "slow-consumer",
+          "limit"
+        ]
       }
     },
     "errors": {

@@ -1,0 +1,74 @@
+import type { AppendWriter, WireAppend, WireResult, WireSettle } from "../storage/sqlite-append-writer.js";
+
+// What live delivery needs to hear of the store: that something was committed for an account.
+// Events are wake-ups, not data: a subscription that hears one reads the store from its cursor, so
+// an event lost or repeated costs a read, never a message (and `resync` wakes every subscription,
+// after a gap in what this process could hear, e.g. a lost database connection).
+
+export type CommitEvent =
+  /** Messages were committed into these accounts' mailboxes (lowercase 0x addresses). */
+  | { readonly kind: "message"; readonly accounts: readonly string[] }
+  /** The sender's copy `id` of a message to another node changed status (delivered or failed). */
+  | { readonly kind: "status"; readonly account: string; readonly id: number }
+  /** Anything may have been committed: every subscription reads from its cursor. */
+  | { readonly kind: "resync" };
+
+export type CommitListener = (events: readonly CommitEvent[]) => void;
+
+/** Where a process hears of commits: its own and, across processes, the others'. */
+export interface CommitFeed {
+  /** Calls `listener` with every batch of events from now on; returns the unsubscribe. */
+  subscribe(listener: CommitListener): () => void;
+  close(): Promise<void>;
+}
+
+/** A feed this process publishes into; `publish` batches a turn's events (one IPC message, one pass over subscribers). */
+export interface LocalCommitFeed extends CommitFeed {
+  publish(events: readonly CommitEvent[]): void;
+}
+
+export function createLocalCommitFeed(): LocalCommitFeed {
+  const listeners = new Set<CommitListener>();
+  let queued: CommitEvent[] = [];
+  const flush = () => {
+    const events = queued;
+    queued = [];
+    for (const listener of listeners) listener(events);
+  };
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    publish(events) {
+      if (events.length === 0) return;
+      if (queued.length === 0) queueMicrotask(flush);
+      queued.push(...events);
+    },
+    async close() {
+      listeners.clear();
+    },
+  };
+}
+
+/** The events one committed writer entry makes: a new message wakes the mailboxes it went into; a resend, none. */
+export function commitEventsOf(wire: WireAppend | WireSettle, result: WireResult): CommitEvent[] {
+  if ("settle" in wire) return [{ kind: "status", account: wire.settle.sender, id: wire.settle.id }];
+  if (typeof result !== "number") return []; // a resend: the original, already stored
+  if (wire.route === "out") return [{ kind: "message", accounts: [wire.from] }];
+  if (wire.route === "in" || wire.from === wire.to) return [{ kind: "message", accounts: [wire.to] }];
+  return [{ kind: "message", accounts: [wire.from, wire.to] }];
+}
+
+/** `writer`, telling `publish` of every entry once it has committed. */
+export function observeCommits(writer: AppendWriter, publish: (events: readonly CommitEvent[]) => void): AppendWriter {
+  return {
+    append(wire) {
+      return writer.append(wire).then((result) => {
+        publish(commitEventsOf(wire, result));
+        return result;
+      });
+    },
+    close: () => writer.close(),
+  };
+}

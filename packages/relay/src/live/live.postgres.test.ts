@@ -1,0 +1,66 @@
+// Live delivery on PostgreSQL: two replicas of one database, subscribers on one, senders on the
+// other, and the subscribers' replica losing its listening connection mid-run.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestSchema, type TestSchema } from "../../test/postgres.js";
+import { inIdOrder, sendMany, subscribe, type Stream } from "../../test/live.js";
+import { TEST_KEYS, wallet } from "../../test/wallets.js";
+import { startRelay, type RunningRelay } from "../../testing/index.js";
+
+const DOMAIN = "relay.neutral.test";
+const alice = wallet(TEST_KEYS.alice);
+const bob = wallet(TEST_KEYS.bob);
+const carol = wallet(TEST_KEYS.carol);
+
+describe("live delivery across PostgreSQL replicas", () => {
+  let schema: TestSchema;
+  let running: RunningRelay[] = [];
+  let streams: Stream[] = [];
+  beforeEach(async () => {
+    schema = await createTestSchema();
+  });
+  afterEach(async () => {
+    for (const stream of streams) stream.close();
+    streams = [];
+    await Promise.all(running.map((relay) => relay.crash()));
+    running = [];
+    await schema.drop();
+  });
+
+  const replica = async () => {
+    const relay = await startRelay({ env: { NEUTRAL_DATABASE_URL: schema.url, NEUTRAL_DOMAIN: DOMAIN } });
+    running.push(relay);
+    return relay;
+  };
+
+  it("a message stored through one replica reaches subscribers on the other, also across a cut of the listening connection: nothing missed, nothing twice", { timeout: 120_000 }, async () => {
+    const [one, two] = [await replica(), await replica()];
+    const [aliceToken, bobToken, carolToken] = await Promise.all([alice, bob, carol].map((user) => user.token({ domain: DOMAIN })));
+    const bobs = await subscribe(one!.url, bobToken!);
+    const carols = await subscribe(one!.url, carolToken!, { filter: { direction: "all" } });
+    streams.push(bobs, carols);
+    await Promise.all([bobs, carols].map((stream) => stream.until((events) => events.some((event) => event.method === "neutralService_caughtUp"))));
+
+    const toBob = sendMany(two!, alice, aliceToken!, bob.address, 300, 8);
+    const toCarol = sendMany(two!, alice, aliceToken!, carol.address, 300, 8);
+    await bobs.until(() => bobs.ids().length >= 50);
+    // Cut replica one's listening connection (and only its) while the sends go on.
+    const { rows } = await schema.query<{ cut: boolean }>(
+      "SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name = $1",
+      [`neutral-relay:live:${one!.process.pid}`],
+    );
+    expect(rows.map((row) => row.cut)).toEqual([true]);
+    const [sentToBob, sentToCarol] = await Promise.all([toBob, toCarol]);
+    await Promise.all([bobs.until(() => bobs.ids().length >= 300, 30_000), carols.until(() => carols.ids().length >= 300, 30_000)]);
+    for (const [stream, sent] of [
+      [bobs, sentToBob],
+      [carols, sentToCarol],
+    ] as const) {
+      expect(stream.ids()).toHaveLength(300);
+      expect(inIdOrder(stream.ids())).toBe(true);
+      expect(new Set(stream.ids())).toEqual(new Set(sent));
+    }
+    // The replica said so, and came back.
+    await bobs.until(() => one!.logs.some((log) => log.msg === "live delivery reconnected to PostgreSQL"), 10_000);
+    expect(one!.logs.some((log) => String(log.msg).startsWith("live delivery lost its PostgreSQL connection"))).toBe(true);
+  });
+});

@@ -1,0 +1,135 @@
+import type { ServerResponse } from "node:http";
+import { RawJson } from "./raw-json.js";
+
+// Methods with `x-subscription` answer an event stream: the handler returns an async iterable of
+// JSON-RPC notifications and this module sends them as Server-Sent Events (the pattern of MCP's
+// Streamable HTTP transport), pulling the next one only while the client keeps up.
+
+/** A JSON-RPC notification as a generated `…Notification` type describes it. */
+export interface NotificationShape {
+  method: string;
+  params: unknown;
+}
+
+/**
+ * One event of a stream: a notification of the method's `x-subscription`, with its SSE `id` (the
+ * resume cursor, for notifications that have one). `params` may be pre-serialized (`rawJson`).
+ */
+export type StreamEvent<N extends NotificationShape = NotificationShape> = N extends NotificationShape
+  ? { readonly id?: string; readonly method: N["method"]; readonly params: N["params"] | RawJson<N["params"]> }
+  : never;
+
+/** What a subscription handler returns. */
+export type EventStream<N extends NotificationShape = NotificationShape> = AsyncIterable<StreamEvent<N>>;
+
+/** The context of a subscription handler: the request's, plus the stream's lifetime. */
+export type StreamContext<Ctx> = Ctx & {
+  /** Aborted when the stream ends for any reason not the handler's own: the client left, it read too slowly, the server closed it. Stop producing then. */
+  readonly signal: AbortSignal;
+  /** The request's `Last-Event-ID` header (what a reconnecting EventSource sends), as received. */
+  readonly lastEventId?: string;
+};
+
+/** Why the HTTP glue itself ends a stream. */
+export type StreamEndReason = "slow-consumer";
+
+export interface StreamOptions {
+  /** A comment line (`: keep-alive`) is sent when nothing else was for this long, ms. Default 15,000. */
+  keepAliveMs?: number;
+  /** Bytes of events waiting for the client to read before the handler is asked for more. Default 256 KiB. */
+  bufferBytes?: number;
+  /** How long the buffer may stay full before the stream is ended as a slow consumer, ms. Default 30,000. */
+  stallMs?: number;
+  /** The last event of a stream the glue ends itself (with the last SSE id sent); absent or `undefined`: it just ends. */
+  endEvent?: (reason: StreamEndReason, lastId: string | undefined) => StreamEvent | undefined;
+}
+
+/** The text of one SSE event carrying a notification. */
+export function eventText(event: StreamEvent): string {
+  const params = event.params instanceof RawJson ? event.params.json : JSON.stringify(event.params);
+  const data = `{"jsonrpc":"2.0","method":${JSON.stringify(event.method)},"params":${params}}`;
+  // An id is one line: one with a line break or NUL would be ignored by the client's parser.
+  return event.id !== undefined && !/[\r\n\0]/.test(event.id) ? `id: ${event.id}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+}
+
+const KEEP_ALIVE = ": keep-alive\n\n";
+
+/**
+ * Sends `events` on `response` as an event stream until the iterable ends, the client goes away, or
+ * the client stops reading (then `endEvent("slow-consumer")` goes last). `abort` is called once the
+ * stream is over for a reason not the iterable's own. Resolves when the stream is over; never rejects
+ * (an iterable that throws ends the stream, and the error goes to `onError`).
+ */
+export async function sendEventStream(
+  response: ServerResponse,
+  events: AsyncIterable<StreamEvent>,
+  abort: AbortController,
+  headers: Record<string, string>,
+  options: StreamOptions,
+  onError: (error: unknown) => void,
+): Promise<void> {
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const bufferBytes = options.bufferBytes ?? 256 * 1024;
+  const stallMs = options.stallMs ?? 30_000;
+  const iterator = events[Symbol.asyncIterator]();
+  let lastId: string | undefined;
+  let lastWrite = performance.now();
+  const write = (text: string) => {
+    lastWrite = performance.now();
+    response.write(text);
+  };
+
+  const gone = new Promise<"gone">((resolve) => {
+    const leave = () => {
+      abort.abort();
+      resolve("gone");
+    };
+    if (abort.signal.aborted) return resolve("gone");
+    response.once("close", leave);
+    abort.signal.addEventListener("abort", () => resolve("gone"), { once: true });
+  });
+
+  // `connection: close`: a stream holds its connection to the end, and a client that stopped
+  // reading cannot take another answer on it anyway.
+  response.writeHead(200, { ...headers, "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", connection: "close" });
+  response.flushHeaders();
+  const keepAlive = setInterval(() => {
+    if (performance.now() - lastWrite >= keepAliveMs * 0.9 && response.writableLength === 0) write(KEEP_ALIVE);
+  }, keepAliveMs);
+  keepAlive.unref();
+
+  /** Waits until the client has taken the buffer below its bound: false when it stalled (or left) instead. */
+  const drained = async (): Promise<boolean> => {
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<"stalled">((resolve) => (timer = setTimeout(() => resolve("stalled"), stallMs)));
+    const drain = new Promise<"drain">((resolve) => response.once("drain", () => resolve("drain")));
+    const outcome = await Promise.race([drain, stalled, gone]);
+    clearTimeout(timer);
+    return outcome === "drain";
+  };
+
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), gone]);
+      if (next === "gone" || next.done) break;
+      const event = next.value;
+      write(eventText(event));
+      if (event.id !== undefined) lastId = event.id;
+      if (response.writableLength >= bufferBytes && !(await drained())) {
+        if (abort.signal.aborted) break; // the client left
+        abort.abort();
+        const last = options.endEvent?.("slow-consumer", lastId);
+        if (last) write(eventText(last));
+        break;
+      }
+    }
+  } catch (error) {
+    onError(error);
+  } finally {
+    clearInterval(keepAlive);
+    if (!abort.signal.aborted) abort.abort();
+    // A generator suspended in an await finishes its return at its next step: do not wait for it.
+    iterator.return?.().catch(onError);
+    if (!response.destroyed) response.end();
+  }
+}
