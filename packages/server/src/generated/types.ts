@@ -219,7 +219,7 @@ export interface NodeLimits {
   deliveryWaitMs?: number;
   /** How long this node keeps trying to deliver a message to another node, in seconds; then the message fails. */
   retryPeriodSeconds?: number;
-  /** Most `subscribe` streams this node keeps open at once (all its processes together count per process: each serves at most this many). One more is refused: -32029 with `data.retryAfter`. */
+  /** Most `subscribe` streams one node process keeps open at once (a node with several worker processes or replicas: each serves at most this many). One more is refused: HTTP 429, -32029 with `data: {reason: "subscriptions", limit, retryAfter}`. */
   maxSubscriptions?: number;
   /** Most `subscribe` streams one account keeps open at once, per node process. Opening one more ends the account's oldest stream with the `limit` reason (a client reconnecting before the node noticed its old connection drop is not locked out). */
   maxSubscriptionsPerAccount?: number;
