@@ -141,7 +141,7 @@ describe("parseConfig", () => {
       live: {
         maxSubscriptions: 10_000,
         maxSubscriptionsPerAccount: 8,
-        subscriptionBufferBytes: 256 * 1024,
+        subscriptionBufferBytes: 64 * 1024,
         subscriptionStallMs: 30_000,
         keepAliveMs: 15_000,
       },

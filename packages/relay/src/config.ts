@@ -181,7 +181,7 @@ const FLAGS = {
   },
   "subscription-buffer-bytes": {
     env: "NEUTRAL_SUBSCRIPTION_BUFFER_BYTES",
-    default: String(256 * 1024),
+    default: String(64 * 1024),
     help: "events a stream lets wait for its client to read; past it the node reads no more for that stream until the client catches up",
   },
   "subscription-stall-ms": { env: "NEUTRAL_SUBSCRIPTION_STALL_MS", default: "30000", help: "a stream whose buffer stays full this long is ended (end reason \"slow-consumer\")" },

@@ -36,7 +36,7 @@ export type StreamEndReason = "slow-consumer";
 export interface StreamOptions {
   /** A comment line (`: keep-alive`) is sent when nothing else was for this long, ms. Default 15,000. */
   keepAliveMs?: number;
-  /** Bytes of events waiting for the client to read before the handler is asked for more. Default 256 KiB. */
+  /** Bytes of events waiting for the client to read before the handler is asked for more. Default 64 KiB. */
   bufferBytes?: number;
   /** How long the buffer may stay full before the stream is ended as a slow consumer, ms. Default 30,000. */
   stallMs?: number;
@@ -69,7 +69,7 @@ export async function sendEventStream(
   onError: (error: unknown) => void,
 ): Promise<void> {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
-  const bufferBytes = options.bufferBytes ?? 256 * 1024;
+  const bufferBytes = options.bufferBytes ?? 64 * 1024;
   const stallMs = options.stallMs ?? 30_000;
   const iterator = events[Symbol.asyncIterator]();
   let lastId: string | undefined;
