@@ -132,6 +132,12 @@ export function describeHttpConformance(backend: string, start: () => Promise<St
               // Federation: how long a send to another node waits, how long it is retried.
               deliveryWaitMs: 2000,
               retryPeriodSeconds: 259200,
+              // Live delivery's limits.
+              maxSubscriptions: 10000,
+              maxSubscriptionsPerAccount: 8,
+              subscriptionBufferBytes: 65536,
+              subscriptionStallMs: 30000,
+              keepAliveMs: 15000,
             },
             url: relay.url,
             peers: [],

@@ -1,5 +1,6 @@
 import { ErrorCode, RpcError, rawJson, type EndReason, type StreamEvent, type SubscribeNotification } from "@neutral/server";
-import type { MailboxRange, MessageStore, PageQuery } from "../storage/store.js";
+import { StoreClosedError } from "../errors.js";
+import type { MailboxRange, MessageStore, Page, PageQuery } from "../storage/store.js";
 import type { CommitEvent, CommitFeed } from "./commits.js";
 
 // Live delivery (openrpc.json neutralService_subscribe, protocol.md §12). Gap-free by construction:
@@ -123,6 +124,9 @@ function selects(selection: StreamSelection, message: { to?: unknown; timestamp?
   return selection.ranges.some((range) => range.side === "sent" && (range.peer === undefined || range.peer === message.to));
 }
 
+/** Attempts of a stream's read before the stream gives up (and is cut: its client resumes). */
+const READ_ATTEMPTS = 6;
+
 export function createSubscriptions(options: SubscriptionsOptions): Subscriptions {
   const { store, limits } = options;
   const now = options.now ?? Date.now;
@@ -169,6 +173,21 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
 
   let opened = 0;
 
+  /**
+   * A page, read again after a failure (a database connection lost and replaced) with a growing
+   * wait, about 6 s in all: a stream outlives a short outage instead of cutting its client off.
+   */
+  async function readPage(query: PageQuery, signal: AbortSignal): Promise<Page> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await store.page(query);
+      } catch (error) {
+        if (attempt >= READ_ATTEMPTS || signal.aborted || error instanceof StoreClosedError) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+      }
+    }
+  }
+
   async function* run(subscription: Subscription, stream: OpenStream, done: () => void): AsyncGenerator<Event> {
     const { selection, signal } = stream;
     const base: Omit<PageQuery, "after" | "limit" | "order"> = {
@@ -202,7 +221,7 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
         if (subscription.dirty) {
           subscription.dirty = false;
           for (;;) {
-            const page = await store.page({ ...base, after: cursor, order: "asc", limit: READ_BATCH });
+            const page = await readPage({ ...base, after: cursor, order: "asc", limit: READ_BATCH }, signal);
             for (const message of page.messages) {
               if (signal.aborted || subscription.ended !== undefined) break;
               cursor = message.id;
