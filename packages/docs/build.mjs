@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Assembles the static site in dist/: the generated page (from openrpc.json) with the hand-written
-// guides put in at its markers, the stylesheet, the favicon, and the try-it script bundled by esbuild.
+// guides put in at its markers, the stylesheet, the favicon, and the scripts bundled by esbuild.
 //
 //   node build.mjs [--out DIR] [--page FILE] [--spec FILE]
 //     defaults: dist/, src/generated/index.html, the repository's openrpc.json (the tests build from
@@ -90,7 +90,8 @@ copyFileSync(path.join(src, "style.css"), path.join(dist, "style.css"));
 copyFileSync(path.join(src, "favicon.svg"), path.join(dist, "favicon.svg"));
 // Classic scripts (not modules): they also run when the page is opened from file://.
 await build({
-  entryPoints: { "try-it": path.join(src, "try-it.ts"), theme: path.join(src, "theme.ts") },
+  // sign-in.js (the signing code, most of the weight) is loaded by try-it.js when someone signs in.
+  entryPoints: { "try-it": path.join(src, "try-it.ts"), "sign-in": path.join(src, "sign-in.ts"), theme: path.join(src, "theme.ts") },
   outdir: dist,
   bundle: true,
   minify: true,
@@ -100,4 +101,4 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
-console.log(`@neutral/docs: wrote ${dist} (index.html, style.css, favicon.svg, try-it.js, theme.js)`);
+console.log(`@neutral/docs: wrote ${dist} (index.html, style.css, favicon.svg, try-it.js, sign-in.js, theme.js)`);

@@ -144,6 +144,42 @@ function schemaLink(schema, names) {
   return `<a href="#schema-${attr(name)}"><code>${esc(name)}</code></a>`;
 }
 
+const SCHEMA_REF = /^#\/components\/schemas\/(.+)$/;
+
+/**
+ * The component a `$ref` names, for the schemas the engine leaves as written: it dereferences what
+ * OpenRPC defines, not extensions such as `x-subscription`. Throws on a ref to anything else.
+ */
+function refName(schema, names) {
+  if (!schema || typeof schema !== "object" || typeof schema.$ref !== "string") return undefined;
+  const target = SCHEMA_REF.exec(schema.$ref);
+  if (!target || !names.has(target[1])) throw new Error(`cannot resolve ${schema.$ref}`);
+  return names.get(target[1]);
+}
+
+/**
+ * A schema with every `$ref` to a component schema replaced by that (dereferenced) component, its
+ * sibling keywords kept: the constraints and types of an extension's schemas read like the rest.
+ * `components` maps a component name to its schema (model.schemas).
+ */
+function resolveRefs(schema, components) {
+  if (Array.isArray(schema)) return schema.map((s) => resolveRefs(s, components));
+  if (!schema || typeof schema !== "object") return schema;
+  const out = {};
+  let base = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "$ref" && typeof value === "string") {
+      const target = SCHEMA_REF.exec(value);
+      const component = target && components.get(target[1]);
+      if (!component) throw new Error(`cannot resolve ${value}`);
+      base = component;
+    } else {
+      out[key] = resolveRefs(value, components);
+    }
+  }
+  return { ...base, ...out };
+}
+
 /**
  * The type of a schema as HTML. A schema titled like a component links to it, except `root`
  * (the component being described), which is spelled out.
@@ -153,6 +189,8 @@ function typeHtml(schema, names, root) {
   if (schema === false) return "nothing";
   const link = schema !== root && schemaLink(schema, names);
   if (link) return link;
+  const ref = refName(schema, names);
+  if (ref) return `<a href="#schema-${attr(ref)}"><code>${esc(ref)}</code></a>`;
   for (const key of ["oneOf", "anyOf"]) {
     if (Array.isArray(schema[key])) return schema[key].map((s) => typeHtml(s, names)).join(" | ");
   }
@@ -214,6 +252,30 @@ function paramsTable(params, names) {
     ]),
     "params",
   );
+}
+
+/** A notification's params (by name, as notifications send them) as a table: resolved schemas, see `resolveRefs`. */
+function eventParamsTable(params, names) {
+  return table(
+    ["name", "type", "required", "constraints", "description"],
+    params.map((p) => [code(p.name), typeHtml(p.schema, names), yesNo(p.required), constraintsHtml(p.schema), inline([p.summary, p.description].filter(Boolean).join(" "))]),
+    "event-params",
+  );
+}
+
+/** An `eventId` JSON pointer as the member path it names: `/message/id` → `params.message.id`. */
+function eventIdPath(pointer) {
+  return ["params", ...String(pointer).split("/").slice(1).map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"))].join(".");
+}
+
+/** Events as a node sends them on an event stream (`{id?, method, params}` each): an `id:` line if it has one, one `data:` line, a blank line between. */
+function sseText(events) {
+  return events
+    .map((event) => {
+      const data = `data: ${JSON.stringify({ jsonrpc: "2.0", method: event.method, params: event.params })}`;
+      return event.id !== undefined && event.id !== null ? `id: ${event.id}\n${data}` : data;
+    })
+    .join("\n\n");
 }
 
 /** The members of an object schema as a table, or "" if it has none. */
@@ -279,14 +341,17 @@ const exampleParams = (example) => Object.fromEntries((example.params || []).fil
  * A method's "Try it" form: one field per param, generated from the param's schema and prefilled
  * with the first example; the request it sends (the first example's, until edited); and where the
  * answer goes. The docs package's try-it script makes it work (it reads the data-* attributes).
+ * A method answered as an event stream (`x-subscription`) gets `data-stream="true"`, a Subscribe
+ * and a Stop button, the stream's state and the list its events go to as they arrive.
  */
 function tryItForm(method, names) {
   const id = (suffix) => attr(`try-${method.name}${suffix}`);
   const first = method.examples[0] ? exampleParams(method.examples[0]) : {};
+  const stream = Boolean(method.subscription);
   const out = [
     `<details class="try-it" id="${id("")}">`,
     "<summary>Try it</summary>",
-    `<form class="try" data-method="${attr(method.name)}" data-auth="${method.requiresAuth}" data-structure="${attr(method.paramStructure)}" novalidate>`,
+    `<form class="try" data-method="${attr(method.name)}" data-auth="${method.requiresAuth}" data-structure="${attr(method.paramStructure)}"${stream ? ' data-stream="true"' : ""} novalidate>`,
   ];
   if (method.examples.length > 1) {
     out.push(
@@ -327,11 +392,19 @@ function tryItForm(method, names) {
     `<p class="try-auth">${method.requiresAuth ? 'Sends your bearer token: sign in under <a href="#try-it">Try it</a>.' : "Needs no token; none is sent."}</p>`,
     '<p class="label">Request</p>',
     `<pre><code class="try-request">${esc(JSON.stringify(exampleRequest(method, method.examples[0] || {}), null, 2))}</code></pre>`,
-    '<p><button type="submit">Send</button></p>',
-    '<div class="try-output" aria-live="polite"></div>',
-    "</form>",
-    "</details>",
   );
+  if (stream) {
+    out.push(
+      '<p class="note">Sent with <code>Accept: text/event-stream</code>: each event shows below the moment it arrives, until the node ends the stream or you press Stop.</p>',
+      '<p><button type="submit">Subscribe</button> <button type="button" class="try-stop" disabled>Stop</button></p>',
+      '<p class="try-stream-state" data-state="idle" aria-live="polite">Not subscribed.</p>',
+      '<div class="try-output"></div>',
+      '<ol class="try-events"></ol>',
+    );
+  } else {
+    out.push('<p><button type="submit">Send</button></p>', '<div class="try-output" aria-live="polite"></div>');
+  }
+  out.push("</form>", "</details>");
   return out.join("\n");
 }
 
@@ -353,6 +426,10 @@ module.exports = {
   constraintsHtml,
   defaultHtml,
   paramsTable,
+  eventParamsTable,
+  eventIdPath,
+  sseText,
+  resolveRefs,
   fieldsTable,
   exampleRequest,
   exampleResponse,

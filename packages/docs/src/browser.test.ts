@@ -28,6 +28,7 @@ interface Method {
   errors?: { $ref?: string; code?: number }[];
   examples?: Example[];
   "x-requires-auth"?: boolean | "node";
+  "x-subscription"?: { notifications: { name: string; summary?: string; eventId?: string; params: { name: string }[] }[] };
 }
 interface Spec {
   info: { description: string };
@@ -149,6 +150,12 @@ describe("the docs site in Chromium", () => {
             params: Array.from(article.querySelectorAll("table.params tbody tr"), (tr) => text(tr.children[1])),
             fields: Array.from(article.querySelectorAll("table.fields tbody tr"), (tr) => text(tr.children[0])),
             errors: Array.from(article.querySelectorAll("table.errors tbody tr"), (tr) => text(tr.children[0])),
+            notifications: Array.from(article.querySelectorAll(".notification[id]"), (n) => ({
+              id: n.id,
+              visible: (n as HTMLElement).offsetHeight > 0,
+              heading: text(n.querySelector("h5")),
+              params: Array.from(n.querySelectorAll("table.event-params tbody tr"), (tr) => text(tr.children[0])),
+            })),
             form: Array.from(article.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>("form.try [data-kind]"), (field) => ({
               name: field.name,
               tag: field.tagName.toLowerCase(),
@@ -169,6 +176,10 @@ describe("the docs site in Chromium", () => {
       expect(article!.heading).toBe(method.name);
       expect(article!.params).toEqual(method.params.map((p) => p.name));
       expect(article!.errors).toEqual((method.errors ?? []).map((e) => String(errorCode(e))));
+      // An event stream's notifications, each under its own anchor with its params.
+      expect(article!.notifications).toEqual(
+        (method["x-subscription"]?.notifications ?? []).map((n) => ({ id: `notification-${n.name}`, visible: true, heading: n.name, params: n.params.map((p) => p.name) })),
+      );
       // The Try it fields, one per param, each the kind of input its schema calls for (node-to-node methods have no Try it).
       if (method["x-requires-auth"] === "node") {
         expect(article!.form).toEqual([]);
@@ -227,6 +238,35 @@ describe("the docs site in Chromium", () => {
     expect(problems).toEqual([]);
   });
 
+  it("an event stream's Try it subscribes instead of sending, and shows a refusal as an error state (serve.mjs is no relay: 405)", async () => {
+    const method = spec.methods.find((m) => m["x-subscription"] !== undefined && m["x-requires-auth"] !== "node")!;
+    const details = page.locator(`[id="try-${method.name}"]`);
+    await details.locator("summary").click();
+    try {
+      const form = details.locator("form");
+      const state = form.locator(".try-stream-state");
+      expect(await state.getAttribute("data-state")).toBe("idle");
+      expect(await form.locator(".try-stop").isDisabled()).toBe(true);
+      const [request] = await Promise.all([page.waitForRequest((r) => r.method() === "POST"), form.locator("button[type=submit]", { hasText: "Subscribe" }).click()]);
+      expect(request.headers().accept).toBe("text/event-stream");
+      expect(JSON.parse(request.postData()!)).toEqual(exampleRequest(method, method.examples?.[0]));
+      await form.locator('.try-stream-state[data-state="error"]').waitFor({ timeout: 10_000 });
+      expect(await state.textContent()).toContain("HTTP 405");
+      expect(await form.locator(".try-status").textContent()).toContain("HTTP 405");
+      expect(await form.locator(".try-stop").isDisabled()).toBe(true);
+      expect(await form.locator("button[type=submit]").isDisabled()).toBe(false);
+      expect(await form.locator(".try-events li").count()).toBe(0);
+      // Any other method's form still sends.
+      const other = spec.methods.find((m) => m["x-subscription"] === undefined && m["x-requires-auth"] !== "node")!;
+      expect(await page.locator(`form.try[data-method="${other.name}"] button[type=submit]`).textContent()).toBe("Send");
+      expect(await page.locator(`form.try[data-method="${other.name}"] .try-stop`).count()).toBe(0);
+      expect(problems.filter((p) => !p.includes("405"))).toEqual([]);
+      problems.length = 0; // the browser logs the refused POST
+    } finally {
+      await details.evaluate((node) => ((node as HTMLDetailsElement).open = false));
+    }
+  });
+
   it("search finds every method and schema, and Enter goes to the first hit", async () => {
     const search = page.locator("#search");
     const firstHit = async (query: string) => {
@@ -240,6 +280,15 @@ describe("the docs site in Chromium", () => {
       expect(await page.locator("#search-results a").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toContain(`#method-${method.name}`);
     }
     for (const name of Object.keys(spec.components.schemas)) expect(await firstHit(name), name).toBe(`#schema-${name}`);
+    // The notifications of event streams, by name, and by a word of their summary among the hits.
+    const notifications = spec.methods.flatMap((m) => m["x-subscription"]?.notifications ?? []);
+    expect(notifications.length).toBeGreaterThan(0);
+    for (const n of notifications) {
+      expect(await firstHit(n.name), n.name).toBe(`#notification-${n.name}`);
+      expect(await page.locator("#search-results a").first().textContent()).toContain("notification");
+    }
+    await search.fill("caught up");
+    expect(await page.locator("#search-results a").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toContain("#notification-neutralService_caughtUp");
 
     // The guides' sections too (hand-written: their titles come from src/guide.html).
     const guide = await readFile(path.join(docsRoot, "src/guide.html"), "utf8");
@@ -258,8 +307,13 @@ describe("the docs site in Chromium", () => {
   });
 
   it("the throwaway key signs a Sign-In with Ethereum message for this host; a pasted token is read back", async () => {
+    // The first sign-in loads the signing code (sign-in.js), so the state changes a moment later.
+    const signedIn = async (not?: string) => {
+      await page.waitForFunction((before) => /Signed in as 0x/.test(document.querySelector("#signin-state")?.textContent ?? "") && !document.querySelector("#signin-state")!.textContent!.includes(before), not ?? "\u0000", { timeout: 10_000 });
+      return (await page.textContent("#signin-state"))!;
+    };
     await page.click("#signin-throwaway");
-    const state = (await page.textContent("#signin-state"))!;
+    const state = await signedIn();
     const address = /0x[0-9a-fA-F]{40}/.exec(state)?.[0];
     expect(address, state).toBeDefined();
     const lines = (await page.locator("#signin-message").textContent())!.split("\n");
@@ -276,16 +330,16 @@ describe("the docs site in Chromium", () => {
     expect(expires - issued).toBeLessThanOrEqual(MAX_TOKEN_LIFETIME_MS);
     // Each throwaway sign-in is a new key.
     await page.click("#signin-throwaway");
-    expect(await page.textContent("#signin-state")).not.toContain(address);
+    expect(await signedIn(address)).not.toContain(address);
 
     const exampleToken = (await page.locator("#auth-example-token").textContent())!;
     const exampleAddress = (await page.locator("#auth-example-address").textContent())!;
     await page.fill("#signin-token", exampleToken);
     await page.click("#signin-use-token");
-    expect(await page.textContent("#signin-state")).toContain(`${exampleAddress} (pasted token`);
+    await page.waitForFunction((text) => document.querySelector("#signin-state")?.textContent?.includes(text), `${exampleAddress} (pasted token`, { timeout: 10_000 });
     await page.fill("#signin-token", "not a token");
     await page.click("#signin-use-token");
-    expect(await page.textContent("#signin-token-status")).toContain("not a bearer token");
+    await page.waitForFunction(() => document.querySelector("#signin-token-status")?.textContent?.includes("not a bearer token"), undefined, { timeout: 10_000 });
     await page.click("#signin-clear");
     expect(await page.textContent("#signin-state")).toMatch(/^Not signed in/);
     expect(problems).toEqual([]);
@@ -372,6 +426,11 @@ describe("the docs site in Chromium", () => {
       await offline.locator(`[id="try-${method.name}"] summary`).click();
       await offline.locator(`form.try[data-method="${method.name}"] button[type=submit]`).click();
       expect(await offline.locator(`form.try[data-method="${method.name}"] .try-error`).textContent()).toContain("served by a relay");
+      const stream = spec.methods.find((m) => m["x-subscription"] !== undefined)!;
+      await offline.locator(`[id="try-${stream.name}"] summary`).click();
+      await offline.locator(`form.try[data-method="${stream.name}"] button[type=submit]`).click();
+      expect(await offline.locator(`form.try[data-method="${stream.name}"] .try-error`).textContent()).toContain("served by a relay");
+      expect(await offline.locator(`form.try[data-method="${stream.name}"] .try-stop`).isDisabled()).toBe(true);
       await offline.fill("#search", method.name);
       expect(await offline.locator("#search-results a").first().getAttribute("href")).toBe(`#method-${method.name}`);
       expect(requests.every((url) => url.startsWith("file://"))).toBe(true);

@@ -18,9 +18,11 @@ const specPath = path.join(repoRoot, "openrpc.json");
 const generatedPath = path.join(docsRoot, "src/generated/index.html");
 const run = promisify(execFile);
 
-interface Param { name: string; description?: string }
+interface Param { name: string; description?: string; required?: boolean; schema?: { $ref?: string; type?: string; enum?: unknown[] } }
 interface ErrorObject { code?: number; message?: string; $ref?: string }
-interface Example { name: string; params: { name: string; value: unknown }[]; result?: { value: unknown } }
+interface StreamEvent { id?: string; method: string; params: unknown }
+interface Example { name: string; params: { name: string; value: unknown }[]; result?: { value: unknown }; "x-events"?: StreamEvent[] }
+interface Notification { name: string; summary?: string; description?: string; eventId?: string; params: Param[] }
 interface Method {
   name: string;
   summary?: string;
@@ -29,6 +31,7 @@ interface Method {
   errors?: ErrorObject[];
   examples?: Example[];
   "x-requires-auth"?: boolean | "node";
+  "x-subscription"?: { description?: string; notifications: Notification[] };
 }
 interface Spec {
   info: { title: string; version: string; description: string };
@@ -49,6 +52,12 @@ function block(id: string, tag: string, html = page): string {
   expect(at, `element #${id}`).toBeGreaterThan(-1);
   return html.slice(html.lastIndexOf(`<${tag}`, at), html.indexOf(`</${tag}>`, at));
 }
+
+/** Events as an event stream carries them (what the page shows for a stream's example): `id:` when the event has one, one `data:` line. */
+const sseText = (events: StreamEvent[]) =>
+  events.map((e) => `${e.id !== undefined ? `id: ${e.id}\n` : ""}data: ${JSON.stringify({ jsonrpc: "2.0", method: e.method, params: e.params })}`).join("\n\n");
+
+const streamMethods = spec.methods.filter((m) => m["x-subscription"] !== undefined);
 
 const errorCode = (e: ErrorObject): number =>
   e.$ref ? (spec.components.errors[e.$ref.split("/").pop()!]!.code as number) : (e.code as number);
@@ -90,16 +99,62 @@ describe("generated index.html", () => {
       expect(html).toContain(method["x-requires-auth"] === "node" ? "node to node" : method["x-requires-auth"] === true ? "needs token" : "no token");
       for (const error of method.errors ?? []) expect(html).toContain(`<code>${errorCode(error)}</code>`);
 
-      // Every example appears as the exact wire request and response, params by position.
+      // Every example appears as the exact wire request and response, params by position; an event
+      // stream's response as the events it opens with (x-events), each as the node sends it.
       const blocks = [...html.matchAll(/<pre><code class="json">([\s\S]*?)<\/code><\/pre>/g)].map((m) => JSON.parse(unescape(m[1]!)));
+      const streams = [...html.matchAll(/<pre class="wrap"><code class="sse">([\s\S]*?)<\/code><\/pre>/g)].map((m) => unescape(m[1]!));
       for (const example of method.examples ?? []) {
         const byName = new Map(example.params.map((p) => [p.name, p.value]));
         const params = method.params.map((p) => (byName.has(p.name) ? byName.get(p.name) : null));
         while (params.length > 0 && !byName.has(method.params[params.length - 1]!.name)) params.pop();
         expect(blocks).toContainEqual({ jsonrpc: "2.0", id: 1, method: method.name, params });
-        expect(blocks).toContainEqual({ jsonrpc: "2.0", id: 1, result: example.result?.value });
+        if (method["x-subscription"]) {
+          expect(blocks).not.toContainEqual(expect.objectContaining({ result: expect.anything() }));
+          expect(streams).toContain(sseText(example["x-events"] ?? []));
+        } else {
+          expect(blocks).toContainEqual({ jsonrpc: "2.0", id: 1, result: example.result?.value });
+        }
       }
     }
+  });
+
+  it("documents each event-stream method (x-subscription) as one: the Accept header, and every notification with its summary, params, types and SSE id", () => {
+    expect(streamMethods.map((m) => m.name)).toContain("neutralService_subscribe");
+    const subscribe = streamMethods.find((m) => m.name === "neutralService_subscribe")!;
+    expect(subscribe["x-subscription"]!.notifications.map((n) => n.name)).toEqual(["neutralService_message", "neutralService_caughtUp", "neutralService_status", "neutralService_end"]);
+    for (const method of streamMethods) {
+      const html = block(`method-${method.name}`, "article");
+      expect(html).toContain(`<a class="badge stream" href="#method-${method.name}-events"`);
+      expect(html).toContain(`<h4 id="method-${method.name}-events">Events</h4>`);
+      expect(textOf(html)).toContain("Answered as an event stream, not one JSON response: send the request with Accept: text/event-stream.");
+      expect(html).not.toContain('<p class="meta">Type: <code>null</code></p>'); // no JSON result type for a stream
+      const notifications = method["x-subscription"]!.notifications;
+      // The overview table: one row per notification, in order, with its SSE id.
+      const overview = html.slice(html.indexOf('<table class="events">'), html.indexOf("</table>", html.indexOf('<table class="events">')));
+      const rows = [...overview.matchAll(/<tr><td>([\s\S]*?)<\/td><td>([\s\S]*?)<\/td>/g)].map(([, name, id]) => [textOf(name!), textOf(id!)]);
+      expect(rows).toEqual(notifications.map((n) => [n.name, n.eventId ? `params${n.eventId.replace(/\//g, ".")}` : "none"]));
+      for (const n of notifications) {
+        const section = block(`notification-${n.name}`, "div", html);
+        expect(section).toContain(`<h5><a class="anchor" href="#notification-${n.name}"><code>${n.name}</code></a></h5>`);
+        if (n.summary) expect(textOf(section)).toContain(n.summary.replace(/`/g, ""));
+        expect(textOf(section)).toContain(n.eventId ? `Carries the SSE id: its value is params${n.eventId.replace(/\//g, ".")}` : "No SSE id.");
+        // Its params: one row each, in order, typed (a $ref links to the schema), required or not.
+        const table = section.slice(section.indexOf('<table class="event-params">'));
+        const params = [...table.matchAll(/<tr><td><code>([^<]+)<\/code><\/td><td>([\s\S]*?)<\/td><td>([\s\S]*?)<\/td>/g)];
+        expect(params.map(([, name]) => name)).toEqual(n.params.map((p) => p.name));
+        n.params.forEach((p, i) => {
+          const [, , type, required] = params[i]!;
+          const ref = p.schema?.$ref?.split("/").pop();
+          expect(type, `${n.name} ${p.name}`).toBe(ref ? `<a href="#schema-${ref}"><code>${ref}</code></a>` : `<code>${p.schema?.type}</code>`);
+          expect(textOf(required!), `${n.name} ${p.name}`).toBe(p.required ? "yes" : "no");
+          if (p.description) expect(textOf(section)).toContain(p.description.replace(/`/g, ""));
+          if (p.schema?.enum) for (const value of p.schema.enum) expect(section).toContain(`<code>${text(JSON.stringify(value))}</code>`);
+        });
+      }
+    }
+    // The enum of a referenced schema shows as its constraint, as for a method's params.
+    const end = block("notification-neutralService_end", "div");
+    for (const reason of ["token-expired", "shutdown", "slow-consumer", "limit"]) expect(end).toContain(`<code>"${reason}"</code>`);
   });
 
   it("gives every method a Try it form (node-to-node methods none: only peers call them): a field per param, in order, and the first example as the request", () => {
@@ -120,6 +175,16 @@ describe("generated index.html", () => {
       const params = method.params.map((p) => (byName.has(p.name) ? byName.get(p.name) : null));
       while (params.length > 0 && !byName.has(method.params[params.length - 1]!.name)) params.pop();
       expect(JSON.parse(unescape(request![1]!))).toEqual({ jsonrpc: "2.0", id: 1, method: method.name, params });
+      // An event stream subscribes (with a Stop button, its state and the list of events); any other method sends.
+      if (method["x-subscription"]) {
+        expect(form).toContain('data-stream="true"');
+        expect(form).toContain('<button type="submit">Subscribe</button> <button type="button" class="try-stop" disabled>Stop</button>');
+        expect(form).toContain('<p class="try-stream-state" data-state="idle" aria-live="polite">');
+        expect(form).toContain('<ol class="try-events"></ol>');
+      } else {
+        expect(form).not.toMatch(/data-stream|try-stop|try-events/);
+        expect(form).toContain('<p><button type="submit">Send</button></p>\n<div class="try-output" aria-live="polite"></div>\n</form>');
+      }
     }
   });
 
@@ -198,6 +263,14 @@ describe("regeneration", () => {
     changed.info.description = changed.info.description.replace("## Authentication\n", `## Authentication\n${marker("auth section")}\n\n`);
     const inbox = changed.methods.find((m) => m.params.length > 0)!;
     inbox.params[0]!.description = marker("param description");
+    // A notification added to a stream's x-subscription: its param's $ref stays as written (the engine does not dereference extensions).
+    const stream = changed.methods.find((m) => m["x-subscription"] !== undefined)!;
+    stream["x-subscription"]!.notifications.push({
+      name: "neutralService_regenerationMarker",
+      summary: marker("notification summary"),
+      eventId: "/at",
+      params: [{ name: "at", required: true, description: marker("notification param"), schema: { $ref: "#/components/schemas/MessageId" } }],
+    });
     const changedSpec = path.join(outRoot, "openrpc.json");
     await writeFile(changedSpec, JSON.stringify(changed, null, 2));
 
@@ -206,7 +279,12 @@ describe("regeneration", () => {
     const site = await readFile(path.join(await buildSite({ page: freshPage, spec: changedSpec }), "index.html"), "utf8");
 
     expect(textOf(block(`method-${method.name}`, "article", site))).toContain(marker("method description"));
-    for (const what of ["summary", "method description", "schema description", "auth section", "param description"]) {
+    const added = block("notification-neutralService_regenerationMarker", "div", site);
+    expect(textOf(added)).toContain(marker("notification summary"));
+    expect(textOf(added)).toContain(marker("notification param"));
+    expect(textOf(added)).toContain("Carries the SSE id: its value is params.at");
+    expect(added).toContain('<a href="#schema-MessageId"><code>MessageId</code></a>');
+    for (const what of ["summary", "method description", "schema description", "auth section", "param description", "notification summary", "notification param"]) {
       expect(site).toContain(marker(what));
       expect(page).not.toContain(marker(what));
     }
@@ -292,7 +370,12 @@ describe("build.mjs", () => {
   it("writes the page, the stylesheet, the favicon and the minified scripts", async () => {
     const { out } = await built();
     const files = (await readdir(out)).sort();
-    expect(files).toEqual(["favicon.svg", "index.html", "style.css", "theme.js", "try-it.js"]);
+    expect(files).toEqual(["favicon.svg", "index.html", "sign-in.js", "style.css", "theme.js", "try-it.js"]);
+    // The signing code (secp256k1, keccak-256) is sign-in.js, loaded when someone signs in: not in the first load.
+    const signIn = await readFile(path.join(out, "sign-in.js"), "utf8");
+    expect(signIn).toContain("neutralDocsSignIn");
+    expect(signIn).not.toMatch(/\bimport\s*[{*]|\bexport\s*[{*]/);
+    expect((await readFile(path.join(out, "try-it.js"), "utf8")).length).toBeLessThan(24 * 1024);
     expect(await readFile(path.join(out, "style.css"), "utf8")).toBe(await readFile(path.join(docsRoot, "src/style.css"), "utf8"));
     const script = await readFile(path.join(out, "try-it.js"), "utf8");
     expect(script).not.toMatch(/setupSearch|signInWithThrowawayKey|\/\/ ----/); // minified: names mangled, comments gone

@@ -1,7 +1,8 @@
 // The documentation site as a relay serves it (routes.ts), in Chromium driven by
 // playwright-core: every file of the built site at /docs/ under a CSP that allows only the site's own
 // script, styles and calls; the first load's size; and "Try it" against this real relay, signed in
-// with a throwaway in-browser key (getInbox) and without a token (nodeInfo).
+// with a throwaway in-browser key (getInbox) and without a token (nodeInfo), and the event stream of
+// neutralService_subscribe read live in the page (fetch + a stream reader), stopped, and ended by the node.
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { get } from "node:http";
 import path from "node:path";
@@ -24,6 +25,7 @@ const spec = JSON.parse(readFileSync(new URL("../../../openrpc.json", import.met
 const unauthorized = Object.values(spec.components.errors).find((e) => e.message === "Unauthorized")!;
 const authMethod = spec.methods.find((m) => m.name === "neutralService_getInbox")!;
 const openMethod = spec.methods.find((m) => m.name === "neutralService_nodeInfo")!;
+const streamMethod = spec.methods.find((m) => m.name === "neutralService_subscribe")!;
 
 /** Every file of the built site, by its name under /docs/. */
 const siteFiles = readdirSync(docsDir, { recursive: true, withFileTypes: true })
@@ -89,6 +91,12 @@ async function tryIt(method: string): Promise<{ request: Request; status: string
   return { request, status: (await form.locator(".try-status").textContent()) ?? "", shown: (await response.textContent()) ?? "" };
 }
 
+/** Waits until the sign-in state names an account (the first sign-in loads the signing code first) and answers its address. */
+async function signedInAs(text = "Signed in as 0x"): Promise<string> {
+  await page.waitForFunction((expected) => document.querySelector("#signin-state")?.textContent?.includes(expected) === true, text, { timeout: 10_000 });
+  return /0x[0-9a-fA-F]{40}/.exec((await page.textContent("#signin-state")) ?? "")![0];
+}
+
 describe("the relay serves the docs site", () => {
   it("serves every file of the built site with its type and the CSP, and nothing outside it", async () => {
     expect(siteFiles).toEqual(expect.arrayContaining(["index.html", "style.css", "try-it.js"]));
@@ -133,9 +141,7 @@ describe("Try it against the relay that serves the page", () => {
     expect((JSON.parse(refused.shown) as { error: { code: number } }).error.code).toBe(unauthorized.code);
 
     await page.click("#signin-throwaway");
-    const state = (await page.textContent("#signin-state")) ?? "";
-    const address = /0x[0-9a-fA-F]{40}/.exec(state)?.[0];
-    expect(address, state).toBeDefined();
+    const address = await signedInAs();
 
     // Someone writes to the new address, so the inbox the form reads has a message in it.
     const alice = wallet(TEST_KEYS.alice);
@@ -174,5 +180,105 @@ describe("Try it against the relay that serves the page", () => {
     const info = (JSON.parse(answer.shown) as { result: [{ address: string; domains: string[] }] }).result[0];
     expect(info.address).toBe(relay.address);
     expect(info.domains).toContain(relay.domain);
+  });
+});
+
+describe(`Try it streams ${streamMethod.name} (an event stream) from the relay that serves the page`, () => {
+  const alice = wallet(TEST_KEYS.alice);
+
+  /** The stream's Try it form, opened, its `after` cleared: the stream starts at the mailbox's first message. */
+  async function streamForm() {
+    const details = page.locator(`[id="try-${streamMethod.name}"]`);
+    if (!(await details.evaluate((node) => (node as HTMLDetailsElement).open))) await details.locator("summary").click();
+    const form = details.locator("form");
+    await form.locator('[name="after"]').fill("");
+    return form;
+  }
+  type Form = Awaited<ReturnType<typeof streamForm>>;
+  const subscribe = async (form: Form) => {
+    const [request] = await Promise.all([page.waitForRequest((r) => r.method() === "POST" && r.url() === `${relay.url}/`), form.locator("button[type=submit]", { hasText: "Subscribe" }).click()]);
+    return request;
+  };
+  const waitForState = async (form: Form, state: "streaming" | "ended" | "error", timeout = 15_000) => {
+    await form.locator(`.try-stream-state[data-state="${state}"]`).waitFor({ timeout });
+    return (await form.locator(".try-stream-state").textContent()) ?? "";
+  };
+  const shownEvents = (form: Form) =>
+    form.locator(".try-events li").evaluateAll((items) => items.map((li) => ({ method: (li as HTMLElement).dataset.method, id: (li as HTMLElement).dataset.id, params: JSON.parse(li.querySelector(".try-event-params")!.textContent!) as Record<string, unknown> })));
+
+  it("without a token the node refuses before any stream: the JSON-RPC error (HTTP 401) shows as the stream's error state", { timeout: 60_000 }, async () => {
+    await page.click("#signin-clear");
+    const form = await streamForm();
+    const request = await subscribe(form);
+    expect(request.headers().accept).toBe("text/event-stream");
+    expect(request.headers().authorization).toBeUndefined();
+    const state = await waitForState(form, "error");
+    expect(state).toMatch(/^Refused: -32\d{3} .+ \(HTTP 401\)\.$/);
+    expect(state.startsWith(`Refused: ${unauthorized.code} ${unauthorized.message}`)).toBe(true); // e.g. "Unauthorized: missing token"
+    expect(await form.locator(".try-status").textContent()).toContain("HTTP 401");
+    expect((JSON.parse((await form.locator(".try-response").textContent())!) as { error: { code: number } }).error.code).toBe(unauthorized.code);
+    expect(await form.locator(".try-events li").count()).toBe(0);
+    expect(await form.locator(".try-stop").isDisabled()).toBe(true);
+    expect(await form.locator("button[type=submit]").isDisabled()).toBe(false);
+  });
+
+  it("signed in with a throwaway key, it shows the caught-up event, then a message sent to the account the moment it is stored, with its SSE id; Stop ends it", { timeout: 90_000 }, async () => {
+    await page.click("#signin-throwaway");
+    const address = await signedInAs();
+    const form = await streamForm();
+    const request = await subscribe(form);
+    expect(request.headers().accept).toBe("text/event-stream");
+    expect(request.headers().authorization ?? "").toMatch(/^Bearer [A-Za-z0-9_-]+\.0x[0-9a-f]{130}$/);
+    expect(JSON.parse(request.postData()!)).toEqual({ jsonrpc: "2.0", id: 1, method: streamMethod.name, params: [{}] });
+
+    // A new account's mailbox is empty: the stream opens with caught-up, and stays open.
+    await form.locator('.try-events li[data-method="neutralService_caughtUp"]').waitFor({ timeout: 15_000 });
+    expect(await waitForState(form, "streaming")).toMatch(/^Streaming: 1 event\b/);
+    expect(await form.locator(".try-status").textContent()).toBe("HTTP 200 OK · text/event-stream");
+    expect(await form.locator(".try-stop").isDisabled()).toBe(false);
+    expect(await form.locator("button[type=submit]").isDisabled()).toBe(true);
+
+    // Alice writes to the account over HTTP while the page holds the stream: it arrives live.
+    const sent = await call(relay.url, "neutralService_sendMessage", [await alice.sign({ to: address, message: "c0ffee" })], await alice.token({ domain: relay.domain }));
+    expect(sent.body.error).toBeUndefined();
+    const id = (sent.body.result[0] as { id: string }).id;
+    await form.locator(`.try-events li[data-method="neutralService_message"][data-id="${id}"]`).waitFor({ timeout: 15_000 });
+    const events = await shownEvents(form);
+    expect(events.map((e) => [e.method, e.id])).toEqual([
+      ["neutralService_caughtUp", undefined],
+      ["neutralService_message", id],
+    ]);
+    expect(events[1]!.params.message).toMatchObject({ id, from: alice.address, to: address.toLowerCase(), message: "c0ffee" });
+    expect(await form.locator(".try-events li").nth(1).locator(".try-event-head").textContent()).toContain(`neutralService_message · id ${id}`);
+    expect(await form.locator(".try-stream-state").textContent()).toMatch(new RegExp(`^Streaming: 2 events( · \\d+ keep-alives?)? · last id ${id}\\.$`));
+
+    mkdirSync(outputDir, { recursive: true });
+    await page.locator(`[id="method-${streamMethod.name}"] .try-it`).screenshot({ path: path.join(outputDir, "docs-try-it-stream.png") });
+
+    // Stop aborts the fetch: the stream ends here, the events stay, Subscribe works again.
+    await form.locator(".try-stop").click();
+    expect(await waitForState(form, "ended")).toBe(`Ended: stopped (you pressed Stop) after 2 events. Resume after ${id}.`);
+    expect(await form.locator(".try-stop").isDisabled()).toBe(true);
+    expect(await form.locator("button[type=submit]").isDisabled()).toBe(false);
+    expect(await form.locator(".try-events li").count()).toBe(2);
+  });
+
+  it("the node ends the stream when the token expires: the end event shows, and the state names its reason", { timeout: 60_000 }, async () => {
+    const bob = wallet(TEST_KEYS.bob);
+    const token = await bob.token({ domain: relay.domain, expirationTime: new Date(Date.now() + 8_000) });
+    await page.fill("#signin-token", token);
+    await page.click("#signin-use-token");
+    await signedInAs(`${bob.account.address} (pasted token`);
+    const form = await streamForm();
+    await subscribe(form);
+    await form.locator('.try-events li[data-method="neutralService_caughtUp"]').waitFor({ timeout: 15_000 });
+    const state = await waitForState(form, "ended", 30_000);
+    expect(state).toMatch(/^Ended by the node: token-expired \(.+\)\.$/);
+    const events = await shownEvents(form);
+    expect(events.map((e) => e.method)).toEqual(["neutralService_caughtUp", "neutralService_end"]);
+    expect(events[1]!.params.reason).toBe("token-expired");
+    expect(state).toContain(String(events[1]!.params.message));
+    expect(await form.locator(".try-stop").isDisabled()).toBe(true);
+    expect(problems.filter((p) => !p.includes("401"))).toEqual([]);
   });
 });

@@ -16,6 +16,8 @@
     m.errors.forEach(function (e) { (returnedBy[e.code] = returnedBy[e.code] || []).push(m.name); });
   });
   var methodLink = function (name) { return '<a href="#method-' + html.attr(name) + '"><code>' + html.esc(name) + '</code></a>'; };
+  var components = new Map(model.schemas.map(function (s) { return [s.name, s.schema]; }));
+  var notificationLink = function (name) { return '<a href="#notification-' + html.attr(name) + '"><code>' + html.esc(name) + '</code></a>'; };
   var errorCode = function (e) {
     var n = errorNameByCode[e.code];
     return n ? '<a href="#error-' + html.attr(n) + '"><code>' + html.esc(e.code) + '</code></a>' : html.code(e.code);
@@ -81,14 +83,30 @@
 <% model.methods.forEach(function (m) { %>
 <article class="method" id="method-<%= html.attr(m.name) %>">
 <h3><a class="anchor" href="#method-<%= html.attr(m.name) %>"><code><%= html.esc(m.name) %></code></a></h3>
-<p class="badges"><% if (m.nodeToNode) { %><% if (fedSection) { %><a class="badge auth" href="#<%= html.attr(fedSection.id) %>" title="Authorization: NeutralNode signature of a peer node">node to node</a><% } else { %><span class="badge auth">node to node</span><% } %><% } else if (m.requiresAuth) { %><% if (authSection) { %><a class="badge auth" href="#<%= html.attr(authSection.id) %>" title="Authorization: Bearer token">needs token</a><% } else { %><span class="badge auth">needs token</span><% } %><% } else { %><span class="badge open">no token</span><% } %> <span class="badge">params <%= html.esc(structures[m.paramStructure] || m.paramStructure) %></span><% m.tags.forEach(function (t) { %> <span class="badge tag"><%= html.esc(t) %></span><% }); %><% if (m.deprecated) { %> <span class="badge deprecated">deprecated</span><% } %></p>
+<p class="badges"><% if (m.nodeToNode) { %><% if (fedSection) { %><a class="badge auth" href="#<%= html.attr(fedSection.id) %>" title="Authorization: NeutralNode signature of a peer node">node to node</a><% } else { %><span class="badge auth">node to node</span><% } %><% } else if (m.requiresAuth) { %><% if (authSection) { %><a class="badge auth" href="#<%= html.attr(authSection.id) %>" title="Authorization: Bearer token">needs token</a><% } else { %><span class="badge auth">needs token</span><% } %><% } else { %><span class="badge open">no token</span><% } %><% if (m.subscription) { %> <a class="badge stream" href="#method-<%= html.attr(m.name) %>-events" title="Answered as Server-Sent Events (Accept: text/event-stream)">event stream</a><% } %> <span class="badge">params <%= html.esc(structures[m.paramStructure] || m.paramStructure) %></span><% m.tags.forEach(function (t) { %> <span class="badge tag"><%= html.esc(t) %></span><% }); %><% if (m.deprecated) { %> <span class="badge deprecated">deprecated</span><% } %></p>
 <% if (m.summary) { %><p class="summary"><%= html.inline(m.summary) %></p>
 <% } %><%= html.markdown(m.description, { headingShift: 3 }) %>
 <h4>Params</h4>
 <% if (m.params.length) { %><%= html.paramsTable(m.params, names) %>
 <% } else { %><p>None.</p>
 <% } %><h4>Result</h4>
-<% if (m.result) { %><p><code><%= html.esc(m.result.name) %></code><% if (m.result.description) { %>: <%= html.inline(m.result.description) %><% } %></p>
+<% if (m.subscription) { var events = m.subscription.notifications.map(function (n) {
+  return Object.assign({}, n, { params: n.params.map(function (p) { return Object.assign({}, p, { schema: html.resolveRefs(p.schema, components) }); }) });
+}); %><p>Answered as an <strong>event stream</strong>, not one JSON response: send the request with <code>Accept: text/event-stream</code>. The answer is <code>200 text/event-stream</code> (Server-Sent Events) carrying the <a href="#method-<%= html.attr(m.name) %>-events">events</a> below, with comment lines (<code>: …</code>) while it is idle. Errors before the stream starts are ordinary JSON-RPC error responses.</p>
+<% if (m.result && m.result.description) { %><p><code><%= html.esc(m.result.name) %></code>: <%= html.inline(m.result.description) %></p>
+<% } %><h4 id="method-<%= html.attr(m.name) %>-events">Events</h4>
+<%= html.markdown(m.subscription.description, { headingShift: 4 }) %>
+<%= html.table(["notification", "SSE id", "summary"], events.map(function (n) { return [notificationLink(n.name), n.eventId ? html.code(html.eventIdPath(n.eventId)) : "none", html.inline(n.summary)]; }), "events") %>
+<% events.forEach(function (n) { %><div class="notification" id="notification-<%= html.attr(n.name) %>">
+<h5><a class="anchor" href="#notification-<%= html.attr(n.name) %>"><code><%= html.esc(n.name) %></code></a></h5>
+<% if (n.summary) { %><p class="notification-summary"><%= html.inline(n.summary) %></p>
+<% } %><% if (n.description) { %><%= html.markdown(n.description, { headingShift: 5 }) %>
+<% } %><p class="meta"><% if (n.eventId) { %>Carries the SSE <code>id</code>: its value is <code><%= html.esc(html.eventIdPath(n.eventId)) %></code> (<code>eventId</code> <code><%= html.esc(n.eventId) %></code>), the cursor a resuming client sends back as <code>Last-Event-ID</code>.<% } else { %>No SSE <code>id</code>.<% } %></p>
+<p class="label">Params</p>
+<% if (n.params.length) { %><%= html.eventParamsTable(n.params, names) %>
+<% } else { %><p>None.</p>
+<% } %></div>
+<% }); %><% } else if (m.result) { %><p><code><%= html.esc(m.result.name) %></code><% if (m.result.description) { %>: <%= html.inline(m.result.description) %><% } %></p>
 <p class="meta">Type: <%= m.result.wrapped ? "array holding exactly one " + html.groupedTypeHtml(m.result.payload, names) + " (typed clients unwrap it)" : html.typeHtml(m.result.schema, names) %></p>
 <% if (!html.schemaLink(m.result.payload, names)) { %><%= html.fieldsTable(m.result.payload, names) %>
 <% } %><% } else { %><p>None (notification).</p>
@@ -103,9 +121,13 @@
 <% } %><% var gaps = html.nullFilled(m, ex); if (gaps.length) { %><p class="note">By position, the absent <%= gaps.map(html.code).join(", ") %> <%= gaps.length > 1 ? "are" : "is" %> sent as <code>null</code>.</p>
 <% } %><p class="label">Request</p>
 <%= html.jsonBlock(html.exampleRequest(m, ex)) %>
-<p class="label">Response</p>
+<% if (m.subscription) { %><p class="note">Sent with <code>Accept: text/event-stream</code>.</p>
+<p class="label">Response (event stream)</p>
+<% if (ex["x-events"] && ex["x-events"].length) { %><pre class="wrap"><code class="sse"><%= html.esc(html.sseText(ex["x-events"])) %></code></pre>
+<% } else { %><p>No events listed.</p>
+<% } %><% } else { %><p class="label">Response</p>
 <%= html.jsonBlock(html.exampleResponse(ex)) %>
-</div>
+<% } %></div>
 <% }); %><% } %><% if (!m.nodeToNode) { %><%= html.tryItForm(m, names) %><% } %>
 </article>
 <% }); %></section>
