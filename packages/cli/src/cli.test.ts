@@ -2,10 +2,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startRelay, type RunningRelay } from "@neutral/relay/testing";
+import { startRelay, tempDir, type RunningRelay } from "@neutral/relay/testing";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localTime } from "./format.js";
+import { startOldNode } from "../test/old-node.js";
 import { closedPort, exited, runCli, spawnCli, waitFor, type CliOptions, type CliResult } from "../test/run-cli.js";
 
 interface Account {
@@ -363,6 +364,105 @@ describe("watch", () => {
     }
     expect(stdout).toMatch(/← {2}0x[0-9a-f]{4}…[0-9a-f]{4} {2}✓ {2}hi carol\n$/);
     outputs.push({ args: ["watch"], result: { code: 0, signal: null, stdout, stderr } });
+  });
+});
+
+describe("watch: live delivery", () => {
+  /** `neutral watch …` running in the background, its output read as it comes. */
+  function startWatch(args: readonly string[], options: CliOptions) {
+    const child = spawnCli(["watch", ...args], options);
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const done = exited(child);
+    return {
+      child,
+      stdout: () => stdout,
+      stderr: () => stderr,
+      /** SIGINT, as Ctrl-C; resolves with the exit, and records the output for the no-key check. */
+      async interrupt() {
+        child.kill("SIGINT");
+        const exit = await done;
+        outputs.push({ args: ["watch", ...args], result: { ...exit, stdout, stderr } });
+        return exit;
+      },
+    };
+  }
+
+  it("prints a message the node pushes within two seconds of its send, though polling would take a minute (--interval 60000); Ctrl-C exits 0", async () => {
+    const dave = await keygen();
+    const watch = startWatch(["--interval", "60000"], as(dave));
+    try {
+      await waitFor(watch.stderr, (text) => text.includes("watching"), "the watch to be live");
+      expect(watch.stderr()).toContain("live delivery");
+      expect(watch.stderr()).not.toContain("polling");
+      for (const text of ["pushed one", "pushed two"]) {
+        expect((await cli(["send", dave.address, text], as(alice))).code).toBe(0);
+        const sent = Date.now();
+        await waitFor(watch.stdout, (out) => out.includes(text), `"${text}" to show`, 2_000);
+        expect(Date.now() - sent).toBeLessThan(2_000);
+      }
+      expect(await watch.interrupt()).toEqual({ code: 0, signal: null });
+    } finally {
+      watch.child.kill("SIGKILL");
+    }
+    expect(watch.stdout()).toMatch(/← {2}0x[0-9a-f]{4}…[0-9a-f]{4} {2}✓ {2}pushed one\n.*← {2}0x[0-9a-f]{4}…[0-9a-f]{4} {2}✓ {2}pushed two\n$/s);
+  });
+
+  it("falls back to polling a node without live delivery (-32601; the 406 of a node that refuses text/event-stream), and says so", async () => {
+    const oldNode = await startOldNode();
+    const behind = await startRelay({ args: ["--domain", oldNode.host] });
+    oldNode.target = behind.url;
+    const via = (account: Account) => ({ env: { NEUTRAL_URL: oldNode.url, NEUTRAL_KEY: account.privateKey } });
+    try {
+      for (const answer of ["method-not-found", "not-acceptable"] as const) {
+        oldNode.answer = answer;
+        const [sender, reader] = [await keygen(), await keygen()];
+        const watch = startWatch(["--json", "--interval", "100"], via(reader));
+        try {
+          await waitFor(watch.stderr, (text) => text.includes("watching"), `the watch to start (${answer})`);
+          expect(watch.stderr()).toContain("no live delivery");
+          expect(watch.stderr()).toContain("polling every 100 ms");
+          expect((await cli(["send", reader.address, `polled (${answer})`], via(sender))).code).toBe(0);
+          await waitFor(watch.stdout, (text) => text.includes(`polled (${answer})`), "the polled message");
+          expect(await watch.interrupt()).toEqual({ code: 0, signal: null });
+        } finally {
+          watch.child.kill("SIGKILL");
+        }
+        expect((JSON.parse(watch.stdout()) as MessageJson).text).toBe(`polled (${answer})`);
+      }
+    } finally {
+      await oldNode.close();
+      await behind.stop();
+    }
+  });
+
+  it("says once that the connection was lost, reconnects when the relay is back on its port and data, and prints what was sent meanwhile, once", async () => {
+    const dataDir = tempDir("neutral-cli-watch-");
+    let node = await startRelay({ dataDir });
+    const port = new URL(node.url).port;
+    const on = (account: Account) => ({ env: { NEUTRAL_URL: node.url, NEUTRAL_KEY: account.privateKey } });
+    const [sender, reader] = [await keygen(), await keygen()];
+    const watch = startWatch([], on(reader));
+    try {
+      await waitFor(watch.stderr, (text) => text.includes("watching"), "the watch to be live");
+      expect((await cli(["send", reader.address, "before the crash"], on(sender))).code).toBe(0);
+      await waitFor(watch.stdout, (text) => text.includes("before the crash"), "the first message");
+      await node.crash();
+      await waitFor(watch.stderr, (text) => text.includes("reconnecting"), "the lost connection to be reported");
+      node = await startRelay({ dataDir, args: ["--port", port] });
+      expect((await cli(["send", reader.address, "while it was away"], on(sender))).code).toBe(0);
+      await waitFor(watch.stdout, (text) => text.includes("while it was away"), "the message sent meanwhile", 30_000);
+      await waitFor(watch.stderr, (text) => text.includes("live again"), "live again");
+      expect(await watch.interrupt()).toEqual({ code: 0, signal: null });
+    } finally {
+      watch.child.kill("SIGKILL");
+      await node.crash();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    expect(watch.stdout().split("\n").filter((line) => line.includes("while it was away"))).toHaveLength(1);
+    expect(watch.stderr().match(/reconnecting/g)).toHaveLength(1);
   });
 });
 

@@ -132,10 +132,10 @@ const COMMANDS: Record<string, Command> = {
   },
   watch: {
     summary: "print new messages as they arrive, until Ctrl-C",
-    usage: "neutral watch [--interval MS] [--from ADDR] [--direction received|sent|all] [--json]",
+    usage: "neutral watch [--from ADDR] [--direction received|sent|all] [--interval MS] [--json]",
     options: { ...JSON_OPTION, interval: { type: "string" }, from: { type: "string" }, direction: { type: "string" } },
     optionHelp: [
-      "  --interval MS  how often to ask the node, in ms (default 2000, at least 50)",
+      "  --interval MS  how often to poll a node without live delivery, in ms (default 2000, at least 50)",
       "  --from ADDR    only messages from this sender",
       "  --direction D  received (default), sent, or all",
       "  --json         one message object per line",
@@ -143,8 +143,10 @@ const COMMANDS: Record<string, Command> = {
     positionals: [],
     account: true,
     details: [
-      "Notes the newest message at start and prints only what arrives after it. Stops on",
-      "SIGINT (Ctrl-C) or SIGTERM and exits 0. If the node stops answering, watch says so once and keeps trying.",
+      "Prints only what arrives after it started, each message the moment the node stores it (live",
+      "delivery: the node pushes it). A node without live delivery is polled every --interval instead;",
+      "stderr says which. If the connection drops or the node restarts, watch says so once, reconnects",
+      "and goes on where it left off. Stops on SIGINT (Ctrl-C) or SIGTERM and exits 0.",
     ],
   },
   serve: {

@@ -1,7 +1,6 @@
 // The commands, over the SDK. Each writes through `Io` (which redacts the key) and throws on failure;
 // cli.ts turns what they throw into one line on stderr.
-import { addressOfKey, generatePrivateKey, NeutralError, RpcTransportError, type DecryptedMessage, type InboxOptions, type MessagePages, type Neutral } from "@neutral/client";
-import { MAX_PAGE_LIMIT } from "@neutral/protocol";
+import { addressOfKey, generatePrivateKey, NeutralError, type DecryptedMessage, type MessagePages, type Neutral } from "@neutral/client";
 import {
   escapeControls,
   failedText,
@@ -11,10 +10,8 @@ import {
   messageTable,
   otherProblems,
   PENDING_TEXT,
-  shortAddress,
   UNVERIFIED,
   VERIFIED,
-  widthsOf,
 } from "./format.js";
 
 export interface Io {
@@ -178,85 +175,6 @@ export async function list(pages: MessagePages, options: ListOptions, io: Io): P
 }
 
 // ---------------------------------------------------------------------------------------------
-// watch
+// watch: live delivery, or polling for a node without it (watch.ts)
 
-export interface WatchOptions {
-  json: boolean;
-  intervalMs: number;
-  filter: Pick<InboxOptions, "from" | "direction">;
-  /** Aborted on SIGINT/SIGTERM: the watch then returns normally. */
-  signal: AbortSignal;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done);
-  });
-}
-
-const PAGE = MAX_PAGE_LIMIT;
-
-/**
- * Notes the newest message at start, then polls `inbox({ after: last })` every `intervalMs` and
- * prints each new message, oldest first, until `signal` is aborted. A node that stops answering
- * while watching is reported once and polled again; any other failure ends the watch.
- */
-export async function watch(neutral: Neutral, options: WatchOptions, io: Io): Promise<void> {
-  const { signal } = options;
-  const stopped = (error: unknown) => signal.aborted && (error instanceof RpcTransportError || (error instanceof Error && error.name === "AbortError"));
-  const widths = { id: 2 };
-  const print = (message: DecryptedMessage) => {
-    if (options.json) io.out(jsonLine(messageJson(message)));
-    else io.out(messageRows(message, { id: Math.max(widths.id, widthsOf([message]).id) }).join("\n"));
-  };
-
-  let last: string | undefined;
-  try {
-    await neutral.ready();
-    for await (const page of neutral.inbox({ ...options.filter, limit: 1, signal })) {
-      last = page.messages[0]?.id;
-      break;
-    }
-  } catch (error) {
-    if (stopped(error)) return;
-    throw error;
-  }
-  const address = await neutral.getAddress();
-  io.note(`watching ${shortAddress(address)} on ${escapeControls(neutral.url)}: new messages appear below (Ctrl-C stops)`);
-
-  let unreachable = false;
-  while (!signal.aborted) {
-    await sleep(options.intervalMs, signal);
-    if (signal.aborted) break;
-    try {
-      if (last === undefined) {
-        // The mailbox was empty: whatever is there now is new. The default walk is newest first.
-        const fresh: DecryptedMessage[] = [];
-        for await (const message of neutral.inbox({ ...options.filter, limit: PAGE, signal }).messages()) fresh.push(message);
-        for (const message of fresh.reverse()) {
-          print(message);
-          last = message.id;
-        }
-      } else {
-        for await (const message of neutral.inbox({ ...options.filter, after: last, limit: PAGE, signal }).messages()) {
-          print(message);
-          last = message.id;
-        }
-      }
-      if (unreachable) io.note("the node answers again");
-      unreachable = false;
-    } catch (error) {
-      if (stopped(error)) break;
-      if (!(error instanceof RpcTransportError)) throw error;
-      if (!unreachable) io.note(`the node does not answer (${escapeControls(error.message)}); still trying`);
-      unreachable = true;
-    }
-  }
-}
+export { watch, type WatchOptions } from "./watch.js";

@@ -180,6 +180,58 @@ describe("generated client ↔ generated stub", () => {
     await expect(noToken).rejects.toMatchObject({ name: "RpcError", code: -32001, status: 401 });
   });
 
+  it("counts a stream silent for idleTimeoutMs as cut (keep-alive comments keep it open; time the caller holds an event does not count), and ends when the caller aborts while holding one", async () => {
+    // caughtUp at once; then nothing ("silent"), a keep-alive every 100 ms for 700 ms ("keep-alive"), or the end after 100 ms ("end").
+    const sse = createServer((request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      const event = (method: string) => response.write(`data: ${JSON.stringify({ jsonrpc: "2.0", method, params: {} })}\n\n`);
+      event("neutralService_caughtUp");
+      const mode = request.headers["x-mode"];
+      if (mode === "silent") return;
+      const keepAlive = mode === "keep-alive" ? setInterval(() => response.write(": keep-alive\n\n"), 100) : undefined;
+      setTimeout(
+        () => {
+          clearInterval(keepAlive);
+          event("neutralService_end");
+          response.end();
+        },
+        mode === "keep-alive" ? 700 : 100,
+      );
+    });
+    await new Promise<void>((resolve) => sse.listen(0, "127.0.0.1", resolve));
+    try {
+      const client = createRpcClient({ url: `http://127.0.0.1:${(sse.address() as AddressInfo).port}` });
+      const read = async (mode: string, hold = 0) => {
+        const methods: string[] = [];
+        for await (const event of client.stream({ method: "neutralService_subscribe" }, { idleTimeoutMs: 300, headers: { "x-mode": mode } })) {
+          methods.push(event.method);
+          await new Promise((resolve) => setTimeout(resolve, hold));
+        }
+        return methods;
+      };
+      const started = Date.now();
+      await expect(read("silent")).rejects.toMatchObject({ name: "RpcTransportError", message: expect.stringContaining("nothing received for 300 ms") });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(await read("keep-alive")).toEqual(["neutralService_caughtUp", "neutralService_end"]);
+      expect(await read("end", 600)).toEqual(["neutralService_caughtUp", "neutralService_end"]);
+
+      // Aborted while the caller holds an event, after the node has ended the body: the iteration ends at once.
+      const abort = new AbortController();
+      const held: string[] = [];
+      const stopped = Date.now();
+      for await (const event of client.stream({ method: "neutralService_subscribe" }, { signal: abort.signal, headers: { "x-mode": "end" } })) {
+        held.push(event.method);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        abort.abort();
+      }
+      expect(held).toEqual(["neutralService_caughtUp"]);
+      expect(Date.now() - stopped).toBeLessThan(2_000);
+    } finally {
+      sse.closeAllConnections();
+      await new Promise<void>((resolve) => sse.close(() => resolve()));
+    }
+  }, 15_000);
+
   it("sends params positionally, as the interface's examples do", async () => {
     const bodies: unknown[] = [];
     const spy: typeof fetch = (input, init) => {

@@ -14,6 +14,8 @@ export {
   type RpcClientOptions,
   type RpcRequest,
   type Settled,
+  type StreamEvent,
+  type StreamOptions,
 } from "./rpc.js";
 
 // The SDK: sign in, encrypt, send, read, verify.
@@ -29,6 +31,7 @@ export {
   type PageOptions,
 } from "./neutral.js";
 export type { DecryptedMessage, DeliveryStatus, MessageChecks } from "./messages.js";
+export type { LiveInterruption, LiveOptions, LiveState } from "./live.js";
 export { NeutralError, type NeutralErrorCode } from "./errors.js";
 export { toSigner, type AccountSource, type Eip1193Provider, type LocalAccountLike, type Signer } from "./account.js";
 export { createBearerToken, type BearerToken, type SignInOptions } from "./auth/token.js";

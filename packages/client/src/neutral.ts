@@ -8,8 +8,9 @@ import { encryptHex, getConversationKey, MAX_PLAINTEXT_BYTES, payloadLength } fr
 import { NeutralError } from "./errors.js";
 import { errors } from "./generated/errors.js";
 import { createNeutralServiceClient, type NeutralServiceClient } from "./generated/methods.js";
-import type { Direction, HomeRecord, KeyBundle, Message, NodeInfo } from "./generated/types.js";
+import type { Direction, HomeRecord, KeyBundle, Message, NodeInfo, SubscribeFilter } from "./generated/types.js";
 import { isValidHomeRecord, signHomeRecord } from "./home.js";
+import { liveMessages, type LiveOptions } from "./live.js";
 import { decodeMessage, type DecodeContext, type DecryptedMessage, type HomeNode } from "./messages.js";
 import { deriveMessagingKey, isValidKeyBundle, signKeyBundle, type MessagingKey } from "./messaging-key.js";
 import { RpcError, type CallOptions } from "./rpc.js";
@@ -124,6 +125,17 @@ export interface Neutral {
   inbox(options?: InboxOptions): MessagePages;
   /** The chat with `peer`, both directions, page by page. */
   chat(peer: string, options?: ChatOptions): MessagePages;
+  /**
+   * Live delivery: the messages the filter selects (default: received), decrypted and checked like
+   * the inbox's, oldest first, each once, as the node stores them, until `signal` aborts. By default
+   * only messages newer than the newest one at start; `after: id` first catches up on everything
+   * since that id (an app starting up passes the last id it saw), `after: "0"` on the whole mailbox.
+   * Reconnects by itself after a network error, a cut stream, a node restart or an end the node
+   * announces (with a fresh token when it expired), resuming after the last id yielded, with
+   * backoff (`onState` follows it). Throws what retrying cannot fix: a refused token (after one
+   * fresh one), invalid params (-32602), a node without live delivery (-32601, or HTTP 406).
+   */
+  live(options?: LiveOptions): AsyncIterable<DecryptedMessage>;
 }
 
 const PEER_KEY_TTL_MS = 5 * 60_000;
@@ -488,6 +500,19 @@ export function createNeutral(options: NeutralOptions): Neutral {
         ...(walk.until !== undefined && { until: walk.until }),
       };
       return pages((cursor, call) => client.getChat({ inboxFilter, ...walkParams(walk), ...cursor }, call), walk);
+    },
+
+    live(live = {}) {
+      if (live.chat !== undefined && (live.from !== undefined || live.direction !== undefined)) {
+        throw new NeutralError("INVALID_ARGUMENT", "chat selects both directions of one chat: it cannot be combined with from or direction");
+      }
+      const window = { ...(live.since !== undefined && { since: live.since }), ...(live.until !== undefined && { until: live.until }) };
+      const filter: SubscribeFilter =
+        live.chat !== undefined
+          ? { chat: checkAddress(live.chat, "chat"), ...window }
+          : { ...(live.from !== undefined && { from: checkAddress(live.from, "from") }), ...(live.direction !== undefined && { direction: live.direction }), ...window };
+      const decode = async (message: Message) => (await decodeAll([message]))[0]!;
+      return { [Symbol.asyncIterator]: () => liveMessages({ client, ready: () => session.get().then(() => {}), renewToken, decode, nodeInfo: () => info.get() }, filter, live) };
     },
   };
 }

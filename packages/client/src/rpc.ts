@@ -51,6 +51,12 @@ export interface StreamOptions {
   lastEventId?: string;
   /** How long to wait for the stream to open, ms (not for events); 0 disables. Default: the client's timeout. */
   timeoutMs?: number;
+  /**
+   * Once open, a stream that sends nothing for this long (no event, no keep-alive comment) counts as
+   * cut: the iteration throws `RpcTransportError`. Default: none (a connection that dies silently is
+   * only noticed by the OS).
+   */
+  idleTimeoutMs?: number;
   headers?: HeadersInit;
 }
 
@@ -137,7 +143,7 @@ function settle(request: RpcRequest<unknown>, response: WireResponse, status: nu
 }
 
 /** The events of a `text/event-stream` body (the WHATWG parsing rules that matter here: `id`, multi-line `data`, comments). */
-async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ id?: string; data: string }> {
+async function* readEvents(body: ReadableStream<Uint8Array>, onChunk: () => void): AsyncGenerator<{ id?: string; data: string }> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -147,6 +153,7 @@ async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ i
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
+      onChunk();
       buffer += decoder.decode(value, { stream: true });
       let newline: number;
       while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
@@ -230,6 +237,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       const onAbort = () => stop.abort(call.signal?.reason);
       call.signal?.addEventListener("abort", onAbort, { once: true });
       const openTimer = timeoutMs > 0 ? setTimeout(() => stop.abort(new DOMException("timed out", "TimeoutError")), timeoutMs) : undefined;
+      let idleTimer: ReturnType<typeof setTimeout> | undefined;
       try {
         const headers = new Headers(call.headers);
         if (call.lastEventId !== undefined) headers.set("last-event-id", call.lastEventId);
@@ -253,17 +261,29 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
           if (isObject(json) && json.error !== undefined) throw toRpcError(json.error, response.status);
           throw new RpcTransportError(`Expected an event stream from ${url}, got HTTP ${response.status}`, response.status);
         }
+        const idleMs = call.idleTimeoutMs ?? 0;
+        const idle = () => {
+          clearTimeout(idleTimer);
+          if (idleMs > 0) idleTimer = setTimeout(() => stop.abort(new DOMException("idle", "TimeoutError")), idleMs);
+        };
+        idle();
         try {
-          for await (const event of readEvents(response.body)) {
+          for await (const event of readEvents(response.body, idle)) {
             const json = JSON.parse(event.data) as { method?: unknown; params?: unknown };
             if (!isObject(json) || typeof json.method !== "string") continue;
+            clearTimeout(idleTimer); // while the caller holds an event, the node is not silent: it is not being read
             yield { method: json.method, params: json.params, ...(event.id !== undefined && { id: event.id }) } as StreamEvent<N>;
+            // Aborted while the caller held the event: reading a body that was already complete would wait forever (undici).
+            if (stop.signal.aborted) return;
+            idle();
           }
         } catch (cause) {
           if (call.signal?.aborted) return;
-          throw new RpcTransportError(`The event stream from ${url} was cut off`, undefined, { cause });
+          const silent = stop.signal.aborted ? ` (nothing received for ${idleMs} ms)` : "";
+          throw new RpcTransportError(`The event stream from ${url} was cut off${silent}`, undefined, { cause });
         }
       } finally {
+        clearTimeout(idleTimer);
         call.signal?.removeEventListener("abort", onAbort);
         stop.abort();
       }
