@@ -308,6 +308,9 @@ describe("live(): resuming", () => {
       expect(texts(stream.messages)).toEqual(["after the limit", "after the restart"]);
       const causes = stream.states.flatMap((state) => (state.state === "reconnecting" ? [state.cause.kind === "ended" ? state.cause.reason : state.cause.kind] : []));
       expect(causes[0]).toBe("limit");
+      // Displaced by another stream of the account: it waits half the longest delay, not the shortest.
+      const displaced = stream.states.find((state) => state.state === "reconnecting" && state.cause.kind === "ended" && state.cause.reason === "limit");
+      expect(displaced?.state === "reconnecting" && displaced.delayMs).toBeGreaterThanOrEqual(250);
       expect(causes[1]).toBe("shutdown");
       expect(causes.slice(2).every((cause) => cause === "error")).toBe(true); // refused connections until the restart
     } finally {

@@ -273,6 +273,9 @@ export async function* liveMessages(session: LiveSession, filter: SubscribeFilte
     const backoff = Math.min(maxDelay, minDelay * 2 ** Math.min(failures - 1, 30));
     // A stream that was live and ended because its token expired comes back at once, with a new one.
     if (failures === 1 && cause.kind === "ended" && cause.reason === "token-expired") afterMs = 0;
+    // Another stream of this account took this one's place (more than the node allows are open):
+    // coming straight back would end that one in turn, and so on. Wait as long as the backoff allows.
+    if (cause.kind === "ended" && cause.reason === "limit") afterMs = Math.max(afterMs ?? 0, maxDelay / 2);
     const delayMs = afterMs === 0 ? 0 : Math.max(afterMs ?? 0, Math.round(backoff * (0.5 + Math.random() / 2)));
     onState?.({ state: "reconnecting", attempt: attempts + 1, delayMs, cause });
     await pause(delayMs, signal);
