@@ -1,5 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
 import { RpcError } from "./errors.js";
@@ -46,7 +48,7 @@ interface Frame {
 }
 
 /** Reads SSE frames off a response until `until` says stop (or the stream ends). */
-async function readFrames(response: Response, until: (frames: Frame[]) => boolean): Promise<Frame[]> {
+async function readFrames(response: Response, until: (frames: Frame[]) => boolean, { keepOpen = false } = {}): Promise<Frame[]> {
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   const frames: Frame[] = [];
@@ -68,7 +70,8 @@ async function readFrames(response: Response, until: (frames: Frame[]) => boolea
       frames.push(frame);
     }
     if (until(frames)) {
-      await reader.cancel();
+      if (keepOpen) reader.releaseLock();
+      else await reader.cancel();
       break;
     }
   }
@@ -158,6 +161,33 @@ describe("methods answered as event streams (x-subscription)", () => {
     expect(await badParams.json()).toMatchObject({ id: 4, error: { code: -32602 } });
     const noToken = await post(subscribeBody(), { authorization: "" });
     expect(noToken.status).toBe(401);
+  }, 15_000);
+
+  it("keeps nothing of an event once it is sent: a long-lived stream's memory does not grow with what it delivered", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    const collected = new Set<string>();
+    const registry = new FinalizationRegistry<string>((id) => collected.add(id));
+    const start = Number(feed.stored.at(-1)!.id);
+    const response = await post(subscribeBody({ after: String(start) }));
+    const ids = Array.from({ length: 200 }, (_, i) => String(start + 1 + i));
+    feed.onEvent = (event, id) => registry.register(event, id);
+    try {
+      setTimeout(() => feed.push(...ids.map((id) => message(Number(id)))), 20);
+      await readFrames(response, (frames) => frames.some((frame) => frame.id === ids.at(-1)), { keepOpen: true });
+    } finally {
+      feed.onEvent = undefined;
+    }
+    // The stream is still open (the handler waits for more); what it sent must be collectable.
+    expect(feed.open).toBe(1);
+    for (let i = 0; i < 20 && collected.size < ids.length; i++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(feed.open).toBe(1);
+    expect(collected.size).toBeGreaterThanOrEqual(ids.length - 2);
+    await response.body!.cancel();
+    await waitFor(() => feed.open === 0);
   }, 15_000);
 
   it("ends a client that stops reading once its buffer stays full for stallMs, with the end event last, and stops the handler", async () => {

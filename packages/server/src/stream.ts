@@ -54,6 +54,65 @@ export function eventText(event: StreamEvent): string {
 
 const KEEP_ALIVE = ": keep-alive\n\n";
 
+/** An open stream, as the keep-alive timer sees it. */
+interface KeepAlive {
+  readonly response: ServerResponse;
+  lastWrite: number;
+}
+
+/**
+ * One timer per keep-alive interval for all the process's streams (not one per stream: ten thousand
+ * idle streams would be ten thousand timers and their closures).
+ */
+const keepAlives = new Map<number, { streams: Set<KeepAlive>; timer: NodeJS.Timeout }>();
+
+function keepAlive(stream: KeepAlive, intervalMs: number): () => void {
+  let group = keepAlives.get(intervalMs);
+  if (!group) {
+    const streams = new Set<KeepAlive>();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      for (const open of streams) {
+        if (now - open.lastWrite < intervalMs * 0.9 || open.response.writableLength > 0) continue;
+        open.lastWrite = now;
+        open.response.write(KEEP_ALIVE);
+      }
+    }, intervalMs);
+    timer.unref();
+    keepAlives.set(intervalMs, (group = { streams, timer }));
+  }
+  const { streams, timer } = group;
+  streams.add(stream);
+  return () => {
+    streams.delete(stream);
+    if (streams.size > 0) return;
+    clearInterval(timer);
+    keepAlives.delete(intervalMs);
+  };
+}
+
+/**
+ * `promise`'s outcome, or "aborted" as soon as `signal` aborts. Leaves nothing attached to the signal
+ * once settled: a stream awaits one of these per event, for as long as it lives.
+ */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | "aborted"> {
+  if (signal.aborted) return Promise.resolve("aborted");
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 /**
  * Sends `events` on `response` as an event stream until the iterable ends, the client goes away, or
  * the client stops reading (then `endEvent("slow-consumer")` goes last). `abort` is called once the
@@ -71,52 +130,47 @@ export async function sendEventStream(
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const bufferBytes = options.bufferBytes ?? 64 * 1024;
   const stallMs = options.stallMs ?? 30_000;
+  const { signal } = abort;
   const iterator = events[Symbol.asyncIterator]();
   let lastId: string | undefined;
-  let lastWrite = performance.now();
+  const alive: KeepAlive = { response, lastWrite: performance.now() };
   const write = (text: string) => {
-    lastWrite = performance.now();
+    alive.lastWrite = performance.now();
     response.write(text);
   };
-
-  const gone = new Promise<"gone">((resolve) => {
-    const leave = () => {
-      abort.abort();
-      resolve("gone");
-    };
-    if (abort.signal.aborted) return resolve("gone");
-    response.once("close", leave);
-    abort.signal.addEventListener("abort", () => resolve("gone"), { once: true });
-  });
+  response.once("close", () => abort.abort());
 
   // `connection: close`: a stream holds its connection to the end, and a client that stopped
   // reading cannot take another answer on it anyway.
   response.writeHead(200, { ...headers, "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", connection: "close" });
   response.flushHeaders();
-  const keepAlive = setInterval(() => {
-    if (performance.now() - lastWrite >= keepAliveMs * 0.9 && response.writableLength === 0) write(KEEP_ALIVE);
-  }, keepAliveMs);
-  keepAlive.unref();
+  const stopKeepAlive = keepAlive(alive, keepAliveMs);
 
   /** Waits until the client has taken the buffer below its bound: false when it stalled (or left) instead. */
-  const drained = async (): Promise<boolean> => {
-    let timer: NodeJS.Timeout | undefined;
-    const stalled = new Promise<"stalled">((resolve) => (timer = setTimeout(() => resolve("stalled"), stallMs)));
-    const drain = new Promise<"drain">((resolve) => response.once("drain", () => resolve("drain")));
-    const outcome = await Promise.race([drain, stalled, gone]);
-    clearTimeout(timer);
-    return outcome === "drain";
-  };
+  const drained = (): Promise<boolean> =>
+    new Promise((resolve) => {
+      const finish = (taken: boolean) => {
+        clearTimeout(timer);
+        response.off("drain", onDrain);
+        signal.removeEventListener("abort", onAbort);
+        resolve(taken);
+      };
+      const onDrain = () => finish(true);
+      const onAbort = () => finish(false);
+      const timer = setTimeout(() => finish(false), stallMs);
+      response.once("drain", onDrain);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
 
   try {
-    for (;;) {
-      const next = await Promise.race([iterator.next(), gone]);
-      if (next === "gone" || next.done) break;
+    while (!signal.aborted) {
+      const next = await unlessAborted(iterator.next(), signal);
+      if (next === "aborted" || next.done) break;
       const event = next.value;
       write(eventText(event));
       if (event.id !== undefined) lastId = event.id;
       if (response.writableLength >= bufferBytes && !(await drained())) {
-        if (abort.signal.aborted) break; // the client left
+        if (signal.aborted) break; // the client left
         abort.abort();
         const last = options.endEvent?.("slow-consumer", lastId);
         if (last) write(eventText(last));
@@ -126,8 +180,8 @@ export async function sendEventStream(
   } catch (error) {
     onError(error);
   } finally {
-    clearInterval(keepAlive);
-    if (!abort.signal.aborted) abort.abort();
+    stopKeepAlive();
+    if (!signal.aborted) abort.abort();
     // A generator suspended in an await finishes its return at its next step: do not wait for it.
     iterator.return?.().catch(onError);
     if (!response.destroyed) response.end();

@@ -24,6 +24,8 @@ export class TestFeed {
   /** Streams open now. */
   open = 0;
   endAfterCatchUp = false;
+  /** Sees each message event the stream yields (to watch what is kept of it). */
+  onEvent: ((event: object, id: string) => void) | undefined;
   #waiters = new Set<() => void>();
 
   push(...messages: Message[]): void {
@@ -116,7 +118,9 @@ export function createTestHandlers() {
               const next = feed.stored[sent++]!;
               if (Number(next.id) <= cursor) continue;
               cursor = Number(next.id);
-              yield { id: next.id, method: "neutralService_message", params: { message: next } };
+              const event = { id: next.id, method: "neutralService_message" as const, params: { message: next } };
+              feed.onEvent?.(event, next.id);
+              yield event;
             }
             if (!caughtUp) {
               caughtUp = true;
