@@ -172,21 +172,31 @@ describe("live(): catch-up, then live", () => {
   it("without `after`, yields only messages newer than the newest one at start (found with one getInbox), none lost between the lookup and the stream", { timeout: 60_000 }, async () => {
     const relay = await relayWith();
     const alice = account(relay.url);
-    const bob = account(relay.url);
-    const bobAddress = await bob.getAddress();
+    const bobKey = generatePrivateKey();
+    const bobAddress = await account(relay.url, { account: bobKey }).getAddress();
+    // Bob's fetch sends alice's message right after the node answered the start lookup (getInbox),
+    // before the stream opens: the one moment a message could fall between the two.
+    let racing: DecryptedMessage | undefined;
+    let armed = false;
+    const racingFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const body = typeof init?.body === "string" ? init.body : "";
+      if (armed && racing === undefined && body.includes('"neutralService_getInbox"')) racing = await alice.send(bobAddress, "racing the start");
+      return response;
+    };
+    const bob = account(relay.url, { account: bobKey, fetch: racingFetch });
     await bob.ready();
     await alice.send(bobAddress, "old");
     const sent = await bob.send(await alice.getAddress(), "sent by bob, also old");
+    armed = true;
     const fresh = watch(bob);
-    // Sent while the stream starts: after the lookup or not, it is new.
-    const racing = await alice.send(bobAddress, "racing the start");
     await fresh.until(() => fresh.messages.length === 1, "the racing message");
     expect(fresh.states[1]).toMatchObject({ state: "live" });
     expect(BigInt((fresh.states[1] as { cursor: string }).cursor)).toBeGreaterThanOrEqual(BigInt(sent.id));
     await alice.send(bobAddress, "new");
     await fresh.until(() => fresh.messages.length === 2, "the new message");
     expect(texts(fresh.messages)).toEqual(["racing the start", "new"]);
-    expect(fresh.messages[0]!.id).toBe(racing.id);
+    expect(fresh.messages[0]!.id).toBe(racing!.id);
   });
 
   it("passes the filter through: direction sent (the account's own messages), from, and one chat (both directions)", { timeout: 60_000 }, async () => {
