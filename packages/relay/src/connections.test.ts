@@ -3,7 +3,7 @@
 // on loopback; each client speaks from an address of its own in 127.0.0.0/8. Limits are given as
 // variables, so that a relay without them starts all the same and the assertions tell.
 import { describe, expect, it } from "vitest";
-import { childPids, closedWithin, connectFrom, flood, httpFrom, limitOpenFiles, NODE_INFO, serves, sleep } from "../test/clients.js";
+import { childPids, closedWithin, connectFrom, connectionsHeldBy, flood, httpFrom, limitOpenFiles, NODE_INFO, serves, sleep } from "../test/clients.js";
 import { startRelay } from "../testing/index.js";
 
 const addresses = (from: number, count: number) => Array.from({ length: count }, (_, i) => `127.0.0.${from + i}`);
@@ -71,15 +71,25 @@ describe("connection exhaustion", () => {
       // Both workers listening (each says so at debug level), so that round-robin gives each some connections.
       const listening = () => [...new Set(relay.logs.filter((log) => log.msg === "worker listening").map((log) => log.pid as number))];
       for (let i = 0; i < 200 && listening().length < 2; i++) await sleep(50);
-      const [victim] = listening();
+      const workers = listening();
+      expect(workers).toHaveLength(2);
       const sockets = await Promise.all(Array.from({ length: 11 }, () => connectFrom(relay.url, "127.0.0.60")));
       const first = await Promise.all(sockets.map((socket) => closedWithin(socket, 1000)));
       expect(first.filter((close) => close !== undefined), "one of 11 is refused").toHaveLength(1);
       const closes = sockets.filter((_, i) => first[i] === undefined).map((socket) => closedWithin(socket, 5000));
-      process.kill(victim!, "SIGKILL");
+      // The victim: a worker holding some of them (round-robin may give a busy worker none).
+      const port = Number(new URL(relay.url).port);
+      let held = workers.map((pid) => connectionsHeldBy(pid, port, "127.0.0.60"));
+      for (let i = 0; i < 100 && held[0]! + held[1]! < 10; i++) {
+        await sleep(50); // the primary may still be handing some over, on a busy machine
+        held = workers.map((pid) => connectionsHeldBy(pid, port, "127.0.0.60"));
+      }
+      expect(held[0]! + held[1]!, "the workers hold the 10 admitted connections").toBe(10);
+      const victim = workers[held[0]! > 0 ? 0 : 1]!;
+      process.kill(victim, "SIGKILL");
       for (let i = 0; i < 100 && deaths() === 0; i++) await sleep(25);
       const lost = (await Promise.all(closes)).filter((close) => close !== undefined).length;
-      expect(lost).toBeGreaterThan(0); // round-robin gave the dead worker some of them
+      expect(lost).toBe(held[workers.indexOf(victim)]); // exactly the dead worker's
       // As many new connections as died are admitted, and no more.
       const fresh = await Promise.all(Array.from({ length: lost }, () => connectFrom(relay.url, "127.0.0.60")));
       expect((await Promise.all(fresh.map((socket) => closedWithin(socket, 1000)))).filter((close) => close !== undefined)).toHaveLength(0);

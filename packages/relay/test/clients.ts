@@ -2,7 +2,7 @@
 // own in 127.0.0.0/8 (the node counts connections and memory per client address), and what the
 // relay's processes hold.
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { request } from "node:http";
 import net from "node:net";
 import { promisify } from "node:util";
@@ -191,4 +191,39 @@ export async function flood(url: string, count: number, addresses: readonly stri
       for (const socket of sockets) socket.destroy();
     },
   };
+}
+
+/**
+ * How many of `pid`'s open sockets are TCP connections from `clientAddress` (IPv4) to local `port`:
+ * which process of a relay holds which connections (Linux `/proc`: the process's socket inodes
+ * matched against the kernel's TCP table).
+ */
+export function connectionsHeldBy(pid: number, port: number, clientAddress: string): number {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      const match = /^socket:\[(\d+)\]$/.exec(target);
+      if (match) inodes.add(match[1]!);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const hex = (address: string, portNumber: number) =>
+    `${address
+      .split(".")
+      .reverse()
+      .map((octet) => Number(octet).toString(16).padStart(2, "0"))
+      .join("")
+      .toUpperCase()}:${portNumber.toString(16).padStart(4, "0").toUpperCase()}`;
+  const local = hex("127.0.0.1", port);
+  const remotePrefix = hex(clientAddress, 0).slice(0, 8);
+  let held = 0;
+  for (const line of readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    // sl local rem st tx:rx tr:when retrnsmt uid timeout inode
+    if (fields.length < 10 || fields[1] !== local || !fields[2]!.startsWith(remotePrefix)) continue;
+    if (inodes.has(fields[9]!)) held++;
+  }
+  return held;
 }
