@@ -302,21 +302,32 @@ function output(form: HTMLFormElement, ...nodes: Node[]): void {
   $(".try-output", form)?.replaceChildren(...nodes);
 }
 
-async function send(form: HTMLFormElement): Promise<void> {
+/**
+ * The form's request and its headers (the session's token when the method needs one), or undefined
+ * once the form shows why it cannot be sent (the page is not served by a relay, a param is bad).
+ */
+function prepare(form: HTMLFormElement, accept?: string): { request: ReturnType<typeof buildRequest>; headers: Record<string, string>; needsToken: boolean } | undefined {
   if (!served) {
     output(form, el("p", { className: "try-error", text: OFFLINE }));
-    return;
+    return undefined;
   }
   let request;
   try {
     request = buildRequest(form);
   } catch (error) {
     output(form, el("p", { className: "try-error", text: (error as Error).message }));
-    return;
+    return undefined;
   }
   const needsToken = form.dataset.auth === "true";
-  const headers: Record<string, string> = { "content-type": "application/json" };
+  const headers: Record<string, string> = { "content-type": "application/json", ...(accept && { accept }) };
   if (needsToken && session) headers.authorization = `Bearer ${session.token}`;
+  return { request, headers, needsToken };
+}
+
+async function send(form: HTMLFormElement): Promise<void> {
+  const prepared = prepare(form);
+  if (!prepared) return;
+  const { request, headers, needsToken } = prepared;
   const button = $<HTMLButtonElement>("button[type=submit]", form);
   if (button) button.disabled = true;
   output(form, el("p", { className: "note", text: "Sending…" }));
@@ -440,20 +451,9 @@ function eventItem(event: SseEvent, received: Date): HTMLLIElement {
  * event into the list. A refusal before the stream starts is a JSON-RPC error response, shown as such.
  */
 async function openStream(form: HTMLFormElement): Promise<void> {
-  if (!served) {
-    output(form, el("p", { className: "try-error", text: OFFLINE }));
-    return;
-  }
-  let request;
-  try {
-    request = buildRequest(form);
-  } catch (error) {
-    output(form, el("p", { className: "try-error", text: (error as Error).message }));
-    return;
-  }
-  const needsToken = form.dataset.auth === "true";
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (needsToken && session) headers.authorization = `Bearer ${session.token}`;
+  const prepared = prepare(form, "text/event-stream");
+  if (!prepared) return;
+  const { request, headers, needsToken } = prepared;
   const submit = $<HTMLButtonElement>("button[type=submit]", form);
   const stop = $<HTMLButtonElement>(".try-stop", form);
   const list = $(".try-events", form);

@@ -6,15 +6,20 @@ import type { Secp256k1 } from "./crypto/secp256k1.js";
 import type { Logger } from "./log.js";
 import { generateNodeKey, loadNodeKey, NODE_KEY_FILE, type NodeKey } from "./node-key.js";
 import { describeDatabaseUrl, openPostgresStore } from "./storage/postgres.js";
-import { DATABASE_FILE, openSqliteStore } from "./storage/sqlite.js";
+import { DATABASE_FILE, openSqliteStore, startStoreWriter } from "./storage/sqlite.js";
 import type { AppendWriter } from "./storage/sqlite-append-writer.js";
 import type { MessageStore } from "./storage/store.js";
+import { createLocalCommitFeed, observeCommits, type CommitFeed } from "./live/commits.js";
+import { primaryCommitFeed } from "./live/cluster-commits.js";
+import { postgresCommitFeed } from "./live/postgres-commits.js";
 
 export interface NodeStorage {
   store: MessageStore;
   nodeKey: NodeKey;
   /** Where the messages (and a generated key) are kept, for logs: never a password. */
   location: { storage: "sqlite"; file: string; keyFile: string } | { storage: "postgres"; database: string };
+  /** With `liveDelivery`: where this process hears of commits (live/), to be closed with the store. */
+  commits?: CommitFeed;
 }
 
 /** How a SQLite writer's failed background checkpoint is logged (the writer's own checkpoints still bound the WAL). */
@@ -26,6 +31,11 @@ export interface OpenStorageOptions {
   migrate?: boolean;
   /** SQLite: commit appends through this writer (a worker's is its primary's) instead of one of the store's own. */
   writer?: AppendWriter;
+  /**
+   * Also open the feed of commits that wakes live streams: on SQLite the store's own writer's (or,
+   * given a `writer`, the primary's, which tells every worker), on PostgreSQL the database's notices.
+   */
+  liveDelivery?: boolean;
   logger: Logger;
 }
 
@@ -43,13 +53,17 @@ export async function openNodeStorage(
   if (config.databaseUrl === undefined) {
     const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
     const file = path.join(config.dataDir, DATABASE_FILE);
-    const store = openSqliteStore({
-      file,
-      migrate: options.migrate ?? true,
-      ...(options.writer && { writer: options.writer }),
-      onCheckpointError: logCheckpointError(logger, file),
-    });
-    return { store, nodeKey, location: { storage: "sqlite", file, keyFile: path.join(config.dataDir, NODE_KEY_FILE) } };
+    const onCheckpointError = logCheckpointError(logger, file);
+    let { writer } = options;
+    let commits: CommitFeed | undefined;
+    if (options.liveDelivery && writer) commits = primaryCommitFeed();
+    else if (options.liveDelivery) {
+      const local = createLocalCommitFeed();
+      writer = observeCommits(startStoreWriter({ file, onCheckpointError }), (events) => local.publish(events));
+      commits = local;
+    }
+    const store = openSqliteStore({ file, migrate: options.migrate ?? true, ...(writer && { writer }), onCheckpointError });
+    return { store, nodeKey, location: { storage: "sqlite", file, keyFile: path.join(config.dataDir, NODE_KEY_FILE) }, ...(commits && { commits }) };
   }
 
   const database = describeDatabaseUrl(config.databaseUrl);
@@ -80,7 +94,14 @@ export async function openNodeStorage(
       }
       nodeKey = { privateKey, address, source: created ? "generated" : "database" };
     }
-    return { store, nodeKey, location: { storage: "postgres", database } };
+    const commits = options.liveDelivery
+      ? await postgresCommitFeed({
+          url: config.databaseUrl,
+          onLost: (error) => logger.warn({ err: error, database }, "live delivery lost its PostgreSQL connection; reconnecting (streams catch up from their cursors)"),
+          onRestored: () => logger.info({ database }, "live delivery reconnected to PostgreSQL"),
+        })
+      : undefined;
+    return { store, nodeKey, location: { storage: "postgres", database }, ...(commits && { commits }) };
   } catch (error) {
     await store.close();
     throw error;

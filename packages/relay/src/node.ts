@@ -9,14 +9,6 @@ import { openNodeStorage, type NodeStorage } from "./node-storage.js";
 import { createFederation, deliveryPollMs, type Federation } from "./federation/index.js";
 import { createRelay, type Relay } from "./relay.js";
 import { primaryWriter } from "./storage/shared-writer.js";
-import path from "node:path";
-import { createLocalCommitFeed, observeCommits, type CommitFeed } from "./live/commits.js";
-import { primaryCommitFeed } from "./live/cluster-commits.js";
-import { postgresCommitFeed } from "./live/postgres-commits.js";
-import { logCheckpointError } from "./node-storage.js";
-import { describeDatabaseUrl } from "./storage/postgres.js";
-import { DATABASE_FILE, startStoreWriter } from "./storage/sqlite.js";
-import type { AppendWriter } from "./storage/sqlite-append-writer.js";
 
 export interface NodeOptions {
   logger: Logger;
@@ -62,40 +54,9 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
   const curve = options.curve ?? loadSecp256k1();
   const clusterWorker = options.clusterWorker ?? cluster.isWorker;
   // A worker's primary has applied the migrations, and commits every worker's SQLite appends.
-  // Live delivery hears of commits where they happen: on SQLite in the one writer (this process's,
-  // or for a worker its primary's, which tells every worker), on PostgreSQL from the database.
-  let commits: CommitFeed | undefined;
-  let writer: AppendWriter | undefined;
-  if (config.databaseUrl === undefined) {
-    if (clusterWorker) {
-      writer = primaryWriter();
-      commits = primaryCommitFeed();
-    } else {
-      const local = createLocalCommitFeed();
-      const file = path.join(config.dataDir, DATABASE_FILE);
-      writer = observeCommits(startStoreWriter({ file, onCheckpointError: logCheckpointError(logger, file) }), (events) => local.publish(events));
-      commits = local;
-    }
-  }
-  let storage: NodeStorage;
-  try {
-    storage = await openNodeStorage(config, curve, { migrate: !clusterWorker, ...(writer && { writer }), logger });
-    if (config.databaseUrl !== undefined) {
-      const database = describeDatabaseUrl(config.databaseUrl);
-      commits = await postgresCommitFeed({
-        url: config.databaseUrl,
-        onLost: (error) => logger.warn({ err: error, database }, "live delivery lost its PostgreSQL connection; reconnecting (streams catch up from their cursors)"),
-        onRestored: () => logger.info({ database }, "live delivery reconnected to PostgreSQL"),
-      }).catch(async (error: unknown) => {
-        await storage.store.close();
-        throw error;
-      });
-    }
-  } catch (error) {
-    await commits?.close();
-    if (!clusterWorker) await writer?.close();
-    throw error;
-  }
+  const writer = clusterWorker && config.databaseUrl === undefined ? primaryWriter() : undefined;
+  const storage = await openNodeStorage(config, curve, { migrate: !clusterWorker, ...(writer && { writer }), liveDelivery: true, logger });
+  const { commits } = storage;
   let relay: Relay;
   let federation: Federation | undefined;
   try {

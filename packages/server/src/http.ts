@@ -398,7 +398,7 @@ export function createHttpHandler<Ctx extends RequestContext>(
   const allow = options.fallback ? "GET, HEAD, POST" : "POST";
 
   /** The headers of an answer that refuses a whole request: CORS, and what the status calls for. */
-  function refusalHeaders(status: number, error: RpcError): Record<string, string> {
+  function refusalHeaders(status: number, error: Pick<WireError, "data">): Record<string, string> {
     const headers: Record<string, string> = { ...corsHeaders };
     if (status === 401) headers["www-authenticate"] = 'Bearer realm="neutralService"';
     if (status === 429 || status === 503) headers["retry-after"] = String((error.data as { retryAfter?: number } | undefined)?.retryAfter ?? 1);
@@ -552,11 +552,10 @@ export function createHttpHandler<Ctx extends RequestContext>(
     const opened = await dispatcher.openStream(body, context, { signal: abort.signal, ...(typeof lastEventId === "string" && { lastEventId }) });
     if ("error" in opened) {
       const error = opened.error;
-      const wire: WireError | undefined = "error" in error ? error.error : undefined;
-      const limited = wire?.code === ErrorCode.RateLimited;
-      const retryAfter = String((wire?.data as { retryAfter?: number } | undefined)?.retryAfter ?? 1);
-      const status = send(response, limited ? 429 : 200, error, limited ? { ...corsHeaders, "retry-after": retryAfter } : corsHeaders, holder);
-      return { request, status, body, context, response: error };
+      // Refused before it started: answered as the call would be, with 429 and Retry-After for -32029.
+      const wire = "error" in error ? error.error : undefined;
+      const status = wire?.code === ErrorCode.RateLimited ? 429 : 200;
+      return { request, status: send(response, status, error, status === 429 ? refusalHeaders(status, wire!) : corsHeaders, holder), body, context, response: error };
     }
     holder.release(); // the body is parsed: a stream's memory is bounded by its own buffer (streams.bufferBytes)
     await sendEventStream(response, opened.events, abort, corsHeaders, options.streams ?? {}, (error) => options.onInternalError?.(error));

@@ -115,8 +115,8 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T |
 
 /**
  * Sends `events` on `response` as an event stream until the iterable ends, the client goes away, or
- * the client stops reading (then `endEvent("slow-consumer")` goes last). `abort` is called once the
- * stream is over for a reason not the iterable's own. Resolves when the stream is over; never rejects
+ * the client stops reading (then `endEvent("slow-consumer")` goes last). `abort` is aborted once the
+ * stream is over for a reason not the iterable's own; the caller aborts it when `response` closes. Resolves when the stream is over; never rejects
  * (an iterable that throws ends the stream, and the error goes to `onError`).
  */
 export async function sendEventStream(
@@ -138,7 +138,6 @@ export async function sendEventStream(
     alive.lastWrite = performance.now();
     response.write(text);
   };
-  response.once("close", () => abort.abort());
 
   // `connection: close`: a stream holds its connection to the end, and a client that stopped
   // reading cannot take another answer on it anyway.

@@ -51,13 +51,22 @@ export function createLocalCommitFeed(): LocalCommitFeed {
   };
 }
 
+/**
+ * The accounts whose mailboxes a message goes into (store.ts `append`): a local message its
+ * sender's and its recipient's, one to another node (`out`) only its sender's, one delivered here
+ * (`in`) only its recipient's.
+ */
+export function mailboxesOf(from: string, to: string, route: "out" | "in" | undefined): string[] {
+  if (route === "out") return [from];
+  if (route === "in" || from === to) return [to];
+  return [from, to];
+}
+
 /** The events one committed writer entry makes: a new message wakes the mailboxes it went into; a resend, none. */
 export function commitEventsOf(wire: WireAppend | WireSettle, result: WireResult): CommitEvent[] {
   if ("settle" in wire) return [{ kind: "status", account: wire.settle.sender, id: wire.settle.id }];
   if (typeof result !== "number") return []; // a resend: the original, already stored
-  if (wire.route === "out") return [{ kind: "message", accounts: [wire.from] }];
-  if (wire.route === "in" || wire.from === wire.to) return [{ kind: "message", accounts: [wire.to] }];
-  return [{ kind: "message", accounts: [wire.from, wire.to] }];
+  return [{ kind: "message", accounts: mailboxesOf(wire.from, wire.to, wire.route) }];
 }
 
 /** `writer`, telling `publish` of every entry once it has committed. */

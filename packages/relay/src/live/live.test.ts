@@ -4,6 +4,7 @@
 import { rmSync } from "node:fs";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { serves } from "../../test/clients.js";
 import { inIdOrder, sendMany, subscribe, type LiveEvent, type Stream } from "../../test/live.js";
 import { TEST_KEYS, wallet, type TestWallet } from "../../test/wallets.js";
 import { call, startRelay, tempDir, type RunningRelay, type StartOptions } from "../../testing/index.js";
@@ -251,8 +252,3 @@ describe("live delivery (neutralService_subscribe)", () => {
     expect(await serves(relay.url)).toBe(true);
   });
 });
-
-async function serves(url: string): Promise<boolean> {
-  const answer = await call(url, "neutralService_nodeInfo", []);
-  return answer.status === 200;
-}

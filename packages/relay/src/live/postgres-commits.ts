@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { AcceptedMessage } from "../message.js";
 import type { SettledDelivery } from "../storage/store.js";
-import type { CommitEvent, CommitFeed, CommitListener } from "./commits.js";
+import { mailboxesOf, type CommitEvent, type CommitFeed, type CommitListener } from "./commits.js";
 
 // PostgreSQL: every replica's appends and settlements send a notice (pg_notify, in the statement's
 // own transaction, so delivered exactly when it commits) on the schema's channel, and every replica
@@ -32,10 +32,8 @@ function notices(prefix: string, items: readonly string[], separator: string): s
 /** The notices of a batch of appends: the accounts whose mailboxes they go into ("m:" + addresses). */
 export function messageNotices(messages: readonly Pick<AcceptedMessage, "from" | "to" | "route">[]): string[] {
   const accounts = new Set<string>();
-  for (const message of messages) {
-    const kind = message.route?.kind;
-    if (kind !== "inbound") accounts.add(message.from);
-    if (kind !== "outbound") accounts.add(message.to);
+  for (const { from, to, route } of messages) {
+    for (const account of mailboxesOf(from, to, route?.kind === "outbound" ? "out" : route?.kind === "inbound" ? "in" : undefined)) accounts.add(account);
   }
   return notices("m:", [...accounts], ",");
 }
