@@ -73,8 +73,9 @@ describe("turbo's task inputs", () => {
 });
 
 describe("turbo's generate task", () => {
-  it("caches exactly the folders the generator writes (tools/lib/layout.cjs)", () => {
-    const { generatedDirs } = createRequire(import.meta.url)(path.join(root, "tools", "lib", "layout.cjs")) as { generatedDirs: string[] };
+  it("caches exactly the folders the generator writes (the targets of tools/neutral-openrpc.json)", () => {
+    const generation = JSON.parse(readFileSync(path.join(root, "tools", "neutral-openrpc.json"), "utf8")) as { targets: Record<string, { out: string }> };
+    const generatedDirs = Object.values(generation.targets).map((target) => path.relative(root, path.resolve(root, "tools", target.out)));
     const config = JSON.parse(readFileSync(path.join(root, "turbo.json"), "utf8")) as { tasks: Record<string, { outputs?: string[] }> };
     // A folder missing here would not be restored from the cache; one too many names a stale layout.
     const outputs = (config.tasks.generate?.outputs ?? []).map((output) => output.replace(/^\$TURBO_ROOT\$\//, "").replace(/\/\*\*$/, ""));

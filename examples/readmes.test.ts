@@ -314,6 +314,7 @@ function run(args: string[]): string {
 const flagsIn = (help: string) => new Set([...help.matchAll(/(?<![\w-])(--[a-z][a-z0-9-]*|-[a-z])\b/g)].map((m) => m[1]!));
 
 const CLI_MAIN = path.join(root, "packages/cli/dist/main.js");
+const OPENRPC_MAIN = path.join(root, "packages/openrpc/bin/neutral-openrpc.mjs");
 const RELAY_MAIN = path.join(root, "packages/relay/dist/main.js");
 const helpCache = new Map<string, string>();
 const help = (main: string, ...args: string[]) => {
@@ -352,12 +353,24 @@ function checkNeutral(args: string[]): string[] {
     .map((flag) => `neutral ${command} has no option ${flag} (neutral ${command} --help)`);
 }
 
+/** `neutral-openrpc <command> …` (also as `npx neutral-openrpc` / `npx @neutral/openrpc`): the command and each flag in its --help. */
+function checkOpenrpc(args: string[]): string[] {
+  const usage = help(OPENRPC_MAIN);
+  const command = args.find((arg) => !arg.startsWith("-"));
+  if (command !== undefined && !new RegExp(`^ {2}neutral-openrpc ${command}\\b`, "m").test(usage)) return [`neutral-openrpc has no command ${command} (neutral-openrpc --help)`];
+  const known = flagsIn(usage);
+  return flagsOf(args)
+    .filter((flag) => !known.has(flag))
+    .map((flag) => `neutral-openrpc has no option ${flag} (neutral-openrpc --help)`);
+}
+
 function checkNodeFile(file: string, args: string[], readmeDir: string): string[] {
   if (file.includes("$") || file.includes("…")) return [];
   const found = [path.resolve(root, file), path.resolve(readmeDir, file)].find((candidate) => existsSync(candidate));
   if (!found) return [`node ${file}: no such file (from the repository root or ${rel(readmeDir) || "."})`];
   if (found === CLI_MAIN) return checkNeutral(args);
   if (found === RELAY_MAIN) return checkRelay(args);
+  if (found === OPENRPC_MAIN) return checkOpenrpc(args);
   return [];
 }
 
@@ -417,6 +430,8 @@ function checkShell(block: Block): string[] {
       if (args[k] !== undefined) problems.push(...checkNodeFile(args[k]!, args.slice(k + 1), readmeDir));
     } else if (program === "neutral") problems.push(...checkNeutral(args));
     else if (program === "neutral-relay") problems.push(...checkRelay(args));
+    else if (program === "neutral-openrpc") problems.push(...checkOpenrpc(args));
+    else if (program === "npx" && (args[0] === "neutral-openrpc" || args[0] === "@neutral/openrpc")) problems.push(...checkOpenrpc(args.slice(1)));
   }
   return problems.map((problem) => `${where(block)}: ${problem}`);
 }
@@ -649,6 +664,10 @@ describe("the shell parser of this test", () => {
       "README.md:1: neutral has no command frobnicate (neutral --help)",
       "README.md:1: neutral inbox has no option --nosuch (neutral inbox --help)",
       "README.md:1: relay flag --nosuch is not in `node packages/relay/dist/main.js --help`",
+    ]);
+    expect(checkShell(block("$ npx @neutral/openrpc frobnicate\n$ neutral-openrpc generate --spec x --nosuch\n$ npx neutral-openrpc create d --spec x\n", "console"))).toEqual([
+      "README.md:1: neutral-openrpc has no command frobnicate (neutral-openrpc --help)",
+      "README.md:1: neutral-openrpc has no option --nosuch (neutral-openrpc --help)",
     ]);
   }, 30_000);
 });

@@ -1,3 +1,8 @@
+export const configPath: string;
+
+/** The generated directories, relative to the repository root. */
+export function generatedDirs(): Promise<string[]>;
+
 export interface GenerateOptions {
   /** The OpenRPC document to generate from. Default: the repository's openrpc.json. */
   specPath?: string;
@@ -5,7 +10,7 @@ export interface GenerateOptions {
   outRoot?: string;
 }
 
-/** Runs @open-rpc/generator with every component of tools/generator.config.json. */
+/** Runs every target of tools/neutral-openrpc.json through @neutral/openrpc. */
 export function generate(options?: GenerateOptions): Promise<void>;
 
 /** Regenerates into a temp dir; returns the committed generated files that differ (empty when current). */

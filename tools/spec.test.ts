@@ -19,14 +19,15 @@ const toolsDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(toolsDir, "..");
 const specPath = path.join(repoRoot, "openrpc.json");
 const exchangesDir = path.join(repoRoot, "seeds/exchanges");
-const require = createRequire(import.meta.url);
-const { generatedDirs } = require("./lib/layout.cjs") as { generatedDirs: string[] };
 
 interface Generator {
   generate(options?: { specPath?: string; outRoot?: string }): Promise<void>;
   findStaleFiles(): Promise<string[]>;
+  generatedDirs(): Promise<string[]>;
 }
-const { generate, findStaleFiles } = (await import(pathToFileURL(path.join(toolsDir, "generate.mjs")).href)) as Generator;
+const generation = (await import(pathToFileURL(path.join(toolsDir, "generate.mjs")).href)) as Generator;
+const { generate, findStaleFiles } = generation;
+const generatedDirs = await generation.generatedDirs();
 
 // The parts of an OpenRPC document these tests read (the library's own types are unions with $refs).
 interface Schema {

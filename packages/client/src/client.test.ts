@@ -1,7 +1,8 @@
 // The generated client against the generated server stub, over real HTTP on loopback.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createDispatcher, createHttpHandler, ErrorCode, RpcError as ServerRpcError, type Handlers, type RequestContext } from "@neutral/server";
+import { createDispatcher, createHttpHandler, ErrorCode, RpcError as ServerRpcError, type RequestContext } from "@neutral/server";
+import { service, type Handlers } from "@neutral/server/neutral-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KeyBundle, Message, SignedMessage } from "./index.js";
 import {
@@ -85,7 +86,7 @@ let url: string;
 const authorizations: (string | undefined)[] = [];
 
 beforeAll(async () => {
-  const dispatcher = createDispatcher<Ctx>({ handlers });
+  const dispatcher = createDispatcher<Ctx>({ service, handlers });
   const http = createHttpHandler<Ctx>({
     dispatcher,
     authenticate(authorization) {

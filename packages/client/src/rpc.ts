@@ -121,6 +121,16 @@ export function positionalParams(params: object, names: readonly string[]): unkn
   return values.map((value) => (value === undefined ? null : value));
 }
 
+/** By-name params (a method with `paramStructure: "by-name"`): the declared ones that are present. */
+export function namedParams(params: object, names: readonly string[]): Record<string, unknown> {
+  const named: Record<string, unknown> = {};
+  for (const name of names) {
+    const value = (params as Record<string, unknown>)[name];
+    if (value !== undefined) named[name] = value;
+  }
+  return named;
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
 function toRpcError(error: unknown, status: number): RpcError {

@@ -3,7 +3,7 @@
 // (which the spec tests tie to openrpc.json). The node runs with the fixtures' public test keys.
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Message as WireMessage } from "@neutral/server";
+import type { Message as WireMessage } from "@neutral/server/neutral-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, post, startRelay, tempDir, type RunningRelay } from "../testing/index.js";
 import { TEST_KEYS, wallet } from "../test/wallets.js";

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createDispatcher, RpcError, stringifyDispatchResult, type DispatchResult } from "@neutral/server";
+import { service } from "@neutral/server/neutral-service";
 import fc from "fast-check";
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,6 +47,7 @@ mkdirSync(path.join(root, "node"));
 const store = openSqliteStore({ file: path.join(root, "node", "neutral.sqlite"), synchronous: "normal" });
 const internalErrors: unknown[] = [];
 const dispatcher = createDispatcher<RelayContext>({
+  service,
   handlers: createHandlers({
     store,
     curve,

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isNodeAuthorization } from "@neutral/protocol";
 import { createDispatcher, createHttpHandler, RpcError, type HttpExchange, type JsonRpcResponse, type RequestBody, type RequestHook } from "@neutral/server";
+import { service } from "@neutral/server/neutral-service";
 import { createAuthenticator } from "./auth/authenticator.js";
 import { primaryGate } from "./cluster/connection-ledger.js";
 import type { RelayConfig } from "./config.js";
@@ -94,6 +95,7 @@ export function createRelay(options: RelayOptions): Relay {
     ...(subscriptions && { live: { subscriptions, limits: config.live } }),
   });
   const dispatcher = createDispatcher<RelayContext>({
+    service,
     handlers,
     maxBatch: config.limits.maxBatch,
     maxResponseBytes: config.limits.maxResponseBytes,
@@ -116,6 +118,7 @@ export function createRelay(options: RelayOptions): Relay {
   const onRequest: RequestHook<RelayContext>[] = [...(logRequests ? [requestIdHook<RelayContext>()] : []), ...(limits.onRequest ? [limits.onRequest] : [])];
 
   const rpc = createHttpHandler<RelayContext>({
+    realm: "neutralService",
     dispatcher,
     onRequest,
     cors: { exposeHeaders: ["x-request-id"] },

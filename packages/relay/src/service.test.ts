@@ -3,7 +3,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createDispatcher, type KeyBundle, type Message as WireMessage } from "@neutral/server";
+import { createDispatcher } from "@neutral/server";
+import { service, type KeyBundle, type Message as WireMessage } from "@neutral/server/neutral-service";
 import { getAddress, hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS as SPEC_DEFAULT_LIMITS, EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
@@ -74,7 +75,7 @@ function createNode(limits: Partial<Limits> = {}) {
     publicUrl: () => `http://${DOMAIN}`,
     now: () => clock.now,
   });
-  const dispatcher = createDispatcher<RelayContext>({ handlers, maxBatch: allLimits.maxBatch, onInternalError: (error) => internalErrors.push(error) });
+  const dispatcher = createDispatcher<RelayContext>({ service, handlers, maxBatch: allLimits.maxBatch, onInternalError: (error) => internalErrors.push(error) });
   let nextId = 1;
 
   /** One call as `auth` (an address; null: anonymous). The answer as plain JSON. */

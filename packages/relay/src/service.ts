@@ -4,26 +4,28 @@ import {
   RpcError,
   rawJson,
   type RawJson,
-  type DeliveryOutcome,
-  type DeliveryRefusal,
-  type DeliveryResult,
-  type DirectoryAnswer,
-  type Handlers,
-  type HomeRecord,
-  type InboxFilter,
-  type KeyBundle,
-  type NodeInfo,
-  type Peer,
-  type RelayedMessage,
   type RequestContext,
   type ResponseBudget,
 } from "@neutral/server";
+import type {
+  DeliveryOutcome,
+  DeliveryRefusal,
+  DeliveryResult,
+  DirectoryAnswer,
+  Handlers,
+  HomeRecord,
+  InboxFilter,
+  KeyBundle,
+  NodeInfo,
+  Peer,
+  RelayedMessage,
+} from "@neutral/server/neutral-service";
 import { keyBundleDigest, messageDigest, receiptDigest } from "./crypto/eip712.js";
 import { isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";
 import type { FederationConfig, Limits, LiveConfig } from "./config.js";
 import type { Federation, Route } from "./federation/index.js";
 import { homeDigest, relayedSigners, type RelayedFields } from "./federation/records.js";
-import { deliveryAnswerDigest, isPendingMessageJson, MESSAGE_ID_PATTERN } from "@neutral/protocol";
+import { deliveryAnswerDigest, errors, isPendingMessageJson, MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import type { StorageQuotas } from "./limits/storage-quotas.js";
 import type { AcceptedMessage } from "./message.js";
 import type { StreamSelection, Subscriptions } from "./live/subscriptions.js";
@@ -188,7 +190,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
   function refuseFuture(field: string, timestamp: number): void {
     const clock = now();
     if (timestamp - clock > limits.clockSkewMs) {
-      throw new RpcError(ErrorCode.TimestampOutOfWindow, `Timestamp more than ${limits.clockSkewMs} ms in the future`, { field, now: clock, clockSkewMs: limits.clockSkewMs });
+      throw new RpcError(errors.TimestampOutOfWindow.code, `Timestamp more than ${limits.clockSkewMs} ms in the future`, { field, now: clock, clockSkewMs: limits.clockSkewMs });
     }
   }
 
@@ -197,8 +199,8 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
     const bytes = fields.message.length / 2;
     if (bytes > limits.maxMessageBytes) return refusal(ErrorCode.TooLarge, `Message too large: ${bytes} bytes, at most ${limits.maxMessageBytes}`, true);
     const { sender, senderNode } = relayedSigners(curve, fields, digest);
-    if (sender !== fields.from) return refusal(ErrorCode.InvalidSignature, "Invalid signature: it does not recover from", true);
-    if (senderNode !== origin) return refusal(ErrorCode.InvalidSignature, "Invalid sender_receipt: it is not the calling node's signature", true);
+    if (sender !== fields.from) return refusal(errors.InvalidSignature.code, "Invalid signature: it does not recover from", true);
+    if (senderNode !== origin) return refusal(errors.InvalidSignature.code, "Invalid sender_receipt: it is not the calling node's signature", true);
     const senderHome = await federation!.directory.localHome(fields.from);
     if (!senderHome) return refusal(ErrorCode.Forbidden, "Forbidden: no home record of the sender names the calling node (send it in homes)", true);
     if (senderHome.node !== origin) return refusal(ErrorCode.Forbidden, `Forbidden: the sender is homed at ${senderHome.node}, not at the calling node`, true);
@@ -247,7 +249,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       }
       const clock = now();
       if (Math.abs(signed.timestamp - clock) > limits.clockSkewMs) {
-        throw new RpcError(ErrorCode.TimestampOutOfWindow, `Timestamp outside the accepted window of ±${limits.clockSkewMs} ms`, {
+        throw new RpcError(errors.TimestampOutOfWindow.code, `Timestamp outside the accepted window of ±${limits.clockSkewMs} ms`, {
           field: "message.timestamp",
           now: clock,
           clockSkewMs: limits.clockSkewMs,
@@ -257,7 +259,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       const digest = messageDigest(fields);
       const signature = Buffer.from(signed.signature.slice(2), "hex");
       if (curve.recoverAddress(digest, signature) !== from) {
-        throw new RpcError(ErrorCode.InvalidSignature, "Invalid signature: it does not recover message.from", { field: "message.signature" });
+        throw new RpcError(errors.InvalidSignature.code, "Invalid signature: it does not recover message.from", { field: "message.signature" });
       }
       const route = federation?.enabled ? await routeOf(from, fields.to) : LOCAL;
       // Counted before it is stored, given back if it was not (a resend): concurrent sends cannot overshoot.
@@ -303,7 +305,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       const fields = { account, key, timestamp: bundle.timestamp };
       const signature = Buffer.from(bundle.signature.slice(2), "hex");
       if (curve.recoverAddress(keyBundleDigest(fields), signature) !== account) {
-        throw new RpcError(ErrorCode.InvalidSignature, "Invalid signature: it does not recover bundle.account", { field: "bundle.signature" });
+        throw new RpcError(errors.InvalidSignature.code, "Invalid signature: it does not recover bundle.account", { field: "bundle.signature" });
       }
       return store.putKeyBundle({ ...fields, signature: bundle.signature.toLowerCase() });
     },
@@ -326,7 +328,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       refuseFuture("record.timestamp", record.timestamp);
       const fields = { account, node, timestamp: record.timestamp };
       if (curve.recoverAddress(homeDigest(fields), Buffer.from(record.signature.slice(2), "hex")) !== account) {
-        throw new RpcError(ErrorCode.InvalidSignature, "Invalid signature: it does not recover record.account", { field: "record.signature" });
+        throw new RpcError(errors.InvalidSignature.code, "Invalid signature: it does not recover record.account", { field: "record.signature" });
       }
       const signed = { ...fields, signature: record.signature.toLowerCase() };
       const current = await store.putHomeRecord(signed);

@@ -2,75 +2,23 @@
 // params by position, in the order the example lists them (what a generic OpenRPC tool sends), and
 // by name. Both must give the example's result. The node runs with the public test keys the
 // examples were made with (tools/scripts/sign-examples.mjs), and holds the messages they show.
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixtureSigner } from "@neutral/protocol/testing";
 import { call, post, startRelay, tempDir, type RunningRelay } from "../testing/index.js";
-import { TEST_KEYS, wallet } from "../test/wallets.js";
 import { subscribe } from "../test/live.js";
-
-interface Example {
-  name: string;
-  params: { name: string; value: unknown }[];
-  result?: { value: unknown };
-  /** A stream's example: the events it opens with, up to the caught-up one. */
-  "x-events"?: unknown[];
-}
-interface Method {
-  name: string;
-  "x-requires-auth"?: boolean | "node";
-  "x-subscription"?: unknown;
-  examples?: Example[];
-}
-interface StoredMessage {
-  id: string;
-  from: string;
-  to: string;
-  message: string;
-  timestamp: number;
-  signature: string;
-}
-
-const spec = JSON.parse(readFileSync(new URL("../../../openrpc.json", import.meta.url), "utf8")) as { methods: Method[] };
-const examples = spec.methods.flatMap((method) => (method.examples ?? []).map((example) => ({ method, example })));
-
-// The examples' node: its key signs the receipts they show, and it serves this SIWE domain.
-const DOMAIN = "127.0.0.1:8645";
-// Its peer, whose key signs the node-to-node examples' requests (no node listens there: the examples
-// never need it to answer).
-const peer = fixtureSigner(TEST_KEYS.peer);
-const nodeAddress = fixtureSigner(TEST_KEYS.node).address;
-const nodeArgs = ["--node-key", TEST_KEYS.node, "--domain", DOMAIN, "--public-url", `http://${DOMAIN}`];
-// The peer is listed only for the examples that need it: its node never answers, and while a peer
-// is silent a node refuses a send to an account no one knows (openrpc.json sendMessage).
-const peerArgs = ["--peer", `http://127.0.0.1:8646#${peer.address}`];
-const people = [wallet(TEST_KEYS.alice), wallet(TEST_KEYS.bob)];
-/** Who reads when an example does not say: bob, as in seeds/exchanges. */
-const reader = people[1]!;
-/** Examples signed on 2026-01-01, outside a node's default ±5 min window: replayed with a wide one. */
-const SIGNED_LONG_AGO = new Set(["neutralService_sendMessage"]);
-
-/** The messages the examples show stored, by id. */
-function storedMessages(): Map<string, StoredMessage> {
-  const messages = new Map<string, StoredMessage>();
-  for (const { example } of examples) {
-    for (const payload of [example.result?.value ?? []].flat() as { data?: StoredMessage[] }[]) {
-      for (const message of payload?.data ?? []) messages.set(message.id, message);
-    }
-  }
-  return messages;
-}
-
-/** The caller of an example: who signed the message or the key bundle it carries, else the reader. */
-function callerOf(example: Example) {
-  for (const { value } of example.params) {
-    const signed = value as { from?: unknown; account?: unknown; signature?: unknown } | null;
-    if (typeof signed?.signature !== "string") continue;
-    const address = typeof signed.from === "string" ? signed.from : typeof signed.account === "string" ? signed.account : undefined;
-    if (address) return people.find((person) => person.address === address.toLowerCase())!;
-  }
-  return reader;
-}
+import {
+  DOMAIN,
+  SIGNED_LONG_AGO,
+  callerOf,
+  examples,
+  nodeAddress,
+  nodeArgs,
+  peer,
+  peerArgs,
+  spec,
+  storeMessagesBefore,
+  wideClockArgs,
+} from "../test/spec-examples.js";
 
 const dataDir = tempDir();
 let relay: RunningRelay | undefined;
@@ -114,17 +62,10 @@ async function replay(selected: typeof examples): Promise<void> {
 
 describe("every example of openrpc.json, on a real node, by position and by name", () => {
   it("sendMessage's (signed long ago), into a node holding the messages before them", async () => {
-    relay = await startRelay({ dataDir, args: [...nodeArgs, "--clock-skew-ms", String(10 * 365 * 86_400_000)] });
+    relay = await startRelay({ dataDir, args: [...nodeArgs, ...wideClockArgs] });
     const selected = examples.filter(({ method }) => SIGNED_LONG_AGO.has(method.name));
-    const sent = new Set(selected.flatMap(({ example }) => example.params.map((param) => (param.value as { signature?: string }).signature)));
     // Store the messages the examples show, in id order, up to the first one an example sends.
-    for (const message of [...storedMessages().values()].sort((a, b) => Number(a.id) - Number(b.id))) {
-      if (sent.has(message.signature)) break;
-      const sender = people.find((person) => person.address === message.from)!;
-      const { from, to, message: body, timestamp, signature } = message;
-      const answer = await call(relay.url, "neutralService_sendMessage", [{ from, to, message: body, timestamp, signature }], await sender.token({ domain: DOMAIN }));
-      expect(answer.body.result, `message ${message.id}`).toEqual([message]);
-    }
+    await storeMessagesBefore(relay.url, selected);
     await replay(selected);
     await relay.stop();
     relay = undefined;

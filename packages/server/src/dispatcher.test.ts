@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
-import { openrpcDocument } from "./generated/openrpc.js";
+import { service, openrpcDocument } from "./neutral-service.js";
 import { alice, bob, createTestHandlers, message, sig, type TestContext } from "../test/handlers.js";
 
 const authed: TestContext = { auth: { address: alice } };
@@ -9,7 +9,7 @@ const anonymous: TestContext = {};
 function setup() {
   const { handlers, calls } = createTestHandlers();
   const onInternalError = vi.fn();
-  const dispatcher = createDispatcher<TestContext>({ handlers, onInternalError });
+  const dispatcher = createDispatcher<TestContext>({ service, handlers, onInternalError });
   const call = (body: unknown, ctx: TestContext = authed) => dispatcher.dispatch(body, ctx);
   return { dispatcher, calls, call, onInternalError };
 }

@@ -1,17 +1,23 @@
 import type { Ajv } from "ajv";
 import type { RequestContext } from "./context.js";
-import type { MethodDescriptor } from "./descriptor.js";
+import type { MethodDescriptor, ServiceDefinition, ServiceHandlers } from "./descriptor.js";
 import { ErrorCode, RpcError, errorResponse, type JsonRpcId, type JsonRpcResponse } from "./errors.js";
-import type { Handlers } from "./generated/handlers.js";
-import { methodDescriptors } from "./generated/methods.js";
-import { openrpcDocument } from "./generated/openrpc.js";
 import { RawJson } from "./raw-json.js";
 import type { StreamEvent } from "./stream.js";
 import { budgetSpentError, createResponseBudget, type ResponseBudget } from "./response-budget.js";
 import { compileParamValidator, createAjv } from "./validation.js";
 
-export interface DispatcherOptions<Ctx extends RequestContext> {
-  handlers: Handlers<Ctx>;
+export interface DispatcherOptions<Ctx extends RequestContext, S extends ServiceDefinition = ServiceDefinition> {
+  /**
+   * The service to serve: what its generated stub exports as `service` (method descriptors and the
+   * OpenRPC document, which `rpc.discover` answers).
+   */
+  service: S;
+  /**
+   * One function per method of `service.methods`, annotated with the stub's generated
+   * `Handlers<Ctx>` type (which gives each its args, context and result types).
+   */
+  handlers: ServiceHandlers<S>;
   /** Most entries in one batch; more is one -32005 error. Default 100. */
   maxBatch?: number;
   /**
@@ -22,8 +28,6 @@ export interface DispatcherOptions<Ctx extends RequestContext> {
   maxResponseBytes?: number;
   /** Sees every error that is not an `RpcError` (answered as a bare -32603); log it here. */
   onInternalError?: (error: unknown, method: string) => void;
-  /** What `rpc.discover` returns. Default: the generated OpenRPC document. */
-  document?: unknown;
   /**
    * Pre-dispatch hooks, per entry: each sees every entry of a request (a single request is one
    * entry), in order and synchronously, before any entry runs. Throw an `RpcError` to refuse the
@@ -85,10 +89,10 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const isId = (value: unknown): value is JsonRpcId =>
   value === null || typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 
-function compile<Ctx extends RequestContext>(handlers: Handlers<Ctx>, ajv: Ajv): Map<string, CompiledMethod> {
+function compile(service: ServiceDefinition, handlers: object, ajv: Ajv): Map<string, CompiledMethod> {
   const methods = new Map<string, CompiledMethod>();
-  for (const [name, descriptor] of Object.entries(methodDescriptors) as [keyof Handlers<Ctx>, MethodDescriptor][]) {
-    const handler = handlers[name];
+  for (const [name, descriptor] of Object.entries(service.methods)) {
+    const handler = (handlers as Record<string, unknown>)[name];
     if (typeof handler !== "function") throw new Error(`No handler for ${name}`);
     methods.set(name, {
       descriptor,
@@ -140,11 +144,16 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 export const parseErrorResponse = (): JsonRpcResponse =>
   errorResponse(null, new RpcError(ErrorCode.ParseError, "Parse error: the body is not valid JSON"));
 
-export function createDispatcher<Ctx extends RequestContext>(options: DispatcherOptions<Ctx>): Dispatcher<Ctx> {
-  const methods = compile(options.handlers, createAjv());
+/**
+ * A JSON-RPC 2.0 dispatcher for one generated service: `createDispatcher({ service, handlers })`.
+ * Compiles every param schema at once (throws if a method has no handler).
+ */
+export function createDispatcher<Ctx extends RequestContext, S extends ServiceDefinition = ServiceDefinition>(options: DispatcherOptions<Ctx, S>): Dispatcher<Ctx> {
+  const { service } = options;
+  const methods = compile(service, options.handlers, createAjv(service.document));
   const maxBatch = options.maxBatch ?? 100;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const document = options.document ?? openrpcDocument;
+  const document = service.document;
   const onInternalError = options.onInternalError ?? (() => {});
   const entryHooks: readonly EntryHook<Ctx>[] = options.onEntry === undefined ? [] : typeof options.onEntry === "function" ? [options.onEntry] : options.onEntry;
 
@@ -207,7 +216,8 @@ export function createDispatcher<Ctx extends RequestContext>(options: Dispatcher
       const result = await invoke(entry.method, params, { ...context, responseBudget: budget });
       // Handlers that size their answer count it themselves, at once; every other answer here.
       if (budget.spent === 0) budget.spend(result instanceof RawJson ? result.json.length : (JSON.stringify(result)?.length ?? 0));
-      return hasId ? { jsonrpc: "2.0", id, result } : undefined;
+      // A request must be answered with a result: a handler returning nothing (a notification's) answers null.
+      return hasId ? { jsonrpc: "2.0", id, result: result === undefined ? null : result } : undefined;
     } catch (error) {
       if (!hasId) return undefined;
       if (error instanceof RpcError) return errorResponse(id, error);

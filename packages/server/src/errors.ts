@@ -1,18 +1,18 @@
-import { errors } from "./generated/errors.js";
-
-/** The JSON-RPC 2.0 codes, and the service's own from the spec (components.errors). */
+/**
+ * The JSON-RPC 2.0 codes, and the runtime's own: the codes the runtime itself answers or maps to
+ * HTTP statuses (-32001 → 401, -32002 → 403, -32005 → 413, -32029 → 429). A spec that uses them
+ * declares them in its components.errors with these same codes, as neutralService's does.
+ */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,
-  InvalidParams: errors.InvalidParams.code,
+  InvalidParams: -32602,
   InternalError: -32603,
-  Unauthorized: errors.Unauthorized.code,
-  Forbidden: errors.Forbidden.code,
-  InvalidSignature: errors.InvalidSignature.code,
-  TimestampOutOfWindow: errors.TimestampOutOfWindow.code,
-  TooLarge: errors.TooLarge.code,
-  RateLimited: errors.RateLimited.code,
+  Unauthorized: -32001,
+  Forbidden: -32002,
+  TooLarge: -32005,
+  RateLimited: -32029,
 } as const;
 
 /**

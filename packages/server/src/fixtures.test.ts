@@ -6,8 +6,8 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
+import { service, type Handlers } from "./neutral-service.js";
 import { RpcError } from "./errors.js";
-import type { Handlers } from "./generated/handlers.js";
 import { createHttpHandler } from "./http.js";
 import type { TestContext } from "../test/handlers.js";
 
@@ -65,7 +65,7 @@ let server: Server;
 let url: string;
 
 beforeAll(async () => {
-  const dispatcher = createDispatcher<TestContext>({ handlers });
+  const dispatcher = createDispatcher<TestContext>({ service, handlers });
   const handler = createHttpHandler<TestContext>({
     dispatcher,
     authenticate(authorization) {

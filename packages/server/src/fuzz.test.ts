@@ -2,12 +2,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
-import { methodDescriptors } from "./generated/methods.js";
+import { service, methodDescriptors } from "./neutral-service.js";
 import { alice, createTestHandlers, type TestContext } from "../test/handlers.js";
 
 const { handlers } = createTestHandlers();
 let internalErrors = 0;
-const dispatcher = createDispatcher<TestContext>({ handlers, onInternalError: () => void internalErrors++ });
+const dispatcher = createDispatcher<TestContext>({ service, handlers, onInternalError: () => void internalErrors++ });
 const methodNames = [...Object.keys(methodDescriptors), "rpc.discover", "nope", "__proto__", "constructor"];
 
 function assertWellFormed(response: unknown): void {

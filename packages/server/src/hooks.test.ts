@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
+import { service } from "./neutral-service.js";
 import { ErrorCode, RpcError } from "./errors.js";
 import { createHttpHandler, type RequestHook } from "./http.js";
 import { alice, createTestHandlers, type TestContext } from "../test/handlers.js";
@@ -47,6 +48,7 @@ beforeAll(async () => {
     budgets.set(client, left - 1);
   };
   const dispatcher = createDispatcher<HookedContext>({
+    service,
     handlers: hooked,
     onEntry(entry, context) {
       if (entry.method === "explode") throw new Error("a hook bug");
@@ -143,6 +145,7 @@ describe("onEntry hooks", () => {
   it("dispatch() runs them too, outside HTTP", async () => {
     const indexes: number[] = [];
     const dispatcher = createDispatcher<TestContext>({
+      service,
       handlers: createTestHandlers().handlers,
       onEntry: [(entry) => void indexes.push(entry.index), (entry) => {
         if (entry.raw === 42) throw new RpcError(ErrorCode.InvalidRequest, "no 42s");

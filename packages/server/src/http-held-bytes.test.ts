@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
-import type { Handlers } from "./generated/handlers.js";
+import { service, type Handlers } from "./neutral-service.js";
 import { createHttpHandler, type HttpHandlerOptions } from "./http.js";
 import { createTestHandlers, type TestContext } from "../test/handlers.js";
 
@@ -30,7 +30,7 @@ async function start(options: Partial<HttpHandlerOptions<TestContext>>): Promise
   };
   internalErrors = [];
   const handler = createHttpHandler<TestContext>({
-    dispatcher: createDispatcher<TestContext>({ handlers: big, maxResponseBytes: 64 * MiB }),
+    dispatcher: createDispatcher<TestContext>({ service, handlers: big, maxResponseBytes: 64 * MiB }),
     maxBodyBytes: MiB,
     onInternalError: (error) => internalErrors.push(error),
     ...options,

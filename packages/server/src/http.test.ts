@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
+import { service } from "./neutral-service.js";
 import { RpcError, ErrorCode } from "./errors.js";
 import { createHttpHandler } from "./http.js";
 import { alice, createTestHandlers, type TestContext } from "../test/handlers.js";
@@ -11,7 +12,7 @@ let url: string;
 
 beforeAll(async () => {
   const { handlers } = createTestHandlers();
-  const dispatcher = createDispatcher<TestContext>({ handlers });
+  const dispatcher = createDispatcher<TestContext>({ service, handlers });
   const handler = createHttpHandler<TestContext>({
     dispatcher,
     maxBodyBytes: 4096,

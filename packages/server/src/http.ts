@@ -30,6 +30,8 @@ export interface HttpHandlerOptions<Ctx extends RequestContext> {
   anonymousContext?: (request: IncomingMessage) => Ctx;
   /** Largest accepted body in bytes; more is HTTP 413 / -32005. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** The `realm` of the `WWW-Authenticate: Bearer` header a 401 carries. Default `api`. */
+  realm?: string;
   /** The path JSON-RPC is served on. Default `/`. */
   path?: string;
   /**
@@ -385,6 +387,7 @@ export function createHttpHandler<Ctx extends RequestContext>(
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const { dispatcher } = options;
   const path = options.path ?? "/";
+  const realm = (options.realm ?? "api").replace(/["\\]/g, "");
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const cors = options.cors ?? true;
   const anonymous = options.anonymousContext ?? (() => ({}) as Ctx);
@@ -400,7 +403,7 @@ export function createHttpHandler<Ctx extends RequestContext>(
   /** The headers of an answer that refuses a whole request: CORS, and what the status calls for. */
   function refusalHeaders(status: number, error: Pick<WireError, "data">): Record<string, string> {
     const headers: Record<string, string> = { ...corsHeaders };
-    if (status === 401) headers["www-authenticate"] = 'Bearer realm="neutralService"';
+    if (status === 401) headers["www-authenticate"] = `Bearer realm="${realm}"`;
     if (status === 429 || status === 503) headers["retry-after"] = String((error.data as { retryAfter?: number } | undefined)?.retryAfter ?? 1);
     return headers;
   }

@@ -1,13 +1,10 @@
+// The runtime: serves any generated stub (`createDispatcher({ service, handlers })`). neutralService's
+// stub is the subpath `@neutral/server/neutral-service`.
 export { createDispatcher, DEFAULT_MAX_RESPONSE_BYTES, type Dispatcher, type DispatcherOptions, type DispatchResult, type DispatchEntry, type EntryHook } from "./dispatcher.js";
 export { budgetSpentError, type ResponseBudget } from "./response-budget.js";
 export { createHttpHandler, type HttpExchange, type HttpHandlerOptions, type IncomingRequest, type RequestBody, type RequestHook } from "./http.js";
 export { ErrorCode, RpcError, errorResponse, type JsonRpcId, type JsonRpcResponse, type WireError } from "./errors.js";
 export type { Authenticated, RequestContext } from "./context.js";
-export type { MethodDescriptor, ParamDescriptor } from "./descriptor.js";
-export type { Handlers } from "./generated/handlers.js";
-export { methodDescriptors, type MethodName } from "./generated/methods.js";
-export { errors, type ErrorName } from "./generated/errors.js";
-export { openrpcDocument } from "./generated/openrpc.js";
-export type * from "./generated/types.js";
+export type { MethodDescriptor, ParamDescriptor, ServiceDefinition, ServiceHandlers } from "./descriptor.js";
 export { RawJson, rawJson, stringifyDispatchResult, type Reply } from "./raw-json.js";
 export { eventText, type EventStream, type NotificationShape, type StreamContext, type StreamEndReason, type StreamEvent, type StreamOptions } from "./stream.js";

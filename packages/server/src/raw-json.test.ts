@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
+import { service } from "./neutral-service.js";
 import { createHttpHandler, type HttpExchange } from "./http.js";
 import { RawJson, rawJson, stringifyDispatchResult } from "./raw-json.js";
 import { alice, createTestHandlers, message, type TestContext } from "../test/handlers.js";
@@ -12,6 +13,7 @@ const page = { address: alice, data: [message(2), message(1)], end: false };
 function dispatcherAnswering(text: string) {
   const { handlers } = createTestHandlers();
   return createDispatcher<TestContext>({
+    service,
     handlers: { ...handlers, neutralService_getInbox: () => rawJson(text) },
   });
 }

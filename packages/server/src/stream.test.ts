@@ -4,6 +4,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
+import { service } from "./neutral-service.js";
 import { RpcError } from "./errors.js";
 import { createHttpHandler } from "./http.js";
 import { alice, createTestHandlers, message, type TestContext } from "../test/handlers.js";
@@ -13,7 +14,7 @@ let url: string;
 const { handlers, calls, feed } = createTestHandlers();
 
 beforeAll(async () => {
-  const dispatcher = createDispatcher<TestContext>({ handlers });
+  const dispatcher = createDispatcher<TestContext>({ service, handlers });
   const handler = createHttpHandler<TestContext>({
     dispatcher,
     authenticate(authorization) {

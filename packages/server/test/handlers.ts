@@ -1,9 +1,8 @@
 // Small in-memory handlers for the stub's own tests (test support: never built nor shipped).
 import type { RequestContext } from "../src/context.js";
 import { RpcError, ErrorCode } from "../src/errors.js";
-import type { Handlers } from "../src/generated/handlers.js";
+import type { Handlers, HomeRecord, KeyBundle, Message, SubscribeNotification } from "../src/neutral-service.js";
 import type { StreamEvent } from "../src/stream.js";
-import type { HomeRecord, KeyBundle, Message, SubscribeNotification } from "../src/generated/types.js";
 
 export interface TestContext extends RequestContext<{ address: string }> {}
 

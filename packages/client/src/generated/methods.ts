@@ -1,4 +1,4 @@
-// generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
+// generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
 // One typed function per method of neutralService that a client calls (node-to-node methods,
 // `"x-requires-auth": "node"`, are left out). Each `xRequest` builds a request descriptor (for

@@ -1,4 +1,4 @@
-// generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
+// generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
 // Types of neutralService 2.1.0: one per component schema, and the params and
 // result of each method.

@@ -1,4 +1,4 @@
-// generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
+// generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
 // Facts of neutralService that the generated types cannot carry as types.
 

@@ -9,6 +9,7 @@ import path from "node:path";
 import { DEFAULT_LIMITS, hashTypedData, type Hex } from "@neutral/protocol";
 import { fixtureSigner, TEST_KEYS } from "@neutral/protocol/testing";
 import { createDispatcher, stringifyDispatchResult, type DispatchResult } from "@neutral/server";
+import { service } from "@neutral/server/neutral-service";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadSecp256k1 } from "../crypto/secp256k1.js";
@@ -50,6 +51,7 @@ const federation = await createFederation({
 });
 const internalErrors: unknown[] = [];
 const dispatcher = createDispatcher<RelayContext>({
+  service,
   handlers: createHandlers({
     store,
     curve,

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { docsDir } from "@neutral/docs";
-import { openrpcDocument } from "@neutral/server";
+import { openrpcDocument } from "@neutral/server/neutral-service";
 import { SOFTWARE } from "../version.js";
 
 interface StaticFile {

@@ -1,4 +1,5 @@
-import { createDispatcher, methodDescriptors, type Handlers, type JsonRpcResponse } from "@neutral/server";
+import { createDispatcher, type JsonRpcResponse } from "@neutral/server";
+import { methodDescriptors, service, type Handlers } from "@neutral/server/neutral-service";
 import { describe, expect, it } from "vitest";
 import { createRateLimiter } from "../http/rate-limit.js";
 import type { RelayContext } from "../service.js";
@@ -14,6 +15,7 @@ function setup(perSecond = 10, burst = 20) {
   // The entries that got past the charge: the hook after it sees only those.
   const ran: unknown[] = [];
   const dispatcher = createDispatcher<RelayContext>({
+    service,
     handlers,
     onEntry: [chargeEntry(limiter), (entry) => void ran.push(entry.raw)],
   });

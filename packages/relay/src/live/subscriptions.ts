@@ -1,4 +1,5 @@
-import { ErrorCode, RpcError, rawJson, type EndReason, type StreamEvent, type SubscribeNotification } from "@neutral/server";
+import { ErrorCode, RpcError, rawJson, type StreamEvent } from "@neutral/server";
+import type { EndReason, SubscribeNotification } from "@neutral/server/neutral-service";
 import { StoreClosedError } from "../errors.js";
 import type { MailboxRange, MessageStore, Page, PageQuery } from "../storage/store.js";
 import type { CommitEvent, CommitFeed } from "./commits.js";

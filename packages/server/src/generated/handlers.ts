@@ -1,4 +1,4 @@
-// generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
+// generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
 // The handlers a neutralService server implements: one typed function per method. The
 // dispatcher validates and normalizes params before calling them (defaults filled in, by-position
@@ -6,9 +6,7 @@
 // also be returned pre-serialized, as `rawJson(text)`. A method with `x-subscription` answers an
 // event stream instead: an async iterable of its notifications, which the HTTP glue sends as
 // Server-Sent Events while the client reads them (context.signal aborts when it goes away).
-import type { Authenticated, RequestContext } from "../context.js";
-import type { EventStream, StreamContext } from "../stream.js";
-import type { Reply } from "../raw-json.js";
+import type { Authenticated, RequestContext, EventStream, StreamContext, Reply } from "../index.js";
 import type * as T from "./types.js";
 
 export interface Handlers<Ctx extends RequestContext = RequestContext> {

@@ -1,4 +1,4 @@
-// generated — do not edit. Source: openrpc.json via tools/ (pnpm generate).
+// generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
 // The OpenRPC document, as written (references kept), for rpc.discover and GET /openrpc.json.
 export const openrpcDocument = {
@@ -11,6 +11,7 @@ export const openrpcDocument = {
       "name": "MIT"
     }
   },
+  "x-unwrap-single-item-results": true,
   "servers": [
     {
       "name": "Local relay",

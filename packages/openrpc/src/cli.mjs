@@ -1,0 +1,142 @@
+// The `neutral-openrpc` command: `generate` and `create`. Returns an exit code; prints errors as one
+// readable message (no stack) for mistakes in the input, and in full for anything else.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { create } from "./create.mjs";
+import { BUILT_IN_TARGETS, DocumentError, findStaleFiles, generate, readConfig } from "./generate.mjs";
+
+const HELP = `neutral-openrpc — a typed client, a server stub and docs from any OpenRPC 1.x document
+
+Usage:
+  neutral-openrpc generate --spec FILE --out DIR [--client] [--server] [--docs]
+  neutral-openrpc generate --config FILE [--check]
+  neutral-openrpc create DIR --spec FILE [--name NAME]
+  neutral-openrpc --help | --version
+
+generate
+  Writes each target into its own directory, which it owns: DIR/client, DIR/server, DIR/docs.
+  A target's directory is cleared first, so never put hand-written files in it.
+    --spec FILE       the OpenRPC document (JSON)
+    --out DIR         where the targets go
+    --client          the typed client (TypeScript; imports @neutral/client/rpc)
+    --server          the server stub (TypeScript; served by @neutral/server)
+    --docs            the API reference page (one HTML file)
+                      (none of the three: all of them)
+    --client-runtime MODULE, --server-runtime MODULE
+                      import the runtime from MODULE instead of the published package
+    --config FILE     instead of --spec/--out: a JSON file naming the spec and each target's
+                      directory, relative to the file:
+                        {"spec": "openrpc.json",
+                         "targets": {"server": {"out": "src/generated"},
+                                     "client": {"out": "client/src/generated", "runtime": "…"},
+                                     "mine": {"out": "…", "component": "./my-component.cjs"}}}
+                      (a target other than client/server/docs is an @open-rpc/generator custom
+                      component of your own; see @neutral/openrpc/component)
+    --check           with --config: write nothing; exit 1 listing the files that are out of date
+                      with the spec (for CI)
+
+create
+  Scaffolds a standalone server project for the document in DIR (which must not exist or be
+  empty): package.json, the spec as openrpc.json, src/generated/ (the stub: never edit it), one
+  handler per method in src/handlers/ (each throws "not implemented" until you write it),
+  src/server.ts, a test replaying the spec's examples, and \`npm run generate\` to regenerate
+  src/generated/ after you edit openrpc.json (then tsc names every handler you now owe).
+    --spec FILE       the OpenRPC document (JSON)
+    --name NAME       the package name (default: DIR's name)
+
+Exit codes: 0 done, 1 failed (or stale, with --check), 2 bad usage.
+`;
+
+const usage = (message) => {
+  process.stderr.write(`neutral-openrpc: ${message}\nRun neutral-openrpc --help for usage.\n`);
+  return 2;
+};
+
+async function runGenerate(args) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      spec: { type: "string" },
+      out: { type: "string" },
+      config: { type: "string" },
+      check: { type: "boolean" },
+      client: { type: "boolean" },
+      server: { type: "boolean" },
+      docs: { type: "boolean" },
+      "client-runtime": { type: "string" },
+      "server-runtime": { type: "string" },
+    },
+  });
+  if (values.config) {
+    if (values.spec || values.out) return usage("--config replaces --spec and --out; give one or the other");
+    const config = await readConfig(values.config);
+    if (values.check) {
+      const stale = await findStaleFiles(config);
+      if (stale.length > 0) {
+        process.stderr.write(`Generated files are out of date with ${path.relative(process.cwd(), config.spec)}. Regenerate and commit:\n  ${stale.map((f) => path.relative(process.cwd(), f)).join("\n  ")}\n`);
+        return 1;
+      }
+      process.stdout.write("Generated files are up to date.\n");
+      return 0;
+    }
+    await generate(config);
+    process.stdout.write(`Generated ${Object.keys(config.targets).join(", ")} from ${path.relative(process.cwd(), config.spec) || config.spec}.\n`);
+    return 0;
+  }
+  if (values.check) return usage("--check needs --config (it compares each target's directory with a fresh generation)");
+  if (!values.spec) return usage("generate needs --spec FILE (or --config FILE)");
+  if (!values.out) return usage("generate needs --out DIR");
+  const chosen = Object.keys(BUILT_IN_TARGETS).filter((name) => values[name]);
+  const names = chosen.length > 0 ? chosen : Object.keys(BUILT_IN_TARGETS);
+  const targets = Object.fromEntries(
+    names.map((name) => {
+      const runtime = values[`${name}-runtime`];
+      return [name, { out: path.resolve(values.out, name), ...(runtime && { runtime }) }];
+    }),
+  );
+  await generate({ spec: path.resolve(values.spec), targets });
+  process.stdout.write(`Generated ${names.join(", ")} into ${values.out}.\n`);
+  return 0;
+}
+
+async function runCreate(args) {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { spec: { type: "string" }, name: { type: "string" } } });
+  if (positionals.length !== 1) return usage("create needs exactly one DIR");
+  if (!values.spec) return usage("create needs --spec FILE");
+  const dir = path.resolve(positionals[0]);
+  const { files } = await create(dir, { spec: path.resolve(values.spec), name: values.name });
+  process.stdout.write(
+    `Created ${path.relative(process.cwd(), dir) || "."} (${files.length} files). Next:\n` +
+      `  cd ${positionals[0]}\n  npm install\n  npm test        # replays the spec's examples: fails until the handlers are written\n` +
+      `  edit src/handlers/*.ts, then npm start\n`,
+  );
+  return 0;
+}
+
+export async function main(argv) {
+  const [command, ...args] = argv;
+  try {
+    if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+      process.stdout.write(HELP);
+      return command === undefined ? 2 : 0;
+    }
+    if (command === "--version") {
+      const { createRequire } = await import("node:module");
+      process.stdout.write(`${createRequire(import.meta.url)("../package.json").version}\n`);
+      return 0;
+    }
+    if (args.includes("--help") || args.includes("-h")) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (command === "generate") return await runGenerate(args);
+    if (command === "create") return await runCreate(args);
+    return usage(`unknown command ${JSON.stringify(command)}`);
+  } catch (error) {
+    if (error instanceof DocumentError || error?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || error?.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+      process.stderr.write(`neutral-openrpc: ${error.message}\n`);
+      return error instanceof DocumentError ? 1 : 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,45 @@
+/** A target: where it goes, and (for a project's own) the custom component that renders it. */
+export interface TargetOptions {
+  /** The folder the target owns: cleared and rewritten by every run. */
+  out: string;
+  /** A custom @open-rpc/generator component (a target other than client/server/docs). */
+  component?: string;
+  /** `typescript` (default) or `html`: which of the component's template lists to run. */
+  language?: string;
+  /** client/server: the module the generated code imports its runtime from. */
+  runtime?: string;
+  [option: string]: unknown;
+}
+
+export interface GenerateOptions {
+  /** Path of the OpenRPC document (JSON). */
+  spec: string;
+  /** Target name (client, server, docs, or a project's own) → its options. */
+  targets: Record<string, TargetOptions>;
+  /** How the do-not-edit header names the spec. Default: its file name. */
+  specName?: string;
+}
+
+/** A mistake in the input (the document, a config file): its message names the place. */
+export class DocumentError extends Error {}
+
+export const BUILT_IN_TARGETS: Record<"client" | "server" | "docs", { component: string; language: string; defaults: Record<string, unknown> }>;
+
+/** Generates every target; throws `DocumentError` for an invalid document, leaving every folder as it was. */
+export function generate(options: GenerateOptions): Promise<{ model: unknown }>;
+/** Generates into a temp folder and lists the files of each target's folder that differ (empty: up to date). */
+export function findStaleFiles(options: GenerateOptions): Promise<string[]>;
+/** Reads a config file (`{"spec", "targets"}`, paths relative to it) into options with absolute paths. */
+export function readConfig(configPath: string): Promise<GenerateOptions>;
+export function readDocument(specPath: string): Promise<unknown>;
+export function validateDocument(document: unknown, name?: string): void;
+export function headerFor(specName: string): string;
+
+export interface CreateOptions {
+  /** Path of the OpenRPC document the project is scaffolded from. */
+  spec: string;
+  /** The package name (default: the folder's name). */
+  name?: string;
+}
+/** Scaffolds a standalone server project in `dir` (which must not exist or be empty). */
+export function create(dir: string, options: CreateOptions): Promise<{ files: string[] }>;

@@ -1,0 +1,103 @@
+// Identifiers derived from an OpenRPC document's names: deterministic (the same document always gives
+// the same names) and collision-free (a name already taken gets the next free numeric suffix, in
+// document order, so adding a method or schema never renames an earlier one).
+"use strict";
+
+/** Words TypeScript/JavaScript forbids as a function or binding name. */
+const RESERVED_WORDS = new Set(
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for function if " +
+    "import in instanceof new null return super switch this throw true try typeof var void while with yield let static " +
+    "implements interface package private protected public await arguments eval undefined"
+  ).split(" "),
+);
+
+/**
+ * Type names the generated files use themselves (or that would shadow a global they rely on); a
+ * schema or method that would get one of them gets a suffix instead.
+ */
+const RESERVED_TYPE_NAMES = new Set(
+  (
+    "Array ReadonlyArray Record Promise PromiseLike Partial Required Readonly Pick Omit Exclude Extract NonNullable Object String " +
+    "Number Boolean Symbol BigInt Error Date Map Set Function Uint8Array Iterable AsyncIterable JSON Math " +
+    "Handlers MethodName ErrorName ExamplePairing T"
+  ).split(" "),
+);
+
+/** `get_pet_by_id` → [get, pet, by, id]; `eth_signTypedData_v4` → [eth, sign, Typed, Data, v4]; `HTTPServer` → [HTTP, Server]. */
+function words(name) {
+  return String(name)
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+}
+
+const upperFirst = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** `get_pet_by_id` → `getPetById`, `HTTPServer_get` → `httpServerGet`; an empty or symbol-only name gives "". */
+function camelCase(name) {
+  const parts = words(name);
+  if (parts.length === 0) return "";
+  // A leading acronym is lowercased whole (`URL` → `url`, not `uRL`).
+  const first = /^[A-Z0-9]+$/.test(parts[0]) ? parts[0].toLowerCase() : parts[0].charAt(0).toLowerCase() + parts[0].slice(1);
+  return first + parts.slice(1).map(upperFirst).join("");
+}
+
+/** `get_pet_by_id` → `GetPetById`. */
+function pascalCase(name) {
+  return words(name).map(upperFirst).join("");
+}
+
+/** Makes `candidate` a legal identifier: a leading digit gets `_`, a reserved word a trailing `_`. */
+function identifier(candidate, fallback) {
+  let name = candidate || fallback;
+  if (/^[0-9]/.test(name)) name = `_${name}`;
+  if (RESERVED_WORDS.has(name)) name = `${name}_`;
+  return name;
+}
+
+/** Makes a PascalCase `candidate` a legal type name: one that starts with a digit gets a `T` (`2faCode` → `T2faCode`). */
+function typeName(candidate, fallback) {
+  const name = candidate || fallback;
+  return /^[0-9]/.test(name) ? `T${name}` : name;
+}
+
+/**
+ * Hands out names: `take(base, derive)` returns the first of `base`, `base2`, `base3`, … for which
+ * every name `derive(candidate)` lists is still free, and marks them taken.
+ */
+function createNamespace(taken = []) {
+  const used = new Set(taken);
+  return {
+    has: (name) => used.has(name),
+    take(base, derive = (name) => [name]) {
+      for (let n = 1; ; n++) {
+        const candidate = n === 1 ? base : `${base}${n}`;
+        const names = derive(candidate);
+        if (names.every((name) => !used.has(name))) {
+          names.forEach((name) => used.add(name));
+          return candidate;
+        }
+      }
+    },
+  };
+}
+
+/**
+ * The part of each method name a function is named after. When every method (two or more) shares
+ * one `prefix_` (`neutralService_getInbox`, `neutralService_send`), the prefix is the service's
+ * namespace and is left out (`getInbox`); otherwise the whole name is used (`eth_getBalance` beside
+ * `net_version` → `ethGetBalance`, `create_pet` → `createPet`, `rpc.discover` → `rpcDiscover`).
+ * Names that are plain lower-case snake_case throughout (`get_pet`, `get_owner`) share a verb, not a
+ * namespace: they keep it (`getPet`, `getOwner`, not `pet`, `owner`).
+ */
+function sharedPrefix(methodNames) {
+  const prefixes = methodNames.map((name) => /^([A-Za-z][A-Za-z0-9]*)_(?=[A-Za-z])/.exec(name)?.[1]);
+  const first = prefixes[0];
+  if (first === undefined || methodNames.length < 2 || !prefixes.every((p) => p === first)) return undefined;
+  if (methodNames.every((name) => /^[a-z0-9]+(_[a-z0-9]+)*$/.test(name))) return undefined;
+  return first;
+}
+
+module.exports = { words, camelCase, pascalCase, identifier, typeName, createNamespace, sharedPrefix, RESERVED_WORDS, RESERVED_TYPE_NAMES };

@@ -1,0 +1,15 @@
+// <%= header %>
+//
+// The server stub of <%= model.title %> <%= model.version %>: implement `Handlers`, then serve it
+// with `createDispatcher({ service, handlers })` from <%= target.runtime %>.
+export type * from "./types.js";
+export type { Handlers } from "./handlers.js";
+export { methodDescriptors, type MethodName } from "./methods.js";
+export { errors, type ErrorName } from "./errors.js";
+export { openrpcDocument } from "./openrpc.js";
+export { examples, type ExamplePairing } from "./examples.js";
+import { methodDescriptors } from "./methods.js";
+import { openrpcDocument } from "./openrpc.js";
+
+/** <%= model.title %> as the runtime serves it: `createDispatcher({ service, handlers })`. */
+export const service = { methods: methodDescriptors, document: openrpcDocument };

@@ -1,0 +1,1 @@
+<%= JSON.stringify({ target: target, methods: model.methods.map(function (m) { return m.fn; }), header: header }) %>

@@ -1,0 +1,1 @@
+<% throw new Error("template failed on purpose"); %>

@@ -1,0 +1,553 @@
+// generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
+//
+// The document's example pairings, `$ref`s followed: for tests that replay them against a server
+// (the scaffold's examples test), and for handlers that answer examples while being written.
+
+export interface ExamplePairing {
+  /** The method the example calls. */
+  readonly method: string;
+  readonly name: string;
+  /** How the method takes params: "by-position", "by-name" or "either". */
+  readonly paramStructure: "by-position" | "by-name" | "either";
+  /** In the method's declared order, as the example lists them. */
+  readonly params: readonly { readonly name: string; readonly value: unknown }[];
+  /** The result the example expects; absent for a notification (no answer) or an example without one. */
+  readonly result?: { readonly value: unknown };
+  /** The method answers an event stream (`x-subscription`), not one JSON result. */
+  readonly stream: boolean;
+  /** The method is a notification (no `result`): it is sent without an id and answered with nothing. */
+  readonly notification: boolean;
+}
+
+export const examples: readonly ExamplePairing[] = [
+  {
+    "method": "neutralService_getInbox",
+    "name": "Newest messages of the inbox",
+    "paramStructure": "either",
+    "params": [],
+    "result": {
+      "value": [
+        {
+          "address": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+          "data": [
+            {
+              "id": "3",
+              "message": "deadbeefcafef00d",
+              "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+              "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
+              "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
+              "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+              "timestamp": 1767225720000
+            },
+            {
+              "id": "1",
+              "message": "a1b2c3d4e5f60718",
+              "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+              "signature": "0xc3cee1fa0f77347d3ef59bdd3770b07c7512541f749a0998c494552b55bbdc5a292ec94c0db820134f639f1d8e8be006f5fe801a6ee0cf0d14b405ea9f18d3d91b",
+              "sender_receipt": "0xf62a4641ba96fede3b61c6cc733eeadadf0fef4b6a812b022ab72d63e708be6d2b48f8f69798ab82d35d8c9ef263734d57026fc38a212eeece29f9aa3f5dedda1b",
+              "receiver_receipt": "0x9d53fd86f9250be7931d6b407d6a6418a9d3992f355c98add1ed0b78c047e14770303b2aeb550f7cb00df94f9e9c39ba26031c752c037a4b8cd5b66586a82c0a1c",
+              "timestamp": 1767225600000
+            }
+          ],
+          "end": true
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_getInbox",
+    "name": "Forward sync from a cursor",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "inboxFilter",
+        "value": {
+          "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+        }
+      },
+      {
+        "name": "limit",
+        "value": 1
+      },
+      {
+        "name": "after",
+        "value": "1"
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "address": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+          "data": [
+            {
+              "id": "3",
+              "message": "deadbeefcafef00d",
+              "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+              "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
+              "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
+              "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+              "timestamp": 1767225720000
+            }
+          ],
+          "end": true
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_getChat",
+    "name": "Most recent chat",
+    "paramStructure": "either",
+    "params": [],
+    "result": {
+      "value": [
+        {
+          "id": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "data": [
+            {
+              "id": "3",
+              "message": "deadbeefcafef00d",
+              "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+              "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
+              "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
+              "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+              "timestamp": 1767225720000
+            },
+            {
+              "id": "2",
+              "message": "0f1e2d3c4b5a6978",
+              "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+              "to": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "signature": "0xe27521bca6b55dd83b10e1ff42ccb3cbcbda44d5b984c3228b80865fad884e112da2e3ef092e98c31b82a6978c931485a0823f4da6c3b406e126eeaffff7d6e31b",
+              "sender_receipt": "0xfac3aef65462a7db147ff0f2737a403e2bd2a021242f3547abde7e0cda4ff59d4e0f26157f6a12907053110bd843f764e13b875cdee4bbf55152efc42f7d406f1b",
+              "receiver_receipt": "0xde7385243c18f295eb5613ae65a581909fcc7505f1691c7377d2058f53c3084f18c04f6a05502247b4a2d0ac02d99952e71f614d61725769b7ee60bedb509a7b1c",
+              "timestamp": 1767225660000
+            },
+            {
+              "id": "1",
+              "message": "a1b2c3d4e5f60718",
+              "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+              "signature": "0xc3cee1fa0f77347d3ef59bdd3770b07c7512541f749a0998c494552b55bbdc5a292ec94c0db820134f639f1d8e8be006f5fe801a6ee0cf0d14b405ea9f18d3d91b",
+              "sender_receipt": "0xf62a4641ba96fede3b61c6cc733eeadadf0fef4b6a812b022ab72d63e708be6d2b48f8f69798ab82d35d8c9ef263734d57026fc38a212eeece29f9aa3f5dedda1b",
+              "receiver_receipt": "0x9d53fd86f9250be7931d6b407d6a6418a9d3992f355c98add1ed0b78c047e14770303b2aeb550f7cb00df94f9e9c39ba26031c752c037a4b8cd5b66586a82c0a1c",
+              "timestamp": 1767225600000
+            }
+          ],
+          "end": true
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_getChat",
+    "name": "A named chat, one page back from a cursor",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "inboxFilter",
+        "value": {
+          "chat": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+        }
+      },
+      {
+        "name": "limit",
+        "value": 1
+      },
+      {
+        "name": "after",
+        "value": null
+      },
+      {
+        "name": "before",
+        "value": "3"
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "id": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "data": [
+            {
+              "id": "2",
+              "message": "0f1e2d3c4b5a6978",
+              "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+              "to": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "signature": "0xe27521bca6b55dd83b10e1ff42ccb3cbcbda44d5b984c3228b80865fad884e112da2e3ef092e98c31b82a6978c931485a0823f4da6c3b406e126eeaffff7d6e31b",
+              "sender_receipt": "0xfac3aef65462a7db147ff0f2737a403e2bd2a021242f3547abde7e0cda4ff59d4e0f26157f6a12907053110bd843f764e13b875cdee4bbf55152efc42f7d406f1b",
+              "receiver_receipt": "0xde7385243c18f295eb5613ae65a581909fcc7505f1691c7377d2058f53c3084f18c04f6a05502247b4a2d0ac02d99952e71f614d61725769b7ee60bedb509a7b1c",
+              "timestamp": 1767225660000
+            }
+          ],
+          "end": false
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_sendMessage",
+    "name": "Send a message",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "message",
+        "value": {
+          "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+          "message": "deadbeefcafef00d",
+          "timestamp": 1767225720000,
+          "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c"
+        }
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "id": "3",
+          "message": "deadbeefcafef00d",
+          "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+          "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
+          "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
+          "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+          "timestamp": 1767225720000
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_publishKey",
+    "name": "Publish a key",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "bundle",
+        "value": {
+          "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "key": "0xf9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9",
+          "timestamp": 1767225600000,
+          "signature": "0x36256dca8f8e3673f92c1d76d8bc2dab3870969336fe19b3fb04ce7a49f8ead379ebbe195a998a2a89198b2bb5867e1d18b156a9fa80c8d03eebe538779922051c"
+        }
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "key": "0xf9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9",
+          "timestamp": 1767225600000,
+          "signature": "0x36256dca8f8e3673f92c1d76d8bc2dab3870969336fe19b3fb04ce7a49f8ead379ebbe195a998a2a89198b2bb5867e1d18b156a9fa80c8d03eebe538779922051c"
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_publishKey",
+    "name": "An older bundle changes nothing",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "bundle",
+        "value": {
+          "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "key": "0xc6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5",
+          "timestamp": 1767139200000,
+          "signature": "0x756457af1e31380a20f5a4eede91b513dd1b51dba2f2c9f93c4e4afe7d10219f139979f79fc23016372aedceb51babf92ae43e5ccdb9c78bc55d5dcccfd91bc71c"
+        }
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "key": "0xf9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9",
+          "timestamp": 1767225600000,
+          "signature": "0x36256dca8f8e3673f92c1d76d8bc2dab3870969336fe19b3fb04ce7a49f8ead379ebbe195a998a2a89198b2bb5867e1d18b156a9fa80c8d03eebe538779922051c"
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_getKey",
+    "name": "A published key",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "account",
+        "value": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "key": "0xf9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9",
+          "timestamp": 1767225600000,
+          "signature": "0x36256dca8f8e3673f92c1d76d8bc2dab3870969336fe19b3fb04ce7a49f8ead379ebbe195a998a2a89198b2bb5867e1d18b156a9fa80c8d03eebe538779922051c"
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_getKey",
+    "name": "No key published",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "account",
+        "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+      }
+    ],
+    "result": {
+      "value": [
+        null
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_publishHome",
+    "name": "Make this node alice's home",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "record",
+        "value": {
+          "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "node": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+          "timestamp": 1767225600000,
+          "signature": "0x0f6bee26d9b60719eab2b6df8c35c7df7551fc0650118d161aaeb6c5a73ab93d5df5b8dd374d1c962d4b1d16a7525c33a968290115a8a21c53ffb0c0810e31911c"
+        }
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "node": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+          "timestamp": 1767225600000,
+          "signature": "0x0f6bee26d9b60719eab2b6df8c35c7df7551fc0650118d161aaeb6c5a73ab93d5df5b8dd374d1c962d4b1d16a7525c33a968290115a8a21c53ffb0c0810e31911c"
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_getHome",
+    "name": "An account homed here",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "account",
+        "value": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "node": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+          "timestamp": 1767225600000,
+          "signature": "0x0f6bee26d9b60719eab2b6df8c35c7df7551fc0650118d161aaeb6c5a73ab93d5df5b8dd374d1c962d4b1d16a7525c33a968290115a8a21c53ffb0c0810e31911c"
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_getHome",
+    "name": "No record anywhere",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "account",
+        "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+      }
+    ],
+    "result": {
+      "value": [
+        null
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_nodeInfo",
+    "name": "Node description",
+    "paramStructure": "either",
+    "params": [],
+    "result": {
+      "value": [
+        {
+          "address": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+          "software": "neutral-relay",
+          "version": "0.1.0",
+          "domains": [
+            "127.0.0.1:8645"
+          ],
+          "limits": {
+            "maxLimit": 100,
+            "maxBatch": 100,
+            "maxBodyBytes": 1048576,
+            "maxMessageBytes": 65536,
+            "clockSkewMs": 300000,
+            "maxResponseBytes": 4194304,
+            "maxPageScan": 256,
+            "quotaPeriodSeconds": 3600,
+            "senderQuotaMessages": 10000,
+            "senderQuotaBytes": 104857600,
+            "recipientQuotaMessages": 20000,
+            "recipientQuotaBytes": 209715200,
+            "deliveryWaitMs": 2000,
+            "retryPeriodSeconds": 259200,
+            "maxSubscriptions": 10000,
+            "maxSubscriptionsPerAccount": 8,
+            "subscriptionBufferBytes": 65536,
+            "subscriptionStallMs": 30000,
+            "keepAliveMs": 15000
+          },
+          "url": "http://127.0.0.1:8645",
+          "peers": [
+            {
+              "url": "http://127.0.0.1:8646",
+              "address": "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc"
+            }
+          ]
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_subscribe",
+    "name": "Everything after message 2, then live",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "filter",
+        "value": {}
+      },
+      {
+        "name": "after",
+        "value": "2"
+      }
+    ],
+    "result": {
+      "value": null
+    },
+    "stream": true,
+    "notification": false
+  },
+  {
+    "method": "neutralService_deliver",
+    "name": "Carol, homed at the peer 0x9965…a4dc, writes to alice, homed here",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "messages",
+        "value": [
+          {
+            "from": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+            "to": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+            "message": "0123456789abcdef",
+            "timestamp": 1767225780000,
+            "signature": "0x861038223d7b9d98692ff2266efd054e4aaf1a72499c560ef61aa04f64380fbd46cc3d518452a50b13b727f1f987a79394d1053c26a47472134c717dfb98213b1c",
+            "sender_receipt": "0xadb99953eaf45551195081a8ff158e0f03cc4fea31bfc64ad4111c7196e6cd750ba787ea911cd2fcc0ad964decb1d2bae84b80ba584a6cb01d71458572e9eb9d1c"
+          }
+        ]
+      },
+      {
+        "name": "homes",
+        "value": [
+          {
+            "account": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+            "node": "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc",
+            "timestamp": 1767225600000,
+            "signature": "0xc18ae4211d2c50fe6970585a94952cab8382e1c506c25c9beb5dc0632e8ed5800674b40c74be48f335d8e0eeb33c726b6e266d821e06fc27571d0fe70f410e151c"
+          }
+        ]
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "outcomes": [
+            {
+              "receiver_receipt": "0xa31d8810d5077459bbdcf331ba0acde3dc568dde58fbc0bf887c2cdebdd448f945e210ef732ca0ab6ad42aefd51795f21a40a812c6934a73419a527e9a4b5ffb1b"
+            }
+          ],
+          "signature": "0x3ffdbb1b9cde5def95d11efc4b9a4486bcc78ecdf99f016993156a67b09d48e702c8cff09758556b77c74473f45a075413e224268532f15c4304a64c929240101b"
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_lookup",
+    "name": "What this node holds of alice and bob",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "accounts",
+        "value": [
+          "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+          "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+        ]
+      },
+      {
+        "name": "homes",
+        "value": []
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "homes": [
+            {
+              "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "node": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+              "timestamp": 1767225600000,
+              "signature": "0x0f6bee26d9b60719eab2b6df8c35c7df7551fc0650118d161aaeb6c5a73ab93d5df5b8dd374d1c962d4b1d16a7525c33a968290115a8a21c53ffb0c0810e31911c"
+            }
+          ],
+          "keys": [
+            {
+              "account": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "key": "0xf9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9",
+              "timestamp": 1767225600000,
+              "signature": "0x36256dca8f8e3673f92c1d76d8bc2dab3870969336fe19b3fb04ce7a49f8ead379ebbe195a998a2a89198b2bb5867e1d18b156a9fa80c8d03eebe538779922051c"
+            }
+          ]
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  }
+];

@@ -1,0 +1,3 @@
+// neutralService's stub, for `@neutral/server/neutral-service`: its `service` (for
+// `createDispatcher({ service, handlers })`), `Handlers`, types, errors and document.
+export * from "./generated/index.js";
