@@ -68,6 +68,7 @@ beforeAll(async () => {
   const dispatcher = createDispatcher<TestContext>({ service, handlers });
   const handler = createHttpHandler<TestContext>({
     dispatcher,
+    realm: "neutralService", // the exchanges show neutralService's WWW-Authenticate header
     authenticate(authorization) {
       if (!authorization) throw RpcError.unauthorized("missing token");
       return { auth: { address: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8" } };
