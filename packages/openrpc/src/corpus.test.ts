@@ -95,7 +95,7 @@ interface Row {
   out: string;
   generateError?: string;
   tscErrors: string[];
-  /** Methods answered as a JSON result or notification (not streams). */
+  /** Methods called (a JSON result, a notification or an event stream). */
   callable: number;
   passed: number;
   streams: number;
@@ -129,7 +129,7 @@ afterAll(async () => {
     "| --- | ---: | :---: | :---: | --- |",
     ...rows.map((r) => {
       const methods = r.model ? r.model.methods.length : "?";
-      const trip = `${r.passed}/${r.callable}${r.streams ? ` (+${r.streams} stream${r.streams > 1 ? "s" : ""} skipped)` : ""}`;
+      const trip = `${r.passed}/${r.callable}${r.streams ? ` (${r.streams} of them event stream${r.streams > 1 ? "s" : ""})` : ""}`;
       return `| ${r.doc.id} | ${methods} | ${mark(!r.generateError)} | ${mark(!r.generateError && r.tscErrors.length === 0)} | ${trip} |`;
     }),
   ];
@@ -344,13 +344,54 @@ function callsOf(method: ModelMethod, document: unknown, validator: DocumentVali
   return calls;
 }
 
+type StreamEvents = readonly { id?: string; method: string; params: unknown }[];
+
+/**
+ * An event stream's examples (`x-events`): the handler streams the example's events, the generated
+ * client's method (answered as Server-Sent Events) must yield exactly them, in order, and the handler
+ * must get the example's params.
+ */
+async function streamTrip(
+  method: ModelMethod,
+  examples: readonly { method: string; name: string; params: readonly { name: string; value: unknown }[]; events?: StreamEvents }[],
+  client: Record<string, unknown>,
+  answerWith: (reply: unknown) => void,
+  received: { method: string; args: Record<string, unknown> }[],
+): Promise<string[]> {
+  const problems: string[] = [];
+  const withEvents = examples.filter((e) => e.method === method.name && e.events);
+  if (withEvents.length === 0) return [`no example lists the events its stream opens with (x-events)`];
+  for (const example of withEvents) {
+    const events = example.events!;
+    answerWith(
+      (async function* () {
+        yield* events;
+      })(),
+    );
+    received.length = 0;
+    const params = Object.fromEntries(example.params.filter((p) => p.value !== null && p.value !== undefined).map((p) => [p.name, p.value]));
+    const got: unknown[] = [];
+    const stream = (client[method.fn] as (params: unknown, options: unknown) => AsyncIterable<unknown>)(params, { timeoutMs: 10_000, idleTimeoutMs: 10_000 });
+    try {
+      for await (const event of stream) got.push(event);
+    } catch (error) {
+      problems.push(`${example.name}: ${String(error)}`);
+      continue;
+    }
+    if (!isDeepStrictEqual(got, events)) problems.push(`${example.name}: streamed ${JSON.stringify(got).slice(0, 300)}, not ${JSON.stringify(events).slice(0, 300)}`);
+    if (received.length !== 1) problems.push(`${example.name}: the handler was called ${received.length} times`);
+    else for (const [name, value] of Object.entries(params)) if (!isDeepStrictEqual(received[0]!.args[name], value)) problems.push(`${example.name}: the handler got ${name} = ${JSON.stringify(received[0]!.args[name])}`);
+  }
+  return problems;
+}
+
 async function roundTrip(r: Row): Promise<void> {
   const model = r.model!;
   const document = r.document!;
   const validator = documentValidator(document as { components?: Record<string, unknown> });
   const stub = (await import(pathToFileURL(path.join(r.out, "server/index.ts")).href)) as {
     service: ServiceDefinition;
-    examples: readonly { method: string; params: readonly { name: string; value: unknown }[] }[];
+    examples: readonly { method: string; name: string; params: readonly { name: string; value: unknown }[]; events?: StreamEvents }[];
   };
   const clientModule = (await import(pathToFileURL(path.join(r.out, "client/index.ts")).href)) as Record<string, unknown>;
   expect(Object.keys(stub.service.methods).sort()).toEqual(model.methods.map((m) => m.name).sort());
@@ -388,11 +429,14 @@ async function roundTrip(r: Row): Promise<void> {
     const rpc = client.rpc as { request(request: { method: string; params: unknown[]; unwrap: boolean }): Promise<unknown> };
 
     for (const method of model.methods) {
+      r.callable++;
       if (method.subscription) {
         r.streams++;
+        const problems = await streamTrip(method, stub.examples, client, (reply) => (current = { method: method.name, reply }), received);
+        if (problems.length) r.failures.set(method.name, problems.join(" | "));
+        else r.passed++;
         continue;
       }
-      r.callable++;
       const problems: string[] = [];
       for (const call of callsOf(method, document, validator)) {
         const fail = (what: string) => problems.push(`${call.label}: ${what}`);

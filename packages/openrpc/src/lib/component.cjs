@@ -8,6 +8,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { template } = require("lodash");
 const ts = require("./typescript.cjs");
+const views = require("./views.cjs");
 
 const json = (value) => JSON.stringify(value);
 const list = (items) => `[${items.map(json).join(", ")}]`;
@@ -30,7 +31,7 @@ async function withContext(context, run) {
 /**
  * What a template sees: `model` (model.cjs), `document` (as written), `target` (the target's name
  * and options, e.g. `target.runtime`), `ts` (typescript.cjs), `header` (the do-not-edit line),
- * `json`, `list`, `className`, and `extra` (an object, or a function of the context returning one).
+ * `views` (views.cjs), `json`, `list`, `className`, and `extra` (an object, or a function of the context returning one).
  * `targetName` is the target whose options `target` holds ("client", "server", "docs", or a
  * project's own component's name).
  */
@@ -43,7 +44,7 @@ function templateFile(templatePath, outPath, extra = {}, targetName = "") {
       if (!current) throw new Error("templates render only inside a neutral-openrpc generation");
       const target = { name: targetName, ...(current.targets[targetName] || {}) };
       const more = typeof extra === "function" ? extra(current) : extra;
-      return compiled({ model: current.model, document: current.document, openrpcDocument: current.document, ts, header: current.header, json, list, className: current.model.className, target, ...more });
+      return compiled({ model: current.model, document: current.document, openrpcDocument: current.document, ts, views, header: current.header, json, list, className: current.model.className, target, ...more });
     },
   };
 }

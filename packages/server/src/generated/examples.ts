@@ -17,6 +17,8 @@ export interface ExamplePairing {
   readonly stream: boolean;
   /** The method is a notification (no `result`): it is sent without an id and answered with nothing. */
   readonly notification: boolean;
+  /** A stream's example: the events it opens with (`x-events`), in order, each with its SSE `id` when it has one. */
+  readonly events?: readonly { readonly id?: string; readonly method: string; readonly params: unknown }[];
 }
 
 export const examples: readonly ExamplePairing[] = [
@@ -461,7 +463,31 @@ export const examples: readonly ExamplePairing[] = [
       "value": null
     },
     "stream": true,
-    "notification": false
+    "notification": false,
+    "events": [
+      {
+        "id": "3",
+        "method": "neutralService_message",
+        "params": {
+          "message": {
+            "id": "3",
+            "message": "deadbeefcafef00d",
+            "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+            "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+            "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
+            "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
+            "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+            "timestamp": 1767225720000
+          }
+        }
+      },
+      {
+        "method": "neutralService_caughtUp",
+        "params": {
+          "cursor": "3"
+        }
+      }
+    ]
   },
   {
     "method": "neutralService_deliver",

@@ -17,6 +17,8 @@ export interface ExamplePairing {
   readonly stream: boolean;
   /** The method is a notification (no `result`): it is sent without an id and answered with nothing. */
   readonly notification: boolean;
+  /** A stream's example: the events it opens with (`x-events`), in order, each with its SSE `id` when it has one. */
+  readonly events?: readonly { readonly id?: string; readonly method: string; readonly params: unknown }[];
 }
 
 export const examples: readonly ExamplePairing[] = <%= JSON.stringify(model.methods.flatMap(function (m) {
@@ -25,6 +27,7 @@ export const examples: readonly ExamplePairing[] = <%= JSON.stringify(model.meth
     if (ex.result && Object.prototype.hasOwnProperty.call(ex.result, "value")) pairing.result = { value: ex.result.value };
     pairing.stream = Boolean(m.subscription);
     pairing.notification = m.notification;
+    if (Array.isArray(ex["x-events"])) pairing.events = ex["x-events"];
     return pairing;
   });
 }), null, 2) %>;
