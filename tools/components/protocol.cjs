@@ -16,7 +16,8 @@ module.exports = {
       typescript: [
         templateFile(path.join(templates, "protocol/eip712.ts.tpl"), "eip712.ts", { eip712: readEip712 }, "protocol"),
         templateFile(path.join(templates, "protocol/spec.ts.tpl"), "spec.ts", {}, "protocol"),
-        templateFile(path.join(templates, "protocol/errors.ts.tpl"), "errors.ts", {}, "protocol"),
+        // The package's own errors template: the same `errors` the client and server stubs get.
+        templateFile("errors.ts.tpl", "errors.ts", {}, "protocol"),
       ],
     },
   },

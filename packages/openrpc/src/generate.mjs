@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
 const srcDir = path.dirname(fileURLToPath(import.meta.url));
-const { buildModel, docsDocument } = require("./lib/model.cjs");
+const { buildModel } = require("./lib/model.cjs");
 const { withContext } = require("./lib/component.cjs");
 
 /** The built-in targets: the component that renders each, and its default options. */
@@ -90,7 +90,6 @@ export async function generate({ spec, targets, specName }) {
   const document = await readDocument(spec);
   validateDocument(document, spec);
   const model = buildModel(document);
-  const docsDoc = docsDocument(document);
   const resolved = Object.entries(targets).map(([name, options]) => {
     const builtIn = BUILT_IN_TARGETS[name];
     const component = options.component ?? builtIn?.component;
@@ -101,8 +100,6 @@ export async function generate({ spec, targets, specName }) {
   const context = {
     document,
     model,
-    docsDocument: docsDoc,
-    docsModel: buildModel(docsDoc),
     header: headerFor(specName ?? path.basename(spec)),
     targets: Object.fromEntries(resolved.map((t) => [t.name, t.options])),
   };

@@ -34,9 +34,8 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { childPids, cpuSeconds, curve, freePort, homeRecord, machineBusySeconds, nodeKey, percentile, signedMessage, startRelay, token, user } from "./lib.mjs";
+import { childPids, cpuSeconds, curve, freePort, homeRecord, jsonHeaders, machineBusySeconds, nodeKey, percentile, sendLoadWindow, signedMessage, startRelay, token, user } from "./lib.mjs";
 
 if (process.env.BENCH_FEDERATION === "0") {
   process.stderr.write("federation: skipped (BENCH_FEDERATION=0)\n");
@@ -129,7 +128,6 @@ function node({ dataDir, port, key, peer, extraArgs = [], onSpawn }) {
   });
 }
 
-const jsonHeaders = (bearer) => ({ "content-type": "application/json", authorization: `Bearer ${bearer}` });
 
 /** One JSON-RPC call over a keep-alive agent; resolves with the parsed body. */
 function rpc(url, { bearer, method, params, agent, batch }) {
@@ -248,20 +246,9 @@ async function drained(dataDir, timeoutMs) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Load: autocannon in this process, as run.mjs's send figures. Connection c serves the senders
-// i with i % CONNECTIONS == c, each with its own bearer token; each connection first sends one
-// getInbox per token of its slice (the relay verifies a token once, then serves it from its
-// cache), and the timed window (`duration` s) opens once every connection is warm. Only answers
-// inside the window count; an answer is "delivered" when it carries the receiver's receipt,
-// "pending" when it is the pending message, "failed" otherwise (HTTP or JSON-RPC error).
-
-function slices(count, connections) {
-  return Array.from({ length: connections }, (_, slot) => {
-    const list = [];
-    for (let i = slot; i < count; i += connections) list.push(i);
-    return list;
-  });
-}
+// Load: lib.mjs `sendLoadWindow` (warm connections, then a timed window). Only answers inside the
+// window count; an answer is "delivered" when it carries the receiver's receipt, "pending" when it
+// is the pending message, "failed" otherwise (HTTP or JSON-RPC error, connection error).
 
 /** `count` client-signed messages: sender j % senders.length (the list order matters), random recipients. */
 function presign(senders, recipients, count) {
@@ -274,97 +261,30 @@ function presign(senders, recipients, count) {
 }
 
 async function sendLoad({ url, servers, list, senderTokens, duration }) {
-  const senderCount = senderTokens.length;
-  const senderSlices = slices(senderCount, CONNECTIONS);
-  const bodies = list.map((m, j) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: j + 1, method: "neutralService_sendMessage", params: [m] })));
-  const warmBody = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_getInbox", params: [{}, 1] }));
-  const bySlot = Array.from({ length: CONNECTIONS }, () => []);
-  list.forEach((_, j) => bySlot[(j % senderCount) % CONNECTIONS].push(j));
-  const latencies = new Float64Array(4_000_000);
-  let count = 0;
-  let repeats = 0;
   const tally = { delivered: 0, pending: 0, failed: 0, sample: undefined };
-  /** Sends answered with a stored message in the whole run (warm connections' sends before the window too). */
-  let acknowledged = 0;
-  let window;
-  let end;
-  let instance;
-  let warmConnections = 0;
-  let slots = 0;
-  const pidsOf = (server) => server.pids();
   const counters = () => ({
     at: performance.now(),
-    cpu: servers.map((server) => cpuSeconds(pidsOf(server))),
+    cpu: servers.map((server) => cpuSeconds(server.pids())),
     machine: machineBusySeconds(),
     self: process.cpuUsage(),
   });
-  const begin = () => {
-    window = counters();
-    setTimeout(() => {
-      end = counters();
-      instance.stop();
-    }, duration * 1000);
-  };
-  instance = autocannon({
+  const { latencies: sorted, window, end, acknowledged, repeats } = await sendLoadWindow({
     url,
     connections: CONNECTIONS,
-    duration: duration + 600, // a bound only: stopped `duration` s after the window opens
-    timeout: 30,
-    requests: [
-      {
-        method: "POST",
-        path: "/",
-        state: { slot: -1, n: 0, warm: true, warmed: 0 }, // per connection
-        setupRequest(request) {
-          const state = request.state;
-          if (state.slot < 0) state.slot = slots++;
-          if (state.warm) {
-            const senders = senderSlices[state.slot];
-            if (state.warmed < senders.length) {
-              request.headers = jsonHeaders(senderTokens[senders[state.warmed++]]);
-              request.body = warmBody;
-              return request;
-            }
-            state.warm = false;
-            if (++warmConnections === CONNECTIONS) begin();
-          }
-          const mine = bySlot[state.slot];
-          if (state.n >= mine.length) repeats++;
-          const j = mine[state.n++ % mine.length];
-          request.headers = jsonHeaders(senderTokens[j % senderCount]);
-          request.body = bodies[j];
-          return request;
-        },
-        onResponse(status, body) {
-          const text = String(body);
-          if (text.includes('"data":[')) return; // a warm-up getInbox
-          const stored = status === 200 && text.includes('"sender_receipt"') && !text.includes('"error"');
-          if (stored) acknowledged++;
-          if (!window || end) return;
-          if (stored && text.includes('"receiver_receipt"')) tally.delivered++;
-          else if (stored && text.includes('"status":"pending"')) tally.pending++;
-          else {
-            tally.failed++;
-            tally.sample ??= `${status} ${text.slice(0, 300)}`;
-          }
-        },
-      },
-    ],
+    list,
+    senderTokens,
+    duration,
+    counters,
+    onAnswer(stored, status, text) {
+      if (stored && text.includes('"receiver_receipt"')) tally.delivered++;
+      else if (stored && text.includes('"status":"pending"')) tally.pending++;
+      else {
+        tally.failed++;
+        tally.sample ??= status === 0 ? text : `${status} ${text.slice(0, 300)}`;
+      }
+    },
   });
-  // A connection error is a failed send too (e.g. the node resetting connections over a limit).
-  instance.on("reqError", (error) => {
-    if (!window || end) return;
-    tally.failed++;
-    tally.sample ??= `connection error ${error?.code ?? error?.message ?? error}`;
-  });
-  instance.on("response", (_client, _status, _bytes, responseTime) => {
-    if (!window || end) return;
-    if (count < latencies.length) latencies[count++] = responseTime;
-  });
-  await instance;
-  if (!window || !end) throw new Error("load: the run ended before its timed window did");
   const seconds = (end.at - window.at) / 1000;
-  const sorted = latencies.subarray(0, count).sort();
   const selfSeconds = (end.self.user - window.self.user + end.self.system - window.self.system) / 1e6;
   const serverCores = servers.map((_, k) => (end.cpu[k] - window.cpu[k]) / seconds);
   const clientCores = selfSeconds / seconds;

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { spawn, spawnSync, execFileSync } from "node:child_process";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import autocannon from "autocannon";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSiweMessage, encodeBearerToken, hashTypedData, personalMessageDigest, tokenExpiry } from "@neutral/protocol";
@@ -347,4 +348,115 @@ export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[index];
+}
+
+export const jsonHeaders = (bearer) => ({ "content-type": "application/json", authorization: `Bearer ${bearer}` });
+
+/** Sender indexes 0…count-1 dealt to `connections` slots: slot c gets the i with i % connections == c. */
+export function slices(count, connections) {
+  return Array.from({ length: connections }, (_, slot) => {
+    const list = [];
+    for (let i = slot; i < count; i += connections) list.push(i);
+    return list;
+  });
+}
+
+/**
+ * The send load of federation.mjs and live.mjs: autocannon in this process on `connections`
+ * keep-alive connections. Connection c serves the senders i with i % connections == c, each with
+ * its own bearer token (`senderTokens[i]`); it first sends one getInbox per token of its slice (the
+ * relay verifies a token once, then serves it from its cache), and the timed window (`duration` s)
+ * opens once every connection is warm. Then each connection sends its share of `list` (pre-signed
+ * messages, sender j % senderTokens.length), in order; one that has sent all of its own asks
+ * `whenExhausted(senderIndex)` for the message to send (default: its own again, counted in `repeats`).
+ *
+ * `counters()` is snapshotted when the window opens and ends (`window`, `end`; `onOpen` runs at the
+ * opening). Inside the window every answer to a send goes to `onAnswer(stored, status, text)`
+ * (`stored`: a 200 carrying the sender's receipt), a connection error as `onAnswer(false, 0, text)`.
+ * Returns the window's sorted latencies (ms), the snapshots, the sends answered stored over the
+ * whole run (`acknowledged`, warm-up included) and `repeats`.
+ */
+export async function sendLoadWindow({ url, connections, list, senderTokens, duration, counters, onOpen = () => {}, onAnswer, whenExhausted }) {
+  const senderCount = senderTokens.length;
+  const senderSlices = slices(senderCount, connections);
+  const bodies = list.map((m, j) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: j + 1, method: "neutralService_sendMessage", params: [m] })));
+  const warmBody = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_getInbox", params: [{}, 1] }));
+  const bySlot = Array.from({ length: connections }, () => []);
+  list.forEach((_, j) => bySlot[(j % senderCount) % connections].push(j));
+  const latencies = new Float64Array(4_000_000);
+  let count = 0;
+  let repeats = 0;
+  let acknowledged = 0;
+  let window;
+  let end;
+  let instance;
+  let warmConnections = 0;
+  let slots = 0;
+  const begin = () => {
+    window = counters();
+    onOpen();
+    setTimeout(() => {
+      end = counters();
+      instance.stop();
+    }, duration * 1000);
+  };
+  instance = autocannon({
+    url,
+    connections,
+    duration: duration + 600, // a bound only: stopped `duration` s after the window opens
+    timeout: 30,
+    requests: [
+      {
+        method: "POST",
+        path: "/",
+        state: { slot: -1, n: 0, warm: true, warmed: 0 }, // per connection
+        setupRequest(request) {
+          const state = request.state;
+          if (state.slot < 0) state.slot = slots++;
+          if (state.warm) {
+            const senders = senderSlices[state.slot];
+            if (state.warmed < senders.length) {
+              request.headers = jsonHeaders(senderTokens[senders[state.warmed++]]);
+              request.body = warmBody;
+              return request;
+            }
+            state.warm = false;
+            if (++warmConnections === connections) begin();
+          }
+          const mine = bySlot[state.slot];
+          if (state.n >= mine.length && whenExhausted) {
+            const sender = senderSlices[state.slot][state.n++ % senderSlices[state.slot].length];
+            request.headers = jsonHeaders(senderTokens[sender]);
+            request.body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_sendMessage", params: [whenExhausted(sender)] });
+            return request;
+          }
+          if (state.n >= mine.length) repeats++;
+          const j = mine[state.n++ % mine.length];
+          request.headers = jsonHeaders(senderTokens[j % senderCount]);
+          request.body = bodies[j];
+          return request;
+        },
+        onResponse(status, body) {
+          const text = String(body);
+          if (text.includes('"data":[')) return; // a warm-up getInbox
+          const stored = status === 200 && text.includes('"sender_receipt"') && !text.includes('"error"');
+          if (stored) acknowledged++;
+          if (!window || end) return;
+          onAnswer(stored, status, text);
+        },
+      },
+    ],
+  });
+  // A connection error is a failed send too (e.g. the node resetting connections over a limit).
+  instance.on("reqError", (error) => {
+    if (!window || end) return;
+    onAnswer(false, 0, `connection error ${error?.code ?? error?.message ?? error}`);
+  });
+  instance.on("response", (_client, _status, _bytes, responseTime) => {
+    if (!window || end) return;
+    if (count < latencies.length) latencies[count++] = responseTime;
+  });
+  await instance;
+  if (!window || !end) throw new Error("load: the run ended before its timed window did");
+  return { latencies: latencies.subarray(0, count).sort(), window, end, acknowledged, repeats };
 }

@@ -58,9 +58,8 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { childPids, cpuSeconds, curve, machineBusySeconds, percentile, signedMessage, startRelay, token, user } from "./lib.mjs";
+import { childPids, cpuSeconds, curve, jsonHeaders, machineBusySeconds, percentile, sendLoadWindow, signedMessage, startRelay, token, user } from "./lib.mjs";
 
 if (process.env.BENCH_LIVE === "0") {
   process.stderr.write("live: skipped (BENCH_LIVE=0)\n");
@@ -337,7 +336,6 @@ async function openStreams(url, tokens, addresses, { first = 0, inFlight = 100 }
 // ---------------------------------------------------------------------------------------------
 // Plain JSON-RPC calls over keep-alive agents.
 
-const jsonHeaders = (bearer) => ({ "content-type": "application/json", authorization: `Bearer ${bearer}` });
 
 /** One call; resolves with { status, text, body (parsed or undefined), at (arrival of the answer's end) }. */
 function post(url, bearer, payload, agent) {
@@ -415,18 +413,10 @@ async function warmTokens(url, tokens, agent) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Send load: autocannon in this process, as run.mjs's and federation.mjs's send figures.
+// Send load: lib.mjs `sendLoadWindow` (autocannon in this process), as federation.mjs's send figures.
 // Connection c serves the senders i with i % CONNECTIONS == c, each with its own token; each
 // connection first sends one getInbox per token of its slice, and the timed window (`duration` s)
 // opens once every connection is warm. Only answers inside the window count.
-
-function slices(count, connections) {
-  return Array.from({ length: connections }, (_, slot) => {
-    const list = [];
-    for (let i = slot; i < count; i += connections) list.push(i);
-    return list;
-  });
-}
 
 /** Established connections from 127.0.0.1 (the load's, not the streams') per relay process, by `ss`; undefined without it. */
 function loadConnectionsPerProcess(node) {
@@ -447,98 +437,33 @@ function loadConnectionsPerProcess(node) {
  * workers unevenly, see `split`) signs more on the spot with `more(sender index)`, counted in `signedLate`.
  */
 async function sendLoad({ node, list, senderTokens, duration, more }) {
-  const senderCount = senderTokens.length;
-  const senderSlices = slices(senderCount, CONNECTIONS);
-  const bodies = list.map((m, j) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: j + 1, method: "neutralService_sendMessage", params: [m] })));
-  const warmBody = Buffer.from(rpcBody("neutralService_getInbox", [{}, 1]));
-  const bySlot = Array.from({ length: CONNECTIONS }, () => []);
-  list.forEach((_, j) => bySlot[(j % senderCount) % CONNECTIONS].push(j));
-  const latencies = new Float64Array(4_000_000);
-  let count = 0;
   let signedLate = 0;
   let split;
-  let acknowledged = 0;
   let windowOk = 0;
   let failed = 0;
   let sample;
-  let window;
-  let end;
-  let instance;
-  let warmConnections = 0;
-  let slots = 0;
   const counters = () => ({ at: performance.now(), cpu: cpuSeconds(node.pids()), machine: machineBusySeconds(), self: process.cpuUsage(), events: tally.messages });
-  const begin = () => {
-    window = counters();
-    split = loadConnectionsPerProcess(node);
-    setTimeout(() => {
-      end = counters();
-      instance.stop();
-    }, duration * 1000);
-  };
-  instance = autocannon({
+  const { latencies: times, window, end, acknowledged } = await sendLoadWindow({
     url: node.url,
     connections: CONNECTIONS,
-    duration: duration + 600, // a bound only: stopped `duration` s after the window opens
-    timeout: 30,
-    requests: [
-      {
-        method: "POST",
-        path: "/",
-        state: { slot: -1, n: 0, warm: true, warmed: 0 }, // per connection
-        setupRequest(request) {
-          const state = request.state;
-          if (state.slot < 0) state.slot = slots++;
-          if (state.warm) {
-            const senders = senderSlices[state.slot];
-            if (state.warmed < senders.length) {
-              request.headers = jsonHeaders(senderTokens[senders[state.warmed++]]);
-              request.body = warmBody;
-              return request;
-            }
-            state.warm = false;
-            if (++warmConnections === CONNECTIONS) begin();
-          }
-          const mine = bySlot[state.slot];
-          if (state.n >= mine.length) {
-            const sender = senderSlices[state.slot][state.n++ % senderSlices[state.slot].length];
-            signedLate++;
-            request.headers = jsonHeaders(senderTokens[sender]);
-            request.body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_sendMessage", params: [more(sender)] });
-            return request;
-          }
-          const j = mine[state.n++];
-          request.headers = jsonHeaders(senderTokens[j % senderCount]);
-          request.body = bodies[j];
-          return request;
-        },
-        onResponse(status, body) {
-          const text = String(body);
-          if (text.includes('"data":[')) return; // a warm-up getInbox
-          const stored = status === 200 && text.includes('"sender_receipt"') && !text.includes('"error"');
-          if (stored) acknowledged++;
-          if (!window || end) return;
-          if (stored) windowOk++;
-          else {
-            failed++;
-            sample ??= `${status} ${text.slice(0, 300)}`;
-          }
-        },
-      },
-    ],
+    list,
+    senderTokens,
+    duration,
+    counters,
+    onOpen: () => (split = loadConnectionsPerProcess(node)),
+    whenExhausted(sender) {
+      signedLate++;
+      return more(sender);
+    },
+    onAnswer(stored, status, text) {
+      if (stored) windowOk++;
+      else {
+        failed++;
+        sample ??= status === 0 ? text : `${status} ${text.slice(0, 300)}`;
+      }
+    },
   });
-  instance.on("reqError", (error) => {
-    if (!window || end) return;
-    failed++;
-    sample ??= `connection error ${error?.code ?? error?.message ?? error}`;
-  });
-  instance.on("response", (_client, _status, _bytes, responseTime) => {
-    if (!window || end) return;
-    if (count < latencies.length) latencies[count++] = responseTime;
-  });
-  await instance;
-  if (!window || !end) throw new Error("load: the run ended before its timed window did");
   const seconds = (end.at - window.at) / 1000;
-  const times = latencies.subarray(0, count).sort();
   const selfSeconds = (end.self.user - window.self.user + end.self.system - window.self.system) / 1e6;
   const serverCores = (end.cpu - window.cpu) / seconds;
   const clientCores = selfSeconds / seconds;

@@ -3,12 +3,19 @@
 "use strict";
 const { templateFile } = require("../lib/component.cjs");
 const html = require("../lib/html.cjs");
+const { buildModel, docsDocument } = require("../lib/model.cjs");
+
+/** The page renders the document with every `$ref` inlined (model.cjs `docsDocument`): only this target needs that view. */
+function docsView(context) {
+  const document = docsDocument(context.document);
+  return { html, model: buildModel(document), openrpcDocument: document };
+}
 
 module.exports = {
   staticPath: () => undefined,
   hooks: {
     templateFiles: {
-      html: [templateFile("docs/index.html.tpl", "index.html", (context) => ({ html, model: context.docsModel, openrpcDocument: context.docsDocument }), "docs")],
+      html: [templateFile("docs/index.html.tpl", "index.html", docsView, "docs")],
     },
   },
 };
