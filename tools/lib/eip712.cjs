@@ -9,6 +9,8 @@ const VALUE_TYPES = {
   string: "string",
   uint32: "number",
   uint64: "number",
+  // Arrays of a value type: encoded as EIP-712 says (keccak256 of the elements' encodings, concatenated).
+  "uint64[]": "readonly number[]",
 };
 
 /** The extension, checked, or null when the document has none. */

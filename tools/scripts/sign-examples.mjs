@@ -83,6 +83,25 @@ const answerSignature = await node.signTypedData({
   message: { node: node.address, messages: sha256(relayedDigest), outcomes: sha256(toBytes(outcomes)) },
 });
 
+// Retention and deletion: bob deletes message 1 (alice's to him) from his mailbox; the node's receipt.
+const deletionDraft = { account: bob.address, ids: [1n], timestamp: 1767225840000n };
+const deletionDigest = hashTypedData({ domain, types, primaryType: "Deletion", message: deletionDraft });
+const deletion = {
+  request: {
+    account: bob.address.toLowerCase(),
+    ids: ["1"],
+    timestamp: 1767225840000,
+    signature: await bob.signTypedData({ domain, types, primaryType: "Deletion", message: deletionDraft }),
+  },
+  receipt: {
+    node: node.address.toLowerCase(),
+    account: bob.address.toLowerCase(),
+    ids: ["1"],
+    request: deletionDigest,
+    signature: await node.signTypedData({ domain, types, primaryType: "DeletionReceipt", message: { node: node.address, request: deletionDigest } }),
+  },
+};
+
 console.log(
   JSON.stringify(
     {
@@ -95,6 +114,7 @@ console.log(
       keyBundles,
       homes,
       relayed: { message: relayed, receiver_receipt: receiverReceipt, answer_signature: answerSignature },
+      deletion,
     },
     null,
     2,

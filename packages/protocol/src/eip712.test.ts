@@ -20,6 +20,12 @@ const samples: { [P in PrimaryType]: TypedValues[P][] } = {
   DeriveMessagingKey: [{ notice: "ünïcödé ✓", account: BOB, version: 1 }, { notice: "", account: ALICE, version: 2 ** 32 - 1 }],
   Home: [{ account: ALICE, node: BOB, timestamp: 1767225600000 }],
   DeliveryAnswer: [{ node: BOB, messages: `0x${"12".repeat(32)}`, outcomes: `0x${"34".repeat(32)}` }],
+  Deletion: [
+    { account: BOB, ids: [1], timestamp: 1767225780000 },
+    { account: ALICE, ids: [], timestamp: 0 },
+    { account: ALICE, ids: [3, 2 ** 40, Number.MAX_SAFE_INTEGER], timestamp: 1767225600000 },
+  ],
+  DeletionReceipt: [{ node: BOB, request: `0x${"77".repeat(32)}` }],
   NodeRequest: [
     { origin: ALICE, destination: BOB, method: "neutralService_deliver", body: `0x${"5a".repeat(32)}`, timestamp: 1767225600000 },
     { origin: BOB, destination: ALICE, method: "", body: `0x${"00".repeat(32)}`, timestamp: 0 },
@@ -27,7 +33,7 @@ const samples: { [P in PrimaryType]: TypedValues[P][] } = {
 };
 
 const viemDigest = (primaryType: PrimaryType, message: Record<string, unknown>) => {
-  const values = Object.fromEntries(Object.entries(message).map(([k, v]) => [k, typeof v === "number" ? BigInt(v) : v]));
+  const values = Object.fromEntries(Object.entries(message).map(([k, v]) => [k, typeof v === "number" ? BigInt(v) : Array.isArray(v) ? v.map((item: unknown) => (typeof item === "number" ? BigInt(item) : item)) : v]));
   return viemHashTypedData({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType, message: values } as unknown as TypedDataDefinition);
 };
 
@@ -46,6 +52,8 @@ describe("EIP-712 digests", () => {
     expect(() => hashTypedData({ primaryType: "KeyBundle", message: { account: ALICE, key: "0x1234", timestamp: 1 } })).toThrow(/32 bytes/);
     expect(() => hashTypedData({ primaryType: "Receipt", message: { message: "0x12", role: "sender" } })).toThrow(/32 bytes/);
     expect(() => hashTypedData({ primaryType: "Message", message: { from: "0x1234", to: BOB, message: "0x", timestamp: 1 } })).toThrow(/20 bytes/);
+    expect(() => hashTypedData({ primaryType: "Deletion", message: { account: BOB, ids: [1, -2], timestamp: 1 } })).toThrow(RangeError);
+    expect(() => hashTypedData({ primaryType: "Deletion", message: { account: BOB, ids: "1" as unknown as number[], timestamp: 1 } })).toThrow(/array/);
   });
 
   it("encodes each type as its canonical text", () => {

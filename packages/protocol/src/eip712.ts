@@ -50,6 +50,12 @@ function uintWord(value: number, bits: number): Uint8Array {
 }
 
 function encodeValue(field: Field, value: unknown): Uint8Array {
+  if (field.type.endsWith("[]")) {
+    // EIP-712: an array is the keccak256 of its elements' encodings, concatenated.
+    if (!Array.isArray(value)) throw new TypeError(`${field.name}: ${field.type} takes an array`);
+    const element: Field = { name: field.name, type: field.type.slice(0, -2) };
+    return keccak_256(concatBytes(...value.map((item: unknown) => encodeValue(element, item))));
+  }
   switch (field.type) {
     case "address": {
       const bytes = fromHex(String(value));

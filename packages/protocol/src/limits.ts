@@ -22,6 +22,8 @@ export const DEFAULT_LIMITS = {
   maxResponseBytes: 4 * 1024 * 1024,
   /** Messages a `since`/`until` page examines per mailbox part. */
   maxPageScan: 256,
+  /** How long a node keeps a message after storing it, seconds (90 days); 0 means until deleted. */
+  retentionSeconds: 90 * 86_400,
 } as const;
 
 export type SpecLimits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };

@@ -75,6 +75,7 @@ describe("constants stated in openrpc.json's text", () => {
     expect(limits).toContain(`message ≤ ${DEFAULT_LIMITS.maxMessageBytes / 1024} KiB of bytes · clock skew ±${DEFAULT_LIMITS.clockSkewMs / 60_000} min`);
     expect(limits).toContain(`≤ ${DEFAULT_LIMITS.maxResponseBytes / 1024 / 1024} MiB of message JSON (\`maxResponseBytes\`)`);
     expect(limits).toContain(`examines ≤ ${DEFAULT_LIMITS.maxPageScan} messages per mailbox part`);
+    expect(limits).toContain(`kept ${DEFAULT_LIMITS.retentionSeconds / 86_400} days after the node stored it (\`retentionSeconds\``);
     expect(MAX_PAGE_LIMIT).toBe(spec.components.schemas.Limit!.maximum);
     expect(SPEC_VERSION).toBe(spec.info.version);
   });

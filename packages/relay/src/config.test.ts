@@ -27,6 +27,7 @@ const FLAGS = [
   ["max-message-bytes", "NEUTRAL_MAX_MESSAGE_BYTES"],
   ["max-response-bytes", "NEUTRAL_MAX_RESPONSE_BYTES"],
   ["max-page-scan", "NEUTRAL_MAX_PAGE_SCAN"],
+  ["retention", "NEUTRAL_RETENTION"],
   ["clock-skew-ms", "NEUTRAL_CLOCK_SKEW_MS"],
   ["max-subscriptions", "NEUTRAL_MAX_SUBSCRIPTIONS"],
   ["max-subscriptions-per-account", "NEUTRAL_MAX_SUBSCRIPTIONS_PER_ACCOUNT"],
@@ -83,6 +84,13 @@ describe("parseConfig: federation", () => {
     expect(config(["--public-url", "https://a.example.org/"]).federation.publicUrl).toBe("https://a.example.org");
   });
 
+  it("takes a retention with a unit, at the ten-year bound and off at 0", () => {
+    expect(config(["--retention", "3650d"]).limits.retentionSeconds).toBe(3650 * 86_400);
+    expect(config(["--retention", "90"]).limits.retentionSeconds).toBe(90);
+    expect(config(["--retention", "45m"]).limits.retentionSeconds).toBe(45 * 60);
+    expect(config(["--retention", "0"]).limits.retentionSeconds).toBe(0);
+  });
+
   it.each([
     [["--peer", "ftp://a:1"], /--peer must be an http/],
     [["--peer", "http://user:pw@a:1"], /without credentials/],
@@ -97,6 +105,9 @@ describe("parseConfig: federation", () => {
     [["--max-subscriptions", "0"], /--max-subscriptions must be an integer in 1\.\./],
     [["--max-subscriptions-per-account", "0"], /--max-subscriptions-per-account must be an integer in 1\.\./],
     [["--subscription-buffer-bytes", "1023"], /--subscription-buffer-bytes must be an integer in 1024\.\./],
+    [["--retention", "3651d"], /--retention must be a duration of at most 3650d/],
+    [["--retention", "-1"], /--retention must be a duration/],
+    [["--retention", "2w"], /--retention must be a duration/],
   ])("refuses %j", (args, message) => {
     expect(() => config(args)).toThrow(message);
   });
@@ -153,6 +164,7 @@ describe("parseConfig", () => {
         clockSkewMs: 5 * 60 * 1000,
         maxResponseBytes: 4 * 1024 * 1024,
         maxPageScan: 256,
+        retentionSeconds: 90 * 86_400,
         quotaPeriodSeconds: 3600,
         senderQuotaMessages: 10_000,
         senderQuotaBytes: 100 * 1024 * 1024,
@@ -197,6 +209,7 @@ describe("parseConfig", () => {
     ["max-message-bytes", "16", "32", 16, 32, (c) => c.limits.maxMessageBytes],
     ["max-response-bytes", "65536", "131072", 65536, 131072, (c) => c.limits.maxResponseBytes],
     ["max-page-scan", "101", "1000", 101, 1000, (c) => c.limits.maxPageScan],
+    ["retention", "0", "12h", 0, 12 * 3600, (c) => c.limits.retentionSeconds],
     ["clock-skew-ms", "0", "1000", 0, 1000, (c) => c.limits.clockSkewMs],
     ["public-url", "https://a.example.org", "https://b.example.org/", "https://a.example.org", "https://b.example.org", (c) => c.federation.publicUrl],
     ["peer", "http://127.0.0.1:8646", "http://127.0.0.1:8647", [{ url: "http://127.0.0.1:8646" }], [{ url: "http://127.0.0.1:8647" }], (c) => c.federation.peers],

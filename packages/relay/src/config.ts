@@ -70,6 +70,8 @@ export interface Limits {
   maxResponseBytes: number;
   /** With since/until, the most mailbox entries one page examines per range (`maxPageScan`). */
   maxPageScan: number;
+  /** How long a message is kept after this node stored it, seconds; 0: until its owner deletes it (`retentionSeconds`). */
+  retentionSeconds: number;
   /** Per client IP, per node: cost units per second (limits/request-costs.ts); absent: off. */
   rateLimit?: number;
   /** The storage quotas' period, present when one is on; each quota is per node, absent when off. */
@@ -170,6 +172,11 @@ const FLAGS = {
     env: "NEUTRAL_MAX_RESPONSE_BYTES",
     default: String(DEFAULT_LIMITS.maxResponseBytes),
     help: "answer budget of one HTTP request, bytes of message JSON: pages stop short of it, batch entries past it get -32005",
+  },
+  retention: {
+    env: "NEUTRAL_RETENTION",
+    default: `${DEFAULT_LIMITS.retentionSeconds}`,
+    help: "how long a message is kept after this node stored it, then no longer served and deleted: seconds, or a number with s, m, h or d; 0 = until its owner deletes it",
   },
   "max-page-scan": { env: "NEUTRAL_MAX_PAGE_SCAN", default: String(DEFAULT_LIMITS.maxPageScan), help: "with since/until, most messages one page examines per mailbox part; the page then stops early with a cursor" },
   "clock-skew-ms": { env: "NEUTRAL_CLOCK_SKEW_MS", default: String(DEFAULT_LIMITS.clockSkewMs), help: "accepted distance of a message timestamp from the node's clock; also how far ahead a key bundle's may be" },
@@ -303,6 +310,18 @@ function peerOf(text: string): PeerConfig {
   return { url, address: address.toLowerCase() };
 }
 
+const DURATION_UNITS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+
+/** Seconds from `90d`, `12h`, `30m`, `45s` or a plain number of seconds: 0 to ten years. */
+function duration(name: FlagName, text: string): number {
+  const match = /^(\d+)([smhd]?)$/.exec(text.trim());
+  const seconds = match ? Number(match[1]) * DURATION_UNITS[(match[2] || "s") as keyof typeof DURATION_UNITS] : Number.NaN;
+  if (!Number.isSafeInteger(seconds) || seconds > 3650 * 86_400) {
+    throw new ConfigError(`--${name} must be a duration of at most 3650d: seconds, or a number with s, m, h or d (got ${JSON.stringify(text)})`);
+  }
+  return seconds;
+}
+
 function federationConfig(value: (name: FlagName) => string | undefined, flags: unknown, variable: string | undefined): FederationConfig {
   const lists = Array.isArray(flags) && flags.length > 0 ? (flags as string[]) : variable ? [variable] : [];
   const peers = lists
@@ -430,6 +449,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
         clockSkewMs: integer("clock-skew-ms", required("clock-skew-ms"), 0, Number.MAX_SAFE_INTEGER),
         maxResponseBytes: integer("max-response-bytes", required("max-response-bytes"), 1024, 1024 * 1024 * 1024),
         maxPageScan: integer("max-page-scan", required("max-page-scan"), 101, 1_000_000),
+        retentionSeconds: duration("retention", required("retention")),
 
         ...(quotasOn && { quotaPeriodSeconds }),
         ...(quotas.senderQuotaMessages > 0 && { senderQuotaMessages: quotas.senderQuotaMessages }),

@@ -9,6 +9,7 @@ import { deliveryPollMs, federationParts, serveDeliveryKicks, startNodeDeliverer
 import { serveNodeLimits } from "./limits/cluster-sync.js";
 import { createLogger, flushLogs, type Logger } from "./log.js";
 import { logCheckpointError, openNodeStorage, type NodeStorage } from "./node-storage.js";
+import { startRetentionSweep } from "./retention.js";
 import { serveWorkerAppends } from "./storage/shared-writer.js";
 import { observeCommits } from "./live/commits.js";
 import { broadcastCommits } from "./live/cluster-commits.js";
@@ -137,6 +138,8 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   };
   const deliverer = startNodeDeliverer(federationOptions, await federationParts(federationOptions), { pollMs: deliveryPollMs(config) });
   serveDeliveryKicks(deliverer);
+  // Expired messages are swept here too, through the same writer.
+  const sweep = startRetentionSweep({ store: deliveries.store, retentionMs: config.limits.retentionSeconds * 1000, logger });
 
   // The node's connection counts, per client and in total, across the workers.
   serveConnectionLedger({ maxConnections: config.connections.maxConnections, maxConnectionsPerClient: config.connections.maxConnectionsPerIp });
@@ -182,8 +185,7 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
       logger.error("the SQLite writer did not close within 10 s");
       exitAfterLogs(1);
     }, 10_000);
-    void deliverer
-      .stop()
+    void Promise.all([deliverer.stop(), sweep?.stop()])
       .then(() => deliveries.store.close())
       .catch((error: unknown) => logger.error({ err: error }, "error while stopping the deliverer"))
       .then(() => writer?.close())

@@ -45,11 +45,12 @@ export interface OpenStorageOptions {
  * replica finds it. A configured `--node-key` wins in both cases.
  */
 export async function openNodeStorage(
-  config: Pick<RelayConfig, "dataDir" | "nodeKey" | "databaseUrl" | "databasePoolSize">,
+  config: Pick<RelayConfig, "dataDir" | "nodeKey" | "databaseUrl" | "databasePoolSize"> & { limits?: Pick<RelayConfig["limits"], "retentionSeconds"> },
   curve: Secp256k1,
   options: OpenStorageOptions,
 ): Promise<NodeStorage> {
   const { logger } = options;
+  const retentionMs = (config.limits?.retentionSeconds ?? 0) * 1000;
   if (config.databaseUrl === undefined) {
     const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
     const file = path.join(config.dataDir, DATABASE_FILE);
@@ -62,7 +63,7 @@ export async function openNodeStorage(
       writer = observeCommits(startStoreWriter({ file, onCheckpointError }), (events) => local.publish(events));
       commits = local;
     }
-    const store = openSqliteStore({ file, migrate: options.migrate ?? true, ...(writer && { writer }), onCheckpointError });
+    const store = openSqliteStore({ file, migrate: options.migrate ?? true, ...(writer && { writer }), onCheckpointError, retentionMs });
     return { store, nodeKey, location: { storage: "sqlite", file, keyFile: path.join(config.dataDir, NODE_KEY_FILE) }, ...(commits && { commits }) };
   }
 
@@ -71,6 +72,7 @@ export async function openNodeStorage(
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,
     migrate: options.migrate ?? true,
+    retentionMs,
     onIdleError: (error) => logger.warn({ err: error, database }, "PostgreSQL connection lost; the pool reconnects"),
   });
   try {

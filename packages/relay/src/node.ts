@@ -6,6 +6,7 @@ import type { RelayConfig } from "./config.js";
 import { loadSecp256k1, type Secp256k1 } from "./crypto/secp256k1.js";
 import type { Logger } from "./log.js";
 import { openNodeStorage, type NodeStorage } from "./node-storage.js";
+import { startRetentionSweep } from "./retention.js";
 import { createFederation, deliveryPollMs, type Federation } from "./federation/index.js";
 import { createRelay, type Relay } from "./relay.js";
 import { primaryWriter } from "./storage/shared-writer.js";
@@ -59,6 +60,8 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
   const { commits } = storage;
   let relay: Relay;
   let federation: Federation | undefined;
+  // Expired messages are swept where the outbox is drained: here, unless this is a cluster worker.
+  const sweep = clusterWorker ? undefined : startRetentionSweep({ store: storage.store, retentionMs: config.limits.retentionSeconds * 1000, logger });
   try {
     // The outbox is drained by one process of the node: this one, unless it is a cluster worker
     // (then its primary, main.ts); on PostgreSQL by the replica holding the lease, which notices
@@ -84,6 +87,7 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
       ...(options.connectionGate && { connectionGate: options.connectionGate }),
     });
   } catch (error) {
+    await sweep?.stop();
     await commits?.close();
     await federation?.close();
     await storage.store.close();
@@ -98,10 +102,14 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
       try {
         return await relay.listen();
       } catch (error) {
+        await sweep?.stop();
         await relay.close(0); // the limits' timers, the connection guard, the store
         throw error;
       }
     },
-    close: (graceMs) => relay.close(graceMs),
+    async close(graceMs) {
+      await sweep?.stop();
+      await relay.close(graceMs);
+    },
   };
 }

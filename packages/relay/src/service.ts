@@ -9,6 +9,7 @@ import {
 } from "@neutral/server";
 import type {
   DeliveryOutcome,
+  DeletionReceipt,
   DeliveryRefusal,
   DeliveryResult,
   DirectoryAnswer,
@@ -25,7 +26,7 @@ import { isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";
 import type { FederationConfig, Limits, LiveConfig } from "./config.js";
 import type { Federation, Route } from "./federation/index.js";
 import { homeDigest, relayedSigners, type RelayedFields } from "./federation/records.js";
-import { deliveryAnswerDigest, errors, isPendingMessageJson, MESSAGE_ID_PATTERN } from "@neutral/protocol";
+import { deliveryAnswerDigest, errors, hashTypedData, isPendingMessageJson, MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import type { StorageQuotas } from "./limits/storage-quotas.js";
 import type { AcceptedMessage } from "./message.js";
 import type { StreamSelection, Subscriptions } from "./live/subscriptions.js";
@@ -420,6 +421,31 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       };
       const start = lastEventId ?? after;
       return subscriptions.open({ selection, after: start === undefined ? 0 : cursorValue(start), ...(auth.expiresAt !== undefined && { expiresAt: auth.expiresAt }), signal });
+    },
+
+    async neutralService_deleteMessages({ request }, { auth }): Promise<DeletionReceipt> {
+      // As publishKey: the caller, the clock (only the future: a request may be sent again later,
+      // and deleting what is gone changes nothing), then the signature recovery.
+      const account = request.account.toLowerCase();
+      if (account !== auth.address) {
+        throw new RpcError(ErrorCode.Forbidden, "Forbidden: request.account must be the authenticated address", { field: "request.account" });
+      }
+      refuseFuture("request.timestamp", request.timestamp);
+      const ids = request.ids.map(cursorValue);
+      const digest = hashTypedData({ primaryType: "Deletion", message: { account: account as `0x${string}`, ids, timestamp: request.timestamp } });
+      if (curve.recoverAddress(digest, Buffer.from(request.signature.slice(2), "hex")) !== account) {
+        throw new RpcError(errors.InvalidSignature.code, "Invalid signature: it does not recover request.account", { field: "request.signature" });
+      }
+      const { pending } = await store.deleteMessages(account, ids);
+      if (pending.length > 0) {
+        throw RpcError.invalidParams("request.ids", `names messages still pending delivery to another node (${pending.join(", ")}): delete them once delivered or failed`, {
+          param: "request",
+          path: "/ids",
+          pending: pending.map(String),
+        });
+      }
+      const receipt = hashTypedData({ primaryType: "DeletionReceipt", message: { node: nodeAddress as `0x${string}`, request: hex(digest) as `0x${string}` } });
+      return { node: nodeAddress, account, ids: request.ids, request: hex(digest), signature: hex(curve.sign(receipt, nodeKey)) };
     },
 
     neutralService_nodeInfo(): NodeInfo {

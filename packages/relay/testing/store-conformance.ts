@@ -29,8 +29,11 @@ import { ID_CEILING, messageJson, type AcceptedMessage, type AppendResult, type 
 
 export interface OpenedStore {
   store: MessageStore;
-  /** Opens the same storage again (as after a restart); given only by durable backends. */
-  reopen?: () => Promise<MessageStore>;
+  /**
+   * Opens the same storage again (as after a restart), with the store options given (a retention
+   * policy, ms); given only by durable backends.
+   */
+  reopen?: (options?: { retentionMs?: number }) => Promise<MessageStore>;
   /** Removes the storage; called after every store of this storage is closed. */
   cleanup: () => Promise<void>;
 }
@@ -97,6 +100,8 @@ export function everyStoreCall(store: MessageStore): [string, () => Promise<unkn
     setDestinationState: () => store.setDestinationState(randomAddress(), undefined),
     sentMessage: () => store.sentMessage(owner, 1),
     leadDeliveries: () => store.leadDeliveries(),
+    deleteMessages: () => store.deleteMessages(owner, [1]),
+    sweepExpired: () => store.sweepExpired(10),
   } satisfies Record<Exclude<keyof MessageStore, "kind" | "close">, () => Promise<unknown>>;
   return Object.entries(calls);
 }
@@ -194,6 +199,9 @@ async function appendWorld(
 const ids = (page: Page) => page.messages.map((m) => m.id);
 
 /** Every message of `owner`'s mailbox (both sides, once each), oldest first, walked with the store's own cursors. */
+/** The ids of stored messages, in their order. */
+const idsOf = (messages: readonly { id: number }[]): number[] => messages.map((message) => message.id);
+
 async function wholeMailbox(store: MessageStore, owner: string): Promise<Page["messages"]> {
   const all: Page["messages"] = [];
   let after = 0;
@@ -435,11 +443,11 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
     }
 
     /** Closes the current store and opens the storage again; skips the test if the backend can't. */
-    async function reopen(context: TestContext): Promise<MessageStore> {
+    async function reopen(context: TestContext, options?: { retentionMs?: number }): Promise<MessageStore> {
       const reopenStorage = opened.reopen;
       if (!reopenStorage) return context.skip("this backend gives no reopen");
       await closeStore(store);
-      store = await reopenStorage();
+      store = await reopenStorage(options);
       live.push(store);
       return store;
     }
@@ -1146,6 +1154,106 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         const again = await store.leadDeliveries();
         expect(again).toBeDefined();
         await again!.release();
+      });
+    });
+
+    describe("deletion (neutralService_deleteMessages)", () => {
+      it("removes only the owner's copy: the other party still reads the message, JSON intact", async () => {
+        const message = testMessage(alice, bob);
+        const { stored } = await store.append(message);
+        expect(await store.deleteMessages(bob, [stored.id])).toEqual({ pending: [] });
+        expect(await wholeMailbox(store, bob)).toEqual([]);
+        // The sender's row took the recipient's JSON before that went (SQLite keeps it once).
+        expect(await wholeMailbox(store, alice)).toEqual([{ id: stored.id, json: messageJson(stored.id, message) }]);
+        const chat = await store.page({ owner: alice, ranges: [{ side: "received", peer: bob }, { side: "sent", peer: bob }], order: "desc", limit: 10 });
+        expect(chat).toEqual({ messages: [{ id: stored.id, json: messageJson(stored.id, message) }], end: true });
+        expect(await store.deleteMessages(alice, [stored.id])).toEqual({ pending: [] });
+        expect(await wholeMailbox(store, alice)).toEqual([]);
+      });
+
+      it("a message to oneself goes from both sides; others' messages and unknown ids are left alone", async () => {
+        const own = (await store.append(testMessage(carol, carol))).stored;
+        const theirs = (await store.append(testMessage(alice, bob))).stored;
+        expect(await store.deleteMessages(carol, [own.id, theirs.id, theirs.id + 1000])).toEqual({ pending: [] });
+        expect(await wholeMailbox(store, carol)).toEqual([]);
+        expect(idsOf(await wholeMailbox(store, alice))).toEqual([theirs.id]);
+        expect(idsOf(await wholeMailbox(store, bob))).toEqual([theirs.id]);
+      });
+
+      it("refuses a message still pending delivery to another node, deleting nothing of the request", async () => {
+        const local = (await store.append(testMessage(alice, bob))).stored;
+        const outbound = (await store.append({ ...testMessage(alice, carol), status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored;
+        expect(await store.deleteMessages(alice, [local.id, outbound.id])).toEqual({ pending: [outbound.id] });
+        expect(idsOf(await wholeMailbox(store, alice))).toEqual([local.id, outbound.id]);
+        expect(await store.outboxEntries((await store.outboxDestinations())[0]!.node, 10)).toHaveLength(1);
+      });
+
+      it("a resend of a deleted message answers its original and stores nothing again", async () => {
+        const message = testMessage(alice, bob);
+        const { stored } = await store.append(message);
+        await store.deleteMessages(bob, [stored.id]);
+        await store.deleteMessages(alice, [stored.id]);
+        const resend = resendOf(message);
+        // Its fields, as resent (the node's receipts are deterministic signatures: the original's).
+        expect(await store.append(resend)).toEqual({ stored: { id: stored.id, json: messageJson(stored.id, resend) }, created: false });
+        expect(await wholeMailbox(store, bob)).toEqual([]);
+      });
+
+      it("walks forward and backward over a mailbox with deletions visit every remaining message once, `end` on the last page", async () => {
+        const all = [];
+        for (let i = 0; i < 30; i++) all.push((await store.append(testMessage(i % 2 ? alice : carol, bob))).stored.id);
+        const gone = all.filter((_, i) => i % 3 === 1 || (i >= 10 && i < 16));
+        // Deleted between two pages of a forward walk, too.
+        const first = await store.page({ owner: bob, ranges: [{ side: "received" }], after: 0, order: "asc", limit: 4 });
+        await store.deleteMessages(bob, gone);
+        const remaining = all.filter((id) => !gone.includes(id));
+        for (const order of ["asc", "desc"] as const) {
+          const seen: number[] = order === "asc" ? idsOf(first.messages).filter((id) => !gone.includes(id)) : [];
+          let cursor: number | undefined = order === "asc" ? first.messages.at(-1)!.id : undefined;
+          for (;;) {
+            const page = await store.page({
+              owner: bob,
+              ranges: [{ side: "received" }],
+              ...(cursor !== undefined && (order === "asc" ? { after: cursor } : { before: cursor })),
+              order,
+              limit: 4,
+            });
+            seen.push(...idsOf(page.messages));
+            if (page.end) break;
+            expect(page.messages.length, "a page that is not the end has messages").toBeGreaterThan(0);
+            cursor = page.messages.at(-1)!.id;
+          }
+          expect(seen).toEqual(order === "asc" ? remaining : [...remaining].reverse());
+        }
+      });
+    });
+
+    describe("retention (a store opened with retentionMs)", () => {
+      it("stops serving messages stored longer ago than the retention, then sweeps every copy", { timeout: 20_000 }, async (context) => {
+        const old = [testMessage(alice, bob), testMessage(bob, alice), testMessage(alice, alice)];
+        const oldIds = [];
+        for (const message of old) oldIds.push((await store.append(message)).stored.id);
+        const pendingOld = (await store.append({ ...testMessage(alice, carol), status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored.id;
+        const retentionMs = 1500;
+        store = await reopen(context, { retentionMs });
+        expect(idsOf(await wholeMailbox(store, alice))).toEqual([...oldIds, pendingOld]);
+        await new Promise((resolve) => setTimeout(resolve, retentionMs + 1100)); // past the floor's 1 s step
+        const fresh = (await store.append(testMessage(bob, alice))).stored.id;
+        // Not served any more, before any sweep: walks in both directions, chats, latestPeer.
+        expect(idsOf(await wholeMailbox(store, alice))).toEqual([fresh]);
+        expect(idsOf(await wholeMailbox(store, bob))).toEqual([fresh]);
+        expect(await store.page({ owner: alice, ranges: [{ side: "sent" }], order: "desc", limit: 10 })).toEqual({ messages: [], end: true });
+        expect(await store.latestPeer(carol)).toBeUndefined();
+        // The sweep deletes them (and the outbox entry) in batches, and then finds nothing.
+        expect(await store.sweepExpired(2)).toBe(2);
+        expect(await store.sweepExpired(100)).toBe(old.length + 1 - 2);
+        expect(await store.sweepExpired(100)).toBe(0);
+        expect(await store.outboxDestinations()).toEqual([]);
+        expect(idsOf(await wholeMailbox(store, alice))).toEqual([fresh]);
+        // Gone for good: without the policy they do not come back.
+        store = await reopen(context);
+        expect(idsOf(await wholeMailbox(store, alice))).toEqual([fresh]);
+        expect(await store.sweepExpired(100)).toBe(0);
       });
     });
 

@@ -213,6 +213,26 @@ export function subscribe(client: RpcClient, params: T.SubscribeParams = {}, opt
   return client.stream<T.SubscribeNotification>(subscribeRequest(params), options);
 }
 
+/** Request descriptor for `neutralService_deleteMessages`. */
+export function deleteMessagesRequest(params: T.DeleteMessagesParams): RpcRequest<T.DeleteMessagesResult> {
+  return {
+    method: "neutralService_deleteMessages",
+    params: positionalParams(params, ["request"]),
+    unwrap: true,
+  };
+}
+
+/**
+ * Delete messages from the authenticated account's mailbox, by a request the account signed; answers the node's signed receipt.
+ *
+ * Deletes the account's own copies on this node (its home node): a recipient deletes what it received, a sender its sent copy; the other party's copy, here or on another node, stays. From the answer on, no read or stream serves them, and cursor walks go on over the rest as before: a walk still visits every remaining message exactly once and reports `end` correctly. The node checks, in this order: the params (-32602), that `request.account` is the authenticated user (-32002), that `timestamp` is at most `nodeInfo.limits.clockSkewMs` in the future (-32004) and that the signature recovers `account` (-32003). A message still `pending` (on its way to another node) cannot be deleted yet: the whole request is refused with -32602 naming it (`data.pending`). Ids not in the mailbox (never, or already deleted or expired) are fine: the receipt says none of the ids is there any more, so sending the same request again answers the same receipt. The space is reclaimed by the node's storage.
+ *
+ * Needs a bearer token (`auth` option).
+ */
+export function deleteMessages(client: RpcClient, params: T.DeleteMessagesParams, options?: CallOptions): Promise<T.DeleteMessagesResult> {
+  return client.request(deleteMessagesRequest(params), options);
+}
+
 /** A client bound to one node: every method of neutralService, plus the underlying `rpc` for batches. */
 export interface NeutralServiceClient {
   readonly rpc: RpcClient;
@@ -234,6 +254,8 @@ export interface NeutralServiceClient {
   nodeInfo(options?: CallOptions): Promise<T.NodeInfoResult>;
   /** Stream the authenticated user's messages as they are stored: first those after a cursor, then live. */
   subscribe(params?: T.SubscribeParams, options?: StreamOptions): AsyncIterable<StreamEvent<T.SubscribeNotification>>;
+  /** Delete messages from the authenticated account's mailbox, by a request the account signed; answers the node's signed receipt. */
+  deleteMessages(params: T.DeleteMessagesParams, options?: CallOptions): Promise<T.DeleteMessagesResult>;
 }
 
 export function createNeutralServiceClient(options: RpcClientOptions | RpcClient): NeutralServiceClient {
@@ -249,8 +271,9 @@ export function createNeutralServiceClient(options: RpcClientOptions | RpcClient
     getHome: (params, options) => getHome(rpc, params, options),
     nodeInfo: (options) => nodeInfo(rpc, options),
     subscribe: (params, options) => subscribe(rpc, params, options),
+    deleteMessages: (params, options) => deleteMessages(rpc, params, options),
   };
 }
 
 /** Every method name a client calls, in spec order. */
-export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo", "neutralService_subscribe"] as const;
+export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo", "neutralService_subscribe", "neutralService_deleteMessages"] as const;

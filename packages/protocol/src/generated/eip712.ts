@@ -60,6 +60,17 @@ export const EIP712_TYPES = {
     { name: "messages", type: "bytes32" },
     { name: "outcomes", type: "bytes32" },
   ],
+  /** An account asking its home node to delete its copies of messages (`neutralService_deleteMessages`): `ids` are the messages' ids on that node. `Deletion(address account,uint64[] ids,uint64 timestamp)` */
+  Deletion: [
+    { name: "account", type: "address" },
+    { name: "ids", type: "uint64[]" },
+    { name: "timestamp", type: "uint64" },
+  ],
+  /** A node confirming a deletion: `request` is the EIP-712 digest of the account's `Deletion`; none of its messages is in the account's mailbox on the node any more. `DeletionReceipt(address node,bytes32 request)` */
+  DeletionReceipt: [
+    { name: "node", type: "address" },
+    { name: "request", type: "bytes32" },
+  ],
 } as const;
 
 /** The field values of each primary type, as JSON-friendly values (uints as numbers, bytes as 0x hex). */
@@ -71,6 +82,8 @@ export interface TypedValues {
   Home: { account: Hex; node: Hex; timestamp: number };
   NodeRequest: { origin: Hex; destination: Hex; method: string; body: Hex; timestamp: number };
   DeliveryAnswer: { node: Hex; messages: Hex; outcomes: Hex };
+  Deletion: { account: Hex; ids: readonly number[]; timestamp: number };
+  DeletionReceipt: { node: Hex; request: Hex };
 }
 
 export type PrimaryType = keyof typeof EIP712_TYPES;

@@ -1,4 +1,4 @@
-import type { AppendWriter, WireAppend, WireResult, WireSettle } from "../storage/sqlite-append-writer.js";
+import type { AppendWriter, WireEntry, WireResult } from "../storage/sqlite-append-writer.js";
 
 // What live delivery needs to hear of the store: that something was committed for an account.
 // Events are wake-ups, not data: a subscription that hears one reads the store from its cursor, so
@@ -63,7 +63,9 @@ export function mailboxesOf(from: string, to: string, route: "out" | "in" | unde
 }
 
 /** The events one committed writer entry makes: a new message wakes the mailboxes it went into; a resend, none. */
-export function commitEventsOf(wire: WireAppend | WireSettle, result: WireResult): CommitEvent[] {
+export function commitEventsOf(wire: WireEntry, result: WireResult): CommitEvent[] {
+  // A deletion or a sweep adds nothing a stream has not seen: streams read only what is still stored.
+  if ("remove" in wire || "sweep" in wire) return [];
   if ("settle" in wire) return [{ kind: "status", account: wire.settle.sender, id: wire.settle.id }];
   if (typeof result !== "number") return []; // a resend: the original, already stored
   return [{ kind: "message", accounts: mailboxesOf(wire.from, wire.to, wire.route) }];

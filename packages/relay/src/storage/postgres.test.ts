@@ -11,7 +11,7 @@ describeStoreConformance("postgres", async () => {
   const schema = await createTestSchema();
   return {
     store: await openPostgresStore({ url: schema.url }),
-    reopen: () => openPostgresStore({ url: schema.url }),
+    reopen: (options) => openPostgresStore({ url: schema.url, ...options }),
     cleanup: () => schema.drop(),
   };
 });
@@ -19,7 +19,7 @@ describeStoreConformance("postgres", async () => {
 describe("PostgreSQL store specifics", () => {
   let schema: TestSchema;
   const stores: PostgresStore[] = [];
-  const open = async (options: { migrate?: boolean; poolSize?: number } = {}) => {
+  const open = async (options: { migrate?: boolean; poolSize?: number; retentionMs?: number } = {}) => {
     const store = await openPostgresStore({ url: schema.url, ...options });
     stores.push(store);
     return store;
@@ -30,6 +30,28 @@ describe("PostgreSQL store specifics", () => {
   afterEach(async () => {
     await Promise.all(stores.splice(0).map((store) => store.close()));
     await schema.drop();
+  });
+
+  it("space the sweep frees is reused after PostgreSQL's vacuum: a second fill takes no more room", { timeout: 60_000 }, async () => {
+    const retentionMs = 1000;
+    const store = await open({ retentionMs });
+    const size = async () => (await schema.query<{ bytes: number }>("SELECT pg_total_relation_size('mailbox')::bigint AS bytes")).rows[0]!.bytes;
+    // Random ciphertext, as real bodies are: TOAST would compress a repeated one to nothing.
+    const body = () => randomBytes(4096).toString("hex");
+    const fill = (start: number) =>
+      Promise.all(Array.from({ length: 500 }, (_, i) => store.append(testMessage(randomAddress(), randomAddress(), { message: body(), timestamp: start + i }))));
+    await fill(1_767_225_600_000);
+    const first = Number(await size());
+    await new Promise((resolve) => setTimeout(resolve, retentionMs + 1100));
+    let swept = 0;
+    for (let deleted = -1; deleted !== 0; ) swept += deleted = await store.sweepExpired(200);
+    expect(swept).toBe(500);
+    // What autovacuum does on its own schedule, now: marks the deleted rows' space free for reuse.
+    await schema.query("VACUUM mailbox");
+    await fill(1_767_225_700_000);
+    const second = Number(await size());
+    console.log(`[reclaim] PostgreSQL mailbox: ${first} bytes with 500 messages of 4 KiB, ${second} after sweeping them, VACUUM and 500 more`);
+    expect(second, "the second fill reused the first's space").toBeLessThan(first * 1.25);
   });
 
   it("builds a message's JSON in the append function with the protocol's id head (the one SQL copy of it)", () => {

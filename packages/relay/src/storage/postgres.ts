@@ -8,6 +8,7 @@ import {
   ID_CEILING,
   laneOf,
   pageOfRanges,
+  RetentionFloor,
   type AppendResult,
   type MailboxRange,
   type MessageStore,
@@ -44,6 +45,8 @@ export interface PostgresStoreOptions {
   onIdleError?: (error: Error) => void;
   /** Most messages in one append transaction (default 500). */
   maxBatch?: number;
+  /** How long a message is served after it was stored, ms (store.ts `RetentionFloor`); absent or 0: until deleted. */
+  retentionMs?: number;
 }
 
 /** The PostgreSQL message store, plus the node identity its replicas share. */
@@ -243,6 +246,23 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       },
     ));
 
+  const retention = new RetentionFloor(options.retentionMs ?? 0);
+  /** The lowest id reads serve (store.ts `RetentionFloor`); `refresh` looks it up now. */
+  async function servedFloor(refresh = false): Promise<number> {
+    const current = refresh ? undefined : retention.current();
+    if (current !== undefined) return current;
+    const { from, cutoff } = retention.lookup();
+    const { rows } = await pool.query<{ id: number | null; accepted_at: number | null; last_id: number }>({
+      name: "neutral_retention_floor",
+      text:
+        "SELECT f.id, f.accepted_at, c.last_id FROM id_counter c " +
+        "LEFT JOIN LATERAL (SELECT id, accepted_at FROM messages WHERE id >= $1 AND accepted_at >= $2 ORDER BY id LIMIT 1) f ON true",
+      values: [from, cutoff],
+    });
+    const row = rows[0]!;
+    return retention.found(row.id === null ? undefined : { id: row.id, acceptedAt: row.accepted_at! }, row.last_id);
+  }
+
   async function storedNodeKey(): Promise<Uint8Array | undefined> {
     ensureOpen();
     const { rows } = await pool.query<{ private_key: Buffer }>("SELECT private_key FROM node_identity");
@@ -272,7 +292,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const key = `${query.ranges.map((range) => `${range.side}:${range.peer !== undefined}`).join(",")}:${since}:${until}:${query.order}`;
       let statement = statements.get(key);
       if (!statement) statements.set(key, (statement = pageStatement(query.ranges, since, until, query.order)));
-      const values: unknown[] = [addressBytes(query.owner), query.after ?? 0, query.before ?? ID_CEILING, query.limit + 1];
+      const values: unknown[] = [addressBytes(query.owner), Math.max(query.after ?? 0, (await servedFloor()) - 1), query.before ?? ID_CEILING, query.limit + 1];
       if (since) values.push(query.since);
       if (until) values.push(query.until);
       const maxScan = query.maxScan ?? DEFAULT_MAX_SCAN;
@@ -298,11 +318,45 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const { rows } = await pool.query<{ peer: Buffer }>({
         name: "neutral_latest_peer",
         text:
-          "SELECT peer FROM ((SELECT id, peer FROM mailbox WHERE owner = $1 AND side = 1 ORDER BY id DESC LIMIT 1) " +
-          "UNION ALL (SELECT id, peer FROM mailbox WHERE owner = $1 AND side = 2 ORDER BY id DESC LIMIT 1)) latest ORDER BY id DESC LIMIT 1",
-        values: [addressBytes(owner)],
+          "SELECT peer FROM ((SELECT id, peer FROM mailbox WHERE owner = $1 AND side = 1 AND id >= $2 ORDER BY id DESC LIMIT 1) " +
+          "UNION ALL (SELECT id, peer FROM mailbox WHERE owner = $1 AND side = 2 AND id >= $2 ORDER BY id DESC LIMIT 1)) latest ORDER BY id DESC LIMIT 1",
+        values: [addressBytes(owner), await servedFloor()],
       });
       return rows[0] && bytesHex(rows[0].peer);
+    },
+
+    async deleteMessages(owner, ids) {
+      ensureOpen();
+      // One statement: nothing is deleted when one of them is still pending delivery. Every copy
+      // here has its own JSON, so the other party's copy needs nothing.
+      const { rows } = await pool.query<{ pending: (number | string)[] | null }>({
+        name: "neutral_delete_messages",
+        text:
+          "WITH pending AS (SELECT id FROM outbox WHERE sender = $1 AND id = ANY($2::bigint[])), " +
+          "gone AS (DELETE FROM mailbox WHERE owner = $1 AND side IN (1, 2) AND id = ANY($2::bigint[]) AND NOT EXISTS (SELECT 1 FROM pending) RETURNING id) " +
+          "SELECT (SELECT array_agg(id ORDER BY id) FROM pending) AS pending, (SELECT count(*) FROM gone) AS deleted",
+        values: [addressBytes(owner), [...ids]],
+      });
+      // bigint[] comes as strings (the int8 parser is for scalars).
+      return { pending: (rows[0]?.pending ?? []).map(Number) };
+    },
+
+    async sweepExpired(limit) {
+      ensureOpen();
+      if (retention.retentionMs <= 0) return 0;
+      const below = await servedFloor(true);
+      const { rows } = await pool.query<{ swept: number }>({
+        name: "neutral_sweep",
+        text:
+          "WITH doomed AS (SELECT id, sender, recipient FROM messages WHERE id < $1 ORDER BY id LIMIT $2), " +
+          "received AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.recipient AND b.side = 1 AND b.id = d.id), " +
+          "sent AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.sender AND b.side = 2 AND b.id = d.id), " +
+          "queued AS (DELETE FROM outbox o USING doomed d WHERE o.id = d.id), " +
+          "swept AS (DELETE FROM messages m USING doomed d WHERE m.id = d.id RETURNING m.id) " +
+          "SELECT count(*)::int AS swept FROM swept",
+        values: [below, limit],
+      });
+      return rows[0]?.swept ?? 0;
     },
 
     async putKeyBundle(bundle) {

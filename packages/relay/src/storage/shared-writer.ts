@@ -1,6 +1,6 @@
 import cluster, { type Worker as ClusterWorker } from "node:cluster";
 import { errorFromWire, errorToWire, PrimaryGoneError, StoreClosedError, type WireErrorInfo } from "../errors.js";
-import type { AppendWriter, WireAppend, WireResult, WireSettle } from "./sqlite-append-writer.js";
+import type { AppendWriter, WireEntry, WireResult } from "./sqlite-append-writer.js";
 
 // The relay's workers share one SQLite writer, in their primary: two writers would take turns at
 // the database's single write lock, each committing smaller batches, and spend about twice the CPU
@@ -12,7 +12,7 @@ const APPENDED = "neutral:appended";
 interface AppendRequest {
   type: typeof APPEND;
   id: number;
-  appends: (WireAppend | WireSettle)[];
+  appends: WireEntry[];
 }
 
 interface AppendReply {
@@ -59,7 +59,7 @@ interface Waiting {
 export function primaryWriter(): AppendWriter {
   const send = process.send?.bind(process);
   if (!send || !cluster.isWorker) throw new Error("primaryWriter() works in a cluster worker only");
-  let pending: (Waiting & { wire: WireAppend | WireSettle })[] = [];
+  let pending: (Waiting & { wire: WireEntry })[] = [];
   const inFlight = new Map<number, Waiting[]>();
   let nextId = 1;
   let flushScheduled = false;

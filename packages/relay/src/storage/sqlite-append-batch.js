@@ -23,7 +23,7 @@ import { guarded, pause } from "./thread-guard.js";
  * it throws if the batch could not be committed (nothing of it is then stored).
  *
  * @param {AppendBatchOptions} options
- * @returns {{ run(batch: (import("./sqlite-append-writer.js").WireAppend | import("./sqlite-append-writer.js").WireSettle)[]): import("./sqlite-append-writer.js").WireResult[], close(): void }}
+ * @returns {{ run(batch: import("./sqlite-append-writer.js").WireEntry[]): import("./sqlite-append-writer.js").WireResult[], close(): void }}
  */
 export function openAppendBatches(options) {
   return guarded(options.control, () => openBatches(options));
@@ -47,9 +47,62 @@ function openBatches(options) {
   const deleteOutbox = db.prepare(sql.deleteOutbox);
   const updateSent = db.prepare(sql.updateSent);
   const selectJson = db.prepare(sql.selectJson).pluck();
+  const deleteMailbox = db.prepare(sql.deleteMailbox);
+  const deletePair = db.prepare(sql.deletePair);
+  const selectMessage = db.prepare(sql.selectMessage);
+  const selectExpired = db.prepare(sql.selectExpired);
+  const deleteMessage = db.prepare(sql.deleteMessage);
+  // Space freed by deletions goes back to the file system when the database was made with
+  // auto_vacuum = INCREMENTAL (sqlite.ts); elsewhere SQLite reuses it for later rows.
+  const incremental = db.pragma("auto_vacuum", { simple: true }) === 2;
   const hexBytes = (hex) => Buffer.from(hex.startsWith("0x") ? hex.slice(2) : hex, "hex");
+  /** Deletes `owner`'s copies of the messages `ids`; returns the ids still pending (then deletes nothing). */
+  function remove(owner, ids) {
+    const rows = [];
+    const pending = [];
+    for (const id of ids) {
+      const row = selectMessage.get(id);
+      if (!row || row.recipient === null) continue;
+      const sent = row.sender.equals(owner);
+      const received = row.recipient.equals(owner);
+      if (!sent && !received) continue; // not the owner's message: nothing of it is in the owner's mailbox
+      if (sent && deleteOutboxProbe.get(id) !== undefined) pending.push(id);
+      rows.push({ id, sender: row.sender, recipient: row.recipient, sent, received });
+    }
+    if (pending.length > 0) return { pending };
+    for (const { id, sender, recipient, sent, received } of rows) {
+      if (received && !sent) {
+        // The sender's row may have no JSON of its own (schema version 5): it takes the recipient's first.
+        const json = selectJson.get(recipient, sides.received, id);
+        if (json !== undefined) updateSent.run(json, sender, sides.sent, id);
+      }
+      if (received) deleteMailbox.run(recipient, sides.received, id);
+      if (sent) deleteMailbox.run(sender, sides.sent, id);
+      // The pair row goes with the last copy.
+      if (selectJson.get(recipient, sides.received, id) === undefined && selectJson.get(sender, sides.sent, id) === undefined) deletePair.run(sender, recipient, id);
+    }
+    return { pending: [] };
+  }
+  /** Deletes up to `limit` messages with an id below `below`, every copy and trace; returns how many. */
+  function sweep(below, limit) {
+    const rows = selectExpired.all(below, limit);
+    for (const { id, sender, recipient } of rows) {
+      if (recipient !== null) {
+        deleteMailbox.run(recipient, sides.received, id);
+        deletePair.run(sender, recipient, id);
+      }
+      deleteMailbox.run(sender, sides.sent, id);
+      deleteOutbox.run(id);
+      deleteMessage.run(id);
+    }
+    if (rows.length > 0 && incremental) db.pragma("incremental_vacuum");
+    return rows.length;
+  }
+  const deleteOutboxProbe = db.prepare("SELECT 1 FROM outbox WHERE id = ?").pluck();
   const appendAll = db.transaction((batch) =>
     batch.map((m) => {
+      if (m.remove) return remove(hexBytes(m.remove.owner), m.remove.ids);
+      if (m.sweep) return sweep(m.sweep.below, m.sweep.limit);
       if (m.settle) {
         // Only an entry still in the outbox is settled: a late second settlement leaves the first.
         if (deleteOutbox.run(m.settle.id).changes === 1) updateSent.run(m.settle.json, hexBytes(m.settle.sender), sides.sent, m.settle.id);
@@ -62,11 +115,12 @@ function openBatches(options) {
       if (existing !== undefined) {
         // The digest covers the recipient, so the original went to this same mailbox; a message
         // to another node has only its sender's copy here, with its JSON (schema version 6).
-        const json = selectJson.get(to, sides.received, existing) ?? selectJson.get(from, sides.sent, existing);
-        if (json === undefined || json === "") throw new Error("message " + existing + " is missing from its recipient's mailbox");
-        return { id: existing, json };
+        const json = selectJson.get(to, sides.received, existing) || selectJson.get(from, sides.sent, existing);
+        // Deleted by its owners since (a resend carries the same fields, and receipts are
+        // deterministic signatures): the original, as it was answered.
+        return { id: existing, json: json || idHead + existing + '"' + m.tail };
       }
-      const id = Number(insertMessage.run(m.timestamp, digest, from, Date.now()).lastInsertRowid);
+      const id = Number(insertMessage.run(m.timestamp, digest, from, Date.now(), to).lastInsertRowid);
       const json = idHead + id + '"' + m.tail;
       if (m.route === "out") {
         insertMailbox.run(from, sides.sent, id, to, m.timestamp, json);

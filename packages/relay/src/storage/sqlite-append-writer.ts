@@ -29,13 +29,30 @@ export interface WireSettle {
   settle: { id: number; sender: string; json: string };
 }
 
-/** What a writer answers per append: the new id, or the stored original of a resend. */
-export type WireResult = number | { id: number; json: string };
+/**
+ * An owner deleting its copies of messages (`neutralService_deleteMessages`), committed by the
+ * writer with the appends. Answered the ids among them still pending delivery to another node: if
+ * there are any, nothing was deleted.
+ */
+export interface WireRemove {
+  remove: { owner: string; ids: number[] };
+}
+
+/** The retention sweep: deletes up to `limit` messages with an id below `below` (every copy). Answered how many it deleted. */
+export interface WireSweep {
+  sweep: { below: number; limit: number };
+}
+
+/** Everything a writer commits. */
+export type WireEntry = WireAppend | WireSettle | WireRemove | WireSweep;
+
+/** What a writer answers per entry: an append's new id, or the stored original of a resend; a removal's pending ids; a sweep's count. */
+export type WireResult = number | { id: number; json: string } | { pending: number[] };
 
 /** Where a SQLite store's appends go to be committed. */
 export interface AppendWriter {
   /** Resolves once the append's transaction has committed (durably, with `synchronous=FULL`). */
-  append(wire: WireAppend | WireSettle): Promise<WireResult>;
+  append(wire: WireEntry): Promise<WireResult>;
   /** Resolves once every append made so far has been answered and the writer has let go of the database. */
   close(): Promise<void>;
 }
@@ -57,6 +74,11 @@ export interface WriterSchema {
   sql: {
     findByDigest: string;
     insertMessage: string;
+    deleteMailbox: string;
+    deletePair: string;
+    selectMessage: string;
+    selectExpired: string;
+    deleteMessage: string;
     insertMailbox: string;
     insertPair: string;
     insertOutbox: string;
@@ -70,7 +92,7 @@ export interface WriterSchema {
 }
 
 interface PendingAppend {
-  wire: WireAppend | WireSettle;
+  wire: WireEntry;
   resolve: (result: WireResult) => void;
   reject: (error: unknown) => void;
 }
@@ -86,7 +108,7 @@ class PendingAppends {
     return this.entries.length;
   }
 
-  add(wire: WireAppend | WireSettle): Promise<WireResult> {
+  add(wire: WireEntry): Promise<WireResult> {
     return new Promise<WireResult>((resolve, reject) => {
       this.entries.push({ wire, resolve, reject });
       if (this.scheduled) return;

@@ -141,6 +141,19 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // Retention and deletion (issue 24). The sweep deletes a message's rows by its id, which needs
+    // both owners: `messages` gains the recipient (filled from `pairs`, one row per message; new
+    // rows get it at append). A message deleted by its owners keeps its `messages` row until the
+    // retention sweep: a resend of it is recognised (and answered its original) instead of stored
+    // again. Adding a column rewrites nothing.
+    version: 7,
+    name: "messages know their recipient",
+    sql: `
+      ALTER TABLE messages ADD COLUMN recipient BLOB;
+      UPDATE messages SET recipient = p.recipient FROM pairs AS p WHERE p.id = messages.id AND p.sender = messages.sender;
+    `,
+  },
 ];
 
 /**

@@ -20,7 +20,7 @@ describeStoreConformance("sqlite", async () => {
   const file = path.join(dir, "relay.db");
   return {
     store: openSqliteStore({ file }),
-    reopen: async () => openSqliteStore({ file }),
+    reopen: async (options) => openSqliteStore({ file, ...options }),
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 });
@@ -29,8 +29,8 @@ describeStoreConformance("sqlite", async () => {
 describeStoreConformance("sqlite, writer on the calling thread", async () => {
   const dir = tempDir();
   const file = path.join(dir, "relay.db");
-  const open = () => openSqliteStore({ file, writer: startStoreWriter({ file, inline: true }) });
-  return { store: open(), reopen: async () => open(), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  const open = (options?: { retentionMs?: number }) => openSqliteStore({ file, writer: startStoreWriter({ file, inline: true }), ...options });
+  return { store: open(), reopen: async (options) => open(options), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 });
 
 /** The connections `body` makes better-sqlite3 open (seen through their first `prepare`). */
@@ -60,7 +60,7 @@ describe("SQLite store specifics", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = (options: { synchronous?: "full" | "normal"; migrate?: boolean; cacheSizeKiB?: number } = {}): MessageStore => {
+  const open = (options: { synchronous?: "full" | "normal"; migrate?: boolean; cacheSizeKiB?: number; retentionMs?: number } = {}): MessageStore => {
     const store = openSqliteStore({ file, ...options });
     toClose.push(store);
     return store;
@@ -71,6 +71,45 @@ describe("SQLite store specifics", () => {
     toClose.push(db);
     return db;
   };
+
+  describe("space reclaimed (retention and deletion)", () => {
+    /** The database's size in pages as every connection sees it (the WAL included), and its free pages. */
+    const pages = (db: Connection) => ({ total: db.pragma("page_count", { simple: true }) as number, free: db.pragma("freelist_count", { simple: true }) as number });
+
+    it("a new database gives the pages its sweep frees back to the file system (auto_vacuum INCREMENTAL)", { timeout: 30_000 }, async () => {
+      const retentionMs = 1000;
+      const store = open({ retentionMs });
+      const other = connect();
+      expect(other.pragma("auto_vacuum", { simple: true }), "INCREMENTAL").toBe(2);
+      const empty = pages(other).total;
+      const body = "ab".repeat(4096); // 4 KiB of ciphertext a message
+      await Promise.all(Array.from({ length: 1000 }, (_, i) => store.append(testMessage(randomAddress(), randomAddress(), { message: body, timestamp: BASE_TIMESTAMP + i }))));
+      const full = pages(other).total;
+      expect(full - empty, "1000 messages of 4 KiB take over 4 MB").toBeGreaterThan((4 * 1024 * 1024) / 8192);
+      await new Promise((resolve) => setTimeout(resolve, retentionMs + 1100));
+      let swept = 0;
+      for (let deleted = -1; deleted !== 0; ) swept += deleted = await store.sweepExpired(500);
+      expect(swept).toBe(1000);
+      const after = pages(other);
+      console.log(`[reclaim] SQLite: ${empty} pages empty, ${full} with 1000 messages of 4 KiB, ${after.total} after the sweep (${after.free} free)`);
+      expect(after.total - empty, "the file is back near its empty size").toBeLessThan((full - empty) / 10);
+      expect(after.free).toBeLessThan(50);
+    });
+
+    it("a database made before auto_vacuum keeps working: its freed pages are reused", { timeout: 30_000 }, async () => {
+      const old = connect();
+      old.pragma("auto_vacuum = NONE");
+      migrate(old);
+      const store = open({ retentionMs: 60_000 });
+      const alice = randomAddress();
+      const bob = randomAddress();
+      const { stored } = await store.append(testMessage(alice, bob, { message: "cd".repeat(8192) }));
+      expect(await store.deleteMessages(bob, [stored.id])).toEqual({ pending: [] });
+      expect(await store.deleteMessages(alice, [stored.id])).toEqual({ pending: [] });
+      expect(old.pragma("auto_vacuum", { simple: true })).toBe(0);
+      expect(pages(old).free, "freed pages are kept for reuse").toBeGreaterThan(0);
+    });
+  });
 
   describe("pragmas", () => {
     it("puts the file in WAL mode (seen from another connection)", async () => {

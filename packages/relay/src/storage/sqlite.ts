@@ -9,7 +9,9 @@ import {
   ID_CEILING,
   laneOf,
   pageOfRanges,
+  RetentionFloor,
   type AppendResult,
+  type FreshMessage,
   type RangeRead,
   type MailboxRange,
   type MessageStore,
@@ -113,6 +115,8 @@ export interface SqliteStoreOptions {
   writer?: AppendWriter;
   /** Told when the store's own writer's background checkpoint fails (not when one is merely skipped). */
   onCheckpointError?: (error: Error) => void;
+  /** How long a message is served after it was stored, ms (store.ts `StoreRetention`); absent or 0: until deleted. */
+  retentionMs?: number;
 }
 
 /**
@@ -131,7 +135,12 @@ export const WRITER_SCHEMA: WriterSchema = {
     // A resend has its original's timestamp (the digest covers it): (ts, digest) finds it, and new
     // entries land at the end of messages_by_time rather than at a random place (schema version 4).
     findByDigest: "SELECT id FROM messages WHERE ts = ? AND digest = ?",
-    insertMessage: "INSERT INTO messages (ts, digest, sender, accepted_at) VALUES (?, ?, ?, ?)",
+    insertMessage: "INSERT INTO messages (ts, digest, sender, accepted_at, recipient) VALUES (?, ?, ?, ?, ?)",
+    deleteMailbox: "DELETE FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
+    deletePair: "DELETE FROM pairs WHERE sender = ? AND recipient = ? AND id = ?",
+    selectMessage: "SELECT sender, recipient FROM messages WHERE id = ?",
+    selectExpired: "SELECT id, sender, recipient FROM messages WHERE id < ? ORDER BY id LIMIT ?",
+    deleteMessage: "DELETE FROM messages WHERE id = ?",
     insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, ?, ?, ?, ?)",
     insertPair: "INSERT INTO pairs (sender, recipient, id) VALUES (?, ?, ?)",
     insertOutbox: "INSERT INTO outbox (id, destination, lane, sender, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -197,8 +206,11 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   if (options.file === "" || options.file === ":memory:") throw new Error("the SQLite store needs a file: its writer thread opens it too");
   const db = new Database(options.file);
   db.pragma("busy_timeout = 10000");
-  if (db.pragma("page_size", { simple: true }) !== 8192 && db.pragma("schema_version", { simple: true }) === 0) {
-    db.pragma("page_size = 8192"); // only possible before the first table exists
+  if (db.pragma("schema_version", { simple: true }) === 0) {
+    // Only possible before the first table exists. INCREMENTAL: the pages deletions free go back
+    // to the file system (the sweep runs incremental_vacuum), instead of only being reused.
+    if (db.pragma("page_size", { simple: true }) !== 8192) db.pragma("page_size = 8192");
+    db.pragma("auto_vacuum = INCREMENTAL");
   }
   db.pragma("journal_mode = WAL");
   db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
@@ -212,9 +224,19 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     throw new SchemaTooNewError(options.file, version, latestSchemaVersion);
   }
 
-  const latestOnSide = db.prepare<[Buffer, number], { id: number; peer: Buffer }>(
-    "SELECT id, peer FROM mailbox WHERE owner = ? AND side = ? ORDER BY id DESC LIMIT 1",
+  const latestOnSide = db.prepare<[Buffer, number, number], { id: number; peer: Buffer }>(
+    "SELECT id, peer FROM mailbox WHERE owner = ? AND side = ? AND id >= ? ORDER BY id DESC LIMIT 1",
   );
+  const retention = new RetentionFloor(options.retentionMs ?? 0);
+  const firstFresh = db.prepare<[number, number], FreshMessage>("SELECT id, accepted_at AS acceptedAt FROM messages WHERE id >= ? AND accepted_at >= ? ORDER BY id LIMIT 1");
+  const lastId = db.prepare<[], number>("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").pluck();
+  /** The lowest id reads serve (store.ts `RetentionFloor`); `refresh` looks it up now. */
+  function servedFloor(refresh = false): number {
+    const current = refresh ? undefined : retention.current();
+    if (current !== undefined) return current;
+    const { from, cutoff } = retention.lookup();
+    return retention.found(firstFresh.get(from, cutoff), lastId.get() ?? 0);
+  }
 
   // One statement per walk and order; the id bounds are always bound (open ends as 0 / ceiling).
   // Only the JSON column is read (`pluck`): building a {id, json} object per row in better-sqlite3
@@ -290,7 +312,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       const peer = addressBytes(range.peer);
       args.push(...(range.side === "received" ? [peer, owner] : [owner, peer]));
     }
-    args.push(query.after ?? 0, query.before ?? ID_CEILING);
+    args.push(Math.max(query.after ?? 0, servedFloor() - 1), query.before ?? ID_CEILING);
     const filtered = since !== undefined || until !== undefined;
     if (filtered) {
       // The time bounds come first: they are in the SELECT list.
@@ -330,9 +352,11 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
         wire.lane = laneOf(message.to);
       } else if (message.route?.kind === "inbound") wire.route = "in";
       writer ??= startStoreWriter(options);
-      return writer.append(wire).then((result) =>
-        typeof result === "number" ? { stored: { id: result, json: messageJsonWithId(result, wire.tail) }, created: true } : { stored: result, created: false },
-      );
+      return writer.append(wire).then((result): AppendResult => {
+        if (typeof result === "number") return { stored: { id: result, json: messageJsonWithId(result, wire.tail) }, created: true };
+        if ("pending" in result) throw new Error("the writer answered an append as a removal");
+        return { stored: result, created: false };
+      });
     },
 
     async page(query): Promise<Page> {
@@ -344,10 +368,28 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     async latestPeer(owner) {
       if (closed) throw new StoreClosedError();
       const key = addressBytes(owner);
-      const received = latestOnSide.get(key, SIDE.received);
-      const sent = latestOnSide.get(key, SIDE.sent);
+      const floor = servedFloor();
+      const received = latestOnSide.get(key, SIDE.received, floor);
+      const sent = latestOnSide.get(key, SIDE.sent, floor);
       const latest = !sent || (received && received.id > sent.id) ? received : sent;
       return latest && bytesHex(latest.peer);
+    },
+
+    async deleteMessages(owner, ids) {
+      if (closed) throw new StoreClosedError();
+      writer ??= startStoreWriter(options);
+      const result = await writer.append({ remove: { owner, ids: [...ids] } });
+      return { pending: typeof result === "object" && "pending" in result ? result.pending : [] };
+    },
+
+    async sweepExpired(limit) {
+      if (closed) throw new StoreClosedError();
+      if (retention.retentionMs <= 0) return 0;
+      const below = servedFloor(true);
+      if (below <= 1) return 0;
+      writer ??= startStoreWriter(options);
+      const result = await writer.append({ sweep: { below, limit } });
+      return typeof result === "number" ? result : 0;
     },
 
     async putKeyBundle(bundle) {

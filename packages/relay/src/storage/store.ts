@@ -227,6 +227,18 @@ export interface MessageStore extends KeyStore, FederationStore {
   page(query: PageQuery): Promise<Page>;
   /** The peer of the owner's most recent message (the highest id), sent or received. */
   latestPeer(owner: string): Promise<string | undefined>;
+  /**
+   * Deletes `owner`'s copies of the messages `ids` (the received copy of a message it received, the
+   * sent copy of one it sent; both for one to itself), durably; ids not in its mailbox are skipped.
+   * If some of them are still pending delivery to another node, deletes nothing and answers them.
+   */
+  deleteMessages(owner: string, ids: readonly number[]): Promise<{ pending: number[] }>;
+  /**
+   * The retention sweep: deletes up to `limit` of the messages stored longer ago than the store's
+   * retention (every copy and trace, outbox entry included), and answers how many. 0 when none is
+   * left, or without a retention. Reads stop serving an expired message before it is swept.
+   */
+  sweepExpired(limit: number): Promise<number>;
   /** Finishes pending writes and releases the storage. */
   close(): Promise<void>;
 }
@@ -284,6 +296,54 @@ export function fitPageBytes(page: Page, maxBytes: number): Page {
     if (bytes > maxBytes && i > 0) return { messages: messages.slice(0, i), end: false };
   }
   return page;
+}
+
+/** The message a retention floor looks up: the first one stored at or after the cutoff. */
+export interface FreshMessage {
+  id: number;
+  acceptedAt: number;
+}
+
+/**
+ * The lowest message id a read serves under a retention policy: messages get ids in the order they
+ * are stored, so "stored at most `retentionMs` ago" is "id at least the floor". Each backend asks
+ * {@link RetentionFloor.current}; when it is undefined, it looks up the first fresh message from
+ * `lookupFrom()` and hands it to `found`. That happens only once the floor message itself expires,
+ * and at most once every `min(1 s, retention / 1000)`: a message is served at most that long past
+ * its expiry, and reads pay nothing otherwise.
+ */
+export class RetentionFloor {
+  private id = 0;
+  private recheckAt = 0;
+  constructor(
+    readonly retentionMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The floor, or undefined when it must be looked up again. Always 0 without a retention. */
+  current(): number | undefined {
+    if (this.retentionMs <= 0) return 0;
+    return this.now() < this.recheckAt ? this.id : undefined;
+  }
+
+  /** Where to look from, and the cutoff: the first message with `id >= from` and `acceptedAt >= cutoff` is the floor. */
+  lookup(): { from: number; cutoff: number } {
+    return { from: this.id, cutoff: this.now() - this.retentionMs };
+  }
+
+  /** The floor, from the lookup's answer: that message, or (none is fresh) past `lastId`, the last id handed out. */
+  found(fresh: FreshMessage | undefined, lastId: number): number {
+    const clock = this.now();
+    const step = Math.min(1000, this.retentionMs / 1000);
+    if (fresh) {
+      this.id = fresh.id;
+      this.recheckAt = Math.max(fresh.acceptedAt + this.retentionMs, clock + step);
+    } else {
+      this.id = Math.max(this.id, lastId + 1);
+      this.recheckAt = clock + Math.max(step, Math.min(this.retentionMs, 1000));
+    }
+    return this.id;
+  }
 }
 
 /** One step of a backend's schema, applied once, in version order. */

@@ -575,5 +575,38 @@ export const examples: readonly ExamplePairing[] = [
     },
     "stream": false,
     "notification": false
+  },
+  {
+    "method": "neutralService_deleteMessages",
+    "name": "Bob deletes message 1 from his inbox",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "request",
+        "value": {
+          "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+          "ids": [
+            "1"
+          ],
+          "timestamp": 1767225840000,
+          "signature": "0x4d46ffbf4392948c38fa1edfed36ee97278ce1a96d64dc35e00b069aba2e42322218671aaee165981bbe7694d1cc819a4fca93163f362305d6d6af1cc8924cc21b"
+        }
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "node": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+          "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+          "ids": [
+            "1"
+          ],
+          "request": "0x1e45c7f730ad67cf658ba01db073f8ed9cedf4158444a2b4460246c312bffdfd",
+          "signature": "0x8edcbacfa3bb75bfca172759128ff607af0fa182cf7ac8cb53995b04e7579bf25486f3104e2dda0c25fd541ec15aa184406886c6fd943d278765462897b696531b"
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
   }
 ];

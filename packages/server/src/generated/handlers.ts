@@ -64,4 +64,10 @@ export interface Handlers<Ctx extends RequestContext = RequestContext> {
    * Called only with an authenticated context.
    */
   neutralService_lookup(args: T.LookupArgs, context: Authenticated<Ctx>): Reply<T.LookupResult>;
+  /**
+   * Delete messages from the authenticated account's mailbox, by a request the account signed; answers the node's signed receipt.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_deleteMessages(args: T.DeleteMessagesArgs, context: Authenticated<Ctx>): Reply<T.DeleteMessagesResult>;
 }

@@ -246,6 +246,20 @@ export const methodDescriptors = {
       },
     ],
   },
+  "neutralService_deleteMessages": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "request",
+        required: true,
+        schema: {
+          "$ref": "#/components/schemas/DeletionRequest"
+        },
+      },
+    ],
+  },
 } as const satisfies Record<string, MethodDescriptor>;
 
 export type MethodName = keyof typeof methodDescriptors;

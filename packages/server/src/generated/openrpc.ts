@@ -5,8 +5,8 @@ export const openrpcDocument = {
   "openrpc": "1.3.2",
   "info": {
     "title": "neutralService",
-    "version": "2.1.0",
-    "description": "An encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP.\n\nUsers are Ethereum-style addresses. Message bodies are ciphertext the node never reads; every message carries its sender's EIP-712 signature and a receipt from the sender's and the receiver's service node.\n\n## Transport\n`POST /` with `Content-Type: application/json`. The body is one JSON-RPC 2.0 request or a batch of 1..100 requests. Params may be positional or by name. Notifications (no `id`) get no response entry; a batch of only notifications gets HTTP 204. `GET /health` (liveness), `GET /openrpc.json` (this document) and `GET /docs` need no token. `neutralService_subscribe` is answered as Server-Sent Events (`Accept: text/event-stream`, alone, not in a batch): see that method.\n\nResponses that carry JSON-RPC responses are HTTP 200, errors included, except 401 (credential missing or invalid, with `WWW-Authenticate: Bearer`, error -32001), 406 (`subscribe` without `Accept: text/event-stream`, -32600), 413 (body too large, -32005), 415 (not JSON, -32600) and 429 (rate limited, with `Retry-After`, -32029). A batch of more than 100 entries is one -32005 error.\n\n## Result envelope\nThe `result` of every `neutralService_*` method is an array holding exactly one payload object, as in the interface's examples: `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{…}]}`. Typed clients unwrap it.\n\n## Service discovery\n`rpc.discover` (no params, no token) returns this OpenRPC document itself, not wrapped in an array, as OpenRPC defines.\n\n## Authentication\nMethods marked `\"x-requires-auth\": true` need `Authorization: Bearer <token>` where `token = base64url(UTF-8 text of an EIP-4361 Sign-In with Ethereum message) + \".\" + 0x-hex signature`, the signature being the user's EIP-191 `personal_sign` of that text. There is no login round trip. The node checks that the signature recovers the message's address; that `domain` is one of its configured domains (`nodeInfo.domains`); `version` is 1; `expiration-time` is present, in the future and at most 24 h after `issued-at`; `not-before` is respected; and `nonce` has at least 8 alphanumerics. Failures are HTTP 401 with error -32001 and `data.reason` naming the failed check. The token belongs to the HTTP request: in a batch, a missing or invalid token fails the whole request unless every entry is a method that needs no token.\n\n## Signatures and receipts\nMessages are signed with EIP-712 typed data, domain `{name: \"neutralService\", version: \"1\"}` (no chainId, no verifyingContract), primary type `Message(address from,address to,bytes message,uint64 timestamp)`. A receipt is the service node's EIP-712 signature, same domain, primary type `Receipt(bytes32 message,string role)` where `message` is the EIP-712 digest of the sender's `Message` and `role` is `\"sender\"` or `\"receiver\"`. `sender_receipt` is signed by the sender's home node and `receiver_receipt` by the recipient's (see Federation); on a single node both are that node's.\n\n## Key bundles\nClients encrypt message bodies with NIP-44 v2 to the recipient's messaging public key, an x-only secp256k1 key (`MessagingKey`). An account announces it with `neutralService_publishKey` as a `KeyBundle` it signs with EIP-712, same domain, primary type `KeyBundle(address account,bytes32 key,uint64 timestamp)`. A node keeps each account's bundle with the greatest timestamp and serves it to anyone, without a token, through `neutralService_getKey`.\n\nWhat clients agree on and nodes never check (they only see ciphertext): a message's `message` is the raw NIP-44 v2 payload (version byte 2, nonce, ciphertext, MAC) as lowercase hex, encrypted with the conversation key of the sender's messaging key and the recipient's; the key is symmetric, so the sender reads back what it sent. So that one account has one messaging key in every client, the reference SDK derives it from a signature: the account signs EIP-712 `DeriveMessagingKey(string notice,address account,uint32 version)` (same domain; `version` 1; `notice` \"Derive my neutralService messaging key. Sign this only in an app you trust with your messages: this signature decrypts them.\"); the private key is HKDF-SHA256 with IKM = r ‖ s of that signature (s in its low form, v ignored), salt \"neutralService messaging key\" and info \"v1/0\" (\"v1/1\", … while the result is not a valid secp256k1 scalar), 32 bytes.\n\n## Federation\nNodes federate with the peers their operators list. Each account has one home node at a time, named in a `HomeRecord` the account signs with EIP-712 `Home(address account,address node,uint64 timestamp)` (same domain). `neutralService_publishHome` at a node makes that node the account's home; a node refuses a record naming another node. The newest timestamp wins, so publishing a newer record at another node moves the account. An account without a record is homed at the node that holds its key bundle (as in v1). `neutralService_getHome` and `neutralService_getKey` answer for any account of the federation: a node that lacks the record asks its peers (bounded in time, the answer cached for a while) and checks the account's signature before using or serving what they say.\n\nA client sends through its home node. For a recipient homed on another node, the sender's node checks the message as for any send, signs `sender_receipt`, stores the message in the sender's mailbox with `status: \"pending\"` and no `receiver_receipt` together with a durable outbox entry, and delivers it to the recipient's home node with `neutralService_deliver`, retrying with exponential backoff (persisted, per destination) until the retry period ends (`nodeInfo.limits.retryPeriodSeconds`). `sendMessage` waits up to `nodeInfo.limits.deliveryWaitMs` for the remote receipt, so a healthy federation answers with both receipts; otherwise it answers the pending message, already durable. The recipient's node stores only what it verified: the sender's signature, `sender_receipt` signed by the calling node, the calling node being the sender's home by the sender's newest record, and the recipient being homed there; the timestamp window does not apply to a delivery (a queued message may be days old). It stores the message in the recipient's inbox under an id of its own and answers `receiver_receipt`; delivering the same message again answers the same receipt. The answer carries the called node's EIP-712 signature of `DeliveryAnswer(address node,bytes32 messages,bytes32 outcomes)`, which binds the outcomes to the messages they answer; the calling node accepts the receipts only with it. One sender's messages to one recipient are stored in the order the sender's node accepted them. The sender's copy then carries both receipts and no `status` (delivered), or `status: \"failed\"` with a `reason` (refused by the recipient's node, or still undelivered when the retry period ended). Anyone can check `sender_receipt` against the node the sender's home record names and `receiver_receipt` against the recipient's.\n\nNode-to-node methods (`\"x-requires-auth\": \"node\"`: `neutralService_deliver`, `neutralService_lookup`) are for peers only, one JSON-RPC request per HTTP request (no batch), with `Authorization: NeutralNode origin=\"<0x address>\", destination=\"<0x address>\", method=\"<method>\", timestamp=\"<ms>\", signature=\"<0x signature>\"`: the calling node's EIP-712 signature of `NodeRequest(address origin,address destination,string method,bytes32 body,uint64 timestamp)` (same domain), where `body` is the SHA-256 of the HTTP request body. A node refuses a signature that does not recover `origin`, names another `destination` or method, or is more than `clockSkewMs` away from its clock (HTTP 401, -32001), and any `origin` that is not one of its peers (HTTP 403, -32002). A peer is listed by URL, optionally pinned to its node address; an unpinned peer's address is pinned when first seen, and a later change is refused.\n\n## Errors\n| code | meaning |\n|---|---|\n| -32700 | parse error: the body is not JSON |\n| -32600 | invalid request (also: wrong Content-Type, HTTP 415; `subscribe` without `Accept: text/event-stream`, HTTP 406, or in a batch) |\n| -32601 | method not found |\n| -32602 | invalid params; `data` names the offending field |\n| -32603 | internal error (never with a stack trace or SQL) |\n| -32001 | unauthorized: token missing, malformed, expired, wrong domain, bad signature |\n| -32002 | forbidden, e.g. sending as another address |\n| -32003 | invalid signature (of a message or a key bundle) |\n| -32004 | timestamp outside the accepted window |\n| -32005 | too large: body, batch or message; also a batch entry not run because the request's answers used up `maxResponseBytes` (`data.reason` \"response budget\") |\n| -32029 | rate limited: HTTP 429 with `Retry-After` when the whole request is refused; inside an HTTP 200 answer for a batch entry past the client's budget (it was not run, nor were the entries after it) and for a message over a storage quota. `data.retryAfter` is the seconds to wait; a storage quota also names itself in `data.quota` (a `NodeLimits` member), with its `limit` and `periodSeconds` |\n\n## Limits (defaults, each configurable by the operator)\n`limit` ≤ 100 · batch ≤ 100 entries · body ≤ 1 MiB · message ≤ 64 KiB of bytes · clock skew ±5 min · answers of one request ≤ 4 MiB of message JSON (`maxResponseBytes`) · a page with `since`/`until` examines ≤ 256 messages per mailbox part (`maxPageScan`). A node may also limit each client IP's rate (in cost units: an entry costs 1, and 1 more if it checks a signature) and, per sender and per recipient mailbox, the messages and bytes stored per period. Federation: `sendMessage` waits ≤ 2 s for a remote receipt (`deliveryWaitMs`) · a message to another node fails after 72 h undelivered (`retryPeriodSeconds`). Live delivery: ≤ 10,000 open streams per node process (`maxSubscriptions`), ≤ 8 per account (`maxSubscriptionsPerAccount`; one more ends the oldest) · a stream's unread events ≤ 64 KiB (`subscriptionBufferBytes`), ended after 30 s full (`subscriptionStallMs`) · a keep-alive every 15 s (`keepAliveMs`). A node reports its own in `neutralService_nodeInfo`.",
+    "version": "2.2.0",
+    "description": "An encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP.\n\nUsers are Ethereum-style addresses. Message bodies are ciphertext the node never reads; every message carries its sender's EIP-712 signature and a receipt from the sender's and the receiver's service node.\n\n## Transport\n`POST /` with `Content-Type: application/json`. The body is one JSON-RPC 2.0 request or a batch of 1..100 requests. Params may be positional or by name. Notifications (no `id`) get no response entry; a batch of only notifications gets HTTP 204. `GET /health` (liveness), `GET /openrpc.json` (this document) and `GET /docs` need no token. `neutralService_subscribe` is answered as Server-Sent Events (`Accept: text/event-stream`, alone, not in a batch): see that method.\n\nResponses that carry JSON-RPC responses are HTTP 200, errors included, except 401 (credential missing or invalid, with `WWW-Authenticate: Bearer`, error -32001), 406 (`subscribe` without `Accept: text/event-stream`, -32600), 413 (body too large, -32005), 415 (not JSON, -32600) and 429 (rate limited, with `Retry-After`, -32029). A batch of more than 100 entries is one -32005 error.\n\n## Result envelope\nThe `result` of every `neutralService_*` method is an array holding exactly one payload object, as in the interface's examples: `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{…}]}`. Typed clients unwrap it.\n\n## Service discovery\n`rpc.discover` (no params, no token) returns this OpenRPC document itself, not wrapped in an array, as OpenRPC defines.\n\n## Authentication\nMethods marked `\"x-requires-auth\": true` need `Authorization: Bearer <token>` where `token = base64url(UTF-8 text of an EIP-4361 Sign-In with Ethereum message) + \".\" + 0x-hex signature`, the signature being the user's EIP-191 `personal_sign` of that text. There is no login round trip. The node checks that the signature recovers the message's address; that `domain` is one of its configured domains (`nodeInfo.domains`); `version` is 1; `expiration-time` is present, in the future and at most 24 h after `issued-at`; `not-before` is respected; and `nonce` has at least 8 alphanumerics. Failures are HTTP 401 with error -32001 and `data.reason` naming the failed check. The token belongs to the HTTP request: in a batch, a missing or invalid token fails the whole request unless every entry is a method that needs no token.\n\n## Signatures and receipts\nMessages are signed with EIP-712 typed data, domain `{name: \"neutralService\", version: \"1\"}` (no chainId, no verifyingContract), primary type `Message(address from,address to,bytes message,uint64 timestamp)`. A receipt is the service node's EIP-712 signature, same domain, primary type `Receipt(bytes32 message,string role)` where `message` is the EIP-712 digest of the sender's `Message` and `role` is `\"sender\"` or `\"receiver\"`. `sender_receipt` is signed by the sender's home node and `receiver_receipt` by the recipient's (see Federation); on a single node both are that node's.\n\n## Key bundles\nClients encrypt message bodies with NIP-44 v2 to the recipient's messaging public key, an x-only secp256k1 key (`MessagingKey`). An account announces it with `neutralService_publishKey` as a `KeyBundle` it signs with EIP-712, same domain, primary type `KeyBundle(address account,bytes32 key,uint64 timestamp)`. A node keeps each account's bundle with the greatest timestamp and serves it to anyone, without a token, through `neutralService_getKey`.\n\nWhat clients agree on and nodes never check (they only see ciphertext): a message's `message` is the raw NIP-44 v2 payload (version byte 2, nonce, ciphertext, MAC) as lowercase hex, encrypted with the conversation key of the sender's messaging key and the recipient's; the key is symmetric, so the sender reads back what it sent. So that one account has one messaging key in every client, the reference SDK derives it from a signature: the account signs EIP-712 `DeriveMessagingKey(string notice,address account,uint32 version)` (same domain; `version` 1; `notice` \"Derive my neutralService messaging key. Sign this only in an app you trust with your messages: this signature decrypts them.\"); the private key is HKDF-SHA256 with IKM = r ‖ s of that signature (s in its low form, v ignored), salt \"neutralService messaging key\" and info \"v1/0\" (\"v1/1\", … while the result is not a valid secp256k1 scalar), 32 bytes.\n\n## Federation\nNodes federate with the peers their operators list. Each account has one home node at a time, named in a `HomeRecord` the account signs with EIP-712 `Home(address account,address node,uint64 timestamp)` (same domain). `neutralService_publishHome` at a node makes that node the account's home; a node refuses a record naming another node. The newest timestamp wins, so publishing a newer record at another node moves the account. An account without a record is homed at the node that holds its key bundle (as in v1). `neutralService_getHome` and `neutralService_getKey` answer for any account of the federation: a node that lacks the record asks its peers (bounded in time, the answer cached for a while) and checks the account's signature before using or serving what they say.\n\nA client sends through its home node. For a recipient homed on another node, the sender's node checks the message as for any send, signs `sender_receipt`, stores the message in the sender's mailbox with `status: \"pending\"` and no `receiver_receipt` together with a durable outbox entry, and delivers it to the recipient's home node with `neutralService_deliver`, retrying with exponential backoff (persisted, per destination) until the retry period ends (`nodeInfo.limits.retryPeriodSeconds`). `sendMessage` waits up to `nodeInfo.limits.deliveryWaitMs` for the remote receipt, so a healthy federation answers with both receipts; otherwise it answers the pending message, already durable. The recipient's node stores only what it verified: the sender's signature, `sender_receipt` signed by the calling node, the calling node being the sender's home by the sender's newest record, and the recipient being homed there; the timestamp window does not apply to a delivery (a queued message may be days old). It stores the message in the recipient's inbox under an id of its own and answers `receiver_receipt`; delivering the same message again answers the same receipt. The answer carries the called node's EIP-712 signature of `DeliveryAnswer(address node,bytes32 messages,bytes32 outcomes)`, which binds the outcomes to the messages they answer; the calling node accepts the receipts only with it. One sender's messages to one recipient are stored in the order the sender's node accepted them. The sender's copy then carries both receipts and no `status` (delivered), or `status: \"failed\"` with a `reason` (refused by the recipient's node, or still undelivered when the retry period ended). Anyone can check `sender_receipt` against the node the sender's home record names and `receiver_receipt` against the recipient's.\n\nNode-to-node methods (`\"x-requires-auth\": \"node\"`: `neutralService_deliver`, `neutralService_lookup`) are for peers only, one JSON-RPC request per HTTP request (no batch), with `Authorization: NeutralNode origin=\"<0x address>\", destination=\"<0x address>\", method=\"<method>\", timestamp=\"<ms>\", signature=\"<0x signature>\"`: the calling node's EIP-712 signature of `NodeRequest(address origin,address destination,string method,bytes32 body,uint64 timestamp)` (same domain), where `body` is the SHA-256 of the HTTP request body. A node refuses a signature that does not recover `origin`, names another `destination` or method, or is more than `clockSkewMs` away from its clock (HTTP 401, -32001), and any `origin` that is not one of its peers (HTTP 403, -32002). A peer is listed by URL, optionally pinned to its node address; an unpinned peer's address is pinned when first seen, and a later change is refused.\n\n## Errors\n| code | meaning |\n|---|---|\n| -32700 | parse error: the body is not JSON |\n| -32600 | invalid request (also: wrong Content-Type, HTTP 415; `subscribe` without `Accept: text/event-stream`, HTTP 406, or in a batch) |\n| -32601 | method not found |\n| -32602 | invalid params; `data` names the offending field |\n| -32603 | internal error (never with a stack trace or SQL) |\n| -32001 | unauthorized: token missing, malformed, expired, wrong domain, bad signature |\n| -32002 | forbidden, e.g. sending as another address |\n| -32003 | invalid signature (of a message or a key bundle) |\n| -32004 | timestamp outside the accepted window |\n| -32005 | too large: body, batch or message; also a batch entry not run because the request's answers used up `maxResponseBytes` (`data.reason` \"response budget\") |\n| -32029 | rate limited: HTTP 429 with `Retry-After` when the whole request is refused; inside an HTTP 200 answer for a batch entry past the client's budget (it was not run, nor were the entries after it) and for a message over a storage quota. `data.retryAfter` is the seconds to wait; a storage quota also names itself in `data.quota` (a `NodeLimits` member), with its `limit` and `periodSeconds` |\n\n## Limits (defaults, each configurable by the operator)\n`limit` ≤ 100 · batch ≤ 100 entries · body ≤ 1 MiB · message ≤ 64 KiB of bytes · clock skew ±5 min · answers of one request ≤ 4 MiB of message JSON (`maxResponseBytes`) · a page with `since`/`until` examines ≤ 256 messages per mailbox part (`maxPageScan`). A node may also limit each client IP's rate (in cost units: an entry costs 1, and 1 more if it checks a signature) and, per sender and per recipient mailbox, the messages and bytes stored per period. Federation: `sendMessage` waits ≤ 2 s for a remote receipt (`deliveryWaitMs`) · a message to another node fails after 72 h undelivered (`retryPeriodSeconds`). Live delivery: ≤ 10,000 open streams per node process (`maxSubscriptions`), ≤ 8 per account (`maxSubscriptionsPerAccount`; one more ends the oldest) · a stream's unread events ≤ 64 KiB (`subscriptionBufferBytes`), ended after 30 s full (`subscriptionStallMs`) · a keep-alive every 15 s (`keepAliveMs`). Retention: a message is kept 90 days after the node stored it (`retentionSeconds`; 0 = until its owner deletes it), then no longer served and deleted. A node reports its own in `neutralService_nodeInfo`.",
     "license": {
       "name": "MIT"
     }
@@ -152,6 +152,36 @@ export const openrpcDocument = {
           },
           {
             "name": "outcomes",
+            "type": "bytes32"
+          }
+        ]
+      },
+      "Deletion": {
+        "description": "An account asking its home node to delete its copies of messages (`neutralService_deleteMessages`): `ids` are the messages' ids on that node.",
+        "fields": [
+          {
+            "name": "account",
+            "type": "address"
+          },
+          {
+            "name": "ids",
+            "type": "uint64[]"
+          },
+          {
+            "name": "timestamp",
+            "type": "uint64"
+          }
+        ]
+      },
+      "DeletionReceipt": {
+        "description": "A node confirming a deletion: `request` is the EIP-712 digest of the account's `Deletion`; none of its messages is in the account's mailbox on the node any more.",
+        "fields": [
+          {
+            "name": "node",
+            "type": "address"
+          },
+          {
+            "name": "request",
             "type": "bytes32"
           }
         ]
@@ -1400,6 +1430,93 @@ export const openrpcDocument = {
           }
         }
       ]
+    },
+    {
+      "name": "neutralService_deleteMessages",
+      "summary": "Delete messages from the authenticated account's mailbox, by a request the account signed; answers the node's signed receipt.",
+      "description": "Deletes the account's own copies on this node (its home node): a recipient deletes what it received, a sender its sent copy; the other party's copy, here or on another node, stays. From the answer on, no read or stream serves them, and cursor walks go on over the rest as before: a walk still visits every remaining message exactly once and reports `end` correctly. The node checks, in this order: the params (-32602), that `request.account` is the authenticated user (-32002), that `timestamp` is at most `nodeInfo.limits.clockSkewMs` in the future (-32004) and that the signature recovers `account` (-32003). A message still `pending` (on its way to another node) cannot be deleted yet: the whole request is refused with -32602 naming it (`data.pending`). Ids not in the mailbox (never, or already deleted or expired) are fine: the receipt says none of the ids is there any more, so sending the same request again answers the same receipt. The space is reclaimed by the node's storage.",
+      "tags": [
+        {
+          "name": "write"
+        }
+      ],
+      "x-requires-auth": true,
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "request",
+          "description": "The signed deletion request; `request.account` must be the authenticated user.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/DeletionRequest"
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one DeletionReceipt.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "$ref": "#/components/schemas/DeletionReceipt"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/Unauthorized"
+        },
+        {
+          "$ref": "#/components/errors/Forbidden"
+        },
+        {
+          "$ref": "#/components/errors/InvalidSignature"
+        },
+        {
+          "$ref": "#/components/errors/TimestampOutOfWindow"
+        },
+        {
+          "$ref": "#/components/errors/RateLimited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Bob deletes message 1 from his inbox",
+          "description": "Bob signs the request; the node (0x3c44…93bc) answers its receipt. Alice's sent copy stays.",
+          "params": [
+            {
+              "name": "request",
+              "value": {
+                "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "ids": [
+                  "1"
+                ],
+                "timestamp": 1767225840000,
+                "signature": "0x4d46ffbf4392948c38fa1edfed36ee97278ce1a96d64dc35e00b069aba2e42322218671aaee165981bbe7694d1cc819a4fca93163f362305d6d6af1cc8924cc21b"
+              }
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "node": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+                "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "ids": [
+                  "1"
+                ],
+                "request": "0x1e45c7f730ad67cf658ba01db073f8ed9cedf4158444a2b4460246c312bffdfd",
+                "signature": "0x8edcbacfa3bb75bfca172759128ff607af0fa182cf7ac8cb53995b04e7579bf25486f3104e2dda0c25fd541ec15aa184406886c6fd943d278765462897b696531b"
+              }
+            ]
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -1983,6 +2100,11 @@ export const openrpcDocument = {
             "type": "integer",
             "minimum": 1,
             "description": "Interval of the keep-alive comments (`: keep-alive`) of an idle stream, ms (at most 15,000)."
+          },
+          "retentionSeconds": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How long this node keeps a message after it stored it, in seconds: once that old, the message is no longer served (by any read or stream) and a background sweep deletes it. 0: kept until its owner deletes it. Every copy on this node counts from when this node stored it, so a message delivered days after it was sent is kept as long as one sent now."
           }
         }
       },
@@ -2090,6 +2212,81 @@ export const openrpcDocument = {
           "slow-consumer",
           "limit"
         ]
+      },
+      "DeletionRequest": {
+        "title": "DeletionRequest",
+        "description": "An account's signed request to delete its copies of messages on its home node: the received copies of messages it received, the sent copies of messages it sent (both for a message to itself). The other party's copy is not touched.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account",
+          "ids",
+          "timestamp",
+          "signature"
+        ],
+        "properties": {
+          "account": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The account whose copies are deleted; the signer of the request."
+          },
+          "ids": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100,
+            "uniqueItems": true,
+            "items": {
+              "$ref": "#/components/schemas/MessageId"
+            },
+            "description": "The messages, by their ids on this node (1 to 100, each once)."
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "When the account made the request, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future."
+          },
+          "signature": {
+            "$ref": "#/components/schemas/Signature",
+            "description": "The account's EIP-712 signature of `Deletion(address account,uint64[] ids,uint64 timestamp)`, domain `{name: \"neutralService\", version: \"1\"}`, with `ids` as numbers."
+          }
+        }
+      },
+      "DeletionReceipt": {
+        "title": "DeletionReceipt",
+        "description": "The node's receipt for a deletion: it signs that none of the request's messages is in the account's mailbox on this node any more (deleted now, or not there before). The same request always gets the same receipt.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "node",
+          "account",
+          "ids",
+          "request",
+          "signature"
+        ],
+        "properties": {
+          "node": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The node (`nodeInfo.address`): the signer of the receipt."
+          },
+          "account": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The request's account."
+          },
+          "ids": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/MessageId"
+            },
+            "description": "The request's ids, as given."
+          },
+          "request": {
+            "type": "string",
+            "pattern": "^0x[0-9a-f]{64}$",
+            "description": "The EIP-712 digest of the account's `Deletion`: what the receipt's signature covers."
+          },
+          "signature": {
+            "$ref": "#/components/schemas/Signature",
+            "description": "The node's EIP-712 signature of `DeletionReceipt(address node,bytes32 request)`."
+          }
+        }
       }
     },
     "errors": {

@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
-// Types of neutralService 2.1.0: one per component schema, and the params and
+// Types of neutralService 2.2.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -229,6 +229,8 @@ export interface NodeLimits {
   subscriptionStallMs?: number;
   /** Interval of the keep-alive comments (`: keep-alive`) of an idle stream, ms (at most 15,000). */
   keepAliveMs?: number;
+  /** How long this node keeps a message after it stored it, in seconds: once that old, the message is no longer served (by any read or stream) and a background sweep deletes it. 0: kept until its owner deletes it. Every copy on this node counts from when this node stored it, so a message delivered days after it was sent is kept as long as one sent now. */
+  retentionSeconds?: number;
 }
 
 /** A node this node federates with. */
@@ -265,6 +267,32 @@ export type SubscribeFilter = InboxFilter | ChatFilter & {
 
 /** Why the node ended a stream. `token-expired`: the bearer token expired (subscribe again with a fresh one). `shutdown`: the node is stopping. `slow-consumer`: the client did not read what the node sent for `nodeInfo.limits.subscriptionStallMs` while more was waiting, with `nodeInfo.limits.subscriptionBufferBytes` unread. `limit`: the account opened more than `nodeInfo.limits.maxSubscriptionsPerAccount` streams, and this was its oldest. Resume from the last event id received. */
 export type EndReason = "token-expired" | "shutdown" | "slow-consumer" | "limit";
+
+/** An account's signed request to delete its copies of messages on its home node: the received copies of messages it received, the sent copies of messages it sent (both for a message to itself). The other party's copy is not touched. */
+export interface DeletionRequest {
+  /** The account whose copies are deleted; the signer of the request. */
+  account: Address;
+  /** The messages, by their ids on this node (1 to 100, each once). */
+  ids: MessageId[];
+  /** When the account made the request, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future. */
+  timestamp: Timestamp;
+  /** The account's EIP-712 signature of `Deletion(address account,uint64[] ids,uint64 timestamp)`, domain `{name: "neutralService", version: "1"}`, with `ids` as numbers. */
+  signature: Signature;
+}
+
+/** The node's receipt for a deletion: it signs that none of the request's messages is in the account's mailbox on this node any more (deleted now, or not there before). The same request always gets the same receipt. */
+export interface DeletionReceipt {
+  /** The node (`nodeInfo.address`): the signer of the receipt. */
+  node: Address;
+  /** The request's account. */
+  account: Address;
+  /** The request's ids, as given. */
+  ids: MessageId[];
+  /** The EIP-712 digest of the account's `Deletion`: what the receipt's signature covers. */
+  request: string;
+  /** The node's EIP-712 signature of `DeletionReceipt(address node,bytes32 request)`. */
+  signature: Signature;
+}
 
 
 /** Params of `neutralService_getInbox`, with defaults filled in. */
@@ -427,4 +455,13 @@ export type LookupArgs = {
 
 /** What `neutralService_lookup` returns (the payload inside the one-element result array). */
 export type LookupResult = DirectoryAnswer;
+
+/** Params of `neutralService_deleteMessages`, with defaults filled in. */
+export type DeleteMessagesArgs = {
+  /** The signed deletion request; `request.account` must be the authenticated user. */
+  request: DeletionRequest;
+};
+
+/** What `neutralService_deleteMessages` returns (the payload inside the one-element result array). */
+export type DeleteMessagesResult = DeletionReceipt;
 
