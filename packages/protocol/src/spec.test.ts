@@ -36,7 +36,7 @@ describe("openrpc.json's x-eip712 extension and its prose agree", () => {
   });
 
   it("every type the prose spells out is the extension's, field for field", () => {
-    const spelled = [...text.matchAll(/\b([A-Z][A-Za-z0-9]*)\(((?:[a-z0-9]+ [a-zA-Z0-9]+,?)+)\)/g)].map((m) => ({ name: m[1]!, text: m[0] }));
+    const spelled = [...text.matchAll(/\b([A-Z][A-Za-z0-9]*)\(((?:[a-z0-9]+(?:\[\])? [a-zA-Z0-9]+,?)+)\)/g)].map((m) => ({ name: m[1]!, text: m[0] }));
     expect(spelled.length).toBeGreaterThanOrEqual(typeNames.length);
     for (const { name, text: written } of spelled) {
       expect(typeNames, `${written} is not in x-eip712`).toContain(name);

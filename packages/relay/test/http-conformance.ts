@@ -123,6 +123,7 @@ export function describeHttpConformance(backend: string, start: () => Promise<St
               clockSkewMs: 300000,
               maxResponseBytes: 4194304,
               maxPageScan: 256,
+              retentionSeconds: 7776000,
               // The default storage quotas (no rateLimit: startRelay turns it off).
               quotaPeriodSeconds: 3600,
               senderQuotaMessages: 10000,

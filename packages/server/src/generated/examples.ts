@@ -419,6 +419,7 @@ export const examples: readonly ExamplePairing[] = [
             "clockSkewMs": 300000,
             "maxResponseBytes": 4194304,
             "maxPageScan": 256,
+            "retentionSeconds": 7776000,
             "quotaPeriodSeconds": 3600,
             "senderQuotaMessages": 10000,
             "senderQuotaBytes": 104857600,

@@ -1,0 +1,111 @@
+// Deletion and retention on a real relay (issue 24): neutralService_deleteMessages with its signed
+// request and receipt, and a node whose retention policy stops serving old messages and sweeps them.
+import { hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
+import { afterEach, describe, expect, it } from "vitest";
+import { EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
+import { sendMany } from "../test/live.js";
+import { sleep } from "../test/clients.js";
+import { TEST_KEYS, wallet, type TestWallet } from "../test/wallets.js";
+import { call, startRelay, type RunningRelay, type StartOptions } from "../testing/index.js";
+
+const alice = wallet(TEST_KEYS.alice);
+const bob = wallet(TEST_KEYS.bob);
+
+let running: RunningRelay[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((relay) => relay.stop()));
+  running = [];
+});
+const relayWith = async (options: StartOptions = {}) => {
+  const relay = await startRelay(options);
+  running.push(relay);
+  return relay;
+};
+
+interface Deletion {
+  account: string;
+  ids: string[];
+  timestamp: number;
+  signature: string;
+}
+/** A deletion request signed by `signer` (viem, independent of the relay's code). */
+async function signDeletion(signer: TestWallet, ids: string[], timestamp = Date.now()): Promise<Deletion> {
+  const message = { account: signer.account.address, ids: ids.map(BigInt), timestamp: BigInt(timestamp) };
+  const signature = await signer.account.signTypedData({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "Deletion", message });
+  return { account: signer.address, ids, timestamp, signature };
+}
+const deletionDigest = (request: Deletion) =>
+  hashTypedData({
+    domain: EIP712_DOMAIN,
+    types: EIP712_TYPES,
+    primaryType: "Deletion",
+    message: { account: request.account as Hex, ids: request.ids.map(BigInt), timestamp: BigInt(request.timestamp) },
+  });
+
+async function inboxIds(relay: RunningRelay, token: string, direction: "received" | "sent" | "all" = "received"): Promise<string[]> {
+  const answer = await call(relay.url, "neutralService_getInbox", [{ direction }, 100], token);
+  return (answer.body.result[0] as { data: { id: string }[] }).data.map((message) => message.id).reverse();
+}
+
+describe("neutralService_deleteMessages on a real node", () => {
+  it("deletes the caller's copies and answers the node's receipt, the same for the same request; the sender's copies stay", { timeout: 60_000 }, async () => {
+    const relay = await relayWith();
+    const [aliceToken, bobToken] = await Promise.all([alice.token({ domain: relay.domain }), bob.token({ domain: relay.domain })]);
+    const ids = await sendMany(relay, alice, aliceToken, bob.address, 3, 1);
+    const request = await signDeletion(bob, ids.slice(0, 2));
+    const answer = await call(relay.url, "neutralService_deleteMessages", [request], bobToken);
+    expect(answer.body.error).toBeUndefined();
+    const receipt = answer.body.result[0] as { node: string; account: string; ids: string[]; request: Hex; signature: Hex };
+    expect(receipt).toMatchObject({ node: relay.address, account: bob.address, ids: ids.slice(0, 2), request: deletionDigest(request) });
+    // Anyone can check who signed it: the node, over DeletionReceipt(node, request).
+    const signer = await recoverTypedDataAddress({
+      domain: EIP712_DOMAIN,
+      types: EIP712_TYPES,
+      primaryType: "DeletionReceipt",
+      message: { node: relay.address as Hex, request: receipt.request },
+      signature: receipt.signature,
+    });
+    expect(signer.toLowerCase()).toBe(relay.address);
+    expect(await inboxIds(relay, bobToken)).toEqual(ids.slice(2));
+    expect(await inboxIds(relay, aliceToken, "sent")).toEqual(ids);
+    // Sent again (the messages are gone already): the same receipt.
+    expect((await call(relay.url, "neutralService_deleteMessages", { request }, bobToken)).body.result).toEqual([receipt]);
+  });
+
+  it("refuses another account's request, a tampered one, one from the future and too many ids, deleting nothing", { timeout: 60_000 }, async () => {
+    const relay = await relayWith();
+    const [aliceToken, bobToken] = await Promise.all([alice.token({ domain: relay.domain }), bob.token({ domain: relay.domain })]);
+    const ids = await sendMany(relay, alice, aliceToken, bob.address, 2, 1);
+    const request = await signDeletion(bob, ids);
+    const refused = async (params: unknown, token: string) => (await call(relay.url, "neutralService_deleteMessages", [params], token)).body.error as { code: number; data?: { field?: string } };
+    expect(await refused(request, aliceToken)).toMatchObject({ code: -32002, data: { field: "request.account" } });
+    expect(await refused({ ...request, ids: [ids[0]] }, bobToken)).toMatchObject({ code: -32003, data: { field: "request.signature" } });
+    expect(await refused(await signDeletion(bob, ids, Date.now() + 10 * 60_000), bobToken)).toMatchObject({ code: -32004 });
+    // The bound of the schema: 100 ids pass it, 101 do not.
+    const hundred = Array.from({ length: 100 }, (_, i) => String(1000 + i));
+    expect((await call(relay.url, "neutralService_deleteMessages", [await signDeletion(bob, hundred)], bobToken)).body.error).toBeUndefined();
+    expect(await refused(await signDeletion(bob, [...hundred, "2000"]), bobToken)).toMatchObject({ code: -32602 });
+    expect(await refused(await signDeletion(bob, [ids[0]!, ids[0]!]), bobToken)).toMatchObject({ code: -32602 });
+    expect(await inboxIds(relay, bobToken)).toEqual(ids);
+  });
+});
+
+describe("a node's retention policy", () => {
+  it("reports it in nodeInfo, stops serving a message once that old, and its primary sweeps it", { timeout: 60_000 }, async () => {
+    const relay = await relayWith({ args: ["--retention", "2s", "--workers", "2"] });
+    const info = (await call(relay.url, "neutralService_nodeInfo", [])).body.result[0] as { limits: { retentionSeconds: number } };
+    expect(info.limits.retentionSeconds).toBe(2);
+    const [aliceToken, bobToken] = await Promise.all([alice.token({ domain: relay.domain }), bob.token({ domain: relay.domain })]);
+    const old = await sendMany(relay, alice, aliceToken, bob.address, 5);
+    expect((await inboxIds(relay, bobToken)).sort()).toEqual([...old].sort());
+    await sleep(3200); // 2 s, and the floor's step of at most 1 s
+    const fresh = await sendMany(relay, alice, aliceToken, bob.address, 1);
+    expect(await inboxIds(relay, bobToken, "all")).toEqual(fresh);
+    expect(await inboxIds(relay, aliceToken, "all")).toEqual(fresh);
+    // The sweep runs every second at this retention; it logs what it deleted.
+    const deadline = Date.now() + 10_000;
+    const swept = () => relay.logs.filter((log) => log.msg === "retention: deleted expired messages").reduce((sum, log) => sum + (log.swept as number), 0);
+    while (swept() < old.length && Date.now() < deadline) await sleep(100);
+    expect(swept()).toBe(old.length);
+  });
+});
