@@ -64,7 +64,7 @@ describe("neutral export", () => {
     expect(piped.stdout.split("\n").slice(1)).toEqual(lines.slice(1));
     expect(piped.stderr).toBe("exported 2 messages\n");
     expect(readdirSync(dir)).toEqual(["alice.jsonl"]); // no partial file left behind
-  });
+  }, SLOW);
 
   it("refuses to overwrite a file, and leaves it as it was", async () => {
     const before = readFileSync(file, "utf8");
@@ -73,7 +73,7 @@ describe("neutral export", () => {
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/^neutral: cannot write .*alice\.jsonl.*: the file exists \(EEXIST\)\n$/);
     expect(readFileSync(file, "utf8")).toBe(before);
-  });
+  }, SLOW);
 });
 
 describe("neutral verify-export, with no relay running", () => {
@@ -87,7 +87,11 @@ describe("neutral verify-export, with no relay running", () => {
     expect(ok(result)).toMatch(new RegExp(`^✓ 2 of 2 messages verified \\(${aliceAddress}, exported from node 0x[0-9a-f]{40} at [^)]+\\)\\n$`));
     const json = JSON.parse(ok(await cli(["verify-export", file, "--json"]))) as VerifyJson;
     expect(json).toMatchObject({ ok: true, account: aliceAddress, messages: 2, verified: 2, problems: [] });
-  });
+    // `-`: the export from standard input.
+    const piped = await runCli(["verify-export", "-", "--json"], { input: readFileSync(file, "utf8") });
+    outputs.push(piped);
+    expect(JSON.parse(ok(piped))).toEqual(json);
+  }, SLOW);
 
   it("exits 1 and names the line, the message and the problem of a tampered file", async () => {
     const lines = readFileSync(file, "utf8").split("\n");
@@ -101,7 +105,7 @@ describe("neutral verify-export, with no relay running", () => {
     expect(result.stdout).toMatch(new RegExp(`^✗ line 3 \\(message ${message.id}\\): the sender's signature is missing\\n✗ 1 of 2 messages verified .*; 1 problem\\n$`));
     const json = JSON.parse((await cli(["verify-export", tampered, "--json"])).stdout) as VerifyJson;
     expect(json).toMatchObject({ ok: false, messages: 2, verified: 1, problems: [{ line: 3, id: message.id, problem: "the sender's signature is missing" }] });
-  });
+  }, SLOW);
 
   it("fails with one line for a missing file or one that is not an export", async () => {
     const missing = await cli(["verify-export", path.join(dir, "nope.jsonl")]);
@@ -113,7 +117,7 @@ describe("neutral verify-export, with no relay running", () => {
     expect(notExport.code).toBe(1);
     expect(notExport.stderr).toMatch(/^neutral: Not a neutral-mailbox version 1 export: line 1 has no "format"/);
     expect(existsSync(other)).toBe(true);
-  });
+  }, SLOW);
 
   it("export leaves no file behind when it fails (no node answers)", async () => {
     const target = path.join(dir, "failed.jsonl");
@@ -122,7 +126,7 @@ describe("neutral verify-export, with no relay running", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^neutral: cannot reach the node/);
     expect(readdirSync(dir).filter((name) => name.startsWith("failed"))).toEqual([]);
-  });
+  }, SLOW);
 
   it("never printed a private key, nor wrote one to the export", () => {
     const texts = [...outputs.flatMap((result) => [result.stdout, result.stderr]), readFileSync(file, "utf8")];
@@ -130,5 +134,5 @@ describe("neutral verify-export, with no relay running", () => {
       const bare = key.slice(2).toLowerCase();
       for (const text of texts) expect(text.toLowerCase()).not.toContain(bare);
     }
-  });
+  }, 5_000);
 });

@@ -9,6 +9,8 @@ import { createNeutral, type Neutral } from "./neutral.js";
 import { privateKeyToAccount, TEST_KEYS } from "../test/wallet.js";
 
 const SLOW = 60_000;
+/** Offline checks of a few lines: well under a second each, even on a loaded 2-core machine. */
+const OFFLINE = 10_000;
 const addressOf = (key: `0x${string}`) => privateKeyToAccount(key).address.toLowerCase();
 const aliceAddress = addressOf(TEST_KEYS.alice);
 const bobAddress = addressOf(TEST_KEYS.bob);
@@ -69,7 +71,7 @@ describe("exportMailbox", () => {
     expect(head.homes[bobAddress]).toMatchObject({ node: b.address });
     expect(head.homes[carolAddress]).toMatchObject({ node: a.address });
     expect(Math.abs(head.exportedAt - Date.now())).toBeLessThan(SLOW);
-  });
+  }, OFFLINE);
 
   it("writes every message of both directions once, in id order, across pages, as the node served it", () => {
     const messages = messagesOf(lines);
@@ -87,7 +89,7 @@ describe("exportMailbox", () => {
     for (const message of messages) {
       expect(Object.keys(message)).toEqual(expect.arrayContaining(["id", "from", "to", "message", "timestamp", "signature", "sender_receipt", "receiver_receipt"]));
     }
-  });
+  }, OFFLINE);
 });
 
 describe("verifyMailboxExport, offline", () => {
@@ -100,7 +102,7 @@ describe("verifyMailboxExport, offline", () => {
       yield "";
     })());
     expect(fromStream).toEqual(summary);
-  });
+  }, OFFLINE);
 
   /** `lines` with message `index` (0-based, after the header) changed by `change`. */
   function tampered(index: number, change: (message: Record<string, unknown>) => void): { exported: string[]; id: string; line: number } {
@@ -126,7 +128,7 @@ describe("verifyMailboxExport, offline", () => {
     expect(summary.problems[0]!.problem).toBe("the sender's signature does not match the message");
     expect(summary.problems[1]!.problem).toMatch(new RegExp(`^the sender receipt is signed by 0x[0-9a-f]{40}, not by the sender's home node ${a.address} \\(named in ${aliceAddress}'s home record\\)$`));
     expect(summary.problems[2]!.problem).toMatch(new RegExp(`^the receiver receipt is signed by 0x[0-9a-f]{40}, not by the recipient's home node ${b.address} \\(named in ${bobAddress}'s home record\\)$`));
-  });
+  }, OFFLINE);
 
   it("flags a changed timestamp the same way", async () => {
     const { exported, id } = tampered(0, (message) => void (message.timestamp = (message.timestamp as number) + 1));
@@ -134,7 +136,7 @@ describe("verifyMailboxExport, offline", () => {
     expect(summary.verified).toBe(4);
     expect(new Set(summary.problems.map((problem) => problem.id))).toEqual(new Set([id]));
     expect(summary.problems[0]!.problem).toBe("the sender's signature does not match the message");
-  });
+  }, OFFLINE);
 
   it("flags a receipt swapped for another message's, naming the receipt and the node expected", async () => {
     const other = messagesOf(lines)[4]!;
@@ -153,7 +155,7 @@ describe("verifyMailboxExport, offline", () => {
       [swapped.id, "the sender receipt i"],
       [swapped.id, "the receiver receipt"],
     ]);
-  });
+  }, OFFLINE);
 
   it("flags a removed signature or receipt as missing", async () => {
     const unsigned = tampered(1, (message) => delete message.signature);
@@ -162,7 +164,7 @@ describe("verifyMailboxExport, offline", () => {
     expect((await verifyMailboxExport(noReceipt.exported)).problems).toEqual([{ line: noReceipt.line, id: noReceipt.id, problem: "the receiver receipt is missing" }]);
     const noSenderReceipt = tampered(0, (message) => delete message.sender_receipt);
     expect((await verifyMailboxExport(noSenderReceipt.exported)).problems).toEqual([{ line: noSenderReceipt.line, id: noSenderReceipt.id, problem: "the sender receipt is missing" }]);
-  });
+  }, OFFLINE);
 
   it("flags a duplicated line, lines out of order, and a line that is not a message", async () => {
     const duplicated = [...lines.slice(0, 3), lines[2]!, ...lines.slice(3)];
@@ -177,7 +179,7 @@ describe("verifyMailboxExport, offline", () => {
 
     const broken = await verifyMailboxExport([...lines, "{not json"]);
     expect(broken).toMatchObject({ messages: 6, verified: 5, problems: [{ line: 7, id: null, problem: "the line is not JSON" }] });
-  });
+  }, OFFLINE);
 
   it("judges receipts by the header's home records: one the account did not sign is ignored, and its receipts flagged", async () => {
     const head = header();
@@ -193,11 +195,11 @@ describe("verifyMailboxExport, offline", () => {
 
     // A node trusted by the reader is accepted whatever the records say, as in the live checks.
     expect((await verifyMailboxExport(exported, { trustedNodes: [b.address] })).verified).toBe(5);
-  });
+  }, OFFLINE);
 
   it("refuses what is not a neutral-mailbox version 1 export", async () => {
     await expect(verifyMailboxExport([])).rejects.toMatchObject({ name: "NeutralError", code: "INVALID_ARGUMENT" });
     await expect(verifyMailboxExport(lines.slice(1))).rejects.toThrow(/line 1 has no "format": "neutral-mailbox"/);
     await expect(verifyMailboxExport([JSON.stringify({ ...header(), version: 2 }), ...lines.slice(1)])).rejects.toThrow(/its version is 2/);
-  });
+  }, OFFLINE);
 });
