@@ -325,7 +325,7 @@ const help = (main: string, ...args: string[]) => {
 /** The commands `neutral --help` lists under "Commands:". */
 const cliCommands = () => {
   const section = /^Commands:\n((?: {2}.*\n)+)/m.exec(help(CLI_MAIN))?.[1] ?? "";
-  return new Set([...section.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!));
+  return new Set([...section.matchAll(/^ {2}([a-z][a-z-]*)(?= |$)/gm)].map((m) => m[1]!));
 };
 
 /** Flags given to a program, up to a `--`; placeholders (`…`, `$VAR`) are not flags. */

@@ -75,6 +75,7 @@ describe("the packed package", () => {
     writeFileSync(
       path.join(consumer, "conversation.ts"),
       `import { createNeutral, NeutralError, RpcError, type DecryptedMessage, type Neutral, type NodeInfo } from "@neutral/client";
+import { exportMailbox, verifyMailboxExport, type MailboxVerification } from "@neutral/client/export";
 
 export async function conversation(url: string, aliceKey: \`0x\${string}\`, bobKey: \`0x\${string}\`): Promise<string> {
   const alice: Neutral = createNeutral({ url, account: aliceKey });
@@ -91,7 +92,10 @@ export async function conversation(url: string, aliceKey: \`0x\${string}\`, bobK
     if (error instanceof NeutralError) code = error.code;
     else if (error instanceof RpcError) code = error.code;
   }
-  return JSON.stringify({ node: info.address, sent: sent.id, read, code });
+  const lines: string[] = [];
+  for await (const line of exportMailbox(bob)) lines.push(line);
+  const summary: MailboxVerification = await verifyMailboxExport(lines);
+  return JSON.stringify({ node: info.address, sent: sent.id, read, code, exported: [summary.messages, summary.verified, summary.problems.length] });
 }
 `,
     );
@@ -105,7 +109,7 @@ export async function conversation(url: string, aliceKey: \`0x\${string}\`, bobK
 
     const run = spawnSync(process.execPath, ["run.mjs", relay.url, TEST_KEYS.alice, TEST_KEYS.bob], { cwd: consumer, encoding: "utf8" });
     expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout)).toEqual({ node: relay.address, sent: expect.stringMatching(/^\d+$/), read: ["hello from a fresh project:true"], code: "INVALID_ARGUMENT" });
+    expect(JSON.parse(run.stdout)).toEqual({ node: relay.address, sent: expect.stringMatching(/^\d+$/), read: ["hello from a fresh project:true"], code: "INVALID_ARGUMENT", exported: [1, 1, 0] });
   });
 
   it("fails to type-check a misuse (the check above can fail)", { timeout: 120_000 }, () => {

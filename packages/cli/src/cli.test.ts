@@ -501,13 +501,13 @@ describe("help and version", () => {
   it("--help lists every command and recommends the variable over --key", async () => {
     const result = await cli(["--help"]);
     expect(result.code).toBe(0);
-    for (const command of ["keygen", "whoami", "send", "inbox", "chat", "watch", "serve"]) expect(result.stdout).toContain(`  ${command}`);
+    for (const command of ["keygen", "whoami", "send", "inbox", "chat", "watch", "export", "verify-export <file>", "serve"]) expect(result.stdout).toContain(`  ${command}`);
     expect(result.stdout).toContain("NEUTRAL_KEY");
     expect(result.stdout).toMatch(/Prefer the variable/);
   });
 
   it("<command> --help shows that command's usage", async () => {
-    for (const command of ["keygen", "whoami", "send", "inbox", "chat", "watch"]) {
+    for (const command of ["keygen", "whoami", "send", "inbox", "chat", "watch", "export", "verify-export"]) {
       const result = await cli([command, "--help"]);
       expect(result.code, command).toBe(0);
       expect(result.stdout).toContain(`Usage: neutral ${command}`);

@@ -6,7 +6,8 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createNeutral, type Neutral } from "@neutral/client";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "@neutral/protocol";
 import * as commands from "./commands.js";
-import { CliError, debugDetails, describeError, redactor, UsageError, type ErrorContext } from "./errors.js";
+import { CliError, debugDetails, describeError, EXIT_FAILURE, redactor, UsageError, type ErrorContext } from "./errors.js";
+import { exportCommand, verifyExportCommand } from "./export.js";
 import { serve } from "./serve.js";
 
 export const DEFAULT_URL = "http://127.0.0.1:8645";
@@ -147,6 +148,37 @@ const COMMANDS: Record<string, Command> = {
       "delivery: the node pushes it). A node without live delivery is polled every --interval instead;",
       "stderr says which. If the connection drops or the node restarts, watch says so once, reconnects",
       "and goes on where it left off. Stops on SIGINT (Ctrl-C) or SIGTERM and exits 0.",
+    ],
+  },
+  export: {
+    summary: "write your whole mailbox, sent and received, as a file you can verify offline",
+    usage: "neutral export [--out FILE] [--json]",
+    options: { ...JSON_OPTION, out: { type: "string" } },
+    optionHelp: [
+      "  --out FILE     write to FILE (default: standard output); FILE must not exist yet",
+      '  --json         with --out, print {"out","account","messages"} when done',
+    ],
+    positionals: [],
+    account: true,
+    details: [
+      "JSON Lines (format neutral-mailbox, version 1): a header (your account, your home node, your",
+      "home record and key bundle, your correspondents' home records), then every message as the",
+      "node serves it, encrypted and signed, in id order. `neutral verify-export FILE` checks it",
+      "without a node or a key. The file holds ciphertext only: never your key nor a plaintext.",
+    ],
+  },
+  "verify-export": {
+    summary: "verify an export offline: every signature and receipt, id order, no duplicates",
+    usage: "neutral verify-export <file> [--json]",
+    options: JSON_OPTION,
+    optionHelp: ['  --json         {"ok","account","node","exportedAt","messages","verified","problems":[{"line","id","problem"}]}'],
+    positionals: ["file"],
+    account: false,
+    details: [
+      "<file> is what `neutral export` wrote (`-` reads standard input). Needs no node and no key:",
+      "each message's sender signature, and its receipts against the home nodes the header's home",
+      "records name, as `inbox` checks them. Prints each problem (line, message id, what) and a",
+      "summary. Exit 0 when every message verifies, 1 otherwise (also for a message still pending).",
     ],
   },
   serve: {
@@ -391,6 +423,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
     commands.keygen({ json }, (text) => void streams.stdout.write(`${text}\n`));
     return 0;
   }
+  if (name === "verify-export") return (await verifyExportCommand({ json, file: positionals[0]! }, io)) ? 0 : EXIT_FAILURE;
 
   // Everything below talks to a node as an account.
   const urlText = typeof values.url === "string" ? values.url : env.NEUTRAL_URL || DEFAULT_URL;
@@ -430,6 +463,8 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
     if (text === "") throw new UsageError("<text> is empty", help);
   }
   const peer = name === "chat" ? address(positionals[0]!, "<peer>", help) : undefined;
+  const out = typeof values.out === "string" ? values.out : undefined;
+  if (out === "") throw new UsageError("--out needs a file name", help);
 
   let neutral: Neutral;
   try {
@@ -454,6 +489,9 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
       return 0;
     case "chat":
       await commands.list(neutral.chat(peer!, { ...(pageSize !== undefined && { limit: pageSize }) }), { json, all }, io);
+      return 0;
+    case "export":
+      await exportCommand(neutral, { json, out, stdout: streams.stdout }, io);
       return 0;
     case "watch":
       await untilSignal((signal) => commands.watch(neutral, { json, intervalMs, filter: { ...(from && { from }), ...(dir && { direction: dir }) }, signal }, io));

@@ -103,7 +103,7 @@ function checkReceipt(
   receipt: string,
   account: string,
   home: HomeNode,
-  context: DecodeContext,
+  context: CheckContext,
 ): string | undefined {
   const what = `the ${role} receipt`;
   if (digest === undefined) return `${what} cannot be checked: the message's fields are malformed`;
@@ -119,28 +119,47 @@ function checkReceipt(
 }
 
 /** `checkReceipt`, asking for the account's home record afresh once when the cached one does not match. */
-async function receiptProblem(role: "sender" | "receiver", digest: Uint8Array | undefined, receipt: string, account: string, cached: HomeNode, context: DecodeContext) {
+async function receiptProblem(role: "sender" | "receiver", digest: Uint8Array | undefined, receipt: string, account: string, cached: HomeNode, context: CheckContext) {
   const problem = checkReceipt(role, digest, receipt, account, cached, context);
   if (problem === undefined || digest === undefined) return problem;
   const fresh = await context.homeOf(account, true);
   return fresh === cached ? problem : checkReceipt(role, digest, receipt, account, fresh, context);
 }
 
-export async function decodeMessage(raw: Message, context: DecodeContext): Promise<DecryptedMessage> {
+/** What `checkMessage` needs: where each account is homed, and which nodes are trusted anyway. */
+export type CheckContext = Pick<DecodeContext, "sessionNode" | "trustedNodes" | "homeOf">;
+
+/** The signature and receipt checks of one message, without decrypting it. */
+export interface SignatureChecks {
+  status: DeliveryStatus;
+  signature: boolean;
+  senderReceipt: boolean;
+  receiverReceipt: boolean;
+  /** Why a check failed, in words, in the order signature, sender receipt, receiver receipt. */
+  problems: string[];
+}
+
+/**
+ * Checks a message's sender signature and both receipts against the home nodes `context` names:
+ * everything a reader can check without the conversation key. Used for live reading (decodeMessage)
+ * and for an exported mailbox verified offline (export.ts).
+ */
+export async function checkMessage(raw: Message, context: CheckContext): Promise<SignatureChecks> {
   const from = raw.from.toLowerCase();
   const to = raw.to.toLowerCase();
-  const direction = from === context.self ? "sent" : "received";
   const status: DeliveryStatus = raw.status === "pending" || raw.status === "failed" ? raw.status : "delivered";
   const problems: string[] = [];
   const digest = messageDigest(raw);
 
-  const signature = digest !== undefined && recoverAddress(digest, raw.signature) === from;
-  if (!signature) problems.push("the sender's signature does not match the message");
+  const hasSignature = typeof raw.signature === "string";
+  const signature = hasSignature && digest !== undefined && recoverAddress(digest, raw.signature) === from;
+  if (!signature) problems.push(hasSignature ? "the sender's signature does not match the message" : "the sender's signature is missing");
   const [senderHome, receiverHome] = await Promise.all([context.homeOf(from), context.homeOf(to)]);
-  const senderProblem = await receiptProblem("sender", digest, raw.sender_receipt, from, senderHome, context);
+  const senderProblem =
+    typeof raw.sender_receipt === "string" ? await receiptProblem("sender", digest, raw.sender_receipt, from, senderHome, context) : "the sender receipt is missing";
   if (senderProblem) problems.push(senderProblem);
   let receiverProblem: string | undefined;
-  if (raw.receiver_receipt !== undefined) {
+  if (typeof raw.receiver_receipt === "string") {
     receiverProblem = await receiptProblem("receiver", digest, raw.receiver_receipt, to, receiverHome, context);
   } else if (status === "pending") {
     const node = receiverHome.kind === "record" ? ` ${receiverHome.node}` : "";
@@ -151,8 +170,14 @@ export async function decodeMessage(raw: Message, context: DecodeContext): Promi
     receiverProblem = "the receiver receipt is missing";
   }
   if (receiverProblem) problems.push(receiverProblem);
-  const senderReceipt = senderProblem === undefined;
-  const receiverReceipt = receiverProblem === undefined;
+  return { status, signature, senderReceipt: senderProblem === undefined, receiverReceipt: receiverProblem === undefined, problems };
+}
+
+export async function decodeMessage(raw: Message, context: DecodeContext): Promise<DecryptedMessage> {
+  const from = raw.from.toLowerCase();
+  const to = raw.to.toLowerCase();
+  const direction = from === context.self ? "sent" : "received";
+  const { status, signature, senderReceipt, receiverReceipt, problems } = await checkMessage(raw, context);
 
   let text: string | undefined;
   const peer = direction === "sent" ? to : from;

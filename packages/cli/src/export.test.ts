@@ -1,0 +1,138 @@
+// `neutral export` and `neutral verify-export`, the built CLI end to end: the export made against a
+// real relay on loopback, verified (and tampered with) once the relay is stopped.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { TEST_KEYS } from "@neutral/protocol/testing";
+import { startRelay, type RunningRelay } from "@neutral/relay/testing";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closedPort, runCli, type CliResult } from "../test/run-cli.js";
+
+const SLOW = 60_000;
+const aliceAddress = privateKeyToAccount(TEST_KEYS.alice).address.toLowerCase();
+const bobAddress = privateKeyToAccount(TEST_KEYS.bob).address.toLowerCase();
+
+let relay: RunningRelay | undefined;
+let dir: string;
+let file: string;
+const outputs: CliResult[] = [];
+
+async function cli(args: readonly string[], key?: string): Promise<CliResult> {
+  const result = await runCli(args, { env: { ...(relay && { NEUTRAL_URL: relay.url }), ...(key && { NEUTRAL_KEY: key }) }, timeoutMs: 30_000 });
+  outputs.push(result);
+  return result;
+}
+
+function ok(result: CliResult): string {
+  expect(result.code, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+interface VerifyJson {
+  ok: boolean;
+  account: string;
+  messages: number;
+  verified: number;
+  problems: { line: number; id: string | null; problem: string }[];
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "neutral-cli-export-"));
+  file = path.join(dir, "alice.jsonl");
+  relay = await startRelay();
+  ok(await cli(["whoami"], TEST_KEYS.bob));
+  ok(await cli(["send", bobAddress, "hello bob"], TEST_KEYS.alice));
+  ok(await cli(["send", aliceAddress, "hello alice"], TEST_KEYS.bob));
+}, SLOW);
+
+afterAll(async () => {
+  await relay?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}, SLOW);
+
+describe("neutral export", () => {
+  it("writes the mailbox to --out (header, then both messages), and the same lines to stdout without it", async () => {
+    expect(ok(await cli(["export", "--out", file], TEST_KEYS.alice))).toBe(`exported 2 messages of ${aliceAddress} to ${file}\n`);
+    const lines = readFileSync(file, "utf8").split("\n");
+    expect(lines).toHaveLength(4); // three lines and the last newline
+    expect(lines[3]).toBe("");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ format: "neutral-mailbox", version: 1, account: aliceAddress, node: relay!.address });
+    expect(lines.slice(1, 3).map((line) => (JSON.parse(line) as { from: string }).from)).toEqual([aliceAddress, bobAddress]);
+
+    const piped = await cli(["export"], TEST_KEYS.alice);
+    expect(piped.stdout.split("\n").slice(1)).toEqual(lines.slice(1));
+    expect(piped.stderr).toBe("exported 2 messages\n");
+    expect(readdirSync(dir)).toEqual(["alice.jsonl"]); // no partial file left behind
+  }, SLOW);
+
+  it("refuses to overwrite a file, and leaves it as it was", async () => {
+    const before = readFileSync(file, "utf8");
+    const result = await cli(["export", "--out", file, "--json"], TEST_KEYS.alice);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^neutral: cannot write .*alice\.jsonl.*: the file exists \(EEXIST\)\n$/);
+    expect(readFileSync(file, "utf8")).toBe(before);
+  }, SLOW);
+});
+
+describe("neutral verify-export, with no relay running", () => {
+  beforeAll(async () => {
+    await relay?.stop();
+    relay = undefined;
+  }, SLOW);
+
+  it("exits 0 with a summary when every message verifies", async () => {
+    const result = await cli(["verify-export", file]);
+    expect(ok(result)).toMatch(new RegExp(`^✓ 2 of 2 messages verified \\(${aliceAddress}, exported from node 0x[0-9a-f]{40} at [^)]+\\)\\n$`));
+    const json = JSON.parse(ok(await cli(["verify-export", file, "--json"]))) as VerifyJson;
+    expect(json).toMatchObject({ ok: true, account: aliceAddress, messages: 2, verified: 2, problems: [] });
+    // `-`: the export from standard input.
+    const piped = await runCli(["verify-export", "-", "--json"], { input: readFileSync(file, "utf8") });
+    outputs.push(piped);
+    expect(JSON.parse(ok(piped))).toEqual(json);
+  }, SLOW);
+
+  it("exits 1 and names the line, the message and the problem of a tampered file", async () => {
+    const lines = readFileSync(file, "utf8").split("\n");
+    const message = JSON.parse(lines[2]!) as { id: string; signature?: string };
+    delete message.signature;
+    const tampered = path.join(dir, "tampered.jsonl");
+    writeFileSync(tampered, [lines[0], lines[1], JSON.stringify(message), ""].join("\n"));
+
+    const result = await cli(["verify-export", tampered]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(new RegExp(`^✗ line 3 \\(message ${message.id}\\): the sender's signature is missing\\n✗ 1 of 2 messages verified .*; 1 problem\\n$`));
+    const json = JSON.parse((await cli(["verify-export", tampered, "--json"])).stdout) as VerifyJson;
+    expect(json).toMatchObject({ ok: false, messages: 2, verified: 1, problems: [{ line: 3, id: message.id, problem: "the sender's signature is missing" }] });
+  }, SLOW);
+
+  it("fails with one line for a missing file or one that is not an export", async () => {
+    const missing = await cli(["verify-export", path.join(dir, "nope.jsonl")]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^neutral: cannot read .*nope\.jsonl: no such file\n$/);
+    const other = path.join(dir, "other.json");
+    writeFileSync(other, '{"hello":"world"}\n');
+    const notExport = await cli(["verify-export", other]);
+    expect(notExport.code).toBe(1);
+    expect(notExport.stderr).toMatch(/^neutral: Not a neutral-mailbox version 1 export: line 1 has no "format"/);
+    expect(existsSync(other)).toBe(true);
+  }, SLOW);
+
+  it("export leaves no file behind when it fails (no node answers)", async () => {
+    const target = path.join(dir, "failed.jsonl");
+    const result = await runCli(["export", "--out", target], { env: { NEUTRAL_URL: `http://127.0.0.1:${await closedPort()}`, NEUTRAL_KEY: TEST_KEYS.alice } });
+    outputs.push(result);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^neutral: cannot reach the node/);
+    expect(readdirSync(dir).filter((name) => name.startsWith("failed"))).toEqual([]);
+  }, SLOW);
+
+  it("never printed a private key, nor wrote one to the export", () => {
+    const texts = [...outputs.flatMap((result) => [result.stdout, result.stderr]), readFileSync(file, "utf8")];
+    for (const key of [TEST_KEYS.alice, TEST_KEYS.bob]) {
+      const bare = key.slice(2).toLowerCase();
+      for (const text of texts) expect(text.toLowerCase()).not.toContain(bare);
+    }
+  }, 5_000);
+});
