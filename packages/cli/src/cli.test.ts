@@ -216,6 +216,20 @@ describe("two accounts exchange messages", () => {
     expect(human.stderr).toContain("--all");
   });
 
+  it("delete removes messages from one's own mailbox, prints the node's receipt; the sender keeps its copy", async () => {
+    const sent = await cli(["send", bob.address, "to be deleted", "--json"], as(alice));
+    const id = (JSON.parse(sent.stdout) as MessageJson).id;
+    const human = await cli(["delete", id], as(bob));
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain(`deleted message ${id} from your mailbox ✓ receipt signed by ${relay.address}`);
+    expect(parsePage(await cli(["inbox", "--all", "--json"], as(bob))).messages.map((message) => message.id)).not.toContain(id);
+    expect(parsePage(await cli(["inbox", "--direction", "sent", "--all", "--json"], as(alice))).messages.map((message) => message.id)).toContain(id);
+    const again = await cli(["delete", id, "--json"], as(bob));
+    expect(JSON.parse(again.stdout)).toMatchObject({ node: relay.address, account: bob.address, ids: [id] });
+    expect(expectOneErrorLine(await cli(["delete", id, "01"], as(bob)), 2)).toContain('<id> "01" is not a message id');
+    expect(expectOneErrorLine(await cli(["delete"], as(bob)), 2)).toContain("missing <id>");
+  });
+
   it("send - reads the text from stdin", async () => {
     const result = await cli(["send", bob.address, "-", "--json"], { ...as(alice), input: "from a pipe\n" });
     expect(result.code, result.stderr).toBe(0);

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createNeutral, type Neutral } from "@neutral/client";
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "@neutral/protocol";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import * as commands from "./commands.js";
 import { CliError, debugDetails, describeError, EXIT_FAILURE, redactor, UsageError, type ErrorContext } from "./errors.js";
 import { exportCommand, verifyExportCommand } from "./export.js";
@@ -38,6 +38,8 @@ interface Command {
   options: Options;
   optionHelp: string[];
   positionals: string[];
+  /** The last positional may be repeated (`delete <id>…`). */
+  repeatLast?: boolean;
   /** Talks to a node with an account. */
   account: boolean;
   details: string[];
@@ -181,6 +183,22 @@ const COMMANDS: Record<string, Command> = {
       "summary. Exit 0 when every message verifies, 1 otherwise (also for a message still pending).",
     ],
   },
+  delete: {
+    summary: "delete messages from your mailbox by id (the other party keeps its copy)",
+    usage: "neutral delete <id>… [--json]",
+    options: JSON_OPTION,
+    optionHelp: ['  --json         the node\'s receipt: {"node","account","ids","request","signature"}'],
+    positionals: ["id"],
+    repeatLast: true,
+    account: true,
+    details: [
+      "<id> is a message id as inbox, chat and watch show it; up to 100 at once. Deletes your copy",
+      "on your home node: a message you received from your inbox, one you sent from your sent",
+      "messages. The other party's copy stays. The request is signed with your key, and the node",
+      "answers a receipt it signs; ✓ when the receipt is the node's. A message still pending",
+      "(on its way to another node) cannot be deleted until it is delivered or failed.",
+    ],
+  },
   serve: {
     summary: "run a relay node (the flags of `pnpm start`)",
     usage: "neutral serve [relay flags…]",
@@ -224,7 +242,7 @@ function globalHelp(): string {
 
 function commandSignature(name: string): string {
   const command = COMMANDS[name]!;
-  return [name, ...command.positionals.map((positional) => `<${positional}>`)].join(" ");
+  return [name, ...command.positionals.map((positional) => `<${positional}>`)].join(" ") + (command.repeatLast ? "…" : "");
 }
 
 function commandHelp(name: string): string {
@@ -413,7 +431,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
   if (positionals.length < command.positionals.length) {
     throw new UsageError(`missing <${command.positionals[positionals.length]}>: usage: ${command.usage}`, help);
   }
-  if (positionals.length > command.positionals.length) {
+  if (positionals.length > command.positionals.length && !command.repeatLast) {
     const hint = name === "send" ? " (quote a text with spaces)" : "";
     throw new UsageError(`too many arguments${hint}: usage: ${command.usage}`, help);
   }
@@ -463,6 +481,10 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
     if (text === "") throw new UsageError("<text> is empty", help);
   }
   const peer = name === "chat" ? address(positionals[0]!, "<peer>", help) : undefined;
+  if (name === "delete") {
+    for (const id of positionals) if (!MESSAGE_ID_PATTERN.test(id)) throw new UsageError(`<id> ${JSON.stringify(id)} is not a message id (decimal digits, as inbox shows them)`, help);
+    if (positionals.length > MAX_PAGE_LIMIT) throw new UsageError(`at most ${MAX_PAGE_LIMIT} ids at once`, help);
+  }
   const out = typeof values.out === "string" ? values.out : undefined;
   if (out === "") throw new UsageError("--out needs a file name", help);
 
@@ -492,6 +514,9 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
       return 0;
     case "export":
       await exportCommand(neutral, { json, out, stdout: streams.stdout }, io);
+      return 0;
+    case "delete":
+      await commands.remove(neutral, positionals, { json }, io);
       return 0;
     case "watch":
       await untilSignal((signal) => commands.watch(neutral, { json, intervalMs, filter: { ...(from && { from }), ...(dir && { direction: dir }) }, signal }, io));

@@ -145,6 +145,19 @@ export async function send(neutral: Neutral, to: string, text: string, options: 
 }
 
 // ---------------------------------------------------------------------------------------------
+// delete
+
+/** Deletes the account's copies of messages; prints the node's checked receipt. */
+export async function remove(neutral: Neutral, ids: readonly string[], options: { json: boolean }, io: Io): Promise<void> {
+  const receipt = await neutral.deleteMessages(ids);
+  if (options.json) {
+    io.out(jsonLine(receipt));
+    return;
+  }
+  io.out(`deleted ${ids.length === 1 ? "message" : `${ids.length} messages`} ${ids.map(escapeControls).join(", ")} from your mailbox ${VERIFIED} receipt signed by ${receipt.node}`);
+}
+
+// ---------------------------------------------------------------------------------------------
 // inbox, chat
 
 export interface ListOptions {

@@ -57,6 +57,9 @@ const handlers: Handlers<Ctx> = {
   neutralService_getHome() {
     return null;
   },
+  neutralService_deleteMessages({ request }) {
+    return { node: alice, account: request.account, ids: request.ids, request: `0x${"0".repeat(64)}`, signature: sig("c") };
+  },
   // Node-to-node methods: this stand-in node has no peers.
   neutralService_deliver() {
     throw new ServerRpcError(ErrorCode.Forbidden, "Forbidden: not a peer");

@@ -140,6 +140,33 @@ describe("two accounts exchange messages", () => {
   });
 });
 
+describe("deleting messages", () => {
+  it("deletes the account's copy and checks the node's receipt; the sender keeps its copy", async () => {
+    const first = await alice.send(carolAddress, "delete me");
+    const second = await alice.send(carolAddress, "keep me");
+    const receipt = await carol.deleteMessages([first.id]);
+    expect(receipt).toMatchObject({ node: relay.address, account: carolAddress, ids: [first.id] });
+    const inbox = await collect(carol.inbox({ from: aliceAddress }).messages());
+    expect(inbox.map((message) => message.id)).toEqual([second.id]);
+    const sent = await collect(alice.inbox({ direction: "sent" }).messages());
+    expect(sent.map((message) => message.id)).toEqual(expect.arrayContaining([first.id, second.id]));
+  });
+
+  it("refuses bad ids before any call, and a receipt the node did not sign", async () => {
+    await expect(bob.deleteMessages([])).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(bob.deleteMessages(["01"])).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(bob.deleteMessages(Array.from({ length: 101 }, (_, i) => String(i + 1)))).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    const viaProxy = createNeutral({ url: proxy.url, account: TEST_KEYS.bob, domain: relay.domain });
+    proxy.rewrite = (method, result) =>
+      method === "neutralService_deleteMessages" ? [{ ...(result as [{ signature: string }])[0], signature: `0x${"1b".repeat(65)}` }] : result;
+    try {
+      await expect(viaProxy.deleteMessages(["999999"])).rejects.toMatchObject({ code: "PROTOCOL_ERROR" }); // an id bob has not: nothing of his goes
+    } finally {
+      proxy.rewrite = undefined;
+    }
+  });
+});
+
 describe("what a dishonest node serves is flagged", () => {
   let viaProxy: Neutral;
   beforeAll(() => {

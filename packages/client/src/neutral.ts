@@ -2,13 +2,13 @@
 // published, encrypts and signs what it sends, and decrypts and verifies what it reads.
 import { toSigner, type AccountSource, type Signer } from "./account.js";
 import { createBearerToken, type BearerToken } from "./auth/token.js";
-import { fromHex, isAddress, type Hex } from "./crypto/ecdsa.js";
-import { JSON_RPC_ERRORS, typedData } from "@neutral/protocol";
+import { fromHex, isAddress, recoverAddress, toHex, type Hex } from "./crypto/ecdsa.js";
+import { JSON_RPC_ERRORS, MESSAGE_ID_PATTERN, hashTypedData, typedData } from "@neutral/protocol";
 import { encryptHex, getConversationKey, MAX_PLAINTEXT_BYTES, payloadLength } from "./crypto/nip44.js";
 import { NeutralError } from "./errors.js";
 import { errors } from "./generated/errors.js";
 import { createNeutralServiceClient, type NeutralServiceClient } from "./generated/methods.js";
-import type { Direction, HomeRecord, KeyBundle, Message, NodeInfo, SubscribeFilter } from "./generated/types.js";
+import type { DeletionReceipt, Direction, HomeRecord, KeyBundle, Message, NodeInfo, SubscribeFilter } from "./generated/types.js";
 import { isValidHomeRecord, signHomeRecord } from "./home.js";
 import { liveMessages, type LiveOptions } from "./live.js";
 import { decodeMessage, type DecodeContext, type DecryptedMessage, type HomeNode } from "./messages.js";
@@ -136,6 +136,14 @@ export interface Neutral {
    * fresh one), invalid params (-32602), a node without live delivery (-32601, or HTTP 406).
    */
   live(options?: LiveOptions): AsyncIterable<DecryptedMessage>;
+  /**
+   * Deletes this account's copies of messages (by their `id`s, 1 to 100) from its mailbox on the
+   * node: what it received, and its own copy of what it sent; the other party's copy stays. Signs
+   * the request (EIP-712 `Deletion`) and resolves with the node's receipt, checked to be the
+   * node's signature over this request. Messages still pending delivery cannot be deleted yet
+   * (`RpcError` -32602 naming them).
+   */
+  deleteMessages(ids: readonly string[], options?: CallOptions): Promise<DeletionReceipt>;
 }
 
 const PEER_KEY_TTL_MS = 5 * 60_000;
@@ -452,6 +460,21 @@ export function createNeutral(options: NeutralOptions): Neutral {
       }
       const [decoded] = await decodeAll([stored]);
       return decoded!;
+    },
+
+    async deleteMessages(ids, call) {
+      if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || ids.some((id) => typeof id !== "string" || !MESSAGE_ID_PATTERN.test(id))) {
+        throw new NeutralError("INVALID_ARGUMENT", "ids must be 1 to 100 message ids (decimal strings)");
+      }
+      const [self, node] = await Promise.all([signer.getAddress(), info.get(), session.get()]);
+      const deletion = { account: self as Hex, ids: ids.map(Number), timestamp: now() };
+      const signature = await signer.signTypedData(typedData("Deletion", deletion));
+      const receipt = await authed(() => client.deleteMessages({ request: { account: self, ids: [...ids], timestamp: deletion.timestamp, signature } }, call));
+      const request = toHex(hashTypedData({ primaryType: "Deletion", message: deletion }));
+      const nodeAddress = node.address.toLowerCase() as Hex;
+      const signedBy = receipt.request === request ? recoverAddress(hashTypedData({ primaryType: "DeletionReceipt", message: { node: nodeAddress, request } }), receipt.signature) : undefined;
+      if (signedBy !== nodeAddress) throw new NeutralError("PROTOCOL_ERROR", "The node's deletion receipt is not its signature over this request");
+      return receipt;
     },
 
     async waitForDelivery(message, wait = {}) {
