@@ -102,6 +102,25 @@ const deletion = {
   },
 };
 
+// Consent: bob lets only those he allows reach his inbox, and allows alice.
+const consentPolicy = { account: bob.address, mode: "allowed-only", timestamp: 1767225900000n };
+const consentRecord = { account: bob.address, peer: alice.address, state: "allowed", timestamp: 1767225900000n };
+const consent = {
+  policy: {
+    account: bob.address.toLowerCase(),
+    mode: "allowed-only",
+    timestamp: 1767225900000,
+    signature: await bob.signTypedData({ domain, types, primaryType: "ConsentPolicy", message: consentPolicy }),
+  },
+  record: {
+    account: bob.address.toLowerCase(),
+    peer: alice.address.toLowerCase(),
+    state: "allowed",
+    timestamp: 1767225900000,
+    signature: await bob.signTypedData({ domain, types, primaryType: "Consent", message: consentRecord }),
+  },
+};
+
 console.log(
   JSON.stringify(
     {
@@ -115,6 +134,7 @@ console.log(
       homes,
       relayed: { message: relayed, receiver_receipt: receiverReceipt, answer_signature: answerSignature },
       deletion,
+      consent,
     },
     null,
     2,

@@ -16,4 +16,6 @@ export interface AcceptedMessage extends WireMessageFields {
   digest: Uint8Array;
   /** Default local. */
   route?: Route;
+  /** "requests": the recipient's copy goes into its requests folder (consent), not its inbox. */
+  folder?: "requests";
 }

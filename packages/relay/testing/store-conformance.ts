@@ -25,7 +25,7 @@
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, type TestContext } from "vitest";
-import { ID_CEILING, messageJson, type AcceptedMessage, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type Side, type StoredKeyBundle } from "@neutral/relay";
+import { ID_CEILING, messageJson, type AcceptedMessage, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type Side, type StoredConsentPolicy, type StoredConsentRecord, type StoredKeyBundle } from "@neutral/relay";
 
 export interface OpenedStore {
   store: MessageStore;
@@ -102,6 +102,9 @@ export function everyStoreCall(store: MessageStore): [string, () => Promise<unkn
     leadDeliveries: () => store.leadDeliveries(),
     deleteMessages: () => store.deleteMessages(owner, [1]),
     sweepExpired: () => store.sweepExpired(10),
+    putConsent: () => store.putConsent(owner, []),
+    consentList: () => store.consentList(owner, undefined, 10),
+    consentFor: () => store.consentFor(owner, randomAddress()),
   } satisfies Record<Exclude<keyof MessageStore, "kind" | "close">, () => Promise<unknown>>;
   return Object.entries(calls);
 }
@@ -1225,6 +1228,55 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
           }
           expect(seen).toEqual(order === "asc" ? remaining : [...remaining].reverse());
         }
+      });
+    });
+
+    describe("consent and the requests folder", () => {
+      const record = (account: string, peer: string, state: StoredConsentRecord["state"], timestamp: number): StoredConsentRecord => ({ account, peer, state, timestamp, signature: randomSignature() });
+      const policy = (account: string, mode: StoredConsentPolicy["mode"], timestamp: number): StoredConsentPolicy => ({ account, mode, timestamp, signature: randomSignature() });
+
+      it("keeps the newest record per peer and the newest policy, and lists allowed and blocked peers in address order", async () => {
+        expect(await store.consentFor(bob, alice)).toEqual({ state: "none", mode: "open", replied: false });
+        const blocked = record(bob, alice, "blocked", 10);
+        const allowedOnly = policy(bob, "allowed-only", 5);
+        expect(await store.putConsent(bob, [blocked], allowedOnly)).toEqual({ policy: allowedOnly, records: [blocked] });
+        // An older record and an older policy change nothing; the answer is what is kept.
+        const kept = await store.putConsent(bob, [record(bob, alice, "allowed", 9)], policy(bob, "open", 4));
+        expect(kept.records).toEqual([blocked]);
+        expect(kept.policy?.mode).toBe("allowed-only");
+        expect(await store.consentFor(bob, alice)).toMatchObject({ state: "blocked", mode: "allowed-only" });
+        const peers = [randomAddress(), randomAddress(), randomAddress()];
+        await store.putConsent(bob, [record(bob, peers[0]!, "allowed", 1), record(bob, peers[1]!, "none", 1), record(bob, peers[2]!, "allowed", 1)]);
+        const listed = [alice, peers[0]!, peers[2]!].sort();
+        const first = await store.consentList(bob, undefined, 2);
+        expect(first.records.map((r) => r.peer)).toEqual(listed.slice(0, 2));
+        expect(first.end).toBe(false);
+        const second = await store.consentList(bob, first.records.at(-1)!.peer, 2);
+        expect(second).toMatchObject({ end: true, policy: { mode: "allowed-only" } });
+        expect(second.records.map((r) => r.peer)).toEqual(listed.slice(2));
+        expect(await store.consentList(carol, undefined, 10)).toEqual({ records: [], end: true });
+      });
+
+      it("under allowed-only, tells whether the recipient has written to the sender", async () => {
+        await store.putConsent(bob, [], policy(bob, "allowed-only", 1));
+        expect(await store.consentFor(bob, alice)).toEqual({ state: "none", mode: "allowed-only", replied: false });
+        await store.append(testMessage(bob, alice));
+        expect(await store.consentFor(bob, alice)).toEqual({ state: "none", mode: "allowed-only", replied: true });
+      });
+
+      it("a message into the requests folder is read there, not in the inbox nor its chat; the sender sees it as sent; deletion and resends work as for the inbox", async () => {
+        const message = { ...testMessage(alice, bob), folder: "requests" as const };
+        const { stored } = await store.append(message);
+        const json = messageJson(stored.id, message);
+        expect(await store.page({ owner: bob, ranges: [{ side: "received" }], order: "desc", limit: 10 })).toEqual({ messages: [], end: true });
+        expect(await store.page({ owner: bob, ranges: [{ side: "received", peer: alice }, { side: "sent", peer: alice }], order: "desc", limit: 10 })).toEqual({ messages: [], end: true });
+        expect(await store.page({ owner: bob, ranges: [{ side: "requests" }], order: "desc", limit: 10 })).toEqual({ messages: [{ id: stored.id, json }], end: true });
+        expect(await store.page({ owner: bob, ranges: [{ side: "requests", peer: alice }], order: "asc", after: 0, limit: 10 })).toEqual({ messages: [{ id: stored.id, json }], end: true });
+        expect(await wholeMailbox(store, alice)).toEqual([{ id: stored.id, json }]);
+        expect(await store.append(resendOf(message))).toMatchObject({ stored: { id: stored.id }, created: false });
+        await store.deleteMessages(bob, [stored.id]);
+        expect(await store.page({ owner: bob, ranges: [{ side: "requests" }], order: "desc", limit: 10 })).toEqual({ messages: [], end: true });
+        expect(await wholeMailbox(store, alice)).toEqual([{ id: stored.id, json }]);
       });
     });
 

@@ -233,6 +233,46 @@ export function deleteMessages(client: RpcClient, params: T.DeleteMessagesParams
   return client.request(deleteMessagesRequest(params), options);
 }
 
+/** Request descriptor for `neutralService_setConsent`. */
+export function setConsentRequest(params: T.SetConsentParams): RpcRequest<T.SetConsentResult> {
+  return {
+    method: "neutralService_setConsent",
+    params: positionalParams(params, ["records", "policy"]),
+    unwrap: true,
+  };
+}
+
+/**
+ * Change who reaches the authenticated account's inbox: signed records allowing or blocking peers, and optionally a policy.
+ *
+ * The account's home node keeps each record and the policy if it is newer (greater timestamp) than what it has; an older one changes nothing and the call still succeeds. The node checks, in this order: the params (-32602; also a peer given twice), that every `account` is the authenticated user (-32002), that no timestamp is more than `nodeInfo.limits.clockSkewMs` in the future (-32004) and every signature (-32003); nothing is kept unless all pass. From the answer on, the node applies them to every message it stores for the account, from this node's senders and from other nodes' (a delivery from a blocked sender is refused for good). Messages already stored stay where they are.
+ *
+ * Needs a bearer token (`auth` option).
+ */
+export function setConsent(client: RpcClient, params: T.SetConsentParams, options?: CallOptions): Promise<T.SetConsentResult> {
+  return client.request(setConsentRequest(params), options);
+}
+
+/** Request descriptor for `neutralService_getConsent`. */
+export function getConsentRequest(params: T.GetConsentParams = {}): RpcRequest<T.GetConsentResult> {
+  return {
+    method: "neutralService_getConsent",
+    params: positionalParams(params, ["after", "limit"]),
+    unwrap: true,
+  };
+}
+
+/**
+ * The authenticated account's consent policy and its allowed and blocked peers, a page at a time (by peer address).
+ *
+ * Records with state "none" are left out. Pages go by peer address: pass the last record's `peer` as `after` for the next page; `end` is true when no record follows.
+ *
+ * Needs a bearer token (`auth` option).
+ */
+export function getConsent(client: RpcClient, params: T.GetConsentParams = {}, options?: CallOptions): Promise<T.GetConsentResult> {
+  return client.request(getConsentRequest(params), options);
+}
+
 /** A client bound to one node: every method of neutralService, plus the underlying `rpc` for batches. */
 export interface NeutralServiceClient {
   readonly rpc: RpcClient;
@@ -256,6 +296,10 @@ export interface NeutralServiceClient {
   subscribe(params?: T.SubscribeParams, options?: StreamOptions): AsyncIterable<StreamEvent<T.SubscribeNotification>>;
   /** Delete messages from the authenticated account's mailbox, by a request the account signed; answers the node's signed receipt. */
   deleteMessages(params: T.DeleteMessagesParams, options?: CallOptions): Promise<T.DeleteMessagesResult>;
+  /** Change who reaches the authenticated account's inbox: signed records allowing or blocking peers, and optionally a policy. */
+  setConsent(params: T.SetConsentParams, options?: CallOptions): Promise<T.SetConsentResult>;
+  /** The authenticated account's consent policy and its allowed and blocked peers, a page at a time (by peer address). */
+  getConsent(params?: T.GetConsentParams, options?: CallOptions): Promise<T.GetConsentResult>;
 }
 
 export function createNeutralServiceClient(options: RpcClientOptions | RpcClient): NeutralServiceClient {
@@ -272,8 +316,10 @@ export function createNeutralServiceClient(options: RpcClientOptions | RpcClient
     nodeInfo: (options) => nodeInfo(rpc, options),
     subscribe: (params, options) => subscribe(rpc, params, options),
     deleteMessages: (params, options) => deleteMessages(rpc, params, options),
+    setConsent: (params, options) => setConsent(rpc, params, options),
+    getConsent: (params, options) => getConsent(rpc, params, options),
   };
 }
 
 /** Every method name a client calls, in spec order. */
-export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo", "neutralService_subscribe", "neutralService_deleteMessages"] as const;
+export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo", "neutralService_subscribe", "neutralService_deleteMessages", "neutralService_setConsent", "neutralService_getConsent"] as const;

@@ -71,6 +71,19 @@ export const EIP712_TYPES = {
     { name: "node", type: "address" },
     { name: "request", type: "bytes32" },
   ],
+  /** An account's consent about one other account (`neutralService_setConsent`): `state` is "allowed", "blocked" or "none" (neither). The newest timestamp per (account, peer) wins. `Consent(address account,address peer,string state,uint64 timestamp)` */
+  Consent: [
+    { name: "account", type: "address" },
+    { name: "peer", type: "address" },
+    { name: "state", type: "string" },
+    { name: "timestamp", type: "uint64" },
+  ],
+  /** An account's choice of who reaches its inbox (`neutralService_setConsent`): "open" (everyone not blocked) or "allowed-only" (first contact from anyone else lands in the requests folder). The newest timestamp wins. `ConsentPolicy(address account,string mode,uint64 timestamp)` */
+  ConsentPolicy: [
+    { name: "account", type: "address" },
+    { name: "mode", type: "string" },
+    { name: "timestamp", type: "uint64" },
+  ],
 } as const;
 
 /** The field values of each primary type, as JSON-friendly values (uints as numbers, bytes as 0x hex). */
@@ -84,6 +97,8 @@ export interface TypedValues {
   DeliveryAnswer: { node: Hex; messages: Hex; outcomes: Hex };
   Deletion: { account: Hex; ids: readonly number[]; timestamp: number };
   DeletionReceipt: { node: Hex; request: Hex };
+  Consent: { account: Hex; peer: Hex; state: "allowed" | "blocked" | "none"; timestamp: number };
+  ConsentPolicy: { account: Hex; mode: "open" | "allowed-only"; timestamp: number };
 }
 
 export type PrimaryType = keyof typeof EIP712_TYPES;

@@ -1,11 +1,15 @@
 // How both backends store hex fields: as raw bytes (BLOB / bytea), half the size of the text.
-import type { OutboxDestination, OutboxEntry, StoredHomeRecord, StoredKeyBundle } from "./store.js";
+import type { ConsentVerdict, OutboxDestination, OutboxEntry, StoredConsentPolicy, StoredConsentRecord, StoredHomeRecord, StoredKeyBundle } from "./store.js";
 
 /**
  * `mailbox.side`: which copy of a message a row is, the same numbers in both backends. (Their
  * migrations are history and keep the literals they were written with.)
  */
-export const SIDE = { received: 1, sent: 2 } as const;
+export const SIDE = { received: 1, sent: 2, requests: 3 } as const;
+
+/** `consent.state` and `consent_policy.mode`, the same numbers in both backends. */
+export const CONSENT_STATE = { none: 0, allowed: 1, blocked: 2 } as const;
+export const CONSENT_MODE = { open: 1, "allowed-only": 2 } as const;
 
 /** A lowercase `0x` address → its 20 bytes. */
 export const addressBytes = (address: string): Buffer => Buffer.from(address.slice(2), "hex");
@@ -19,6 +23,46 @@ export function hexBytes(hex: string, length: number): Buffer {
   if (!hex.startsWith("0x") || bytes.length !== length || hex.length !== 2 + 2 * length) throw new Error(`expected 0x and ${length} bytes of hex`);
   return bytes;
 }
+
+/** A `consent` row (same columns in both backends). */
+export interface ConsentRow {
+  peer: Buffer;
+  state: number;
+  ts: number;
+  signature: Buffer;
+}
+
+/** A `consent_policy` row. */
+export interface PolicyRow {
+  mode: number;
+  ts: number;
+  signature: Buffer;
+}
+
+const STATE_NAMES = ["none", "allowed", "blocked"] as const;
+const MODE_NAMES = { 1: "open", 2: "allowed-only" } as const;
+
+export const consentRecordOf = (account: string, row: ConsentRow): StoredConsentRecord => ({
+  account,
+  peer: bytesHex(row.peer),
+  state: STATE_NAMES[row.state] ?? "none",
+  timestamp: row.ts,
+  signature: bytesHex(row.signature),
+});
+
+export const consentPolicyOf = (account: string, row: PolicyRow): StoredConsentPolicy => ({
+  account,
+  mode: MODE_NAMES[row.mode as 1 | 2] ?? "open",
+  timestamp: row.ts,
+  signature: bytesHex(row.signature),
+});
+
+/** The verdict query's row (both backends) → what the recipient decided. */
+export const consentVerdictOf = (row: { state: number | null; mode: number | null; replied: number | boolean }): ConsentVerdict => ({
+  state: STATE_NAMES[row.state ?? 0] ?? "none",
+  mode: row.mode === CONSENT_MODE["allowed-only"] ? "allowed-only" : "open",
+  replied: row.replied === true || row.replied === 1,
+});
 
 /** A `key_bundles` row (same columns in both backends). */
 export interface KeyBundleRow {

@@ -236,6 +236,75 @@ export const migrations: readonly Migration[] = [
       $fn$;
     `,
   },
+  {
+    // Consent (issue 24), as SQLite's version 8; messages into a recipient's requests folder are
+    // mailbox rows of side 3: neutral_append_routed takes the folder as its route 3 (local) or 4
+    // (delivered from another node).
+    version: 4,
+    name: "consent",
+    sql: `
+      CREATE TABLE consent (
+        account bytea NOT NULL,
+        peer bytea NOT NULL,
+        state smallint NOT NULL,
+        ts bigint NOT NULL,
+        signature bytea NOT NULL,
+        PRIMARY KEY (account, peer)
+      );
+      CREATE TABLE consent_policy (
+        account bytea PRIMARY KEY,
+        mode smallint NOT NULL,
+        ts bigint NOT NULL,
+        signature bytea NOT NULL
+      );
+      CREATE OR REPLACE FUNCTION neutral_append_routed(p_digests bytea[], p_senders bytea[], p_recipients bytea[], p_timestamps bigint[], p_tails text[], p_routes smallint[], p_destinations bytea[], p_lanes smallint[], p_accepted_at bigint)
+      RETURNS TABLE (stored_id bigint, stored_json text, created boolean)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        next_id bigint;
+        known bigint;
+        row_json text;
+      BEGIN
+        -- Held until commit: appends commit in id order (see version 1's comment).
+        SELECT c.last_id INTO next_id FROM id_counter c WHERE c.singleton FOR UPDATE;
+        FOR i IN 1 .. coalesce(array_length(p_digests, 1), 0) LOOP
+          SELECT m.id INTO known FROM messages m WHERE m.digest = p_digests[i];
+          IF FOUND THEN
+            SELECT b.json INTO row_json FROM mailbox b
+              WHERE ((b.owner = p_recipients[i] AND b.side IN (1, 3)) OR (b.owner = p_senders[i] AND b.side = 2)) AND b.id = known
+              ORDER BY b.side LIMIT 1;
+            IF NOT FOUND THEN
+              row_json := '{"id":"' || known || '"' || p_tails[i];
+            END IF;
+            stored_id := known;
+            stored_json := row_json;
+            created := false;
+            RETURN NEXT;
+          ELSE
+            next_id := next_id + 1;
+            row_json := '{"id":"' || next_id || '"' || p_tails[i];
+            INSERT INTO messages (id, digest, sender, accepted_at, recipient) VALUES (next_id, p_digests[i], p_senders[i], p_accepted_at, p_recipients[i]);
+            -- Routes: 0 local, 1 outbound, 2 inbound; 3 local and 4 inbound into the requests folder.
+            IF p_routes[i] <> 1 THEN
+              INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (p_recipients[i], CASE WHEN p_routes[i] >= 3 THEN 3 ELSE 1 END, next_id, p_senders[i], p_timestamps[i], row_json);
+            END IF;
+            IF p_routes[i] IN (0, 1, 3) THEN
+              INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (p_senders[i], 2, next_id, p_recipients[i], p_timestamps[i], row_json);
+            END IF;
+            IF p_routes[i] = 1 THEN
+              INSERT INTO outbox (id, destination, lane, sender, created_at) VALUES (next_id, p_destinations[i], p_lanes[i], p_senders[i], p_accepted_at);
+            END IF;
+            stored_id := next_id;
+            stored_json := row_json;
+            created := true;
+            RETURN NEXT;
+          END IF;
+        END LOOP;
+        UPDATE id_counter SET last_id = next_id WHERE singleton;
+      END
+      $fn$;
+    `,
+  },
 ];
 
 /** The highest schema version this code knows; a database beyond it was written by newer software. */

@@ -27,6 +27,13 @@ import {
   outboxDestinationOf,
   outboxEntryOf,
   SIDE,
+  CONSENT_MODE,
+  CONSENT_STATE,
+  consentPolicyOf,
+  consentRecordOf,
+  consentVerdictOf,
+  type ConsentRow,
+  type PolicyRow,
   type DestinationRow,
   type HomeRow,
   type KeyBundleRow,
@@ -81,8 +88,14 @@ const types = {
 const SELECT_KEY_BUNDLE = "SELECT key, ts, signature FROM key_bundles WHERE account = $1";
 const SELECT_HOME = "SELECT node, ts, signature FROM home_records WHERE account = $1";
 
-/** `neutral_append_routed`'s route numbers. */
+/** `neutral_append_routed`'s route numbers (postgres-migrations.ts version 4): into the requests folder, local 3 and inbound 4. */
 const ROUTE_NUMBER = { local: 0, outbound: 1, inbound: 2 } as const;
+const routeNumber = (message: AcceptedMessage): number => {
+  const route = ROUTE_NUMBER[message.route?.kind ?? "local"];
+  return message.folder === "requests" && route !== 1 ? (route === 0 ? 3 : 4) : route;
+};
+/** A range's letter in a page statement's name: one name per statement text. */
+const SIDE_LETTER = { received: "r", sent: "s", requests: "q" } as const;
 
 /**
  * The session advisory lock the replica that drains the outbox holds: the same key in every replica
@@ -123,7 +136,7 @@ function pageStatement(ranges: readonly MailboxRange[], since: boolean, until: b
   const sinceParam = since ? `$${next++}` : undefined;
   const untilParam = until ? `$${next++}` : undefined;
   const offsetParam = since || until ? `$${next++}` : undefined;
-  const shape = ranges.map((range) => `${range.side[0]}${range.peer !== undefined ? "p" : ""}`).join("+");
+  const shape = ranges.map((range) => `${SIDE_LETTER[range.side]}${range.peer !== undefined ? "p" : ""}`).join("+");
   const name = `neutral_page_${shape}_${since ? "s" : ""}${until ? "u" : ""}_${order}`;
   const keys = ranges.map((range) => `owner = $1 AND side = ${SIDE[range.side]}${range.peer !== undefined ? ` AND peer = $${next++}` : ""} AND id > $2 AND id < $3`);
   const times = `${sinceParam ? ` AND ts >= ${sinceParam}` : ""}${untilParam ? ` AND ts < ${untilParam}` : ""}`;
@@ -204,7 +217,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           batch.map((entry) => addressBytes(entry.message.to)),
           batch.map((entry) => entry.message.timestamp),
           batch.map((entry) => entry.tail),
-          batch.map((entry) => ROUTE_NUMBER[entry.message.route?.kind ?? "local"]),
+          batch.map((entry) => routeNumber(entry.message)),
           batch.map((entry) => (entry.message.route?.kind === "outbound" ? addressBytes(entry.message.route.destination) : null)),
           batch.map((entry) => laneOf(entry.message.to)),
           Date.now(),
@@ -333,7 +346,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         name: "neutral_delete_messages",
         text:
           "WITH pending AS (SELECT id FROM outbox WHERE sender = $1 AND id = ANY($2::bigint[])), " +
-          "gone AS (DELETE FROM mailbox WHERE owner = $1 AND side IN (1, 2) AND id = ANY($2::bigint[]) AND NOT EXISTS (SELECT 1 FROM pending) RETURNING id) " +
+          "gone AS (DELETE FROM mailbox WHERE owner = $1 AND side IN (1, 2, 3) AND id = ANY($2::bigint[]) AND NOT EXISTS (SELECT 1 FROM pending) RETURNING id) " +
           "SELECT (SELECT array_agg(id ORDER BY id) FROM pending) AS pending, (SELECT count(*) FROM gone) AS deleted",
         values: [addressBytes(owner), [...ids]],
       });
@@ -349,7 +362,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         name: "neutral_sweep",
         text:
           "WITH doomed AS (SELECT id, sender, recipient FROM messages WHERE id < $1 ORDER BY id LIMIT $2), " +
-          "received AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.recipient AND b.side = 1 AND b.id = d.id), " +
+          "received AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.recipient AND b.side IN (1, 3) AND b.id = d.id), " +
           "sent AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.sender AND b.side = 2 AND b.id = d.id), " +
           "queued AS (DELETE FROM outbox o USING doomed d WHERE o.id = d.id), " +
           "swept AS (DELETE FROM messages m USING doomed d WHERE m.id = d.id RETURNING m.id) " +
@@ -357,6 +370,69 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         values: [below, limit],
       });
       return rows[0]?.swept ?? 0;
+    },
+
+    async putConsent(account, records, policy) {
+      ensureOpen();
+      const key = addressBytes(account);
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        for (const record of records) {
+          await client.query(
+            "INSERT INTO consent (account, peer, state, ts, signature) VALUES ($1, $2, $3, $4, $5) " +
+              "ON CONFLICT (account, peer) DO UPDATE SET state = excluded.state, ts = excluded.ts, signature = excluded.signature WHERE excluded.ts > consent.ts",
+            [key, addressBytes(record.peer), CONSENT_STATE[record.state], record.timestamp, hexBytes(record.signature, 65)],
+          );
+        }
+        if (policy) {
+          await client.query(
+            "INSERT INTO consent_policy (account, mode, ts, signature) VALUES ($1, $2, $3, $4) " +
+              "ON CONFLICT (account) DO UPDATE SET mode = excluded.mode, ts = excluded.ts, signature = excluded.signature WHERE excluded.ts > consent_policy.ts",
+            [key, CONSENT_MODE[policy.mode], policy.timestamp, hexBytes(policy.signature, 65)],
+          );
+        }
+        const rows = (await client.query<ConsentRow>("SELECT peer, state, ts, signature FROM consent WHERE account = $1 AND peer = ANY($2::bytea[])", [key, records.map((record) => addressBytes(record.peer))])).rows;
+        const current = (await client.query<PolicyRow>("SELECT mode, ts, signature FROM consent_policy WHERE account = $1", [key])).rows[0];
+        await client.query("COMMIT");
+        const byPeer = new Map(rows.map((row) => [bytesHex(row.peer), row]));
+        return {
+          ...(current && { policy: consentPolicyOf(account, current) }),
+          records: records.map((record) => consentRecordOf(account, byPeer.get(record.peer)!)),
+        };
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+
+    async consentList(account, after, limit) {
+      ensureOpen();
+      const key = addressBytes(account);
+      const [{ rows }, policy] = await Promise.all([
+        pool.query<ConsentRow>({
+          name: "neutral_consent_page",
+          text: "SELECT peer, state, ts, signature FROM consent WHERE account = $1 AND peer > $2 AND state <> 0 ORDER BY peer LIMIT $3",
+          values: [key, after === undefined ? Buffer.alloc(0) : addressBytes(after), limit + 1],
+        }),
+        pool.query<PolicyRow>({ name: "neutral_consent_policy", text: "SELECT mode, ts, signature FROM consent_policy WHERE account = $1", values: [key] }),
+      ]);
+      const current = policy.rows[0];
+      return { ...(current && { policy: consentPolicyOf(account, current) }), records: rows.slice(0, limit).map((row) => consentRecordOf(account, row)), end: rows.length <= limit };
+    },
+
+    async consentFor(recipient, sender) {
+      ensureOpen();
+      const { rows } = await pool.query<{ state: number | null; mode: number | null; replied: boolean }>({
+        name: "neutral_consent_verdict",
+        text:
+          "SELECT c.state, p.mode, CASE WHEN p.mode = 2 THEN EXISTS (SELECT 1 FROM mailbox WHERE owner = $1 AND side = 2 AND peer = $2) ELSE false END AS replied " +
+          "FROM (SELECT 1) one LEFT JOIN consent c ON c.account = $1 AND c.peer = $2 LEFT JOIN consent_policy p ON p.account = $1",
+        values: [addressBytes(recipient), addressBytes(sender)],
+      });
+      return consentVerdictOf(rows[0]!);
     },
 
     async putKeyBundle(bundle) {

@@ -76,10 +76,14 @@ function openBatches(options) {
         const json = selectJson.get(recipient, sides.received, id);
         if (json !== undefined) updateSent.run(json, sender, sides.sent, id);
       }
-      if (received) deleteMailbox.run(recipient, sides.received, id);
+      if (received) {
+        deleteMailbox.run(recipient, sides.received, id);
+        deleteMailbox.run(recipient, sides.requests, id);
+      }
       if (sent) deleteMailbox.run(sender, sides.sent, id);
       // The pair row goes with the last copy.
-      if (selectJson.get(recipient, sides.received, id) === undefined && selectJson.get(sender, sides.sent, id) === undefined) deletePair.run(sender, recipient, id);
+      const left = [selectJson.get(recipient, sides.received, id), selectJson.get(recipient, sides.requests, id), selectJson.get(sender, sides.sent, id)];
+      if (left.every((json) => json === undefined)) deletePair.run(sender, recipient, id);
     }
     return { pending: [] };
   }
@@ -89,6 +93,7 @@ function openBatches(options) {
     for (const { id, sender, recipient } of rows) {
       if (recipient !== null) {
         deleteMailbox.run(recipient, sides.received, id);
+        deleteMailbox.run(recipient, sides.requests, id);
         deletePair.run(sender, recipient, id);
       }
       deleteMailbox.run(sender, sides.sent, id);
@@ -115,7 +120,7 @@ function openBatches(options) {
       if (existing !== undefined) {
         // The digest covers the recipient, so the original went to this same mailbox; a message
         // to another node has only its sender's copy here, with its JSON (schema version 6).
-        const json = selectJson.get(to, sides.received, existing) || selectJson.get(from, sides.sent, existing);
+        const json = selectJson.get(to, sides.received, existing) || selectJson.get(from, sides.sent, existing) || selectJson.get(to, sides.requests, existing);
         // Deleted by its owners since (a resend carries the same fields, and receipts are
         // deterministic signatures): the original, as it was answered.
         return { id: existing, json: json || idHead + existing + '"' + m.tail };
@@ -128,11 +133,13 @@ function openBatches(options) {
         insertOutbox.run(id, hexBytes(m.destination), m.lane ?? 0, from, Date.now());
         return id;
       }
-      insertMailbox.run(to, sides.received, id, from, m.timestamp, json);
+      const request = m.folder === "requests";
+      insertMailbox.run(to, request ? sides.requests : sides.received, id, from, m.timestamp, json);
       // The sender's row keeps no JSON (schema version 5): reads take the recipient's. A ~770-byte
       // copy here made the sender's mailbox leaves split every few appends; see sqlite-migrations.ts.
-      // A message delivered from another node has no sender's copy here.
-      if (m.route !== "in") insertMailbox.run(from, sides.sent, id, to, m.timestamp, "");
+      // A message delivered from another node has no sender's copy here; one into the recipient's
+      // requests folder keeps its JSON in the sender's row too (sent reads look in the inbox only).
+      if (m.route !== "in") insertMailbox.run(from, sides.sent, id, to, m.timestamp, request ? json : "");
       insertPair.run(from, to, id);
       return id;
     }),

@@ -18,6 +18,8 @@ export interface WireAppend {
   destination?: string;
   /** With "out": the outbox lane (store.ts `laneOf`). */
   lane?: number;
+  /** "requests": the recipient's row goes into its requests folder (and the sender's keeps the JSON). */
+  folder?: "requests";
 }
 
 /**
@@ -86,7 +88,7 @@ export interface WriterSchema {
     deleteOutbox: string;
     updateSent: string;
   };
-  sides: { received: number; sent: number };
+  sides: { received: number; sent: number; requests: number };
   /** `MESSAGE_JSON_ID_HEAD` of @neutral/protocol: the writer completes a message's JSON with its new id. */
   idHead: string;
 }

@@ -154,6 +154,29 @@ export const migrations: readonly Migration[] = [
       UPDATE messages SET recipient = p.recipient FROM pairs AS p WHERE p.id = messages.id AND p.sender = messages.sender;
     `,
   },
+  {
+    // Consent (issue 24): an account's signed records about peers (state 0 none, 1 allowed, 2
+    // blocked) and its policy (mode 1 open, 2 allowed-only); the newest timestamp wins. Messages
+    // into a recipient's requests folder are mailbox rows of side 3.
+    version: 8,
+    name: "consent",
+    sql: `
+      CREATE TABLE consent (
+        account BLOB NOT NULL,
+        peer BLOB NOT NULL,
+        state INTEGER NOT NULL,
+        ts INTEGER NOT NULL,
+        signature BLOB NOT NULL,
+        PRIMARY KEY (account, peer)
+      ) WITHOUT ROWID;
+      CREATE TABLE consent_policy (
+        account BLOB PRIMARY KEY,
+        mode INTEGER NOT NULL,
+        ts INTEGER NOT NULL,
+        signature BLOB NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**
@@ -167,6 +190,32 @@ export const undoVersion5Sql = `
   UPDATE mailbox AS s SET json = (SELECT r.json FROM mailbox AS r WHERE r.owner = s.peer AND r.side = 1 AND r.id = s.id)
     WHERE s.side = 2 AND s.json = '';
   DELETE FROM schema_migrations WHERE version = 5;
+  COMMIT;
+`;
+
+/**
+ * Undoes version 8 for a downgrade to a relay without consent: the requests folders' messages move
+ * into their recipients' inboxes (an older relay knows no other folder), the consent tables go.
+ * Run it with every relay stopped, before {@link undoVersion7Sql} if going further back.
+ */
+export const undoVersion8Sql = `
+  BEGIN IMMEDIATE;
+  UPDATE mailbox SET side = 1 WHERE side = 3;
+  DROP TABLE consent;
+  DROP TABLE consent_policy;
+  DELETE FROM schema_migrations WHERE version = 8;
+  COMMIT;
+`;
+
+/**
+ * Undoes version 7 for a downgrade to a relay without retention and deletion: messages forget their
+ * recipient. Messages already deleted stay deleted. Run it with every relay stopped, after
+ * {@link undoVersion8Sql} and before {@link undoVersion6Sql}.
+ */
+export const undoVersion7Sql = `
+  BEGIN IMMEDIATE;
+  ALTER TABLE messages DROP COLUMN recipient;
+  DELETE FROM schema_migrations WHERE version = 7;
   COMMIT;
 `;
 

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageJson } from "../message.js";
 import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "../../testing/store-conformance.js";
 import { DEFAULT_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
-import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql } from "./sqlite-migrations.js";
+import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
@@ -164,7 +164,7 @@ describe("SQLite store specifics", () => {
       expect(objects).not.toContain("messages_v4");
       // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
       expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
-      expect(latestSchemaVersion).toBe(6);
+      expect(latestSchemaVersion).toBe(8);
     });
 
     it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
@@ -192,9 +192,12 @@ describe("SQLite store specifics", () => {
         [4, false],
         [5, false],
         [6, false],
+        [7, false],
+        [8, false],
       ]);
-      expect(v1.prepare("SELECT id, ts, sender, accepted_at FROM messages").all()).toEqual([
-        { id: 1, ts: message.timestamp, sender: Buffer.from(alice.slice(2), "hex"), accepted_at: 1 },
+      // Version 7 gave the message its recipient, from pairs.
+      expect(v1.prepare("SELECT id, ts, sender, accepted_at, recipient FROM messages").all()).toEqual([
+        { id: 1, ts: message.timestamp, sender: Buffer.from(alice.slice(2), "hex"), accepted_at: 1, recipient: Buffer.from(bob.slice(2), "hex") },
       ]);
       expect(await store.page({ owner: bob, ranges: [{ side: "received" }], order: "desc", limit: 20 })).toEqual({ messages: [{ id: 1, json }], end: true });
       expect(v1.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'mailbox_by_peer'").get()).toEqual({ n: 0 });
@@ -249,6 +252,8 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT count(*) AS n FROM mailbox WHERE side = 2 AND json = ''").get()).toEqual({ n: 3 });
+      db.exec(undoVersion8Sql);
+      db.exec(undoVersion7Sql);
       db.exec(undoVersion6Sql);
       db.exec(undoVersion5Sql);
       const sent = db.prepare("SELECT id, json FROM mailbox WHERE side = 2 ORDER BY id").all();
@@ -264,6 +269,8 @@ describe("SQLite store specifics", () => {
       const pending = (await store.append({ ...fields, status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored;
       await store.close();
       const db = connect();
+      db.exec(undoVersion8Sql);
+      db.exec(undoVersion7Sql);
       db.exec(undoVersion6Sql);
       expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 5 });
       expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('outbox', 'destinations', 'home_records', 'peer_pins')").get()).toEqual({ n: 0 });

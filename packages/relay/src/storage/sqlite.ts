@@ -11,7 +11,10 @@ import {
   pageOfRanges,
   RetentionFloor,
   type AppendResult,
+  type ConsentVerdict,
   type FreshMessage,
+  type StoredConsentPolicy,
+  type StoredConsentRecord,
   type RangeRead,
   type MailboxRange,
   type MessageStore,
@@ -30,6 +33,13 @@ import {
   outboxDestinationOf,
   outboxEntryOf,
   SIDE,
+  CONSENT_MODE,
+  CONSENT_STATE,
+  consentPolicyOf,
+  consentRecordOf,
+  consentVerdictOf,
+  type ConsentRow,
+  type PolicyRow,
   type DestinationRow,
   type HomeRow,
   type KeyBundleRow,
@@ -38,7 +48,7 @@ import {
 import { startInlineSqliteWriter, startSqliteWriter, type AppendWriter, type WireAppend, type WriterSchema } from "./sqlite-append-writer.js";
 
 
-type Walk = "received" | "sent" | "pairsReceived" | "pairsSent";
+type Walk = "received" | "sent" | "requests" | "pairsReceived" | "pairsSent" | "pairsRequests";
 
 /** How a page reads one walk: its rows (the parameters: owner and side, or sender and recipient, then the exclusive id bounds), and its id, timestamp and JSON columns. */
 interface WalkSql {
@@ -63,6 +73,14 @@ interface WalkSql {
 const SENT_JSON = `CASE WHEN m.json <> '' THEN m.json ELSE (SELECT r.json FROM mailbox AS r WHERE r.owner = m.peer AND r.side = ${SIDE.received} AND r.id = m.id) END`;
 const WALKS: Record<Walk, WalkSql> = {
   received: { from: "FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?", id: "m.id", ts: "m.ts", json: "m.json" },
+  requests: { from: "FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?", id: "m.id", ts: "m.ts", json: "m.json" },
+  pairsRequests: {
+    from: `FROM pairs AS p CROSS JOIN mailbox AS m WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
+       AND m.owner = p.recipient AND m.side = ${SIDE.requests} AND m.id = p.id`,
+    id: "p.id",
+    ts: "m.ts",
+    json: "m.json",
+  },
   sent: { from: "FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?", id: "m.id", ts: "m.ts", json: SENT_JSON },
   pairsReceived: {
     from: `FROM pairs AS p CROSS JOIN mailbox AS m WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
@@ -81,7 +99,8 @@ const WALKS: Record<Walk, WalkSql> = {
 };
 
 /** Which walk reads a range. */
-const walkOf = (range: MailboxRange): Walk => (range.peer === undefined ? range.side : range.side === "received" ? "pairsReceived" : "pairsSent");
+const PAIR_WALKS = { received: "pairsReceived", sent: "pairsSent", requests: "pairsRequests" } as const;
+const walkOf = (range: MailboxRange): Walk => (range.peer === undefined ? range.side : PAIR_WALKS[range.side]);
 
 /**
  * A read row as a stored message. A sent row's JSON comes from its recipient's row (schema 5); were
@@ -302,6 +321,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   let federation: ReturnType<typeof federationStatements> | undefined;
   const fed = () => (federation ??= federationStatements(db));
   let leading = false;
+  // Consent's statements, prepared at first use like the key directory's.
+  let consentStatements: ReturnType<typeof openSqliteConsent> | undefined;
+  const consent = () => (consentStatements ??= openSqliteConsent(db));
 
   function readRange(query: PageQuery, range: MailboxRange, owner: Buffer): RangeRead {
     const { since, until } = query;
@@ -310,7 +332,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     if (range.peer === undefined) args.push(owner, SIDE[range.side]);
     else {
       const peer = addressBytes(range.peer);
-      args.push(...(range.side === "received" ? [peer, owner] : [owner, peer]));
+      args.push(...(range.side === "sent" ? [owner, peer] : [peer, owner]));
     }
     args.push(Math.max(query.after ?? 0, servedFloor() - 1), query.before ?? ID_CEILING);
     const filtered = since !== undefined || until !== undefined;
@@ -351,6 +373,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
         wire.destination = message.route.destination;
         wire.lane = laneOf(message.to);
       } else if (message.route?.kind === "inbound") wire.route = "in";
+      if (message.folder === "requests") wire.folder = "requests";
       writer ??= startStoreWriter(options);
       return writer.append(wire).then((result): AppendResult => {
         if (typeof result === "number") return { stored: { id: result, json: messageJsonWithId(result, wire.tail) }, created: true };
@@ -390,6 +413,21 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       writer ??= startStoreWriter(options);
       const result = await writer.append({ sweep: { below, limit } });
       return typeof result === "number" ? result : 0;
+    },
+
+    async putConsent(account, records, policy) {
+      if (closed) throw new StoreClosedError();
+      return consent().put(account, records, policy);
+    },
+
+    async consentList(account, after, limit) {
+      if (closed) throw new StoreClosedError();
+      return consent().list(account, after, limit);
+    },
+
+    async consentFor(recipient, sender) {
+      if (closed) throw new StoreClosedError();
+      return consent().verdict(recipient, sender);
     },
 
     async putKeyBundle(bundle) {
@@ -492,6 +530,47 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
         db.close();
       })();
       return closing;
+    },
+  };
+}
+
+/** Consent (sqlite-migrations.ts, version 8): writes are small IMMEDIATE transactions on the store's connection, as key bundles'. */
+function openSqliteConsent(db: Database.Database) {
+  const upsert = db.prepare<[Buffer, Buffer, number, number, Buffer]>(
+    "INSERT INTO consent (account, peer, state, ts, signature) VALUES (?, ?, ?, ?, ?) " +
+      "ON CONFLICT (account, peer) DO UPDATE SET state = excluded.state, ts = excluded.ts, signature = excluded.signature WHERE excluded.ts > consent.ts",
+  );
+  const upsertPolicy = db.prepare<[Buffer, number, number, Buffer]>(
+    "INSERT INTO consent_policy (account, mode, ts, signature) VALUES (?, ?, ?, ?) " +
+      "ON CONFLICT (account) DO UPDATE SET mode = excluded.mode, ts = excluded.ts, signature = excluded.signature WHERE excluded.ts > consent_policy.ts",
+  );
+  const selectOne = db.prepare<[Buffer, Buffer], ConsentRow>("SELECT peer, state, ts, signature FROM consent WHERE account = ? AND peer = ?");
+  const selectPolicy = db.prepare<[Buffer], PolicyRow>("SELECT mode, ts, signature FROM consent_policy WHERE account = ?");
+  const selectPage = db.prepare<[Buffer, Buffer, number], ConsentRow>("SELECT peer, state, ts, signature FROM consent WHERE account = ? AND peer > ? AND state <> 0 ORDER BY peer LIMIT ?");
+  // One probe for the common case (no policy: open); the reply probe only under "allowed-only".
+  const verdict = db.prepare<[{ recipient: Buffer; sender: Buffer }], { state: number | null; mode: number | null; replied: number }>(
+    `SELECT c.state AS state, p.mode AS mode,
+       CASE WHEN p.mode = ${CONSENT_MODE["allowed-only"]} THEN EXISTS (SELECT 1 FROM pairs WHERE sender = @recipient AND recipient = @sender) ELSE 0 END AS replied
+     FROM (SELECT 1) LEFT JOIN consent AS c ON c.account = @recipient AND c.peer = @sender LEFT JOIN consent_policy AS p ON p.account = @recipient`,
+  );
+  const put = db.transaction((account: Buffer, records: readonly StoredConsentRecord[], policy: StoredConsentPolicy | undefined) => {
+    for (const record of records) upsert.run(account, addressBytes(record.peer), CONSENT_STATE[record.state], record.timestamp, hexBytes(record.signature, 65));
+    if (policy) upsertPolicy.run(account, CONSENT_MODE[policy.mode], policy.timestamp, hexBytes(policy.signature, 65));
+    return { rows: records.map((record) => selectOne.get(account, addressBytes(record.peer))!), policy: selectPolicy.get(account) };
+  });
+  return {
+    put(accountHex: string, records: readonly StoredConsentRecord[], policy?: StoredConsentPolicy) {
+      const { rows, policy: current } = put.immediate(addressBytes(accountHex), records, policy);
+      return { ...(current && { policy: consentPolicyOf(accountHex, current) }), records: rows.map((row) => consentRecordOf(accountHex, row)) };
+    },
+    list(accountHex: string, after: string | undefined, limit: number) {
+      const account = addressBytes(accountHex);
+      const rows = selectPage.all(account, after === undefined ? Buffer.alloc(0) : addressBytes(after), limit + 1);
+      const current = selectPolicy.get(account);
+      return { ...(current && { policy: consentPolicyOf(accountHex, current) }), records: rows.slice(0, limit).map((row) => consentRecordOf(accountHex, row)), end: rows.length <= limit };
+    },
+    verdict(recipient: string, sender: string): ConsentVerdict {
+      return consentVerdictOf(verdict.get({ recipient: addressBytes(recipient), sender: addressBytes(sender) })!);
     },
   };
 }

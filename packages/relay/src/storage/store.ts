@@ -1,7 +1,11 @@
 import type { AcceptedMessage } from "../message.js";
 
-/** Which side of a mailbox: messages its owner received, or sent. A message to oneself is both. */
-export type Side = "received" | "sent";
+/**
+ * Which side of a mailbox: messages its owner received (into the inbox, or into the requests
+ * folder: first contact under an "allowed-only" consent policy), or sent. A message to oneself is
+ * received and sent.
+ */
+export type Side = "received" | "sent" | "requests";
 
 /** One part of a mailbox: a side, optionally only the messages exchanged with one peer. */
 export interface MailboxRange {
@@ -213,7 +217,7 @@ export interface DeliveryLease {
  * SQLite (`openSqliteStore`), PostgreSQL (`openPostgresStore`); the storage conformance suite
  * (`testing/store-conformance.ts`) is the contract every backend passes.
  */
-export interface MessageStore extends KeyStore, FederationStore {
+export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
   /** A short name for logs, e.g. "sqlite". */
   readonly kind: string;
   /**
@@ -344,6 +348,47 @@ export class RetentionFloor {
     }
     return this.id;
   }
+}
+
+/** An account's signed consent about one peer (openrpc.json `ConsentRecord`), hex lowercase. */
+export interface StoredConsentRecord {
+  account: string;
+  peer: string;
+  state: "allowed" | "blocked" | "none";
+  timestamp: number;
+  signature: string;
+}
+
+/** An account's signed consent policy (openrpc.json `ConsentPolicy`). */
+export interface StoredConsentPolicy {
+  account: string;
+  mode: "open" | "allowed-only";
+  timestamp: number;
+  signature: string;
+}
+
+/** What a recipient decided about one sender: the store's answer for routing one message. */
+export interface ConsentVerdict {
+  /** The recipient's record about the sender ("none" without one). */
+  state: StoredConsentRecord["state"];
+  /** The recipient's policy ("open" without one). */
+  mode: StoredConsentPolicy["mode"];
+  /** The recipient has itself sent the sender a message (asked only under "allowed-only"). */
+  replied: boolean;
+}
+
+/** Consent (issue 24): who reaches an account's inbox, kept on its home node. */
+export interface ConsentStore {
+  /**
+   * Keeps each record, and the policy, that is newer (greater timestamp) than the stored one, in
+   * one transaction; resolves, once durable, with the current policy and the current records of
+   * the peers given.
+   */
+  putConsent(account: string, records: readonly StoredConsentRecord[], policy?: StoredConsentPolicy): Promise<{ policy?: StoredConsentPolicy; records: StoredConsentRecord[] }>;
+  /** The account's policy and its records other than "none", by peer address after `after`, at most `limit`; `end` when none follows. */
+  consentList(account: string, after: string | undefined, limit: number): Promise<{ policy?: StoredConsentPolicy; records: StoredConsentRecord[]; end: boolean }>;
+  /** What `recipient` decided about `sender`. */
+  consentFor(recipient: string, sender: string): Promise<ConsentVerdict>;
 }
 
 /** One step of a backend's schema, applied once, in version order. */

@@ -609,5 +609,88 @@ export const examples: readonly ExamplePairing[] = [
     },
     "stream": false,
     "notification": false
+  },
+  {
+    "method": "neutralService_setConsent",
+    "name": "Bob lets only those he allows reach his inbox, and allows alice",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "records",
+        "value": [
+          {
+            "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+            "peer": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+            "state": "allowed",
+            "timestamp": 1767225900000,
+            "signature": "0xc9d623d0bcce8171018b9bce9ac62a6355e12491bbc7f10fd7719a56d010fe63026714a269d84c612e0496fd1b5fe13715fca45c20e392ea48db83251fef0f301c"
+          }
+        ]
+      },
+      {
+        "name": "policy",
+        "value": {
+          "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+          "mode": "allowed-only",
+          "timestamp": 1767225900000,
+          "signature": "0xdae51eda7f0b005087423d98162f6ebd95fa617974561f3bcb09fa19265a24ce1ee5553fc2edcec24fa62646c7a697f6e22a0bf2ab36398b73eda9b3568802731b"
+        }
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+          "policy": {
+            "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+            "mode": "allowed-only",
+            "timestamp": 1767225900000,
+            "signature": "0xdae51eda7f0b005087423d98162f6ebd95fa617974561f3bcb09fa19265a24ce1ee5553fc2edcec24fa62646c7a697f6e22a0bf2ab36398b73eda9b3568802731b"
+          },
+          "records": [
+            {
+              "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+              "peer": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "state": "allowed",
+              "timestamp": 1767225900000,
+              "signature": "0xc9d623d0bcce8171018b9bce9ac62a6355e12491bbc7f10fd7719a56d010fe63026714a269d84c612e0496fd1b5fe13715fca45c20e392ea48db83251fef0f301c"
+            }
+          ]
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_getConsent",
+    "name": "Bob's consent",
+    "paramStructure": "either",
+    "params": [],
+    "result": {
+      "value": [
+        {
+          "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+          "policy": {
+            "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+            "mode": "allowed-only",
+            "timestamp": 1767225900000,
+            "signature": "0xdae51eda7f0b005087423d98162f6ebd95fa617974561f3bcb09fa19265a24ce1ee5553fc2edcec24fa62646c7a697f6e22a0bf2ab36398b73eda9b3568802731b"
+          },
+          "records": [
+            {
+              "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+              "peer": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "state": "allowed",
+              "timestamp": 1767225900000,
+              "signature": "0xc9d623d0bcce8171018b9bce9ac62a6355e12491bbc7f10fd7719a56d010fe63026714a269d84c612e0496fd1b5fe13715fca45c20e392ea48db83251fef0f301c"
+            }
+          ],
+          "end": true
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
   }
 ];

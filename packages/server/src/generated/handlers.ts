@@ -70,4 +70,16 @@ export interface Handlers<Ctx extends RequestContext = RequestContext> {
    * Called only with an authenticated context.
    */
   neutralService_deleteMessages(args: T.DeleteMessagesArgs, context: Authenticated<Ctx>): Reply<T.DeleteMessagesResult>;
+  /**
+   * Change who reaches the authenticated account's inbox: signed records allowing or blocking peers, and optionally a policy.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_setConsent(args: T.SetConsentArgs, context: Authenticated<Ctx>): Reply<T.SetConsentResult>;
+  /**
+   * The authenticated account's consent policy and its allowed and blocked peers, a page at a time (by peer address).
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_getConsent(args: T.GetConsentArgs, context: Authenticated<Ctx>): Reply<T.GetConsentResult>;
 }

@@ -260,6 +260,54 @@ export const methodDescriptors = {
       },
     ],
   },
+  "neutralService_setConsent": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "records",
+        required: true,
+        schema: {
+          "type": "array",
+          "minItems": 0,
+          "maxItems": 100,
+          "items": {
+            "$ref": "#/components/schemas/ConsentRecord"
+          }
+        },
+      },
+      {
+        name: "policy",
+        required: false,
+        schema: {
+          "$ref": "#/components/schemas/ConsentPolicy"
+        },
+      },
+    ],
+  },
+  "neutralService_getConsent": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "after",
+        required: false,
+        schema: {
+          "$ref": "#/components/schemas/Address"
+        },
+      },
+      {
+        name: "limit",
+        required: false,
+        default: 20,
+        schema: {
+          "$ref": "#/components/schemas/Limit"
+        },
+      },
+    ],
+  },
 } as const satisfies Record<string, MethodDescriptor>;
 
 export type MethodName = keyof typeof methodDescriptors;

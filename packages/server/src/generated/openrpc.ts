@@ -6,7 +6,7 @@ export const openrpcDocument = {
   "info": {
     "title": "neutralService",
     "version": "2.2.0",
-    "description": "An encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP.\n\nUsers are Ethereum-style addresses. Message bodies are ciphertext the node never reads; every message carries its sender's EIP-712 signature and a receipt from the sender's and the receiver's service node.\n\n## Transport\n`POST /` with `Content-Type: application/json`. The body is one JSON-RPC 2.0 request or a batch of 1..100 requests. Params may be positional or by name. Notifications (no `id`) get no response entry; a batch of only notifications gets HTTP 204. `GET /health` (liveness), `GET /openrpc.json` (this document) and `GET /docs` need no token. `neutralService_subscribe` is answered as Server-Sent Events (`Accept: text/event-stream`, alone, not in a batch): see that method.\n\nResponses that carry JSON-RPC responses are HTTP 200, errors included, except 401 (credential missing or invalid, with `WWW-Authenticate: Bearer`, error -32001), 406 (`subscribe` without `Accept: text/event-stream`, -32600), 413 (body too large, -32005), 415 (not JSON, -32600) and 429 (rate limited, with `Retry-After`, -32029). A batch of more than 100 entries is one -32005 error.\n\n## Result envelope\nThe `result` of every `neutralService_*` method is an array holding exactly one payload object, as in the interface's examples: `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{…}]}`. Typed clients unwrap it.\n\n## Service discovery\n`rpc.discover` (no params, no token) returns this OpenRPC document itself, not wrapped in an array, as OpenRPC defines.\n\n## Authentication\nMethods marked `\"x-requires-auth\": true` need `Authorization: Bearer <token>` where `token = base64url(UTF-8 text of an EIP-4361 Sign-In with Ethereum message) + \".\" + 0x-hex signature`, the signature being the user's EIP-191 `personal_sign` of that text. There is no login round trip. The node checks that the signature recovers the message's address; that `domain` is one of its configured domains (`nodeInfo.domains`); `version` is 1; `expiration-time` is present, in the future and at most 24 h after `issued-at`; `not-before` is respected; and `nonce` has at least 8 alphanumerics. Failures are HTTP 401 with error -32001 and `data.reason` naming the failed check. The token belongs to the HTTP request: in a batch, a missing or invalid token fails the whole request unless every entry is a method that needs no token.\n\n## Signatures and receipts\nMessages are signed with EIP-712 typed data, domain `{name: \"neutralService\", version: \"1\"}` (no chainId, no verifyingContract), primary type `Message(address from,address to,bytes message,uint64 timestamp)`. A receipt is the service node's EIP-712 signature, same domain, primary type `Receipt(bytes32 message,string role)` where `message` is the EIP-712 digest of the sender's `Message` and `role` is `\"sender\"` or `\"receiver\"`. `sender_receipt` is signed by the sender's home node and `receiver_receipt` by the recipient's (see Federation); on a single node both are that node's.\n\n## Key bundles\nClients encrypt message bodies with NIP-44 v2 to the recipient's messaging public key, an x-only secp256k1 key (`MessagingKey`). An account announces it with `neutralService_publishKey` as a `KeyBundle` it signs with EIP-712, same domain, primary type `KeyBundle(address account,bytes32 key,uint64 timestamp)`. A node keeps each account's bundle with the greatest timestamp and serves it to anyone, without a token, through `neutralService_getKey`.\n\nWhat clients agree on and nodes never check (they only see ciphertext): a message's `message` is the raw NIP-44 v2 payload (version byte 2, nonce, ciphertext, MAC) as lowercase hex, encrypted with the conversation key of the sender's messaging key and the recipient's; the key is symmetric, so the sender reads back what it sent. So that one account has one messaging key in every client, the reference SDK derives it from a signature: the account signs EIP-712 `DeriveMessagingKey(string notice,address account,uint32 version)` (same domain; `version` 1; `notice` \"Derive my neutralService messaging key. Sign this only in an app you trust with your messages: this signature decrypts them.\"); the private key is HKDF-SHA256 with IKM = r ‖ s of that signature (s in its low form, v ignored), salt \"neutralService messaging key\" and info \"v1/0\" (\"v1/1\", … while the result is not a valid secp256k1 scalar), 32 bytes.\n\n## Federation\nNodes federate with the peers their operators list. Each account has one home node at a time, named in a `HomeRecord` the account signs with EIP-712 `Home(address account,address node,uint64 timestamp)` (same domain). `neutralService_publishHome` at a node makes that node the account's home; a node refuses a record naming another node. The newest timestamp wins, so publishing a newer record at another node moves the account. An account without a record is homed at the node that holds its key bundle (as in v1). `neutralService_getHome` and `neutralService_getKey` answer for any account of the federation: a node that lacks the record asks its peers (bounded in time, the answer cached for a while) and checks the account's signature before using or serving what they say.\n\nA client sends through its home node. For a recipient homed on another node, the sender's node checks the message as for any send, signs `sender_receipt`, stores the message in the sender's mailbox with `status: \"pending\"` and no `receiver_receipt` together with a durable outbox entry, and delivers it to the recipient's home node with `neutralService_deliver`, retrying with exponential backoff (persisted, per destination) until the retry period ends (`nodeInfo.limits.retryPeriodSeconds`). `sendMessage` waits up to `nodeInfo.limits.deliveryWaitMs` for the remote receipt, so a healthy federation answers with both receipts; otherwise it answers the pending message, already durable. The recipient's node stores only what it verified: the sender's signature, `sender_receipt` signed by the calling node, the calling node being the sender's home by the sender's newest record, and the recipient being homed there; the timestamp window does not apply to a delivery (a queued message may be days old). It stores the message in the recipient's inbox under an id of its own and answers `receiver_receipt`; delivering the same message again answers the same receipt. The answer carries the called node's EIP-712 signature of `DeliveryAnswer(address node,bytes32 messages,bytes32 outcomes)`, which binds the outcomes to the messages they answer; the calling node accepts the receipts only with it. One sender's messages to one recipient are stored in the order the sender's node accepted them. The sender's copy then carries both receipts and no `status` (delivered), or `status: \"failed\"` with a `reason` (refused by the recipient's node, or still undelivered when the retry period ended). Anyone can check `sender_receipt` against the node the sender's home record names and `receiver_receipt` against the recipient's.\n\nNode-to-node methods (`\"x-requires-auth\": \"node\"`: `neutralService_deliver`, `neutralService_lookup`) are for peers only, one JSON-RPC request per HTTP request (no batch), with `Authorization: NeutralNode origin=\"<0x address>\", destination=\"<0x address>\", method=\"<method>\", timestamp=\"<ms>\", signature=\"<0x signature>\"`: the calling node's EIP-712 signature of `NodeRequest(address origin,address destination,string method,bytes32 body,uint64 timestamp)` (same domain), where `body` is the SHA-256 of the HTTP request body. A node refuses a signature that does not recover `origin`, names another `destination` or method, or is more than `clockSkewMs` away from its clock (HTTP 401, -32001), and any `origin` that is not one of its peers (HTTP 403, -32002). A peer is listed by URL, optionally pinned to its node address; an unpinned peer's address is pinned when first seen, and a later change is refused.\n\n## Retention and deletion\nA node keeps a message for its retention period (`nodeInfo.limits.retentionSeconds`, counted from when that node stored it; 0 = no limit): once that old, no read or stream serves it (within a second) and a background sweep deletes every copy and trace of it. An account deletes its own copies on its home node with `neutralService_deleteMessages`, a request it signs with EIP-712 `Deletion(address account,uint64[] ids,uint64 timestamp)` (same domain; `ids` the messages' ids on that node, as numbers; EIP-712 encodes the array as the keccak-256 of its elements' 32-byte words). The node answers a receipt it signs with EIP-712 `DeletionReceipt(address node,bytes32 request)`, where `request` is the digest of the account's `Deletion`. Deletion and expiry never break a cursor walk: ids are positions, so a walk in either direction visits every remaining message exactly once and reports `end` correctly.\n\n## Errors\n| code | meaning |\n|---|---|\n| -32700 | parse error: the body is not JSON |\n| -32600 | invalid request (also: wrong Content-Type, HTTP 415; `subscribe` without `Accept: text/event-stream`, HTTP 406, or in a batch) |\n| -32601 | method not found |\n| -32602 | invalid params; `data` names the offending field |\n| -32603 | internal error (never with a stack trace or SQL) |\n| -32001 | unauthorized: token missing, malformed, expired, wrong domain, bad signature |\n| -32002 | forbidden, e.g. sending as another address |\n| -32003 | invalid signature (of a message or a key bundle) |\n| -32004 | timestamp outside the accepted window |\n| -32005 | too large: body, batch or message; also a batch entry not run because the request's answers used up `maxResponseBytes` (`data.reason` \"response budget\") |\n| -32029 | rate limited: HTTP 429 with `Retry-After` when the whole request is refused; inside an HTTP 200 answer for a batch entry past the client's budget (it was not run, nor were the entries after it) and for a message over a storage quota. `data.retryAfter` is the seconds to wait; a storage quota also names itself in `data.quota` (a `NodeLimits` member), with its `limit` and `periodSeconds` |\n\n## Limits (defaults, each configurable by the operator)\n`limit` ≤ 100 · batch ≤ 100 entries · body ≤ 1 MiB · message ≤ 64 KiB of bytes · clock skew ±5 min · answers of one request ≤ 4 MiB of message JSON (`maxResponseBytes`) · a page with `since`/`until` examines ≤ 256 messages per mailbox part (`maxPageScan`). A node may also limit each client IP's rate (in cost units: an entry costs 1, and 1 more if it checks a signature) and, per sender and per recipient mailbox, the messages and bytes stored per period. Federation: `sendMessage` waits ≤ 2 s for a remote receipt (`deliveryWaitMs`) · a message to another node fails after 72 h undelivered (`retryPeriodSeconds`). Live delivery: ≤ 10,000 open streams per node process (`maxSubscriptions`), ≤ 8 per account (`maxSubscriptionsPerAccount`; one more ends the oldest) · a stream's unread events ≤ 64 KiB (`subscriptionBufferBytes`), ended after 30 s full (`subscriptionStallMs`) · a keep-alive every 15 s (`keepAliveMs`). Retention: a message is kept 90 days after the node stored it (`retentionSeconds`; 0 = until its owner deletes it), then no longer served and deleted. A node reports its own in `neutralService_nodeInfo`.",
+    "description": "An encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP.\n\nUsers are Ethereum-style addresses. Message bodies are ciphertext the node never reads; every message carries its sender's EIP-712 signature and a receipt from the sender's and the receiver's service node.\n\n## Transport\n`POST /` with `Content-Type: application/json`. The body is one JSON-RPC 2.0 request or a batch of 1..100 requests. Params may be positional or by name. Notifications (no `id`) get no response entry; a batch of only notifications gets HTTP 204. `GET /health` (liveness), `GET /openrpc.json` (this document) and `GET /docs` need no token. `neutralService_subscribe` is answered as Server-Sent Events (`Accept: text/event-stream`, alone, not in a batch): see that method.\n\nResponses that carry JSON-RPC responses are HTTP 200, errors included, except 401 (credential missing or invalid, with `WWW-Authenticate: Bearer`, error -32001), 406 (`subscribe` without `Accept: text/event-stream`, -32600), 413 (body too large, -32005), 415 (not JSON, -32600) and 429 (rate limited, with `Retry-After`, -32029). A batch of more than 100 entries is one -32005 error.\n\n## Result envelope\nThe `result` of every `neutralService_*` method is an array holding exactly one payload object, as in the interface's examples: `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{…}]}`. Typed clients unwrap it.\n\n## Service discovery\n`rpc.discover` (no params, no token) returns this OpenRPC document itself, not wrapped in an array, as OpenRPC defines.\n\n## Authentication\nMethods marked `\"x-requires-auth\": true` need `Authorization: Bearer <token>` where `token = base64url(UTF-8 text of an EIP-4361 Sign-In with Ethereum message) + \".\" + 0x-hex signature`, the signature being the user's EIP-191 `personal_sign` of that text. There is no login round trip. The node checks that the signature recovers the message's address; that `domain` is one of its configured domains (`nodeInfo.domains`); `version` is 1; `expiration-time` is present, in the future and at most 24 h after `issued-at`; `not-before` is respected; and `nonce` has at least 8 alphanumerics. Failures are HTTP 401 with error -32001 and `data.reason` naming the failed check. The token belongs to the HTTP request: in a batch, a missing or invalid token fails the whole request unless every entry is a method that needs no token.\n\n## Signatures and receipts\nMessages are signed with EIP-712 typed data, domain `{name: \"neutralService\", version: \"1\"}` (no chainId, no verifyingContract), primary type `Message(address from,address to,bytes message,uint64 timestamp)`. A receipt is the service node's EIP-712 signature, same domain, primary type `Receipt(bytes32 message,string role)` where `message` is the EIP-712 digest of the sender's `Message` and `role` is `\"sender\"` or `\"receiver\"`. `sender_receipt` is signed by the sender's home node and `receiver_receipt` by the recipient's (see Federation); on a single node both are that node's.\n\n## Key bundles\nClients encrypt message bodies with NIP-44 v2 to the recipient's messaging public key, an x-only secp256k1 key (`MessagingKey`). An account announces it with `neutralService_publishKey` as a `KeyBundle` it signs with EIP-712, same domain, primary type `KeyBundle(address account,bytes32 key,uint64 timestamp)`. A node keeps each account's bundle with the greatest timestamp and serves it to anyone, without a token, through `neutralService_getKey`.\n\nWhat clients agree on and nodes never check (they only see ciphertext): a message's `message` is the raw NIP-44 v2 payload (version byte 2, nonce, ciphertext, MAC) as lowercase hex, encrypted with the conversation key of the sender's messaging key and the recipient's; the key is symmetric, so the sender reads back what it sent. So that one account has one messaging key in every client, the reference SDK derives it from a signature: the account signs EIP-712 `DeriveMessagingKey(string notice,address account,uint32 version)` (same domain; `version` 1; `notice` \"Derive my neutralService messaging key. Sign this only in an app you trust with your messages: this signature decrypts them.\"); the private key is HKDF-SHA256 with IKM = r ‖ s of that signature (s in its low form, v ignored), salt \"neutralService messaging key\" and info \"v1/0\" (\"v1/1\", … while the result is not a valid secp256k1 scalar), 32 bytes.\n\n## Federation\nNodes federate with the peers their operators list. Each account has one home node at a time, named in a `HomeRecord` the account signs with EIP-712 `Home(address account,address node,uint64 timestamp)` (same domain). `neutralService_publishHome` at a node makes that node the account's home; a node refuses a record naming another node. The newest timestamp wins, so publishing a newer record at another node moves the account. An account without a record is homed at the node that holds its key bundle (as in v1). `neutralService_getHome` and `neutralService_getKey` answer for any account of the federation: a node that lacks the record asks its peers (bounded in time, the answer cached for a while) and checks the account's signature before using or serving what they say.\n\nA client sends through its home node. For a recipient homed on another node, the sender's node checks the message as for any send, signs `sender_receipt`, stores the message in the sender's mailbox with `status: \"pending\"` and no `receiver_receipt` together with a durable outbox entry, and delivers it to the recipient's home node with `neutralService_deliver`, retrying with exponential backoff (persisted, per destination) until the retry period ends (`nodeInfo.limits.retryPeriodSeconds`). `sendMessage` waits up to `nodeInfo.limits.deliveryWaitMs` for the remote receipt, so a healthy federation answers with both receipts; otherwise it answers the pending message, already durable. The recipient's node stores only what it verified: the sender's signature, `sender_receipt` signed by the calling node, the calling node being the sender's home by the sender's newest record, and the recipient being homed there; the timestamp window does not apply to a delivery (a queued message may be days old). It stores the message in the recipient's inbox under an id of its own and answers `receiver_receipt`; delivering the same message again answers the same receipt. The answer carries the called node's EIP-712 signature of `DeliveryAnswer(address node,bytes32 messages,bytes32 outcomes)`, which binds the outcomes to the messages they answer; the calling node accepts the receipts only with it. One sender's messages to one recipient are stored in the order the sender's node accepted them. The sender's copy then carries both receipts and no `status` (delivered), or `status: \"failed\"` with a `reason` (refused by the recipient's node, or still undelivered when the retry period ended). Anyone can check `sender_receipt` against the node the sender's home record names and `receiver_receipt` against the recipient's.\n\nNode-to-node methods (`\"x-requires-auth\": \"node\"`: `neutralService_deliver`, `neutralService_lookup`) are for peers only, one JSON-RPC request per HTTP request (no batch), with `Authorization: NeutralNode origin=\"<0x address>\", destination=\"<0x address>\", method=\"<method>\", timestamp=\"<ms>\", signature=\"<0x signature>\"`: the calling node's EIP-712 signature of `NodeRequest(address origin,address destination,string method,bytes32 body,uint64 timestamp)` (same domain), where `body` is the SHA-256 of the HTTP request body. A node refuses a signature that does not recover `origin`, names another `destination` or method, or is more than `clockSkewMs` away from its clock (HTTP 401, -32001), and any `origin` that is not one of its peers (HTTP 403, -32002). A peer is listed by URL, optionally pinned to its node address; an unpinned peer's address is pinned when first seen, and a later change is refused.\n\n## Retention and deletion\nA node keeps a message for its retention period (`nodeInfo.limits.retentionSeconds`, counted from when that node stored it; 0 = no limit): once that old, no read or stream serves it (within a second) and a background sweep deletes every copy and trace of it. An account deletes its own copies on its home node with `neutralService_deleteMessages`, a request it signs with EIP-712 `Deletion(address account,uint64[] ids,uint64 timestamp)` (same domain; `ids` the messages' ids on that node, as numbers; EIP-712 encodes the array as the keccak-256 of its elements' 32-byte words). The node answers a receipt it signs with EIP-712 `DeletionReceipt(address node,bytes32 request)`, where `request` is the digest of the account's `Deletion`. Deletion and expiry never break a cursor walk: ids are positions, so a walk in either direction visits every remaining message exactly once and reports `end` correctly.\n\n## Consent\nAn account decides who reaches its inbox, on its home node: `neutralService_setConsent` keeps records it signs with EIP-712 `Consent(address account,address peer,string state,uint64 timestamp)` (`state` \"allowed\", \"blocked\" or \"none\") and a policy it signs with EIP-712 `ConsentPolicy(address account,string mode,uint64 timestamp)` (`mode` \"open\" or \"allowed-only\"); same domain, newest timestamp wins. A message from a blocked sender is refused (-32002, `data.reason` \"not accepted\": the sender learns nothing more), also when another node delivers it (a permanent refusal: the sender's copy turns failed). Under \"allowed-only\", a message from a sender the account neither allowed nor wrote to itself lands in the requests folder (`inboxFilter.folder: \"requests\"`) instead of the inbox, under a quota per sender (`requestQuotaMessages`); reads, chats and streams of the inbox leave it out.\n\n## Errors\n| code | meaning |\n|---|---|\n| -32700 | parse error: the body is not JSON |\n| -32600 | invalid request (also: wrong Content-Type, HTTP 415; `subscribe` without `Accept: text/event-stream`, HTTP 406, or in a batch) |\n| -32601 | method not found |\n| -32602 | invalid params; `data` names the offending field |\n| -32603 | internal error (never with a stack trace or SQL) |\n| -32001 | unauthorized: token missing, malformed, expired, wrong domain, bad signature |\n| -32002 | forbidden, e.g. sending as another address |\n| -32003 | invalid signature (of a message or a key bundle) |\n| -32004 | timestamp outside the accepted window |\n| -32005 | too large: body, batch or message; also a batch entry not run because the request's answers used up `maxResponseBytes` (`data.reason` \"response budget\") |\n| -32029 | rate limited: HTTP 429 with `Retry-After` when the whole request is refused; inside an HTTP 200 answer for a batch entry past the client's budget (it was not run, nor were the entries after it) and for a message over a storage quota. `data.retryAfter` is the seconds to wait; a storage quota also names itself in `data.quota` (a `NodeLimits` member), with its `limit` and `periodSeconds` |\n\n## Limits (defaults, each configurable by the operator)\n`limit` ≤ 100 · batch ≤ 100 entries · body ≤ 1 MiB · message ≤ 64 KiB of bytes · clock skew ±5 min · answers of one request ≤ 4 MiB of message JSON (`maxResponseBytes`) · a page with `since`/`until` examines ≤ 256 messages per mailbox part (`maxPageScan`). A node may also limit each client IP's rate (in cost units: an entry costs 1, and 1 more if it checks a signature) and, per sender and per recipient mailbox, the messages and bytes stored per period. Federation: `sendMessage` waits ≤ 2 s for a remote receipt (`deliveryWaitMs`) · a message to another node fails after 72 h undelivered (`retryPeriodSeconds`). Live delivery: ≤ 10,000 open streams per node process (`maxSubscriptions`), ≤ 8 per account (`maxSubscriptionsPerAccount`; one more ends the oldest) · a stream's unread events ≤ 64 KiB (`subscriptionBufferBytes`), ended after 30 s full (`subscriptionStallMs`) · a keep-alive every 15 s (`keepAliveMs`). Retention: a message is kept 90 days after the node stored it (`retentionSeconds`; 0 = until its owner deletes it), then no longer served and deleted. A node reports its own in `neutralService_nodeInfo`.",
     "license": {
       "name": "MIT"
     }
@@ -183,6 +183,53 @@ export const openrpcDocument = {
           {
             "name": "request",
             "type": "bytes32"
+          }
+        ]
+      },
+      "Consent": {
+        "description": "An account's consent about one other account (`neutralService_setConsent`): `state` is \"allowed\", \"blocked\" or \"none\" (neither). The newest timestamp per (account, peer) wins.",
+        "fields": [
+          {
+            "name": "account",
+            "type": "address"
+          },
+          {
+            "name": "peer",
+            "type": "address"
+          },
+          {
+            "name": "state",
+            "type": "string",
+            "enum": [
+              "allowed",
+              "blocked",
+              "none"
+            ]
+          },
+          {
+            "name": "timestamp",
+            "type": "uint64"
+          }
+        ]
+      },
+      "ConsentPolicy": {
+        "description": "An account's choice of who reaches its inbox (`neutralService_setConsent`): \"open\" (everyone not blocked) or \"allowed-only\" (first contact from anyone else lands in the requests folder). The newest timestamp wins.",
+        "fields": [
+          {
+            "name": "account",
+            "type": "address"
+          },
+          {
+            "name": "mode",
+            "type": "string",
+            "enum": [
+              "open",
+              "allowed-only"
+            ]
+          },
+          {
+            "name": "timestamp",
+            "type": "uint64"
           }
         ]
       }
@@ -1518,6 +1565,209 @@ export const openrpcDocument = {
           }
         }
       ]
+    },
+    {
+      "name": "neutralService_setConsent",
+      "summary": "Change who reaches the authenticated account's inbox: signed records allowing or blocking peers, and optionally a policy.",
+      "description": "The account's home node keeps each record and the policy if it is newer (greater timestamp) than what it has; an older one changes nothing and the call still succeeds. The node checks, in this order: the params (-32602; also a peer given twice), that every `account` is the authenticated user (-32002), that no timestamp is more than `nodeInfo.limits.clockSkewMs` in the future (-32004) and every signature (-32003); nothing is kept unless all pass. From the answer on, the node applies them to every message it stores for the account, from this node's senders and from other nodes' (a delivery from a blocked sender is refused for good). Messages already stored stay where they are.",
+      "tags": [
+        {
+          "name": "write"
+        }
+      ],
+      "x-requires-auth": true,
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "records",
+          "description": "Consent records about peers (0 to 100, one per peer).",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "minItems": 0,
+            "maxItems": 100,
+            "items": {
+              "$ref": "#/components/schemas/ConsentRecord"
+            }
+          }
+        },
+        {
+          "name": "policy",
+          "description": "The account's policy, if it changes.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/ConsentPolicy"
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one ConsentState: the policy now current and the records now current for the peers given.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "$ref": "#/components/schemas/ConsentState"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/Unauthorized"
+        },
+        {
+          "$ref": "#/components/errors/Forbidden"
+        },
+        {
+          "$ref": "#/components/errors/InvalidSignature"
+        },
+        {
+          "$ref": "#/components/errors/TimestampOutOfWindow"
+        },
+        {
+          "$ref": "#/components/errors/RateLimited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Bob lets only those he allows reach his inbox, and allows alice",
+          "description": "Both signed by bob; the answer is what his home node now keeps.",
+          "params": [
+            {
+              "name": "records",
+              "value": [
+                {
+                  "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                  "peer": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                  "state": "allowed",
+                  "timestamp": 1767225900000,
+                  "signature": "0xc9d623d0bcce8171018b9bce9ac62a6355e12491bbc7f10fd7719a56d010fe63026714a269d84c612e0496fd1b5fe13715fca45c20e392ea48db83251fef0f301c"
+                }
+              ]
+            },
+            {
+              "name": "policy",
+              "value": {
+                "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "mode": "allowed-only",
+                "timestamp": 1767225900000,
+                "signature": "0xdae51eda7f0b005087423d98162f6ebd95fa617974561f3bcb09fa19265a24ce1ee5553fc2edcec24fa62646c7a697f6e22a0bf2ab36398b73eda9b3568802731b"
+              }
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "policy": {
+                  "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                  "mode": "allowed-only",
+                  "timestamp": 1767225900000,
+                  "signature": "0xdae51eda7f0b005087423d98162f6ebd95fa617974561f3bcb09fa19265a24ce1ee5553fc2edcec24fa62646c7a697f6e22a0bf2ab36398b73eda9b3568802731b"
+                },
+                "records": [
+                  {
+                    "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "peer": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "state": "allowed",
+                    "timestamp": 1767225900000,
+                    "signature": "0xc9d623d0bcce8171018b9bce9ac62a6355e12491bbc7f10fd7719a56d010fe63026714a269d84c612e0496fd1b5fe13715fca45c20e392ea48db83251fef0f301c"
+                  }
+                ]
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "neutralService_getConsent",
+      "summary": "The authenticated account's consent policy and its allowed and blocked peers, a page at a time (by peer address).",
+      "description": "Records with state \"none\" are left out. Pages go by peer address: pass the last record's `peer` as `after` for the next page; `end` is true when no record follows.",
+      "tags": [
+        {
+          "name": "read"
+        }
+      ],
+      "x-requires-auth": true,
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "after",
+          "description": "List the peers after this address (exclusive).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Address"
+          }
+        },
+        {
+          "name": "limit",
+          "description": "Most records on the page.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Limit"
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one ConsentState, with `end`.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "$ref": "#/components/schemas/ConsentState"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/Unauthorized"
+        },
+        {
+          "$ref": "#/components/errors/RateLimited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Bob's consent",
+          "description": "After the setConsent example.",
+          "params": [],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "policy": {
+                  "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                  "mode": "allowed-only",
+                  "timestamp": 1767225900000,
+                  "signature": "0xdae51eda7f0b005087423d98162f6ebd95fa617974561f3bcb09fa19265a24ce1ee5553fc2edcec24fa62646c7a697f6e22a0bf2ab36398b73eda9b3568802731b"
+                },
+                "records": [
+                  {
+                    "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "peer": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "state": "allowed",
+                    "timestamp": 1767225900000,
+                    "signature": "0xc9d623d0bcce8171018b9bce9ac62a6355e12491bbc7f10fd7719a56d010fe63026714a269d84c612e0496fd1b5fe13715fca45c20e392ea48db83251fef0f301c"
+                  }
+                ],
+                "end": true
+              }
+            ]
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -1604,6 +1854,10 @@ export const openrpcDocument = {
           "until": {
             "$ref": "#/components/schemas/Timestamp",
             "description": "Only messages whose timestamp is before this (exclusive)."
+          },
+          "folder": {
+            "$ref": "#/components/schemas/Folder",
+            "description": "`requests` reads the requests folder (received messages only: `direction` must then be absent or \"received\"). Default `inbox`."
           }
         }
       },
@@ -1624,6 +1878,10 @@ export const openrpcDocument = {
           "until": {
             "$ref": "#/components/schemas/Timestamp",
             "description": "Only messages whose timestamp is before this (exclusive)."
+          },
+          "folder": {
+            "$ref": "#/components/schemas/Folder",
+            "description": "`requests` reads what the peer left in the requests folder. Default `inbox`."
           }
         }
       },
@@ -2106,6 +2364,11 @@ export const openrpcDocument = {
             "type": "integer",
             "minimum": 0,
             "description": "How long this node keeps a message after it stored it, in seconds: once that old, the message is no longer served (by any read or stream) and a background sweep deletes it. 0: kept until its owner deletes it. Every copy on this node counts from when this node stored it, so a message delivered days after it was sent is kept as long as one sent now."
+          },
+          "requestQuotaMessages": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Messages one sender whom a recipient has not allowed may leave in that recipient's requests folder per `quotaPeriodSeconds` (recipients with an \"allowed-only\" policy). Past it, `sendMessage` answers -32029 with `data: {quota: \"requestQuotaMessages\", limit, periodSeconds, retryAfter}`. Absent: no such quota."
           }
         }
       },
@@ -2286,6 +2549,129 @@ export const openrpcDocument = {
           "signature": {
             "$ref": "#/components/schemas/Signature",
             "description": "The node's EIP-712 signature of `DeletionReceipt(address node,bytes32 request)`."
+          }
+        }
+      },
+      "Folder": {
+        "title": "Folder",
+        "description": "Which folder of received messages to read: the `inbox`, or `requests`, where first contact from a sender the account has not allowed lands while its consent policy is \"allowed-only\" (readable, but kept out of the inbox). A message stays in the folder it landed in: allowing its sender later moves later messages, not earlier ones, so that cursor walks stay exact.",
+        "type": "string",
+        "enum": [
+          "inbox",
+          "requests"
+        ],
+        "default": "inbox"
+      },
+      "ConsentRecord": {
+        "title": "ConsentRecord",
+        "description": "An account's signed consent about one peer, kept on its home node. \"blocked\": the peer's messages to the account are refused (-32002 with `data.reason` \"not accepted\", nothing more); \"allowed\": they reach the inbox even under an \"allowed-only\" policy; \"none\": neither (a later record undoes an earlier one). The newest timestamp per (account, peer) wins.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account",
+          "peer",
+          "state",
+          "timestamp",
+          "signature"
+        ],
+        "properties": {
+          "account": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The account; the signer."
+          },
+          "peer": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The other account it is about."
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "allowed",
+              "blocked",
+              "none"
+            ],
+            "description": "What the account decided about the peer."
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "When the account decided, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future."
+          },
+          "signature": {
+            "$ref": "#/components/schemas/Signature",
+            "description": "The account's EIP-712 signature of `Consent(address account,address peer,string state,uint64 timestamp)`, domain `{name: \"neutralService\", version: \"1\"}`."
+          }
+        }
+      },
+      "ConsentPolicy": {
+        "title": "ConsentPolicy",
+        "description": "An account's signed policy of who reaches its inbox. \"open\" (the default, as without a policy): every sender that is not blocked. \"allowed-only\": senders it allowed, and senders it has itself written to; anyone else's messages land in the requests folder (`folder: \"requests\"`), at most `nodeInfo.limits.requestQuotaMessages` per sender per `quotaPeriodSeconds`. The newest timestamp wins.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account",
+          "mode",
+          "timestamp",
+          "signature"
+        ],
+        "properties": {
+          "account": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The account; the signer."
+          },
+          "mode": {
+            "type": "string",
+            "enum": [
+              "open",
+              "allowed-only"
+            ],
+            "description": "Who reaches the inbox."
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "When the account decided, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future."
+          },
+          "signature": {
+            "$ref": "#/components/schemas/Signature",
+            "description": "The account's EIP-712 signature of `ConsentPolicy(address account,string mode,uint64 timestamp)`, domain `{name: \"neutralService\", version: \"1\"}`."
+          }
+        }
+      },
+      "ConsentState": {
+        "title": "ConsentState",
+        "description": "An account's consent as its home node keeps it: its policy (null: none published, which means \"open\") and its records about the peers asked for or listed (records with state \"none\" are not listed by `getConsent`).",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account",
+          "policy",
+          "records"
+        ],
+        "properties": {
+          "account": {
+            "$ref": "#/components/schemas/Address",
+            "description": "The authenticated account."
+          },
+          "policy": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/ConsentPolicy"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The current policy, or null."
+          },
+          "records": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ConsentRecord"
+            },
+            "description": "Current records, by peer address."
+          },
+          "end": {
+            "type": "boolean",
+            "description": "`getConsent` only: true when no record follows the last one listed."
           }
         }
       }

@@ -40,6 +40,8 @@ export interface InboxFilter {
   since?: Timestamp;
   /** Only messages whose timestamp is before this (exclusive). */
   until?: Timestamp;
+  /** `requests` reads the requests folder (received messages only: `direction` must then be absent or "received"). Default `inbox`. */
+  folder?: Folder;
 }
 
 /** Selects one chat of the authenticated user and an optional time window. Unknown members are an error. */
@@ -50,6 +52,8 @@ export interface ChatFilter {
   since?: Timestamp;
   /** Only messages whose timestamp is before this (exclusive). */
   until?: Timestamp;
+  /** `requests` reads what the peer left in the requests folder. Default `inbox`. */
+  folder?: Folder;
 }
 
 /** A message as its sender signs and sends it. */
@@ -231,6 +235,8 @@ export interface NodeLimits {
   keepAliveMs?: number;
   /** How long this node keeps a message after it stored it, in seconds: once that old, the message is no longer served (by any read or stream) and a background sweep deletes it. 0: kept until its owner deletes it. Every copy on this node counts from when this node stored it, so a message delivered days after it was sent is kept as long as one sent now. */
   retentionSeconds?: number;
+  /** Messages one sender whom a recipient has not allowed may leave in that recipient's requests folder per `quotaPeriodSeconds` (recipients with an "allowed-only" policy). Past it, `sendMessage` answers -32029 with `data: {quota: "requestQuotaMessages", limit, periodSeconds, retryAfter}`. Absent: no such quota. */
+  requestQuotaMessages?: number;
 }
 
 /** A node this node federates with. */
@@ -292,6 +298,47 @@ export interface DeletionReceipt {
   request: string;
   /** The node's EIP-712 signature of `DeletionReceipt(address node,bytes32 request)`. */
   signature: Signature;
+}
+
+/** Which folder of received messages to read: the `inbox`, or `requests`, where first contact from a sender the account has not allowed lands while its consent policy is "allowed-only" (readable, but kept out of the inbox). A message stays in the folder it landed in: allowing its sender later moves later messages, not earlier ones, so that cursor walks stay exact. */
+export type Folder = "inbox" | "requests";
+
+/** An account's signed consent about one peer, kept on its home node. "blocked": the peer's messages to the account are refused (-32002 with `data.reason` "not accepted", nothing more); "allowed": they reach the inbox even under an "allowed-only" policy; "none": neither (a later record undoes an earlier one). The newest timestamp per (account, peer) wins. */
+export interface ConsentRecord {
+  /** The account; the signer. */
+  account: Address;
+  /** The other account it is about. */
+  peer: Address;
+  /** What the account decided about the peer. */
+  state: "allowed" | "blocked" | "none";
+  /** When the account decided, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future. */
+  timestamp: Timestamp;
+  /** The account's EIP-712 signature of `Consent(address account,address peer,string state,uint64 timestamp)`, domain `{name: "neutralService", version: "1"}`. */
+  signature: Signature;
+}
+
+/** An account's signed policy of who reaches its inbox. "open" (the default, as without a policy): every sender that is not blocked. "allowed-only": senders it allowed, and senders it has itself written to; anyone else's messages land in the requests folder (`folder: "requests"`), at most `nodeInfo.limits.requestQuotaMessages` per sender per `quotaPeriodSeconds`. The newest timestamp wins. */
+export interface ConsentPolicy {
+  /** The account; the signer. */
+  account: Address;
+  /** Who reaches the inbox. */
+  mode: "open" | "allowed-only";
+  /** When the account decided, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future. */
+  timestamp: Timestamp;
+  /** The account's EIP-712 signature of `ConsentPolicy(address account,string mode,uint64 timestamp)`, domain `{name: "neutralService", version: "1"}`. */
+  signature: Signature;
+}
+
+/** An account's consent as its home node keeps it: its policy (null: none published, which means "open") and its records about the peers asked for or listed (records with state "none" are not listed by `getConsent`). */
+export interface ConsentState {
+  /** The authenticated account. */
+  account: Address;
+  /** The current policy, or null. */
+  policy: ConsentPolicy | null;
+  /** Current records, by peer address. */
+  records: ConsentRecord[];
+  /** `getConsent` only: true when no record follows the last one listed. */
+  end?: boolean;
 }
 
 
@@ -464,4 +511,26 @@ export type DeleteMessagesArgs = {
 
 /** What `neutralService_deleteMessages` returns (the payload inside the one-element result array). */
 export type DeleteMessagesResult = DeletionReceipt;
+
+/** Params of `neutralService_setConsent`, with defaults filled in. */
+export type SetConsentArgs = {
+  /** Consent records about peers (0 to 100, one per peer). */
+  records: ConsentRecord[];
+  /** The account's policy, if it changes. */
+  policy?: ConsentPolicy;
+};
+
+/** What `neutralService_setConsent` returns (the payload inside the one-element result array). */
+export type SetConsentResult = ConsentState;
+
+/** Params of `neutralService_getConsent`, with defaults filled in. */
+export type GetConsentArgs = {
+  /** List the peers after this address (exclusive). */
+  after?: Address;
+  /** Most records on the page. */
+  limit: Limit;
+};
+
+/** What `neutralService_getConsent` returns (the payload inside the one-element result array). */
+export type GetConsentResult = ConsentState;
 
