@@ -57,6 +57,12 @@ const handlers: Handlers<Ctx> = {
   neutralService_getHome() {
     return null;
   },
+  neutralService_setConsent({ records, policy }, { auth }) {
+    return { account: auth.address, policy: policy ?? null, records };
+  },
+  neutralService_getConsent(_args, { auth }) {
+    return { account: auth.address, policy: null, records: [], end: true };
+  },
   neutralService_deleteMessages({ request }) {
     return { node: alice, account: request.account, ids: request.ids, request: `0x${"0".repeat(64)}`, signature: sig("c") };
   },

@@ -22,6 +22,7 @@ const FLAGS = [
   ["sender-quota-bytes", "NEUTRAL_SENDER_QUOTA_BYTES"],
   ["recipient-quota-messages", "NEUTRAL_RECIPIENT_QUOTA_MESSAGES"],
   ["recipient-quota-bytes", "NEUTRAL_RECIPIENT_QUOTA_BYTES"],
+  ["request-quota-messages", "NEUTRAL_REQUEST_QUOTA_MESSAGES"],
   ["max-body-bytes", "NEUTRAL_MAX_BODY_BYTES"],
   ["max-batch", "NEUTRAL_MAX_BATCH"],
   ["max-message-bytes", "NEUTRAL_MAX_MESSAGE_BYTES"],
@@ -170,6 +171,7 @@ describe("parseConfig", () => {
         senderQuotaBytes: 100 * 1024 * 1024,
         recipientQuotaMessages: 20_000,
         recipientQuotaBytes: 200 * 1024 * 1024,
+        requestQuotaMessages: 5,
       },
     });
     expect("nodeKey" in config([])).toBe(false);
@@ -204,6 +206,7 @@ describe("parseConfig", () => {
     ["sender-quota-bytes", "0", "1000000", undefined, 1_000_000, (c) => c.limits.senderQuotaBytes],
     ["recipient-quota-messages", "0", "7", undefined, 7, (c) => c.limits.recipientQuotaMessages],
     ["recipient-quota-bytes", "0", "2000000", undefined, 2_000_000, (c) => c.limits.recipientQuotaBytes],
+    ["request-quota-messages", "0", "3", undefined, 3, (c) => c.limits.requestQuotaMessages],
     ["max-body-bytes", "2048", "4096", 2048, 4096, (c) => c.limits.maxBodyBytes],
     ["max-batch", "10", "20", 10, 20, (c) => c.limits.maxBatch],
     ["max-message-bytes", "16", "32", 16, 32, (c) => c.limits.maxMessageBytes],

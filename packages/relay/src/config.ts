@@ -80,6 +80,8 @@ export interface Limits {
   senderQuotaBytes?: number;
   recipientQuotaMessages?: number;
   recipientQuotaBytes?: number;
+  /** Messages one sender may leave in one recipient's requests folder per period (consent); absent when off. */
+  requestQuotaMessages?: number;
 }
 
 /** Live delivery (neutralService_subscribe), as nodeInfo reports it in `limits`. */
@@ -164,6 +166,11 @@ const FLAGS = {
     env: "NEUTRAL_RECIPIENT_QUOTA_BYTES",
     default: String(200 * 1024 * 1024),
     help: "bytes of ciphertext one recipient's mailbox may receive per period, per node; 0 = off",
+  },
+  "request-quota-messages": {
+    env: "NEUTRAL_REQUEST_QUOTA_MESSAGES",
+    default: "5",
+    help: "messages one sender may leave per period in the requests folder of one recipient who has not allowed it (consent: allowed-only); 0 = off",
   },
   "max-body-bytes": { env: "NEUTRAL_MAX_BODY_BYTES", default: String(DEFAULT_LIMITS.maxBodyBytes), help: "largest request body" },
   "max-batch": { env: "NEUTRAL_MAX_BATCH", default: String(DEFAULT_LIMITS.maxBatch), help: "most entries in one batch" },
@@ -400,7 +407,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}`);
   const replicas = integer("replicas", required("replicas"), 1, 1000);
   const maxMessageBytes = integer("max-message-bytes", required("max-message-bytes"), 1, 16 * 1024 * 1024);
-  const quota = (name: "sender-quota-messages" | "sender-quota-bytes" | "recipient-quota-messages" | "recipient-quota-bytes") => {
+  const quota = (name: "sender-quota-messages" | "sender-quota-bytes" | "recipient-quota-messages" | "recipient-quota-bytes" | "request-quota-messages") => {
     const figure = integer(name, required(name), 0, Number.MAX_SAFE_INTEGER);
     // Each replica enforces its share: a share smaller than one message could never be used.
     if (name.endsWith("bytes") && figure > 0 && Math.ceil(figure / replicas) < maxMessageBytes) {
@@ -413,6 +420,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
     senderQuotaBytes: quota("sender-quota-bytes"),
     recipientQuotaMessages: quota("recipient-quota-messages"),
     recipientQuotaBytes: quota("recipient-quota-bytes"),
+    requestQuotaMessages: quota("request-quota-messages"),
   };
   const quotaPeriodSeconds = integer("quota-period", required("quota-period"), 1, 30 * 24 * 3600);
   const connections = connectionConfig(integer, required, integer("max-body-bytes", required("max-body-bytes"), 1024, 64 * 1024 * 1024));
@@ -456,6 +464,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
         ...(quotas.senderQuotaBytes > 0 && { senderQuotaBytes: quotas.senderQuotaBytes }),
         ...(quotas.recipientQuotaMessages > 0 && { recipientQuotaMessages: quotas.recipientQuotaMessages }),
         ...(quotas.recipientQuotaBytes > 0 && { recipientQuotaBytes: quotas.recipientQuotaBytes }),
+        ...(quotas.requestQuotaMessages > 0 && { requestQuotaMessages: quotas.requestQuotaMessages }),
       },
     },
   };

@@ -9,6 +9,9 @@ import {
 } from "@neutral/server";
 import type {
   DeliveryOutcome,
+  ConsentPolicy,
+  ConsentRecord,
+  ConsentState,
   DeletionReceipt,
   DeliveryRefusal,
   DeliveryResult,
@@ -30,7 +33,7 @@ import { deliveryAnswerDigest, errors, hashTypedData, isPendingMessageJson, MESS
 import type { StorageQuotas } from "./limits/storage-quotas.js";
 import type { AcceptedMessage } from "./message.js";
 import type { StreamSelection, Subscriptions } from "./live/subscriptions.js";
-import { cursorValue, fitPageBytes, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredHomeRecord, type StoredMessage } from "./storage/store.js";
+import { cursorValue, fitPageBytes, type StoredConsentPolicy, type StoredConsentRecord, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredHomeRecord, type StoredMessage } from "./storage/store.js";
 
 const LOCAL: Route = { kind: "local" };
 
@@ -90,10 +93,19 @@ function refusal(code: number, message: string, permanent: boolean, home?: Store
   return { refused: { code, message, permanent, ...(home && { home: home as HomeRecord }) } };
 }
 
+/** A message refused for consent: no more than "not accepted" (openrpc.json `ConsentRecord`). */
+const notAccepted = () => new RpcError(ErrorCode.Forbidden, "Forbidden: not accepted by the recipient", { reason: "not accepted" });
+
 /** The ranges of a mailbox that `getInbox`'s filter selects (seeds/README.md §5). */
 function inboxRanges(owner: string, filter: InboxFilter): MailboxRange[] {
   const direction = filter.direction ?? "received";
   const from = filter.from?.toLowerCase();
+  if (filter.folder === "requests") {
+    if (direction !== "received") {
+      throw RpcError.invalidParams("inboxFilter.direction", 'must be absent or "received" with folder "requests" (the requests folder holds received messages)', { param: "inboxFilter" });
+    }
+    return [from === undefined ? { side: "requests" } : { side: "requests", peer: from }];
+  }
   const ranges: MailboxRange[] = [];
   if (direction !== "sent") ranges.push(from === undefined ? { side: "received" } : { side: "received", peer: from });
   // Every sent message is from the owner: a `from` naming someone else leaves nothing to send-side.
@@ -187,6 +199,49 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
     return { fields, digest: messageDigest(fields) };
   }
 
+  /**
+   * Where a message to a recipient homed here goes, by the recipient's consent: refused (blocked),
+   * its requests folder (an "allowed-only" recipient that neither allowed the sender nor wrote to
+   * it: counted against the request quota, which the caller gives back if nothing is stored), or
+   * the inbox.
+   */
+  async function folderOf(from: string, to: string): Promise<"requests" | undefined> {
+    if (from === to) return undefined;
+    const verdict = await store.consentFor(to, from);
+    if (verdict.state === "blocked") throw notAccepted();
+    if (verdict.state === "allowed" || verdict.mode === "open" || verdict.replied) return undefined;
+    quotas?.takeRequest(from, to);
+    return "requests";
+  }
+
+  /** Consent records and a policy of `account`: each its own, not from the future, signed by it (publishKey's order). */
+  function checkConsent(account: string, records: readonly ConsentRecord[], policy: ConsentPolicy | undefined): { records: StoredConsentRecord[]; policy?: StoredConsentPolicy } {
+    const peers = new Set<string>();
+    for (const [i, record] of records.entries()) {
+      const peer = record.peer.toLowerCase();
+      if (peers.has(peer)) throw RpcError.invalidParams(`records[${i}].peer`, "names a peer already given in this call", { param: "records", path: `/${i}/peer` });
+      peers.add(peer);
+    }
+    const signed = [...records.map((record, i) => ({ value: record, field: `records[${i}]` })), ...(policy ? [{ value: policy, field: "policy" }] : [])];
+    for (const { value, field } of signed) {
+      if (value.account.toLowerCase() !== account) throw new RpcError(ErrorCode.Forbidden, `Forbidden: ${field}.account must be the authenticated address`, { field: `${field}.account` });
+    }
+    for (const { value, field } of signed) refuseFuture(`${field}.timestamp`, value.timestamp);
+    const checked = records.map((record, i) => {
+      const fields = { account: account as `0x${string}`, peer: record.peer.toLowerCase() as `0x${string}`, state: record.state, timestamp: record.timestamp };
+      if (curve.recoverAddress(hashTypedData({ primaryType: "Consent", message: fields }), Buffer.from(record.signature.slice(2), "hex")) !== account) {
+        throw new RpcError(errors.InvalidSignature.code, `Invalid signature: records[${i}].signature does not recover its account`, { field: `records[${i}].signature` });
+      }
+      return { ...fields, signature: record.signature.toLowerCase() };
+    });
+    if (!policy) return { records: checked };
+    const fields = { account: account as `0x${string}`, mode: policy.mode, timestamp: policy.timestamp };
+    if (curve.recoverAddress(hashTypedData({ primaryType: "ConsentPolicy", message: fields }), Buffer.from(policy.signature.slice(2), "hex")) !== account) {
+      throw new RpcError(errors.InvalidSignature.code, "Invalid signature: policy.signature does not recover its account", { field: "policy.signature" });
+    }
+    return { records: checked, policy: { ...fields, signature: policy.signature.toLowerCase() } };
+  }
+
   /** A signed record (key bundle, home record) may be old, but not further in the future than the clock skew. */
   function refuseFuture(field: string, timestamp: number): void {
     const clock = now();
@@ -227,10 +282,13 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       if (peer === undefined) {
         throw RpcError.invalidParams("inboxFilter.chat", "is required: this user has no chat yet", { param: "inboxFilter" });
       }
-      const ranges: MailboxRange[] = [
-        { side: "received", peer },
-        { side: "sent", peer },
-      ];
+      const ranges: MailboxRange[] =
+        inboxFilter.folder === "requests"
+          ? [{ side: "requests", peer }]
+          : [
+              { side: "received", peer },
+              { side: "sent", peer },
+            ];
       const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...bounds(responseBudget) });
       return rawJson(`{"id":"${peer}",${pageMembers(page, responseBudget)}}`);
     },
@@ -263,20 +321,31 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
         throw new RpcError(errors.InvalidSignature.code, "Invalid signature: it does not recover message.from", { field: "message.signature" });
       }
       const route = federation?.enabled ? await routeOf(from, fields.to) : LOCAL;
+      // The recipient's node decides by its consent: this one, for a recipient homed here.
+      const folder = route.kind === "remote" ? undefined : await folderOf(from, fields.to);
       // Counted before it is stored, given back if it was not (a resend): concurrent sends cannot overshoot.
-      quotas?.take(from, fields.to, bytes);
+      try {
+        quotas?.take(from, fields.to, bytes);
+      } catch (error) {
+        if (folder) quotas?.refundRequest(from, fields.to);
+        throw error;
+      }
       let stored: StoredMessage;
+      const refund = () => {
+        quotas?.refund(from, fields.to, bytes);
+        if (folder) quotas?.refundRequest(from, fields.to);
+      };
       try {
         const senderReceipt = hex(curve.sign(receiptDigest(digest, "sender"), nodeKey));
         const accepted: AcceptedMessage =
           route.kind === "remote"
             ? { ...fields, signature: signed.signature.toLowerCase(), senderReceipt, status: "pending", route: { kind: "outbound", destination: route.peer.address }, digest }
-            : { ...fields, signature: signed.signature.toLowerCase(), senderReceipt, receiverReceipt: hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey)), digest };
+            : { ...fields, signature: signed.signature.toLowerCase(), senderReceipt, receiverReceipt: hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey)), digest, ...(folder && { folder }) };
         const result = await store.append(accepted);
-        if (!result.created) quotas?.refund(from, fields.to, bytes);
+        if (!result.created) refund();
         stored = result.stored;
       } catch (error) {
-        quotas?.refund(from, fields.to, bytes);
+        refund();
         throw error;
       }
       if (route.kind === "remote" && federation && isPendingMessageJson(stored.json)) {
@@ -367,9 +436,22 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
           continue;
         }
         const { bytes } = verdict;
+        let folder: "requests" | undefined;
+        try {
+          folder = await folderOf(fields.from, fields.to);
+        } catch (error) {
+          if (!(error instanceof RpcError)) throw error;
+          // Blocked: refused for good. Over the request quota: for now (an earlier message of this
+          // sender must not be overtaken by a later one).
+          const permanent = error.code === ErrorCode.Forbidden;
+          if (!permanent) halted = error.message;
+          outcomes.push(refusal(error.code, error.message, permanent));
+          continue;
+        }
         try {
           quotas?.take(fields.from, fields.to, bytes);
         } catch (error) {
+          if (folder) quotas?.refundRequest(fields.from, fields.to);
           if (!(error instanceof RpcError)) throw error;
           halted = error.message;
           outcomes.push(refusal(error.code, error.message, false));
@@ -377,17 +459,23 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
         }
         outcomes.push(undefined);
         const receiverReceipt = hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey));
-        accepted.push({ index, bytes, message: { ...fields, receiverReceipt, route: { kind: "inbound" }, digest } });
+        accepted.push({ index, bytes, message: { ...fields, receiverReceipt, route: { kind: "inbound" }, digest, ...(folder && { folder }) } });
       }
       let results: AppendResult[];
       try {
         results = await Promise.all(accepted.map(({ message }) => store.append(message)));
       } catch (error) {
-        for (const { message, bytes } of accepted) quotas?.refund(message.from, message.to, bytes);
+        for (const { message, bytes } of accepted) {
+          quotas?.refund(message.from, message.to, bytes);
+          if (message.folder) quotas?.refundRequest(message.from, message.to);
+        }
         throw error; // the calling node retries the whole delivery; what was stored is found again
       }
       accepted.forEach(({ index, message, bytes }, i) => {
-        if (!results[i]!.created) quotas?.refund(message.from, message.to, bytes);
+        if (!results[i]!.created) {
+          quotas?.refund(message.from, message.to, bytes);
+          if (message.folder) quotas?.refundRequest(message.from, message.to);
+        }
         outcomes[index] = { receiver_receipt: message.receiverReceipt! };
       });
       // One signature over the whole answer, bound to the messages it answers: the calling node
@@ -415,7 +503,15 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       const chat = "chat" in filter ? filter.chat?.toLowerCase() : undefined;
       const selection: StreamSelection = {
         owner,
-        ranges: chat !== undefined ? [{ side: "received", peer: chat }, { side: "sent", peer: chat }] : inboxRanges(owner, filter as InboxFilter),
+        ranges:
+          chat === undefined
+            ? inboxRanges(owner, filter as InboxFilter)
+            : filter.folder === "requests"
+              ? [{ side: "requests", peer: chat }]
+              : [
+                  { side: "received", peer: chat },
+                  { side: "sent", peer: chat },
+                ],
         ...(filter.since !== undefined && { since: filter.since }),
         ...(filter.until !== undefined && { until: filter.until }),
       };
@@ -446,6 +542,19 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       }
       const receipt = hashTypedData({ primaryType: "DeletionReceipt", message: { node: nodeAddress as `0x${string}`, request: hex(digest) as `0x${string}` } });
       return { node: nodeAddress, account, ids: request.ids, request: hex(digest), signature: hex(curve.sign(receipt, nodeKey)) };
+    },
+
+    async neutralService_setConsent({ records, policy }, { auth }): Promise<ConsentState> {
+      const account = auth.address;
+      const checked = checkConsent(account, records, policy);
+      const current = await store.putConsent(account, checked.records, checked.policy);
+      return { account, policy: (current.policy ?? null) as ConsentPolicy | null, records: current.records as ConsentRecord[] };
+    },
+
+    async neutralService_getConsent({ after, limit }, { auth }): Promise<ConsentState> {
+      const account = auth.address;
+      const page = await store.consentList(account, after?.toLowerCase(), limit);
+      return { account, policy: (page.policy ?? null) as ConsentPolicy | null, records: page.records as ConsentRecord[], end: page.end };
     },
 
     neutralService_nodeInfo(): NodeInfo {

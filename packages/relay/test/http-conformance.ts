@@ -130,6 +130,7 @@ export function describeHttpConformance(backend: string, start: () => Promise<St
               senderQuotaBytes: 104857600,
               recipientQuotaMessages: 20000,
               recipientQuotaBytes: 209715200,
+              requestQuotaMessages: 5,
               // Federation: how long a send to another node waits, how long it is retried.
               deliveryWaitMs: 2000,
               retryPeriodSeconds: 259200,

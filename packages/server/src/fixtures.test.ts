@@ -45,6 +45,9 @@ const handlers: Handlers<TestContext> = {
   neutralService_deliver: () => answer("neutralService_deliver"),
   neutralService_lookup: () => answer("neutralService_lookup"),
   neutralService_subscribe: () => answer("neutralService_subscribe"),
+  neutralService_deleteMessages: () => answer("neutralService_deleteMessages"),
+  neutralService_setConsent: () => answer("neutralService_setConsent"),
+  neutralService_getConsent: () => answer("neutralService_getConsent"),
 };
 
 function expectedPayloads(fixture: Fixture): Map<string, unknown> {

@@ -91,6 +91,20 @@ export function createTestHandlers() {
       calls.push({ method: "neutralService_getHome", args, auth: context.auth });
       return homes.get(args.account.toLowerCase()) ?? null;
     },
+    neutralService_deleteMessages(args, context) {
+      calls.push({ method: "neutralService_deleteMessages", args, auth: context.auth });
+      const account = args.request.account.toLowerCase();
+      if (account !== context.auth.address) throw new RpcError(ErrorCode.Forbidden, "Forbidden: account is not the caller");
+      return { node: sig("0").slice(0, 42), account, ids: args.request.ids, request: `0x${"0".repeat(64)}`, signature: sig("d") };
+    },
+    neutralService_setConsent(args, context) {
+      calls.push({ method: "neutralService_setConsent", args, auth: context.auth });
+      return { account: context.auth.address, policy: args.policy ?? null, records: args.records };
+    },
+    neutralService_getConsent(args, context) {
+      calls.push({ method: "neutralService_getConsent", args, auth: context.auth });
+      return { account: context.auth.address, policy: null, records: [], end: true };
+    },
     neutralService_deliver(args, context) {
       calls.push({ method: "neutralService_deliver", args, auth: context.auth });
       return { outcomes: args.messages.map(() => ({ receiver_receipt: sig("b") })), signature: sig("c") };

@@ -48,6 +48,7 @@ export function createNodeLimits(config: RelayConfig): NodeLimits {
       senderBytes: limits.senderQuotaBytes ?? 0,
       recipientMessages: limits.recipientQuotaMessages ?? 0,
       recipientBytes: limits.recipientQuotaBytes ?? 0,
+      requestMessages: limits.requestQuotaMessages ?? 0,
     },
     { replicas, trackUsage },
   );

@@ -8,10 +8,12 @@ export interface QuotaFigures {
   senderBytes: number;
   recipientMessages: number;
   recipientBytes: number;
+  /** Messages one sender may leave in one recipient's requests folder per period (consent); 0: off. */
+  requestMessages?: number;
 }
 
 /** The names nodeInfo reports them under, and that a refusal's `data.quota` names. */
-export type QuotaName = "senderQuotaMessages" | "senderQuotaBytes" | "recipientQuotaMessages" | "recipientQuotaBytes";
+export type QuotaName = "senderQuotaMessages" | "senderQuotaBytes" | "recipientQuotaMessages" | "recipientQuotaBytes" | "requestQuotaMessages";
 
 export interface StorageQuotas {
   /**
@@ -21,6 +23,10 @@ export interface StorageQuotas {
   take(sender: string, recipient: string, bytes: number): void;
   /** Gives back what `take` counted, for a message that was not stored after all (a resend). */
   refund(sender: string, recipient: string, bytes: number): void;
+  /** Counts one message of `sender` into `recipient`'s requests folder, or throws -32029 naming `requestQuotaMessages`. */
+  takeRequest(sender: string, recipient: string): void;
+  /** Gives back what `takeRequest` counted. */
+  refundRequest(sender: string, recipient: string): void;
   /** The buckets underneath, by name, for sharing consumption between the node's processes. */
   readonly tables: Record<string, TokenBuckets>;
 }
@@ -73,7 +79,9 @@ export function createStorageQuotas(figures: QuotaFigures, options: StorageQuota
     { name: "recipientQuotaMessages", limit: figures.recipientMessages, bytes: false },
     { name: "recipientQuotaBytes", limit: figures.recipientBytes, bytes: true },
   ]);
-  if (!senders && !recipients) return undefined;
+  const requests = side([{ name: "requestQuotaMessages", limit: figures.requestMessages ?? 0, bytes: false }]);
+  if (!senders && !recipients && !requests) return undefined;
+  const pair = (sender: string, recipient: string) => `${sender}>${recipient}`;
 
   const costs = ({ quotas }: Side, bytes: number) => quotas.map((quota) => (quota.bytes ? bytes : 1));
   const takeFrom = (side: Side | undefined, key: string, bytes: number) => {
@@ -82,7 +90,7 @@ export function createStorageQuotas(figures: QuotaFigures, options: StorageQuota
     if (verdict.ok) return;
     const { name, limit } = side.quotas[verdict.dimension]!;
     const unit = name.endsWith("Bytes") ? "bytes" : "messages";
-    const who = name.startsWith("sender") ? "sender" : "recipient";
+    const who = name.startsWith("sender") ? "sender" : name.startsWith("request") ? "sender into one recipient's requests folder" : "recipient";
     throw new RpcError(ErrorCode.RateLimited, `Storage quota exceeded: at most ${limit} ${unit} per ${figures.periodSeconds} s per ${who} on this node`, {
       quota: name,
       limit,
@@ -92,7 +100,13 @@ export function createStorageQuotas(figures: QuotaFigures, options: StorageQuota
   };
 
   return {
-    tables: { ...(senders && { senders: senders.table }), ...(recipients && { recipients: recipients.table }) },
+    tables: { ...(senders && { senders: senders.table }), ...(recipients && { recipients: recipients.table }), ...(requests && { requests: requests.table }) },
+    takeRequest(sender, recipient) {
+      takeFrom(requests, pair(sender, recipient), 0);
+    },
+    refundRequest(sender, recipient) {
+      requests?.table.refund(pair(sender, recipient), costs(requests, 0));
+    },
     take(sender, recipient, bytes) {
       takeFrom(senders, sender, bytes);
       try {

@@ -425,6 +425,7 @@ export const examples: readonly ExamplePairing[] = [
             "senderQuotaBytes": 104857600,
             "recipientQuotaMessages": 20000,
             "recipientQuotaBytes": 209715200,
+            "requestQuotaMessages": 5,
             "deliveryWaitMs": 2000,
             "retryPeriodSeconds": 259200,
             "maxSubscriptions": 10000,

@@ -1056,6 +1056,7 @@ export const openrpcDocument = {
                   "senderQuotaBytes": 104857600,
                   "recipientQuotaMessages": 20000,
                   "recipientQuotaBytes": 209715200,
+                  "requestQuotaMessages": 5,
                   "deliveryWaitMs": 2000,
                   "retryPeriodSeconds": 259200,
                   "maxSubscriptions": 10000,
