@@ -230,6 +230,29 @@ describe("two accounts exchange messages", () => {
     expect(expectOneErrorLine(await cli(["delete"], as(bob)), 2)).toContain("missing <id>");
   });
 
+  it("consent: allowed-only sends strangers to --requests, block refuses them, allow and unblock undo", async () => {
+    const stranger = await keygen();
+    expect((await cli(["whoami"], as(stranger))).code).toBe(0);
+    const set = await cli(["consent", "--mode", "allowed-only", "--json"], as(bob));
+    expect(JSON.parse(set.stdout)).toMatchObject({ account: bob.address, policy: { mode: "allowed-only" }, records: [], end: true });
+    expect((await cli(["send", bob.address, "knock knock"], as(stranger))).code).toBe(0);
+    const inbox = parsePage(await cli(["inbox", "--from", stranger.address, "--json"], as(bob)));
+    expect(inbox.messages).toEqual([]);
+    const requests = parsePage(await cli(["inbox", "--requests", "--json"], as(bob)));
+    expect(requests.messages.map((message) => message.text)).toEqual(["knock knock"]);
+    expect((await cli(["block", stranger.address], as(bob))).stdout).toContain(`${stranger.address} is blocked ✓`);
+    expect(expectOneErrorLine(await cli(["send", bob.address, "again"], as(stranger)), 1)).toContain("not accepted");
+    const human = await cli(["consent"], as(bob));
+    expect(human.stdout).toContain("policy  allowed-only");
+    expect(human.stdout).toContain(`blocked ${stranger.address}`);
+    expect((await cli(["allow", stranger.address], as(bob))).code).toBe(0);
+    expect((await cli(["send", bob.address, "allowed now"], as(stranger))).code).toBe(0);
+    expect(parsePage(await cli(["inbox", "--from", stranger.address, "--json"], as(bob))).messages.map((message) => message.text)).toEqual(["allowed now"]);
+    expect((await cli(["unblock", stranger.address], as(bob))).stdout).toContain("neither allowed nor blocked");
+    expect((await cli(["consent", "--mode", "open"], as(bob))).code).toBe(0);
+    expect(expectOneErrorLine(await cli(["consent", "--mode", "closed"], as(bob)), 2)).toContain("--mode must be open or allowed-only");
+  });
+
   it("send - reads the text from stdin", async () => {
     const result = await cli(["send", bob.address, "-", "--json"], { ...as(alice), input: "from a pipe\n" });
     expect(result.code, result.stderr).toBe(0);

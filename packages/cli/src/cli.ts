@@ -97,19 +97,22 @@ const COMMANDS: Record<string, Command> = {
   },
   inbox: {
     summary: "read your mailbox, newest first",
-    usage: "neutral inbox [--limit N] [--all] [--from ADDR] [--direction received|sent|all] [--json]",
+    usage: "neutral inbox [--limit N] [--all] [--from ADDR] [--direction received|sent|all] [--requests] [--json]",
     options: {
       ...JSON_OPTION,
       limit: { type: "string" },
       all: { type: "boolean" },
       from: { type: "string" },
       direction: { type: "string" },
+      requests: { type: "boolean" },
     },
     optionHelp: [
       `  --limit N      messages per page, 1..${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT})`,
       `  --all          every page, not only the newest one (${MAX_PAGE_LIMIT} per page unless --limit)`,
       "  --from ADDR    only messages from this sender",
       "  --direction D  received (default), sent, or all",
+      "  --requests     the requests folder: first messages from senders you have not allowed, under",
+      "                 `neutral consent --mode allowed-only` (see `neutral allow`)",
       '  --json         {"messages":[…],"end":true|false} (end: no older message)',
     ],
     positionals: [],
@@ -182,6 +185,46 @@ const COMMANDS: Record<string, Command> = {
       "records name, as `inbox` checks them. Prints each problem (line, message id, what) and a",
       "summary. Exit 0 when every message verifies, 1 otherwise (also for a message still pending).",
     ],
+  },
+  consent: {
+    summary: "who reaches your inbox: your policy and the peers you allowed or blocked",
+    usage: "neutral consent [--mode open|allowed-only] [--json]",
+    options: { ...JSON_OPTION, mode: { type: "string" } },
+    optionHelp: [
+      "  --mode M       open (everyone you have not blocked) or allowed-only (everyone else's first",
+      "                 messages land in `neutral inbox --requests`); signed and kept by your home node",
+      '  --json         {"account","policy":{"mode",…}|null,"records":[{"peer","state",…}],"end"}',
+    ],
+    positionals: [],
+    account: true,
+    details: ["Without --mode, prints what your home node keeps. Senders you have written to count as allowed."],
+  },
+  allow: {
+    summary: "let an address reach your inbox, even under the allowed-only policy",
+    usage: "neutral allow <address> [--json]",
+    options: JSON_OPTION,
+    optionHelp: ["  --json         your consent as your node now keeps it"],
+    positionals: ["address"],
+    account: true,
+    details: ["Signed with your key and kept by your home node. Messages already in the requests folder stay there."],
+  },
+  block: {
+    summary: "refuse an address's messages from now on (they are told no more than 'not accepted')",
+    usage: "neutral block <address> [--json]",
+    options: JSON_OPTION,
+    optionHelp: ["  --json         your consent as your node now keeps it"],
+    positionals: ["address"],
+    account: true,
+    details: ["Signed with your key and kept by your home node, which refuses the address's messages, also from other nodes."],
+  },
+  unblock: {
+    summary: "neither allowed nor blocked any more",
+    usage: "neutral unblock <address> [--json]",
+    options: JSON_OPTION,
+    optionHelp: ["  --json         your consent as your node now keeps it"],
+    positionals: ["address"],
+    account: true,
+    details: ["Undoes `neutral allow` or `neutral block` (a newer signed record saying neither)."],
   },
   delete: {
     summary: "delete messages from your mailbox by id (the other party keeps its copy)",
@@ -481,6 +524,10 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
     if (text === "") throw new UsageError("<text> is empty", help);
   }
   const peer = name === "chat" ? address(positionals[0]!, "<peer>", help) : undefined;
+  const consentPeer = name === "allow" || name === "block" || name === "unblock" ? address(positionals[0]!, "<address>", help) : undefined;
+  const mode = values.mode;
+  if (mode !== undefined && mode !== "open" && mode !== "allowed-only") throw new UsageError("--mode must be open or allowed-only", help);
+  if (values.requests === true && dir !== undefined && dir !== "received") throw new UsageError("--requests reads received messages: leave out --direction", help);
   if (name === "delete") {
     for (const id of positionals) if (!MESSAGE_ID_PATTERN.test(id)) throw new UsageError(`<id> ${JSON.stringify(id)} is not a message id (decimal digits, as inbox shows them)`, help);
     if (positionals.length > MAX_PAGE_LIMIT) throw new UsageError(`at most ${MAX_PAGE_LIMIT} ids at once`, help);
@@ -507,13 +554,25 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
       else await untilSignal((signal) => commands.send(neutral, to!, text!, { json, waitMs, signal }, io));
       return 0;
     case "inbox":
-      await commands.list(neutral.inbox({ ...(pageSize !== undefined && { limit: pageSize }), ...(from && { from }), ...(dir && { direction: dir }) }), { json, all }, io);
+      await commands.list(
+        neutral.inbox({ ...(pageSize !== undefined && { limit: pageSize }), ...(from && { from }), ...(dir && { direction: dir }), ...(values.requests === true && { folder: "requests" as const }) }),
+        { json, all },
+        io,
+      );
       return 0;
     case "chat":
       await commands.list(neutral.chat(peer!, { ...(pageSize !== undefined && { limit: pageSize }) }), { json, all }, io);
       return 0;
     case "export":
       await exportCommand(neutral, { json, out, stdout: streams.stdout }, io);
+      return 0;
+    case "consent":
+      await commands.consent(neutral, { json, ...(mode !== undefined && { mode }) }, io);
+      return 0;
+    case "allow":
+    case "block":
+    case "unblock":
+      await commands.choose(neutral, consentPeer!, name === "allow" ? "allowed" : name === "block" ? "blocked" : "none", { json }, io);
       return 0;
     case "delete":
       await commands.remove(neutral, positionals, { json }, io);

@@ -145,6 +145,35 @@ export async function send(neutral: Neutral, to: string, text: string, options: 
 }
 
 // ---------------------------------------------------------------------------------------------
+// consent
+
+type ConsentState = Awaited<ReturnType<Neutral["consent"]>>;
+
+function consentLines(state: ConsentState): string {
+  const mode = state.policy?.mode ?? "open";
+  const lines = [`policy  ${mode}${mode === "open" ? " (everyone you have not blocked reaches your inbox)" : " (others land in `neutral inbox --requests`)"}`];
+  for (const record of state.records) lines.push(`${record.state.padEnd(7)} ${record.peer}`);
+  return lines.join("\n");
+}
+
+/** Prints the account's consent; with `mode`, sets the policy first. */
+export async function consent(neutral: Neutral, options: { json: boolean; mode?: "open" | "allowed-only" }, io: Io): Promise<void> {
+  if (options.mode !== undefined) await neutral.setConsentPolicy(options.mode);
+  const state = await neutral.consent();
+  io.out(options.json ? jsonLine(state) : consentLines(state));
+}
+
+/** allow, block, unblock: one signed record about `peer`. */
+export async function choose(neutral: Neutral, peer: string, choice: "allowed" | "blocked" | "none", options: { json: boolean }, io: Io): Promise<void> {
+  const state = await neutral.setConsent(peer, choice);
+  if (options.json) {
+    io.out(jsonLine(state));
+    return;
+  }
+  io.out(choice === "none" ? `${peer} is neither allowed nor blocked` : `${peer} is ${choice} ${VERIFIED}`);
+}
+
+// ---------------------------------------------------------------------------------------------
 // delete
 
 /** Deletes the account's copies of messages; prints the node's checked receipt. */

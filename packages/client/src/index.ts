@@ -22,6 +22,7 @@ export {
 export {
   createNeutral,
   type ChatOptions,
+  type ConsentChoice,
   type DeliveryWaitOptions,
   type InboxOptions,
   type MessagePage,

@@ -167,6 +167,30 @@ describe("deleting messages", () => {
   });
 });
 
+describe("consent", () => {
+  it("under allowed-only, a stranger lands in requests; allowing moves later messages to the inbox; blocking refuses them", async () => {
+    const dan = createNeutral({ url: relay.url, account: TEST_KEYS.mallory });
+    const danAddress = await dan.getAddress();
+    await dan.ready();
+    const state = await carol.setConsentPolicy("allowed-only");
+    expect(state.policy).toMatchObject({ account: carolAddress, mode: "allowed-only" });
+    const first = await dan.send(carolAddress, "hello stranger");
+    const inboxFrom = async (folder?: "requests") => (await collect(carol.inbox({ from: danAddress, ...(folder && { folder }) }).messages())).map((message) => message.text);
+    expect(await inboxFrom()).toEqual([]);
+    expect(await inboxFrom("requests")).toEqual(["hello stranger"]);
+    expect((await collect(carol.chat(danAddress, { folder: "requests" }).messages()))[0]!.id).toBe(first.id);
+    await carol.setConsent(danAddress, "allowed");
+    await dan.send(carolAddress, "now allowed");
+    expect(await inboxFrom()).toEqual(["now allowed"]);
+    await carol.setConsent(danAddress, "blocked");
+    await expect(dan.send(carolAddress, "blocked now")).rejects.toMatchObject({ code: -32002 });
+    expect(await carol.consent()).toMatchObject({ policy: { mode: "allowed-only" }, records: [{ peer: danAddress, state: "blocked" }], end: true });
+    await carol.setConsentPolicy("open");
+    await carol.setConsent(danAddress, "none");
+    expect((await carol.consent()).records).toEqual([]);
+  });
+});
+
 describe("what a dishonest node serves is flagged", () => {
   let viaProxy: Neutral;
   beforeAll(() => {

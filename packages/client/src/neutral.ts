@@ -8,7 +8,7 @@ import { encryptHex, getConversationKey, MAX_PLAINTEXT_BYTES, payloadLength } fr
 import { NeutralError } from "./errors.js";
 import { errors } from "./generated/errors.js";
 import { createNeutralServiceClient, type NeutralServiceClient } from "./generated/methods.js";
-import type { DeletionReceipt, Direction, HomeRecord, KeyBundle, Message, NodeInfo, SubscribeFilter } from "./generated/types.js";
+import type { ConsentRecord, ConsentState, DeletionReceipt, Direction, Folder, HomeRecord, KeyBundle, Message, NodeInfo, SubscribeFilter } from "./generated/types.js";
 import { isValidHomeRecord, signHomeRecord } from "./home.js";
 import { liveMessages, type LiveOptions } from "./live.js";
 import { decodeMessage, type DecodeContext, type DecryptedMessage, type HomeNode } from "./messages.js";
@@ -54,12 +54,19 @@ export interface InboxOptions extends PageOptions {
   direction?: Direction;
   since?: number;
   until?: number;
+  /** "requests": the requests folder (first contact under an "allowed-only" consent policy); default the inbox. */
+  folder?: Folder;
 }
 
 export interface ChatOptions extends PageOptions {
   since?: number;
   until?: number;
+  /** "requests": what the peer left in the requests folder; default the inbox. */
+  folder?: Folder;
 }
+
+/** What an account decided about a peer (consent): "none" undoes "allowed" or "blocked". */
+export type ConsentChoice = ConsentRecord["state"];
 
 export interface DeliveryWaitOptions {
   /**
@@ -144,6 +151,16 @@ export interface Neutral {
    * (`RpcError` -32602 naming them).
    */
   deleteMessages(ids: readonly string[], options?: CallOptions): Promise<DeletionReceipt>;
+  /**
+   * Consent: what this account decides about `peer`, kept (signed) on its home node. "blocked":
+   * the peer's messages are refused; "allowed": they reach the inbox even under an "allowed-only"
+   * policy; "none": neither. Resolves with the account's consent as the node now keeps it.
+   */
+  setConsent(peer: string, choice: ConsentChoice, options?: CallOptions): Promise<ConsentState>;
+  /** Who reaches the inbox: "open" (everyone not blocked) or "allowed-only" (others land in `inbox({ folder: "requests" })`). */
+  setConsentPolicy(mode: NonNullable<ConsentState["policy"]>["mode"], options?: CallOptions): Promise<ConsentState>;
+  /** The account's policy and every allowed or blocked peer, as its home node keeps them. */
+  consent(options?: CallOptions): Promise<ConsentState>;
 }
 
 const PEER_KEY_TTL_MS = 5 * 60_000;
@@ -477,6 +494,35 @@ export function createNeutral(options: NeutralOptions): Neutral {
       return receipt;
     },
 
+    async setConsent(peer, choice, call) {
+      const other = checkAddress(peer, "peer");
+      const self = (await signer.getAddress()) as Hex;
+      await session.get();
+      const fields = { account: self, peer: other as Hex, state: choice, timestamp: now() };
+      const signature = await signer.signTypedData(typedData("Consent", fields));
+      return authed(() => client.setConsent({ records: [{ ...fields, signature }] }, call));
+    },
+
+    async setConsentPolicy(mode, call) {
+      const self = (await signer.getAddress()) as Hex;
+      await session.get();
+      const fields = { account: self, mode, timestamp: now() };
+      const signature = await signer.signTypedData(typedData("ConsentPolicy", fields));
+      return authed(() => client.setConsent({ records: [], policy: { ...fields, signature } }, call));
+    },
+
+    async consent(call) {
+      await session.get();
+      let state = await authed(() => client.getConsent({ limit: 100 }, call));
+      const records = [...state.records];
+      while (state.end === false && state.records.length > 0) {
+        const after = state.records.at(-1)!.peer;
+        state = await authed(() => client.getConsent({ after, limit: 100 }, call));
+        records.push(...state.records);
+      }
+      return { account: state.account, policy: state.policy, records, end: true };
+    },
+
     async waitForDelivery(message, wait = {}) {
       if (message.status !== "pending") return message;
       const { signal } = wait;
@@ -512,6 +558,7 @@ export function createNeutral(options: NeutralOptions): Neutral {
         ...(walk.direction !== undefined && { direction: walk.direction }),
         ...(walk.since !== undefined && { since: walk.since }),
         ...(walk.until !== undefined && { until: walk.until }),
+        ...(walk.folder !== undefined && { folder: walk.folder }),
       };
       return pages((cursor, call) => client.getInbox({ inboxFilter, ...walkParams(walk), ...cursor }, call), walk);
     },
@@ -521,6 +568,7 @@ export function createNeutral(options: NeutralOptions): Neutral {
         chat: checkAddress(peer, "peer"),
         ...(walk.since !== undefined && { since: walk.since }),
         ...(walk.until !== undefined && { until: walk.until }),
+        ...(walk.folder !== undefined && { folder: walk.folder }),
       };
       return pages((cursor, call) => client.getChat({ inboxFilter, ...walkParams(walk), ...cursor }, call), walk);
     },
