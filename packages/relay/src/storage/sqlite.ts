@@ -212,6 +212,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     throw new SchemaTooNewError(options.file, version, latestSchemaVersion);
   }
 
+  const schemaVersion = db.prepare<[], { v: number | null }>("SELECT max(version) AS v FROM schema_migrations");
+  // The rowid B-tree's last entry: one page read, where count(*) reads every page of the table.
+  const highestId = db.prepare<[], { id: number | null }>("SELECT max(id) AS id FROM messages");
   const latestOnSide = db.prepare<[Buffer, number], { id: number; peer: Buffer }>(
     "SELECT id, peer FROM mailbox WHERE owner = ? AND side = ? ORDER BY id DESC LIMIT 1",
   );
@@ -339,6 +342,18 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       if (closed) throw new StoreClosedError();
       const owner = addressBytes(query.owner);
       return pageOfRanges(query, query.ranges.length === 1 ? [readRange(query, query.ranges[0]!, owner)] : readRanges(query, owner));
+    },
+
+    async migrated() {
+      if (closed) throw new StoreClosedError();
+      return (schemaVersion.get()?.v ?? 0) >= latestSchemaVersion;
+    },
+
+    async footprint() {
+      if (closed) throw new StoreClosedError();
+      const pages = db.pragma("page_count", { simple: true }) as number;
+      const pageSize = db.pragma("page_size", { simple: true }) as number;
+      return { bytes: pages * pageSize, messages: highestId.get()?.id ?? 0 };
     },
 
     async latestPeer(owner) {
