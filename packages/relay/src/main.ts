@@ -11,6 +11,10 @@ import { createLogger, flushLogs, type Logger } from "./log.js";
 import { logCheckpointError, openNodeStorage, type NodeStorage } from "./node-storage.js";
 import { serveWorkerAppends } from "./storage/shared-writer.js";
 import { observeCommits } from "./live/commits.js";
+import { serveClusterMetrics } from "./metrics/cluster.js";
+import { createMetricsListener, type MetricsListener } from "./metrics/endpoint.js";
+import { metricsWanted, processRegistry } from "./metrics/process-metrics.js";
+import { registerStorageGauges } from "./metrics/storage-gauges.js";
 import { broadcastCommits } from "./live/cluster-commits.js";
 import type { AppendWriter } from "./storage/sqlite-append-writer.js";
 import { startStoreWriter } from "./storage/sqlite.js";
@@ -138,6 +142,20 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   const deliverer = startNodeDeliverer(federationOptions, await federationParts(federationOptions), { pollMs: deliveryPollMs(config) });
   serveDeliveryKicks(deliverer);
 
+  // The node's metrics: this process's (the store, the outbox, its own CPU and memory) with every
+  // worker's, summed (metrics/cluster.ts); on --metrics-port, served from here.
+  let metricsListener: MetricsListener | undefined;
+  if (metricsWanted(config.metrics)) {
+    const registry = processRegistry();
+    registerStorageGauges(registry, deliveries.store);
+    const { scrape } = serveClusterMetrics(registry);
+    if (config.metrics.port !== undefined) {
+      metricsListener = createMetricsListener(scrape);
+      const url = await metricsListener.listen(config.metrics.port, config.metrics.host);
+      logger.info({ url }, "metrics listening");
+    }
+  }
+
   // The node's connection counts, per client and in total, across the workers.
   serveConnectionLedger({ maxConnections: config.connections.maxConnections, maxConnectionsPerClient: config.connections.maxConnectionsPerIp });
 
@@ -184,6 +202,7 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
     }, 10_000);
     void deliverer
       .stop()
+      .then(() => metricsListener?.close())
       .then(() => deliveries.store.close())
       .catch((error: unknown) => logger.error({ err: error }, "error while stopping the deliverer"))
       .then(() => writer?.close())

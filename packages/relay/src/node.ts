@@ -80,6 +80,7 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
       nodeKey: storage.nodeKey,
       store: storage.store,
       federation,
+      clusterWorker,
       ...(commits && { commits }),
       ...(options.connectionGate && { connectionGate: options.connectionGate }),
     });

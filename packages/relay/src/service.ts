@@ -72,6 +72,8 @@ export interface ServiceOptions {
   publicUrl: () => string;
   /** Live delivery (live/subscriptions.ts) and its limits (nodeInfo); absent: `subscribe` is refused. */
   live?: { subscriptions: Subscriptions; limits: LiveConfig };
+  /** Told of every message newly stored (not a resend), with its route: the metrics' sends. */
+  onStored?: (route: "local" | "outbound" | "inbound") => void;
 }
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}`;
@@ -273,6 +275,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
             : { ...fields, signature: signed.signature.toLowerCase(), senderReceipt, receiverReceipt: hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey)), digest };
         const result = await store.append(accepted);
         if (!result.created) quotas?.refund(from, fields.to, bytes);
+        else options.onStored?.(route.kind === "remote" ? "outbound" : "local");
         stored = result.stored;
       } catch (error) {
         quotas?.refund(from, fields.to, bytes);
@@ -387,6 +390,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       }
       accepted.forEach(({ index, message, bytes }, i) => {
         if (!results[i]!.created) quotas?.refund(message.from, message.to, bytes);
+        else options.onStored?.("inbound");
         outcomes[index] = { receiver_receipt: message.receiverReceipt! };
       });
       // One signature over the whole answer, bound to the messages it answers: the calling node
