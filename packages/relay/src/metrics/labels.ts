@@ -15,16 +15,16 @@ function bounded(seen: Set<string>, value: string): string {
 const reasons = new Set<string>();
 
 /**
- * The `reason` label of an auth failure, from a -32001's `data.reason`: its words before any
- * colon, quoted text and digits dropped, at most 48 characters ("token expired", "malformed token",
+ * The `reason` label of an auth failure, from a -32001's `data.reason`: quoted and parenthesised
+ * text dropped, then its words before any colon, digits dropped, at most 48 characters ("token expired", "malformed token",
  * "domain is not served", "bad signature").
  */
 export function reasonLabel(data: unknown): string {
   const reason = typeof data === "object" && data !== null ? (data as { reason?: unknown }).reason : undefined;
   if (typeof reason !== "string") return "unknown";
   const words = reason
-    .split(":", 1)[0]!
     .replace(/"[^"]*"|\([^)]*\)/g, " ")
+    .split(":", 1)[0]!
     .replace(/[^A-Za-z -]+/g, " ")
     .replace(/\s+/g, " ")
     .trim()
