@@ -124,6 +124,9 @@ export interface ConnectionConfig {
   maxBufferedBytesPerIp: number;
 }
 
+/** Whether the operator asked for metrics at all (a port or a token): otherwise nothing is counted. */
+export const metricsWanted = (config: MetricsConfig): boolean => config.port !== undefined || config.token !== undefined;
+
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
 }

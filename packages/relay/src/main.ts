@@ -3,7 +3,7 @@
 import cluster from "node:cluster";
 import { serveConnectionLedger } from "./cluster/connection-ledger.js";
 import { RestartBackoff } from "./cluster/restart-backoff.js";
-import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.js";
+import { ConfigError, helpText, metricsWanted, parseConfig, type RelayConfig } from "./config.js";
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { deliveryPollMs, federationParts, serveDeliveryKicks, startNodeDeliverer } from "./federation/parts.js";
 import { serveNodeLimits } from "./limits/cluster-sync.js";
@@ -11,10 +11,6 @@ import { createLogger, flushLogs, type Logger } from "./log.js";
 import { logCheckpointError, openNodeStorage, type NodeStorage } from "./node-storage.js";
 import { serveWorkerAppends } from "./storage/shared-writer.js";
 import { observeCommits } from "./live/commits.js";
-import { serveClusterMetrics } from "./metrics/cluster.js";
-import { createMetricsListener, type MetricsListener } from "./metrics/endpoint.js";
-import { metricsWanted, processRegistry } from "./metrics/process-metrics.js";
-import { registerStorageGauges } from "./metrics/storage-gauges.js";
 import { broadcastCommits } from "./live/cluster-commits.js";
 import type { AppendWriter } from "./storage/sqlite-append-writer.js";
 import { startStoreWriter } from "./storage/sqlite.js";
@@ -144,17 +140,9 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
 
   // The node's metrics: this process's (the store, the outbox, its own CPU and memory) with every
   // worker's, summed (metrics/cluster.ts); on --metrics-port, served from here.
-  let metricsListener: MetricsListener | undefined;
-  if (metricsWanted(config.metrics)) {
-    const registry = processRegistry();
-    registerStorageGauges(registry, deliveries.store);
-    const { scrape } = serveClusterMetrics(registry);
-    if (config.metrics.port !== undefined) {
-      metricsListener = createMetricsListener(scrape);
-      const url = await metricsListener.listen(config.metrics.port, config.metrics.host);
-      logger.info({ url }, "metrics listening");
-    }
-  }
+  const metrics = metricsWanted(config.metrics)
+    ? await (await import("./metrics/process-metrics.js")).startPrimaryMetrics(config.metrics, deliveries.store, logger)
+    : undefined;
 
   // The node's connection counts, per client and in total, across the workers.
   serveConnectionLedger({ maxConnections: config.connections.maxConnections, maxConnectionsPerClient: config.connections.maxConnectionsPerIp });
@@ -202,7 +190,7 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
     }, 10_000);
     void deliverer
       .stop()
-      .then(() => metricsListener?.close())
+      .then(() => metrics?.close())
       .then(() => deliveries.store.close())
       .catch((error: unknown) => logger.error({ err: error }, "error while stopping the deliverer"))
       .then(() => writer?.close())

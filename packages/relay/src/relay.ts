@@ -6,7 +6,7 @@ import { createDispatcher, createHttpHandler, RpcError, type HttpExchange, type 
 import { service } from "@neutral/server/neutral-service";
 import { createAuthenticator } from "./auth/authenticator.js";
 import { primaryGate } from "./cluster/connection-ledger.js";
-import type { RelayConfig } from "./config.js";
+import { metricsWanted, type RelayConfig } from "./config.js";
 import type { Secp256k1 } from "./crypto/secp256k1.js";
 import { clientKey } from "./http/client-key.js";
 import { ConnectionLedger, guardConnections, localGate, processConnectionCap, type ConnectionGate } from "./http/connection-guard.js";
@@ -21,11 +21,8 @@ import { createHandlers, type RelayContext } from "./service.js";
 import type { MessageStore } from "./storage/store.js";
 import type { CommitFeed } from "./live/commits.js";
 import { createSubscriptions, endEvent } from "./live/subscriptions.js";
-import { answerClusterMetrics } from "./metrics/cluster.js";
-import { bearerChecker, createMetricsListener, type MetricsListener, type Scrape } from "./metrics/endpoint.js";
-import { metricsWanted, processRegistry } from "./metrics/process-metrics.js";
-import { createRequestMetrics, type RequestMetrics } from "./metrics/request-metrics.js";
-import { registerStorageGauges } from "./metrics/storage-gauges.js";
+import { bearerChecker, createMetricsListener, type MetricsListener } from "./metrics/endpoint.js";
+import type { createRelayMetrics, RelayMetrics } from "./metrics/process-metrics.js";
 import { createReadiness } from "./http/readiness.js";
 import { SOFTWARE } from "./version.js";
 
@@ -47,6 +44,11 @@ export interface RelayOptions {
    * gather and serve on --metrics-port (metrics/cluster.ts). Default: whether this process is a cluster worker.
    */
   clusterWorker?: boolean;
+  /**
+   * The metrics' factory (metrics/process-metrics.ts), which `createNode` loads when `config.metrics`
+   * asks for metrics: passed in rather than imported, so that a node without metrics never loads prom-client.
+   */
+  metrics?: typeof createRelayMetrics;
 }
 
 export interface Relay {
@@ -94,19 +96,17 @@ export function createRelay(options: RelayOptions): Relay {
   const subscriptions =
     commits && createSubscriptions({ store, feed: commits, limits: config.live, maxPageScan: config.limits.maxPageScan });
   // Metrics only when the operator asked for them (--metrics-port, --metrics-token): else nothing is counted.
-  let metrics: { requests: RequestMetrics; scrape: Scrape; stop: () => void } | undefined;
+  let metrics: RelayMetrics | undefined;
   if (metricsWanted(config.metrics)) {
-    const registry = processRegistry();
+    if (!options.metrics) throw new Error("config.metrics asks for metrics: pass options.metrics (createNode does)");
     const methods: Readonly<Record<string, MethodDescriptor>> = service.methods;
-    const streams = new Set(Object.entries(methods).flatMap(([name, method]) => (method.stream ? [name] : [])));
-    const requests = createRequestMetrics(registry, [...Object.keys(methods), "rpc.discover"], streams, subscriptions && (() => subscriptions.count));
-    if (clusterWorker) {
-      metrics = { requests, ...answerClusterMetrics(registry) };
-    } else {
-      // The store and the outbox are the node's: here, unless a primary reports them (main.ts).
-      registerStorageGauges(registry, store);
-      metrics = { requests, scrape: () => registry.metrics(), stop: () => {} };
-    }
+    metrics = options.metrics({
+      store,
+      methods: [...Object.keys(methods), "rpc.discover"],
+      streams: new Set(Object.entries(methods).flatMap(([name, method]) => (method.stream ? [name] : []))),
+      ...(subscriptions && { openSubscriptions: () => subscriptions.count }),
+      clusterWorker,
+    });
   }
   const readiness = createReadiness(store);
   const handlers = createHandlers({

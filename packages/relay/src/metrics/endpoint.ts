@@ -1,10 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Registry } from "prom-client";
 
-/** The Prometheus text format's content type. */
-export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+/** The Prometheus text format's content type (prom-client's Registry.PROMETHEUS_CONTENT_TYPE: this module does not load prom-client). */
+export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
 /** What serves GET /metrics: the node's metrics as text (in a cluster, gathered from every process). */
 export type Scrape = () => Promise<string>;
