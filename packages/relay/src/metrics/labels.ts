@@ -13,6 +13,9 @@ function bounded(seen: Set<string>, value: string): string {
 }
 
 const reasons = new Set<string>();
+/** Labels of the reasons seen, by their text: the same refusal again costs a lookup, not four regular expressions. */
+const reasonLabels = new Map<string, string>();
+const MAX_CACHED = 256;
 
 /**
  * The `reason` label of an auth failure, from a -32001's `data.reason`: quoted and parenthesised
@@ -22,6 +25,8 @@ const reasons = new Set<string>();
 export function reasonLabel(data: unknown): string {
   const reason = typeof data === "object" && data !== null ? (data as { reason?: unknown }).reason : undefined;
   if (typeof reason !== "string") return "unknown";
+  const cached = reasonLabels.get(reason);
+  if (cached !== undefined) return cached;
   const words = reason
     .replace(/"[^"]*"|\([^)]*\)/g, " ")
     .split(":", 1)[0]!
@@ -31,7 +36,9 @@ export function reasonLabel(data: unknown): string {
     .toLowerCase()
     .slice(0, 48)
     .trim();
-  return words === "" ? "unknown" : bounded(reasons, words);
+  const label = words === "" ? "unknown" : bounded(reasons, words);
+  if (reasonLabels.size < MAX_CACHED) reasonLabels.set(reason, label);
+  return label;
 }
 
 const limits = new Set<string>();
