@@ -83,22 +83,25 @@ export function createRequestMetrics(registry: Registry, methods: readonly strin
       },
     });
   }
+  // A child is in the text only once set: at 0 from the start, every series is there to rate() from the first scrape.
+  const zeroed = (child: Counter.Internal) => (child.inc(0), child);
   const routes: Record<SendRoute, Counter.Internal> = {
-    local: sends.labels("local"),
-    outbound: sends.labels("outbound"),
-    inbound: sends.labels("inbound"),
+    local: zeroed(sends.labels("local")),
+    outbound: zeroed(sends.labels("outbound")),
+    inbound: zeroed(sends.labels("inbound")),
   };
 
   const series = new Map<string, MethodSeries>();
   const seriesOf = (method: string): MethodSeries => {
     let found = series.get(method);
     if (!found) {
-      found = { ok: requests.labels(method, "ok"), errors: new Map(), ...(!streams.has(method) && { latency: latency.labels(method) }) };
+      found = { ok: zeroed(requests.labels(method, "ok")), errors: new Map(), ...(!streams.has(method) && { latency: latency.labels(method) }) };
+      if (found.latency) latency.zero({ method });
       series.set(method, found);
     }
     return found;
   };
-  for (const method of [...methods, UNKNOWN_METHOD]) seriesOf(method); // every method shows from the first scrape, at 0
+  for (const method of [...methods, UNKNOWN_METHOD]) seriesOf(method);
   const known = new Set(methods);
   const rateLimits = new Map<string, Counter.Internal>();
   const authReasons = new Map<string, Counter.Internal>();
