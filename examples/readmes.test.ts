@@ -10,7 +10,7 @@
 //   workspace package that has it), `node <file>` (on disk, from the repository root or the
 //   README's folder), and `neutral …` / the relay: the command in `--help`, each `--flag` in that
 //   command's `--help`. A pnpm script that ends in `node <file>` passes its arguments on to it.
-// - no language, text, nginx: shown, not checked.
+// - no language, text, nginx, yaml (Prometheus configuration and alert rules): shown, not checked.
 // On the line before a fence, `<!-- check: run -->` also runs a ts/js block (after the type check)
 // with `node`, against a fresh relay: NEUTRAL_URL is its URL, NEUTRAL_KEY a fresh account's key;
 // it must exit 0 and print nothing on stderr. A block that cannot stand alone says so, with a
@@ -103,7 +103,7 @@ const where = (block: Block) => `${block.readme}:${block.line - 1}`;
 const TYPESCRIPT: Record<string, string> = { ts: ".ts", typescript: ".ts", tsx: ".tsx", js: ".mjs", javascript: ".mjs", mjs: ".mjs" };
 const SHELL = new Set(["sh", "bash", "shell", "console"]);
 const JSON_LANGS = new Set(["json"]);
-const SHOWN = new Set(["", "text", "nginx"]);
+const SHOWN = new Set(["", "text", "nginx", "yaml"]);
 
 const checked = allBlocks.filter((block) => block.directive === undefined || block.directive === "run");
 

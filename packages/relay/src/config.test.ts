@@ -51,6 +51,9 @@ const FLAGS = [
   ["write-timeout-ms", "NEUTRAL_WRITE_TIMEOUT_MS"],
   ["max-buffered-bytes", "NEUTRAL_MAX_BUFFERED_BYTES"],
   ["max-buffered-bytes-per-ip", "NEUTRAL_MAX_BUFFERED_BYTES_PER_IP"],
+  ["metrics-port", "NEUTRAL_METRICS_PORT"],
+  ["metrics-host", "NEUTRAL_METRICS_HOST"],
+  ["metrics-token", "NEUTRAL_METRICS_TOKEN"],
 ] as const;
 
 const KEY = TEST_KEYS.node;
@@ -157,6 +160,7 @@ describe("parseConfig", () => {
         subscriptionStallMs: 30_000,
         keepAliveMs: 15_000,
       },
+      metrics: { host: "127.0.0.1" },
       limits: {
         maxLimit: MAX_PAGE_LIMIT,
         maxBatch: 100,
@@ -235,6 +239,9 @@ describe("parseConfig", () => {
     ["subscription-buffer-bytes", "4096", "8192", 4096, 8192, (c) => c.live.subscriptionBufferBytes],
     ["subscription-stall-ms", "1000", "2000", 1000, 2000, (c) => c.live.subscriptionStallMs],
     ["keep-alive-ms", "1000", "2000", 1000, 2000, (c) => c.live.keepAliveMs],
+    ["metrics-port", "0", "9464", 0, 9464, (c) => c.metrics.port],
+    ["metrics-host", "0.0.0.0", "::1", "0.0.0.0", "::1", (c) => c.metrics.host],
+    ["metrics-token", "f".repeat(16), "e".repeat(32), "f".repeat(16), "e".repeat(32), (c) => c.metrics.token],
   ];
 
   it("covers every flag", () => {
@@ -350,6 +357,18 @@ describe("parseConfig", () => {
       }
     },
   );
+
+  it.each(["short-secret", "has a space in it ok", "é".repeat(20), "x".repeat(257)])("a bad --metrics-token is refused without echoing it: %s", (token) => {
+    for (const error of [configError(["--metrics-token", token]), configError([], { NEUTRAL_METRICS_TOKEN: token })]) {
+      expect(error.message).toContain("--metrics-token");
+      expect(error.message).not.toContain(token.slice(0, 10));
+    }
+  });
+
+  it("--metrics-port is a port", () => {
+    expect(configError(["--metrics-port", "65536"]).message).toContain("--metrics-port");
+    expect(configError(["--metrics-port", "-1"]).message).toContain("--metrics-port");
+  });
 
   it("an error about another flag does not echo the node key either", () => {
     for (const argv of [

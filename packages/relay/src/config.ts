@@ -32,6 +32,17 @@ export interface RelayConfig {
   federation: FederationConfig;
   /** Live delivery's limits (issue 22). */
   live: LiveConfig;
+  /** Where GET /metrics is served (Prometheus): by default nowhere. */
+  metrics: MetricsConfig;
+}
+
+/** The operator's choice of where the node's metrics are served: a port of their own, the public port behind a token, both, or neither (the default). */
+export interface MetricsConfig {
+  /** A listener of its own on `host` (0 picks a free port); absent: none. */
+  port?: number;
+  host: string;
+  /** The bearer token that unlocks GET /metrics on the public port; absent: 404 there. A secret. */
+  token?: string;
 }
 
 /** A peer as the operator lists it: its URL, and optionally the node address it must have. */
@@ -116,6 +127,9 @@ export interface ConnectionConfig {
   /** Per worker process and client IP: the same, past it -32029 / 429; 0 = off. */
   maxBufferedBytesPerIp: number;
 }
+
+/** Whether the operator asked for metrics at all (a port or a token): otherwise nothing is counted. */
+export const metricsWanted = (config: MetricsConfig): boolean => config.port !== undefined || config.token !== undefined;
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -239,6 +253,15 @@ const FLAGS = {
     default: String(8 * 1024 * 1024),
     help: "per worker process and client IP: the same; past it 429 / -32029 with Retry-After; 0 = off (behind a proxy)",
   },
+  "metrics-port": {
+    env: "NEUTRAL_METRICS_PORT",
+    help: "serve GET /metrics (Prometheus text) on this port of --metrics-host, for the whole node; 0 picks a free one (default: no such listener)",
+  },
+  "metrics-host": { env: "NEUTRAL_METRICS_HOST", default: "127.0.0.1", help: "interface of the --metrics-port listener" },
+  "metrics-token": {
+    env: "NEUTRAL_METRICS_TOKEN",
+    help: "also serve GET /metrics on the public port, to requests with Authorization: Bearer TOKEN (16 to 256 visible ASCII characters; default: 404 there); prefer the variable, flags show in ps",
+  },
 } satisfies Record<string, Flag>;
 
 type FlagName = keyof typeof FLAGS;
@@ -256,7 +279,7 @@ export function helpText(): string {
     lines.push(`  --${name.padEnd(24)} ${flag.env.padEnd(32)} ${flag.help}${flag.help.includes("default") ? "" : fallback}`);
   }
   lines.push(`  --${"help".padEnd(24)} ${"".padEnd(32)} this text`, "");
-  lines.push("Serves JSON-RPC on POST /, plus GET / (what this node is, where the rest is), /health, /openrpc.json and /docs/.");
+  lines.push("Serves JSON-RPC on POST /, plus GET / (what this node is, where the rest is), /health, /ready, /openrpc.json and /docs/.");
   return lines.join("\n");
 }
 
@@ -357,6 +380,18 @@ function federationConfig(value: (name: FlagName) => string | undefined, flags: 
   return config;
 }
 
+function metricsConfig(value: (name: FlagName) => string | undefined): MetricsConfig {
+  const port = value("metrics-port");
+  const token = value("metrics-token");
+  // Never echo the token: a wrong one may be a right one with a typo.
+  if (token !== undefined && !/^[\x21-\x7e]{16,256}$/.test(token)) throw new ConfigError("--metrics-token must be 16 to 256 visible ASCII characters (no spaces)");
+  return {
+    ...(port !== undefined && { port: integer("metrics-port", port, 0, 65535) }),
+    host: value("metrics-host")!,
+    ...(token !== undefined && { token }),
+  };
+}
+
 export type ParsedCommandLine = { help: true } | { help: false; config: RelayConfig };
 
 /** Flags, then environment variables, then defaults. Throws ConfigError naming the bad flag. */
@@ -425,6 +460,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
   const quotaPeriodSeconds = integer("quota-period", required("quota-period"), 1, 30 * 24 * 3600);
   const connections = connectionConfig(integer, required, integer("max-body-bytes", required("max-body-bytes"), 1024, 64 * 1024 * 1024));
   const quotasOn = Object.values(quotas).some((figure) => figure > 0);
+  const metrics = metricsConfig(value);
 
   return {
     help: false,
@@ -442,6 +478,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
       rateLimit: integer("rate-limit", required("rate-limit"), 0, 1_000_000),
       replicas,
       connections,
+      metrics,
       live: {
         maxSubscriptions: integer("max-subscriptions", required("max-subscriptions"), 1, 10_000_000),
         maxSubscriptionsPerAccount: integer("max-subscriptions-per-account", required("max-subscriptions-per-account"), 1, 10_000),

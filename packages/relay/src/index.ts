@@ -4,7 +4,7 @@
 // infrastructure errors are below. Test support is `@neutral/relay/testing`.
 export { createNode, type NodeOptions, type RelayNode } from "./node.js";
 export { createRelay, type Relay, type RelayOptions } from "./relay.js";
-export { parseConfig, helpText, ConfigError, type RelayConfig, type LogLevel } from "./config.js";
+export { parseConfig, helpText, ConfigError, type RelayConfig, type MetricsConfig, type LogLevel } from "./config.js";
 export { createHandlers, type Caller, type Limits, type RelayContext, type ServiceOptions } from "./service.js";
 export { createAuthenticator, type Authenticate } from "./auth/authenticator.js";
 export { verifySiweToken, type VerifiedToken, type TokenRules } from "./auth/siwe-token.js";

@@ -3,7 +3,7 @@
 import cluster from "node:cluster";
 import { serveConnectionLedger } from "./cluster/connection-ledger.js";
 import { RestartBackoff } from "./cluster/restart-backoff.js";
-import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.js";
+import { ConfigError, helpText, metricsWanted, parseConfig, type RelayConfig } from "./config.js";
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { deliveryPollMs, federationParts, serveDeliveryKicks, startNodeDeliverer } from "./federation/parts.js";
 import { serveNodeLimits } from "./limits/cluster-sync.js";
@@ -141,6 +141,12 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   // Expired messages are swept here too, through the same writer.
   const sweep = startRetentionSweep({ store: deliveries.store, retentionMs: config.limits.retentionSeconds * 1000, logger });
 
+  // The node's metrics: this process's (the store, the outbox, its own CPU and memory) with every
+  // worker's, summed (metrics/cluster.ts); on --metrics-port, served from here.
+  const metrics = metricsWanted(config.metrics)
+    ? await (await import("./metrics/process-metrics.js")).startPrimaryMetrics(config.metrics, deliveries.store, logger)
+    : undefined;
+
   // The node's connection counts, per client and in total, across the workers.
   serveConnectionLedger({ maxConnections: config.connections.maxConnections, maxConnectionsPerClient: config.connections.maxConnectionsPerIp });
 
@@ -186,6 +192,7 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
       exitAfterLogs(1);
     }, 10_000);
     void Promise.all([deliverer.stop(), sweep?.stop()])
+      .then(() => metrics?.close())
       .then(() => deliveries.store.close())
       .catch((error: unknown) => logger.error({ err: error }, "error while stopping the deliverer"))
       .then(() => writer?.close())

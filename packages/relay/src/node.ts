@@ -2,7 +2,7 @@
 // command line (main.ts) parses the config and calls createNode; so can a program embedding a node.
 import cluster from "node:cluster";
 import type { ConnectionGate } from "./http/connection-guard.js";
-import type { RelayConfig } from "./config.js";
+import { metricsWanted, type RelayConfig } from "./config.js";
 import { loadSecp256k1, type Secp256k1 } from "./crypto/secp256k1.js";
 import type { Logger } from "./log.js";
 import { openNodeStorage, type NodeStorage } from "./node-storage.js";
@@ -58,6 +58,8 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
   const writer = clusterWorker && config.databaseUrl === undefined ? primaryWriter() : undefined;
   const storage = await openNodeStorage(config, curve, { migrate: !clusterWorker, ...(writer && { writer }), liveDelivery: true, logger });
   const { commits } = storage;
+  // prom-client only for a node that serves metrics.
+  const metrics = metricsWanted(config.metrics) ? (await import("./metrics/process-metrics.js")).createRelayMetrics : undefined;
   let relay: Relay;
   let federation: Federation | undefined;
   // Expired messages are swept where the outbox is drained: here, unless this is a cluster worker.
@@ -83,6 +85,8 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
       nodeKey: storage.nodeKey,
       store: storage.store,
       federation,
+      clusterWorker,
+      ...(metrics && { metrics }),
       ...(commits && { commits }),
       ...(options.connectionGate && { connectionGate: options.connectionGate }),
     });

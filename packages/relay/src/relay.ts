@@ -2,11 +2,11 @@ import cluster from "node:cluster";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isNodeAuthorization } from "@neutral/protocol";
-import { createDispatcher, createHttpHandler, RpcError, type HttpExchange, type JsonRpcResponse, type RequestBody, type RequestHook } from "@neutral/server";
+import { createDispatcher, createHttpHandler, RpcError, type HttpExchange, type JsonRpcResponse, type MethodDescriptor, type RequestBody, type RequestHook } from "@neutral/server";
 import { service } from "@neutral/server/neutral-service";
 import { createAuthenticator } from "./auth/authenticator.js";
 import { primaryGate } from "./cluster/connection-ledger.js";
-import type { RelayConfig } from "./config.js";
+import { metricsWanted, type RelayConfig } from "./config.js";
 import type { Secp256k1 } from "./crypto/secp256k1.js";
 import { clientKey } from "./http/client-key.js";
 import { ConnectionLedger, guardConnections, localGate, processConnectionCap, type ConnectionGate } from "./http/connection-guard.js";
@@ -21,6 +21,9 @@ import { createHandlers, type RelayContext } from "./service.js";
 import type { MessageStore } from "./storage/store.js";
 import type { CommitFeed } from "./live/commits.js";
 import { createSubscriptions, endEvent } from "./live/subscriptions.js";
+import { bearerChecker, createMetricsListener, type MetricsListener } from "./metrics/endpoint.js";
+import type { createRelayMetrics, RelayMetrics } from "./metrics/process-metrics.js";
+import { createReadiness } from "./http/readiness.js";
 import { SOFTWARE } from "./version.js";
 
 export interface RelayOptions {
@@ -36,6 +39,16 @@ export interface RelayOptions {
   federation?: Federation;
   /** Where this process hears of commits (live/): its own and the other processes'. The relay closes it in `close()`. Absent: `subscribe` is refused. */
   commits?: CommitFeed;
+  /**
+   * Serve as one of the workers of `neutral-relay --workers N`: the metrics are the primary's to
+   * gather and serve on --metrics-port (metrics/cluster.ts). Default: whether this process is a cluster worker.
+   */
+  clusterWorker?: boolean;
+  /**
+   * The metrics' factory (metrics/process-metrics.ts), which `createNode` loads when `config.metrics`
+   * asks for metrics: passed in rather than imported, so that a node without metrics never loads prom-client.
+   */
+  metrics?: typeof createRelayMetrics;
 }
 
 export interface Relay {
@@ -79,8 +92,23 @@ export function createRelay(options: RelayOptions): Relay {
   // Rate limit and storage quotas, per node (shared with the other workers: limits/cluster-sync.ts).
   const limits = createNodeLimits(config);
   const { commits } = options;
+  const clusterWorker = options.clusterWorker ?? cluster.isWorker;
   const subscriptions =
     commits && createSubscriptions({ store, feed: commits, limits: config.live, maxPageScan: config.limits.maxPageScan });
+  // Metrics only when the operator asked for them (--metrics-port, --metrics-token): else nothing is counted.
+  let metrics: RelayMetrics | undefined;
+  if (metricsWanted(config.metrics)) {
+    if (!options.metrics) throw new Error("config.metrics asks for metrics: pass options.metrics (createNode does)");
+    const methods: Readonly<Record<string, MethodDescriptor>> = service.methods;
+    metrics = options.metrics({
+      store,
+      methods: [...Object.keys(methods), "rpc.discover"],
+      streams: new Set(Object.entries(methods).flatMap(([name, method]) => (method.stream ? [name] : []))),
+      ...(subscriptions && { openSubscriptions: () => subscriptions.count }),
+      clusterWorker,
+    });
+  }
+  const readiness = createReadiness(store);
   const handlers = createHandlers({
     store,
     curve,
@@ -93,6 +121,7 @@ export function createRelay(options: RelayOptions): Relay {
     delivery: config.federation,
     publicUrl: () => publicUrl,
     ...(subscriptions && { live: { subscriptions, limits: config.live } }),
+    ...(metrics && { onStored: metrics.requests.stored }),
   });
   const dispatcher = createDispatcher<RelayContext>({
     service,
@@ -115,7 +144,21 @@ export function createRelay(options: RelayOptions): Relay {
   };
   const logRequests = logger.isLevelEnabled("info");
   // Pre-dispatch hooks, in order: name the request (for the access log), then admit it for the rate limit.
-  const onRequest: RequestHook<RelayContext>[] = [...(logRequests ? [requestIdHook<RelayContext>()] : []), ...(limits.onRequest ? [limits.onRequest] : [])];
+  // The metrics' first: a request the rate limit refuses is timed too.
+  const onRequest: RequestHook<RelayContext>[] = [
+    ...(metrics ? [metrics.requests.onRequest] : []),
+    ...(logRequests ? [requestIdHook<RelayContext>()] : []),
+    ...(limits.onRequest ? [limits.onRequest] : []),
+  ];
+  const observe = metrics?.requests.observe;
+  const onExchange =
+    logRequests || observe
+      ? (exchange: HttpExchange<RelayContext>) => {
+          observe?.(exchange);
+          if (logRequests) logger.info(describeExchange(exchange), "rpc");
+        }
+      : undefined;
+  const { token } = config.metrics;
 
   const rpc = createHttpHandler<RelayContext>({
     realm: "neutralService",
@@ -133,13 +176,12 @@ export function createRelay(options: RelayOptions): Relay {
       stallMs: config.live.subscriptionStallMs,
       endEvent: (reason, lastId) => endEvent(reason, lastId),
     },
-    fallback: createFallbackRoutes(),
-    onInternalError: (error) => logger.error({ err: error }, "internal error in the HTTP layer"),
-    ...(logRequests && {
-      onExchange: (exchange: HttpExchange<RelayContext>) => {
-        logger.info(describeExchange(exchange), "rpc");
-      },
+    fallback: createFallbackRoutes({
+      ready: readiness.check,
+      ...(metrics && token !== undefined && { metrics: { authorized: bearerChecker(token), scrape: metrics.scrape } }),
     }),
+    onInternalError: (error) => logger.error({ err: error }, "internal error in the HTTP layer"),
+    ...(onExchange && { onExchange }),
   });
 
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.connections;
@@ -163,10 +205,21 @@ export function createRelay(options: RelayOptions): Relay {
     onRefused: (refused) => logger.warn({ refused }, "refused connections over the limits"),
   });
 
+  // The --metrics-port listener of a node of one process (a cluster's primary serves its own: main.ts).
+  let metricsListener: MetricsListener | undefined;
+
+  async function listenForMetrics(): Promise<void> {
+    const { port, host } = config.metrics;
+    if (!metrics || clusterWorker || port === undefined) return;
+    metricsListener = createMetricsListener(metrics.scrape);
+    const url = await metricsListener.listen(port, host);
+    logger.info({ url }, "metrics listening");
+  }
+
   return {
     server,
-    listen() {
-      return new Promise((resolve, reject) => {
+    async listen() {
+      const url = await new Promise<string>((resolve, reject) => {
         server.once("error", reject);
         server.listen(config.port, config.host, () => {
           server.off("error", reject);
@@ -177,8 +230,16 @@ export function createRelay(options: RelayOptions): Relay {
           resolve(`http://${hostPart}:${port}`);
         });
       });
+      try {
+        await listenForMetrics();
+      } catch (error) {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        throw error;
+      }
+      return url;
     },
     async close(graceMs = 10_000) {
+      readiness.stopping();
       // Open streams end with the "shutdown" reason (each says where to resume); their connections then go idle.
       const streamsOver = subscriptions?.close();
       await new Promise<void>((resolve) => {
@@ -197,6 +258,8 @@ export function createRelay(options: RelayOptions): Relay {
       limits.stop();
       stopGuard();
       await federation?.close();
+      await metricsListener?.close();
+      metrics?.stop();
       await store.close();
     },
   };

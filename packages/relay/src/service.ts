@@ -76,6 +76,8 @@ export interface ServiceOptions {
   publicUrl: () => string;
   /** Live delivery (live/subscriptions.ts) and its limits (nodeInfo); absent: `subscribe` is refused. */
   live?: { subscriptions: Subscriptions; limits: LiveConfig };
+  /** Told of every message newly stored (not a resend), with its route: the metrics' sends. */
+  onStored?: (route: "local" | "outbound" | "inbound") => void;
 }
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}`;
@@ -343,6 +345,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
             : { ...fields, signature: signed.signature.toLowerCase(), senderReceipt, receiverReceipt: hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey)), digest, ...(folder && { folder }) };
         const result = await store.append(accepted);
         if (!result.created) refund();
+        else options.onStored?.(route.kind === "remote" ? "outbound" : "local");
         stored = result.stored;
       } catch (error) {
         refund();
@@ -475,7 +478,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
         if (!results[i]!.created) {
           quotas?.refund(message.from, message.to, bytes);
           if (message.folder) quotas?.refundRequest(message.from, message.to);
-        }
+        } else options.onStored?.("inbound");
         outcomes[index] = { receiver_receipt: message.receiverReceipt! };
       });
       // One signature over the whole answer, bound to the messages it answers: the calling node

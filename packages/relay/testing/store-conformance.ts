@@ -105,6 +105,8 @@ export function everyStoreCall(store: MessageStore): [string, () => Promise<unkn
     putConsent: () => store.putConsent(owner, []),
     consentList: () => store.consentList(owner, undefined, 10),
     consentFor: () => store.consentFor(owner, randomAddress()),
+    migrated: () => store.migrated(),
+    footprint: () => store.footprint(),
   } satisfies Record<Exclude<keyof MessageStore, "kind" | "close">, () => Promise<unknown>>;
   return Object.entries(calls);
 }
@@ -919,6 +921,16 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
       it("an empty mailbox is one empty page that is the end", async () => {
         expect(await store.page({ owner: alice, ranges: inboxRanges(alice, "all"), order: "desc", limit: 20 })).toEqual({ messages: [], end: true });
         expect(await store.page({ owner: alice, ranges: chatRanges(bob), after: 0, order: "asc", limit: 1 })).toEqual({ messages: [], end: true });
+      });
+    });
+
+    describe("migrated and footprint (GET /ready, the metrics)", () => {
+      it("says the schema is current, and sizes the storage without scanning it", async () => {
+        expect(await store.migrated()).toBe(true);
+        for (let i = 0; i < 3; i++) await store.append(testMessage(alice, bob));
+        const { bytes, messages } = await store.footprint();
+        expect(bytes).toBeGreaterThan(0);
+        expect(Number.isSafeInteger(messages) && messages >= 0).toBe(true);
       });
     });
 

@@ -3,7 +3,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { docsDir } from "@neutral/docs";
 import { openrpcDocument } from "@neutral/server/neutral-service";
+import { answerScrape, type Scrape } from "../metrics/endpoint.js";
 import { SOFTWARE } from "../version.js";
+import type { Readiness } from "./readiness.js";
 
 interface StaticFile {
   body: Buffer;
@@ -73,6 +75,7 @@ export const ABOUT = {
   docs: "/docs/",
   openrpc: "/openrpc.json",
   health: "/health",
+  ready: "/ready",
 } as const;
 
 /** What GET / says for any other client (curl): the same, as text; `url` is where the client reached the node. */
@@ -84,18 +87,27 @@ export const aboutText = (url = "<this URL>") => [
   `           curl -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"neutralService_nodeInfo","params":[]}' ${url}`,
   "docs       /docs/",
   "spec       /openrpc.json  (OpenRPC; also the rpc.discover method)",
-  "health     /health",
+  "health     /health  (alive), /ready  (the database answers: 200, else 503)",
   "",
 ].join("\n");
 
 /** Whether `accept` asks for JSON rather than text (a browser's HTML asks go to the docs first). */
 const wantsJson = (accept: string) => /\bapplication\/(json|[\w.+-]*\+json)\b/i.test(accept) && !/\btext\/plain\b/i.test(accept);
 
+export interface FallbackOptions {
+  /** GET /ready's check; absent: /ready answers as /health does. */
+  ready?: () => Promise<Readiness>;
+  /** GET /metrics on this port, for requests `authorized` says carry the metrics token; absent: 404 as any unknown path. */
+  metrics?: { authorized: (authorization: string | undefined) => boolean; scrape: Scrape };
+}
+
 /**
- * Everything but JSON-RPC (seeds/README.md §4): GET /health, GET /openrpc.json, the docs at /docs/,
- * and GET / saying what the node is (a browser's sent to the docs). Other paths 404, other verbs 405.
+ * Everything but JSON-RPC (seeds/README.md §4): GET /health (alive), GET /ready (can serve: the
+ * database answers), GET /openrpc.json, the docs at /docs/, GET / saying what the node is (a
+ * browser's sent to the docs), and GET /metrics when a metrics token is set. Other paths 404, other verbs 405.
  */
-export function createFallbackRoutes(): (request: IncomingMessage, response: ServerResponse) => void {
+export function createFallbackRoutes(options: FallbackOptions = {}): (request: IncomingMessage, response: ServerResponse) => void {
+  const { ready, metrics } = options;
   const docs = loadDocs();
   const openrpc = Buffer.from(JSON.stringify(openrpcDocument));
   const about = Buffer.from(`${JSON.stringify(ABOUT)}\n`);
@@ -108,7 +120,15 @@ export function createFallbackRoutes(): (request: IncomingMessage, response: Ser
 
   return (request, response) => {
     const pathname = (request.url ?? "/").split("?", 1)[0]!;
-    const known = pathname === "/" || pathname === "/health" || pathname === "/openrpc.json" || pathname === "/docs" || pathname.startsWith("/docs/");
+    if (pathname === "/metrics" && metrics) {
+      if (!metrics.authorized(request.headers.authorization)) {
+        response.writeHead(401, { "www-authenticate": 'Bearer realm="metrics"', "content-type": "text/plain; charset=utf-8" }).end("Unauthorized: the metrics need their bearer token\n");
+        return;
+      }
+      answerScrape(request, response, metrics.scrape).catch(() => response.destroy());
+      return;
+    }
+    const known = pathname === "/" || pathname === "/health" || pathname === "/ready" || pathname === "/openrpc.json" || pathname === "/docs" || pathname.startsWith("/docs/");
     if (!known) return sendBody(request, response, 404, "text/plain; charset=utf-8", "Not Found\n");
     if (request.method !== "GET" && request.method !== "HEAD") {
       response.writeHead(405, { allow: pathname === "/" ? "GET, HEAD, POST" : "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
@@ -118,6 +138,16 @@ export function createFallbackRoutes(): (request: IncomingMessage, response: Ser
     switch (pathname) {
       case "/health":
         return sendBody(request, response, 200, "application/json", '{"status":"ok"}');
+      case "/ready":
+        if (!ready) return sendBody(request, response, 200, "application/json", '{"status":"ready"}');
+        ready().then(
+          (verdict) =>
+            verdict.ready
+              ? sendBody(request, response, 200, "application/json", '{"status":"ready"}')
+              : sendBody(request, response, 503, "application/json", JSON.stringify({ status: "unavailable", reason: verdict.reason })),
+          () => sendBody(request, response, 503, "application/json", '{"status":"unavailable","reason":"the readiness check failed"}'),
+        );
+        return;
       case "/openrpc.json":
         return sendBody(request, response, 200, "application/json", openrpc);
       case "/": {

@@ -2,7 +2,7 @@ import pg from "pg";
 import { StoreClosedError } from "../errors.js";
 import { messageJsonTail, type AcceptedMessage } from "../message.js";
 import { commitChannelOf, messageNotices, statusNotices } from "../live/postgres-commits.js";
-import { checkSchemaVersion, migrate } from "./postgres-migrations.js";
+import { checkSchemaVersion, latestSchemaVersion, migrate } from "./postgres-migrations.js";
 import {
   DEFAULT_MAX_SCAN,
   ID_CEILING,
@@ -324,6 +324,27 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       // UNION ALL keeps no order of its own.
       for (const read of reads) read.rows.sort(query.order === "asc" ? (a, b) => a.id - b.id : (a, b) => b.id - a.id);
       return pageOfRanges(query, reads);
+    },
+
+    async migrated() {
+      ensureOpen();
+      const { rows } = await pool.query<{ v: number | null }>({ name: "neutral_schema_version", text: "SELECT max(version) AS v FROM schema_migrations" });
+      return (rows[0]?.v ?? 0) >= latestSchemaVersion;
+    },
+
+    async footprint() {
+      ensureOpen();
+      // reltuples is the planner's estimate (-1 before the table's first ANALYZE: then the id counter, an upper bound).
+      const { rows } = await pool.query<{ bytes: string | null; estimate: number | null; last_id: string }>({
+        name: "neutral_footprint",
+        text: `SELECT
+            (SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND c.relkind = 'r')::text AS bytes,
+            (SELECT reltuples FROM pg_class WHERE oid = to_regclass('messages')) AS estimate,
+            (SELECT last_id FROM id_counter)::text AS last_id`,
+      });
+      const row = rows[0];
+      const estimate = row?.estimate ?? -1;
+      return { bytes: Number(row?.bytes ?? 0), messages: estimate >= 0 ? Math.round(estimate) : Number(row?.last_id ?? 0) };
     },
 
     async latestPeer(owner) {

@@ -111,6 +111,25 @@ describe("SQLite store specifics", () => {
     });
   });
 
+  describe("footprint and migrated (metrics, GET /ready)", () => {
+    it("counts the messages stored (a resend is not one) and the file's pages, as another connection sees them", async () => {
+      const store = open();
+      const message = testMessage(randomAddress(), randomAddress());
+      await store.append(message);
+      await store.append(message);
+      await store.append(testMessage(randomAddress(), randomAddress()));
+      const db = connect({ readonly: true });
+      const pages = db.pragma("page_count", { simple: true }) as number;
+      expect(await store.footprint()).toEqual({ bytes: pages * 8192, messages: 2 });
+    });
+
+    it("says the schema is behind when a migration is missing", async () => {
+      await open().close();
+      connect().prepare("DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)").run();
+      expect(await open({ migrate: false }).migrated()).toBe(false);
+    });
+  });
+
   describe("pragmas", () => {
     it("puts the file in WAL mode (seen from another connection)", async () => {
       const store = open();

@@ -243,6 +243,11 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     throw new SchemaTooNewError(options.file, version, latestSchemaVersion);
   }
 
+  const schemaVersion = db.prepare<[], { v: number | null }>("SELECT max(version) AS v FROM schema_migrations");
+  // The rowid B-tree's two ends: a few page reads, where count(*) reads every page of the table.
+  // The retention sweep deletes from the low end, so the span is the count of messages kept
+  // (those their owners deleted count until the sweep: their trace stays for resends).
+  const idSpan = db.prepare<[], { span: number | null }>("SELECT max(id) - min(id) + 1 AS span FROM messages");
   const latestOnSide = db.prepare<[Buffer, number, number], { id: number; peer: Buffer }>(
     "SELECT id, peer FROM mailbox WHERE owner = ? AND side = ? AND id >= ? ORDER BY id DESC LIMIT 1",
   );
@@ -386,6 +391,18 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       if (closed) throw new StoreClosedError();
       const owner = addressBytes(query.owner);
       return pageOfRanges(query, query.ranges.length === 1 ? [readRange(query, query.ranges[0]!, owner)] : readRanges(query, owner));
+    },
+
+    async migrated() {
+      if (closed) throw new StoreClosedError();
+      return (schemaVersion.get()?.v ?? 0) >= latestSchemaVersion;
+    },
+
+    async footprint() {
+      if (closed) throw new StoreClosedError();
+      const pages = db.pragma("page_count", { simple: true }) as number;
+      const pageSize = db.pragma("page_size", { simple: true }) as number;
+      return { bytes: pages * pageSize, messages: idSpan.get()?.span ?? 0 };
     },
 
     async latestPeer(owner) {

@@ -245,6 +245,21 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
   sweepExpired(limit: number): Promise<number>;
   /** Finishes pending writes and releases the storage. */
   close(): Promise<void>;
+  /** Whether every migration this software knows is applied (GET /ready); rejects when the database does not answer. */
+  migrated(): Promise<boolean>;
+  /** What the storage takes, for the node's metrics: one or two cheap queries, never a table scan. */
+  footprint(): Promise<StoreFootprint>;
+}
+
+/** The storage's size as metrics report it. */
+export interface StoreFootprint {
+  /** Bytes on disk: SQLite's main file (page_count × page_size), PostgreSQL's tables with their indexes and TOAST. */
+  bytes: number;
+  /**
+   * Messages stored: on SQLite the span of ids kept (the retention sweep deletes the oldest; a
+   * message deleted by its owners counts until swept), on PostgreSQL the planner's estimate.
+   */
+  messages: number;
 }
 
 /** Ids never reach 2^53; cursors beyond it (up to 19 digits are well-formed) behave as 2^53. */
