@@ -265,8 +265,8 @@ describe("parseConfig", () => {
   });
 
   it("reports no quota period when every quota is off", () => {
-    const off = ["--sender-quota-messages", "0", "--sender-quota-bytes", "0", "--recipient-quota-messages", "0", "--recipient-quota-bytes", "0"];
-    const quotaKeys = ["quotaPeriodSeconds", "senderQuotaMessages", "senderQuotaBytes", "recipientQuotaMessages", "recipientQuotaBytes"];
+    const off = ["--sender-quota-messages", "0", "--sender-quota-bytes", "0", "--recipient-quota-messages", "0", "--recipient-quota-bytes", "0", "--request-quota-messages", "0"];
+    const quotaKeys = ["quotaPeriodSeconds", "senderQuotaMessages", "senderQuotaBytes", "recipientQuotaMessages", "recipientQuotaBytes", "requestQuotaMessages"];
     expect(Object.keys(config(off).limits).filter((key) => quotaKeys.includes(key))).toEqual([]);
     expect(config([...off, "--sender-quota-bytes", "65536"]).limits).toMatchObject({ quotaPeriodSeconds: 3600, senderQuotaBytes: 65536 });
   });
