@@ -4,6 +4,7 @@
 //
 //   node serve.mjs [--host 127.0.0.1] [--port 8645] [--dir DIST]     (or NEUTRAL_HOST / NEUTRAL_PORT)
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { createServer } from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -37,7 +38,8 @@ for (const entry of readdirSync(root, { recursive: true, withFileTypes: true }))
   if (!entry.isFile()) continue;
   const file = path.join(entry.parentPath ?? entry.path, entry.name);
   const name = path.relative(root, file).split(path.sep).join("/");
-  files.set(`/${name}`, { body: readFileSync(file), type: TYPES[path.extname(name)] ?? "application/octet-stream" });
+  const body = readFileSync(file);
+  files.set(`/${name}`, { body, gzipped: gzipSync(body, { level: 9 }), type: TYPES[path.extname(name)] ?? "application/octet-stream" });
 }
 files.set("/", files.get("/index.html"));
 
@@ -55,8 +57,11 @@ const server = createServer((req, res) => {
     res.writeHead(404, { ...headers, "Content-Type": "text/plain; charset=utf-8" }).end("Not Found\n");
     return;
   }
-  res.writeHead(200, { ...headers, "Content-Type": file.type, "Content-Length": file.body.length });
-  res.end(req.method === "HEAD" ? undefined : file.body);
+  // Gzipped for clients that take it, as the relay serves /docs/ (the page is mostly HTML tables).
+  const gzip = /(?:^|,)\s*(?:gzip|\*)\s*(?:,|$|;(?!\s*q=0(?:\.0*)?\s*(?:,|$)))/i.test(req.headers["accept-encoding"] ?? "");
+  const body = gzip ? file.gzipped : file.body;
+  res.writeHead(200, { ...headers, "Content-Type": file.type, "Content-Length": body.length, Vary: "Accept-Encoding", ...(gzip && { "Content-Encoding": "gzip" }) });
+  res.end(req.method === "HEAD" ? undefined : body);
 });
 
 server.on("error", (error) => {

@@ -26,6 +26,15 @@ const samples: { [P in PrimaryType]: TypedValues[P][] } = {
     { account: ALICE, ids: [3, 2 ** 40, Number.MAX_SAFE_INTEGER], timestamp: 1767225600000 },
   ],
   DeletionReceipt: [{ node: BOB, request: `0x${"77".repeat(32)}` }],
+  Consent: [
+    { account: BOB, peer: ALICE, state: "allowed", timestamp: 1767225900000 },
+    { account: ALICE, peer: BOB, state: "blocked", timestamp: 0 },
+    { account: ALICE, peer: ALICE, state: "none", timestamp: Number.MAX_SAFE_INTEGER },
+  ],
+  ConsentPolicy: [
+    { account: BOB, mode: "allowed-only", timestamp: 1767225900000 },
+    { account: ALICE, mode: "open", timestamp: 1 },
+  ],
   NodeRequest: [
     { origin: ALICE, destination: BOB, method: "neutralService_deliver", body: `0x${"5a".repeat(32)}`, timestamp: 1767225600000 },
     { origin: BOB, destination: ALICE, method: "", body: `0x${"00".repeat(32)}`, timestamp: 0 },
