@@ -1,0 +1,93 @@
+// The time to back up the seeded bench store with `neutral-relay backup`, against a plain file copy
+// of the same database (fs.copyFile, then fsync) measured in the same run.
+// Env: BENCH_MESSAGES (1000000), BENCH_USERS (10000): the store of run.mjs, seeded and cached in
+// bench/.data/ (lib.mjs seededStore); BENCH_BACKUP_ROUNDS (3): interleaved rounds, medians reported;
+// BENCH_BACKUP=0 skips it.
+import { execFile } from "node:child_process";
+import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import Database from "better-sqlite3";
+import { BENCH_DIR, MAIN, machineBusySeconds, percentile, seededStore } from "./lib.mjs";
+
+if (process.env.BENCH_BACKUP === "0") process.exit(0);
+
+const int = (name, fallback) => {
+  const value = process.env[name] ?? String(fallback);
+  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new Error(`${name} must be a positive integer`);
+  return Number(value);
+};
+const MESSAGES = int("BENCH_MESSAGES", 1_000_000);
+const USERS = int("BENCH_USERS", 10_000);
+const ROUNDS = int("BENCH_BACKUP_ROUNDS", 3);
+const DEEP = Math.min(100_000, Math.floor(MESSAGES / 10));
+const log = (line) => console.log(line);
+const median = (values) => percentile([...values].sort((a, b) => a - b), 50);
+
+log(`backup bench: store of ${MESSAGES} messages, ${USERS} users; ${ROUNDS} rounds`);
+const store = await seededStore({ messages: MESSAGES, userCount: USERS, deep: DEEP, log });
+const database = path.join(store.dir, "neutral.sqlite");
+// The plain copy is only a consistent one of a database whose WAL is folded in and empty.
+const db = new Database(database);
+db.pragma("wal_checkpoint(TRUNCATE)");
+db.close();
+const bytes = statSync(database).size;
+const out = path.join(BENCH_DIR, ".data", "backup-out");
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+function plainCopy(target) {
+  const started = performance.now();
+  copyFileSync(database, target);
+  const fd = openSync(target, "r");
+  fsyncSync(fd); // the backup's file is synced too
+  closeSync(fd);
+  return (performance.now() - started) / 1000;
+}
+
+async function backup(target) {
+  const started = performance.now();
+  const { stdout } = await promisify(execFile)(process.execPath, [MAIN, "backup", target, "--data-dir", store.dir, "--json"], { maxBuffer: 1 << 20 });
+  const seconds = (performance.now() - started) / 1000;
+  const result = JSON.parse(stdout);
+  if (result.messages !== MESSAGES) throw new Error(`the backup holds ${result.messages} messages, the store ${MESSAGES}`);
+  return { seconds, copy: result.copySeconds, check: result.checkSeconds, steps: result.steps, restarts: result.restarts };
+}
+
+// Untimed: both read the file once first, so neither pays for bringing it into the page cache.
+rmSync(path.join(out, "warm"), { force: true });
+plainCopy(path.join(out, "warm"));
+rmSync(path.join(out, "warm"), { force: true });
+
+const copies = [];
+const backups = [];
+for (let round = 1; round <= ROUNDS; round++) {
+  const busyBefore = machineBusySeconds();
+  const roundStarted = performance.now();
+  const copyFile = path.join(out, "copy.sqlite");
+  const backupFile = path.join(out, "backup.sqlite");
+  const first = round % 2 === 1 ? "copy" : "backup"; // interleaved: the machine's drift falls on both
+  for (const which of first === "copy" ? ["copy", "backup"] : ["backup", "copy"]) {
+    if (which === "copy") copies.push(plainCopy(copyFile));
+    else backups.push(await backup(backupFile));
+  }
+  rmSync(copyFile, { force: true });
+  rmSync(backupFile, { force: true });
+  const b = backups.at(-1);
+  // The bench keeps one core busy at most (the copy, or the backup process); more is someone else's.
+  const busy = (machineBusySeconds() - busyBefore) / ((performance.now() - roundStarted) / 1000);
+  log(`  round ${round} (machine busy ${busy.toFixed(2)} cores of 2): fs.copyFile ${copies.at(-1).toFixed(2)} s | backup ${b.seconds.toFixed(2)} s (copy ${b.copy.toFixed(2)} s in ${b.steps} steps, ${b.restarts} restarts; integrity_check ${b.check.toFixed(2)} s)`);
+}
+rmSync(out, { recursive: true, force: true });
+
+const mb = bytes / 1e6;
+const copySeconds = median(copies);
+const backupSeconds = median(backups.map((b) => b.seconds));
+const backupCopy = median(backups.map((b) => b.copy));
+const check = median(backups.map((b) => b.check));
+log(
+  `backup of the ${MESSAGES}-message store (${mb.toFixed(0)} MB): ${backupSeconds.toFixed(2)} s, ${(mb / backupSeconds).toFixed(0)} MB/s ` +
+    `(backup API ${backupCopy.toFixed(2)} s, ${(mb / backupCopy).toFixed(0)} MB/s; integrity_check ${check.toFixed(2)} s; the process included) | ` +
+    `baseline fs.copyFile + fsync ${copySeconds.toFixed(2)} s, ${(mb / copySeconds).toFixed(0)} MB/s | ` +
+    `ratio backup ÷ copy ${(backupSeconds / copySeconds).toFixed(2)} (backup API alone ${(backupCopy / copySeconds).toFixed(2)}), medians of ${ROUNDS} rounds`,
+);
