@@ -183,6 +183,7 @@ describe("backup and restore", () => {
       [["backup", "x", "--pages-per-step", "0"], 2, /--pages-per-step must be an integer/],
       [["backup", path.join(files, "b.sqlite"), "--data-dir", empty], 1, /there is no database at .*neutral\.sqlite \(is --data-dir right\?\)/],
       [["backup", path.join(files, "missing", "b.sqlite"), "--data-dir", withDatabase], 1, /the directory of .* does not exist/],
+      [["backup", path.join(withDatabase, "neutral.sqlite"), "--data-dir", withDatabase, "--force"], 1, /is the database itself; name another file/],
       [["backup", path.join(files, "b.sqlite")], 1, /PostgreSQL.*pg_dump/, { NEUTRAL_DATABASE_URL: "postgres://neutral:hunter2@db.invalid/neutral" }],
       [["restore", path.join(files, "b.sqlite"), "--database-url", "postgres://neutral:hunter2@db.invalid/neutral"], 1, /PostgreSQL.*pg_restore/],
       [["restore", path.join(files, "none.sqlite"), "--data-dir", restoreInto], 1, /there is no backup at/],

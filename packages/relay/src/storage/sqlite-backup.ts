@@ -1,5 +1,5 @@
 // Online backup and restore of a SQLite node's database (`neutral-relay backup` / `restore`).
-import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { latestSchemaVersion } from "./sqlite-migrations.js";
@@ -156,6 +156,9 @@ export async function backupDatabase(source: string, target: string, options: Ba
   const started = performance.now();
   if (!existsSync(source)) throw new BackupError(`there is no database at ${source} (is --data-dir right?)`);
   if (!existsSync(path.dirname(target))) throw new BackupError(`the directory of ${target} does not exist`);
+  const live = realpathSync(source);
+  const aimed = path.join(realpathSync(path.dirname(target)), path.basename(target));
+  if ([live, `${live}-wal`, `${live}-shm`, `${live}-journal`].includes(aimed)) throw new BackupError(`${target} is the database itself; name another file`);
   if (!options.force && existsSync(target)) throw new BackupError(`${target} already exists; give --force to replace it`);
   if (existsSync(target) && statSync(target).isDirectory()) throw new BackupError(`${target} is a directory; name a file`);
   const pagesPerStep = options.pagesPerStep ?? BACKUP_PAGES_PER_STEP;
