@@ -137,7 +137,7 @@ describe("backup and restore", () => {
       expect(restored, restored.stderr).toMatchObject({ code: 0 });
       expect(restored.stdout).toMatch(/has no node\.key/);
       copyFileSync(path.join(dataDir, "node.key"), path.join(restoredDir, "node.key"));
-      const second = await startRelay({ dataDir: restoredDir });
+      const second = await startRelay({ dataDir: restoredDir, workers: 2 }); // a primary and two workers: any of them holds the file
       try {
         expect(second.address).toBe(relay.address);
         const served = await inbox(second.url, await bob.token({ domain: second.domain }));
