@@ -117,11 +117,11 @@ describe("backup and restore", () => {
       }
 
       // Refusals: an existing file without --force (left as it was); a restore onto the running node's data dir.
-      const size = statSync(backupFile).mtimeMs;
+      const mtime = statSync(backupFile).mtimeMs;
       const again = await relayCommand(["backup", backupFile, "--data-dir", dataDir]);
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/already exists; give --force/);
-      expect(statSync(backupFile).mtimeMs).toBe(size);
+      expect(statSync(backupFile).mtimeMs).toBe(mtime);
       const onRunning = await relayCommand(["restore", backupFile, "--data-dir", dataDir, "--force"]);
       expect(onRunning.code).toBe(1);
       expect(onRunning.stderr).toMatch(/in use: a relay .* has it open; stop the relay/);
@@ -146,13 +146,15 @@ describe("backup and restore", () => {
         expect(busy.code).toBe(1);
         expect(busy.stderr).toMatch(/in use/);
       } finally {
-        await second.stop();
+        await second.crash(); // SIGKILL: its -wal and -shm stay behind, and no lock of its own does
       }
+      expect(readdirSync(restoredDir)).toEqual(expect.arrayContaining(["neutral.sqlite-wal", "neutral.sqlite-shm"]));
+      const forcedRestore = await relayCommand(["restore", backupFile, "--data-dir", restoredDir, "--force"]);
+      expect(forcedRestore, forcedRestore.stderr).toMatchObject({ code: 0 });
+      expect(forcedRestore.stdout).toMatch(/replacing the database there.*removed the old neutral\.sqlite-wal, neutral\.sqlite-shm/);
       const replaced = await relayCommand(["restore", backupFile, "--data-dir", restoredDir]);
       expect(replaced.code).toBe(1);
       expect(replaced.stderr).toMatch(/already exists; give --force/);
-      const forcedRestore = await relayCommand(["restore", backupFile, "--data-dir", restoredDir, "--force"]);
-      expect(forcedRestore, forcedRestore.stderr).toMatchObject({ code: 0 });
       expect(readdirSync(restoredDir).sort()).toEqual(["neutral.sqlite", "node.key"]); // no -wal, -shm or temp file
     },
     60_000,

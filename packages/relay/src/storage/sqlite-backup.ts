@@ -103,6 +103,8 @@ export function checkDatabaseFile(file: string, name = file): DatabaseFacts {
  * exclusive lock at the first read, and fails at once while anyone holds that shared lock. The
  * kernel drops a process's locks when it dies, SIGKILL included: unlike a pid or lock file, nothing
  * stale is left to clean up, and it sees a relay, any of its workers, a `sqlite3` shell or a backup.
+ * Like any last connection to close, a free database's check folds a WAL left behind into it
+ * (what the relay's next start would do): the data stays the same.
  */
 export function databaseInUse(file: string): boolean {
   if (!existsSync(file)) return false;
@@ -207,7 +209,7 @@ export interface RestoreResult extends DatabaseFacts {
   target: string;
   /** Whether a database was there before (replaced with `force`). */
   replaced: boolean;
-  /** The stale side files removed (`-wal`, `-shm`). */
+  /** The old database's side files that were there (`-wal`, `-shm`), now gone. */
   removed: string[];
   seconds: number;
 }
@@ -223,6 +225,8 @@ export function restoreDatabase(backup: string, target: string, options: { force
   if (!existsSync(backup)) throw new BackupError(`there is no backup at ${backup}`);
   if (statSync(backup).isDirectory()) throw new BackupError(`${backup} is a directory; name a backup file`);
   const existed = existsSync(target);
+  // Listed before the check, whose connection may fold an old WAL into the old file and remove it.
+  const stale = ["-wal", "-shm", "-journal"].filter((suffix) => existsSync(`${target}${suffix}`));
   if (databaseInUse(target)) {
     throw new BackupError(`${target} is in use: a relay (or another process) has it open; stop the relay on this data dir first`);
   }
@@ -236,13 +240,9 @@ export function restoreDatabase(backup: string, target: string, options: { force
     fsyncPath(temp);
     // Checked again just before the swap: a relay started since the first check must not lose its file.
     if (databaseInUse(target)) throw new BackupError(`${target} is in use: a relay started on this data dir during the restore; stop it and restore again`);
-    const removed: string[] = [];
-    for (const suffix of ["-wal", "-shm", "-journal"]) {
-      if (existsSync(`${target}${suffix}`)) {
-        rmSync(`${target}${suffix}`, { force: true });
-        removed.push(`${path.basename(target)}${suffix}`);
-      }
-    }
+    const sides = ["-wal", "-shm", "-journal"];
+    for (const suffix of sides) rmSync(`${target}${suffix}`, { force: true });
+    const removed = sides.filter((suffix) => stale.includes(suffix)).map((suffix) => `${path.basename(target)}${suffix}`);
     renameSync(temp, target);
     fsyncPath(path.dirname(target));
     return { backup, target, replaced: existed, removed, ...facts, seconds: (performance.now() - started) / 1000 };
