@@ -166,9 +166,14 @@ async function online() {
   const sendsDuring = within(b.started, b.ended);
   const rateBefore = sendsBefore.length / ((b.started - beforeFrom) / 1000);
   const rateDuring = sendsDuring.length / ((b.ended - b.started) / 1000);
+  // The command's phases, from its own timings: start-up and copy, then integrity_check and the rename.
+  const checkFrom = b.ended - b.check * 1000;
+  const rateCopying = within(b.started, checkFrom).length / ((checkFrom - b.started) / 1000);
+  const rateChecking = within(checkFrom, b.ended).length / ((b.ended - checkFrom) / 1000);
   log(
     `backup under load (relay --workers 1, 64 connections sending): ${b.seconds.toFixed(2)} s (copy ${b.copy.toFixed(2)} s, ${b.restarts} restarts; integrity_check ${b.check.toFixed(2)} s), ` +
-      `holding all ${b.ackedBefore} sends acknowledged before it started | sends ${rateDuring.toFixed(0)}/s during it, ${rateBefore.toFixed(0)}/s in the ${((b.started - beforeFrom) / 1000).toFixed(0)} s before: ratio ${(rateDuring / rateBefore).toFixed(2)} | ` +
+      `holding all ${b.ackedBefore} sends acknowledged before it started | sends ${rateDuring.toFixed(0)}/s during it, ${rateBefore.toFixed(0)}/s in the ${((b.started - beforeFrom) / 1000).toFixed(0)} s before: ratio ${(rateDuring / rateBefore).toFixed(2)} ` +
+      `(while it copies ${rateCopying.toFixed(0)}/s, ${(rateCopying / rateBefore).toFixed(2)}; while it checks ${rateChecking.toFixed(0)}/s, ${(rateChecking / rateBefore).toFixed(2)}) | ` +
       `longest wait between two acknowledgements ${longestGap(sendsDuring, b.started, b.ended).toFixed(0)} ms during, ${longestGap(sendsBefore, beforeFrom, b.started).toFixed(0)} ms before | WAL up to ${(walMax / 1e6).toFixed(0)} MB`,
   );
 }
