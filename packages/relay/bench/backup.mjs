@@ -34,7 +34,8 @@ const db = new Database(database);
 db.pragma("wal_checkpoint(TRUNCATE)");
 db.close();
 const bytes = statSync(database).size;
-const out = path.join(BENCH_DIR, ".data", "backup-out");
+// BENCH_BACKUP_OUT: where the copies go (default bench/.data/backup-out; e.g. /dev/shm/… for no disk writes).
+const out = process.env.BENCH_BACKUP_OUT ?? path.join(BENCH_DIR, ".data", "backup-out");
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
