@@ -374,9 +374,10 @@ export function slices(count, connections) {
  * opening). Inside the window every answer to a send goes to `onAnswer(stored, status, text)`
  * (`stored`: a 200 carrying the sender's receipt), a connection error as `onAnswer(false, 0, text)`.
  * Returns the window's sorted latencies (ms), the snapshots, the sends answered stored over the
- * whole run (`acknowledged`, warm-up included) and `repeats`.
+ * whole run (`acknowledged`, warm-up included) and `repeats`. `until` (a promise) closes the
+ * window early when it settles (backup.mjs: once the backup is done).
  */
-export async function sendLoadWindow({ url, connections, list, senderTokens, duration, counters, onOpen = () => {}, onAnswer, whenExhausted }) {
+export async function sendLoadWindow({ url, connections, list, senderTokens, duration, counters, onOpen = () => {}, onAnswer, whenExhausted, until }) {
   const senderCount = senderTokens.length;
   const senderSlices = slices(senderCount, connections);
   const bodies = list.map((m, j) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: j + 1, method: "neutralService_sendMessage", params: [m] })));
@@ -392,13 +393,16 @@ export async function sendLoadWindow({ url, connections, list, senderTokens, dur
   let instance;
   let warmConnections = 0;
   let slots = 0;
+  const close = () => {
+    if (end) return;
+    end = counters();
+    instance.stop();
+  };
   const begin = () => {
     window = counters();
     onOpen();
-    setTimeout(() => {
-      end = counters();
-      instance.stop();
-    }, duration * 1000);
+    setTimeout(close, duration * 1000);
+    until?.then(close, close);
   };
   instance = autocannon({
     url,

@@ -3,6 +3,7 @@
 import cluster from "node:cluster";
 import { serveConnectionLedger } from "./cluster/connection-ledger.js";
 import { RestartBackoff } from "./cluster/restart-backoff.js";
+import { commandsHelp, isCommand } from "./commands/args.js";
 import { ConfigError, helpText, metricsWanted, parseConfig, type RelayConfig } from "./config.js";
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { deliveryPollMs, federationParts, serveDeliveryKicks, startNodeDeliverer } from "./federation/parts.js";
@@ -22,7 +23,7 @@ function readConfig(): RelayConfig {
   try {
     const parsed = parseConfig(process.argv.slice(2));
     if (parsed.help) {
-      process.stdout.write(`${helpText()}\n`);
+      process.stdout.write(`${helpText()}\n\n${commandsHelp().join("\n")}\n`);
       process.exit(0);
     }
     return parsed.config;
@@ -252,8 +253,12 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   for (let i = 0; i < config.workers; i++) fork();
 }
 
-const config = readConfig();
-if (cluster.isPrimary) {
+const command = process.argv[2];
+if (cluster.isPrimary && isCommand(command)) {
+  // Loaded only for a command: the serving node never needs it.
+  void import("./commands/run.js").then(({ runCommand }) => runCommand(command, process.argv.slice(3)));
+} else if (cluster.isPrimary) {
+  const config = readConfig();
   const logger = createLogger(config.logLevel, { software: `${SOFTWARE.name}/${SOFTWARE.version}` });
   if (config.workers === 1) {
     serve(config, logger, true).catch((error: unknown) => {
@@ -267,6 +272,7 @@ if (cluster.isPrimary) {
     });
   }
 } else {
+  const config = readConfig();
   const logger = createLogger(config.logLevel, { worker: cluster.worker?.id });
   serve(config, logger, false).catch((error: unknown) => {
     logger.fatal({ err: error }, "worker could not start");
