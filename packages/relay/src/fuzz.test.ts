@@ -285,7 +285,7 @@ describe("the relay's dispatcher under hostile input", () => {
     );
     expect(internalErrors).toEqual([]);
     await storeStillAnswers();
-  }, 20_000);
+  }, 60_000); // ~2 s alone; 22 s seen on this 2-core machine with the whole suite running beside it
 
   it("answers any text: random strings and JSON", async () => {
     await fc.assert(
