@@ -416,6 +416,7 @@ async function retentionPart(lists) {
   live.dbs.add(db);
   db.pragma("busy_timeout = 10000");
   const seededLeft = db.prepare("SELECT count(*) FROM messages WHERE id <= ?").pluck();
+  const firstSeeded = db.prepare("SELECT min(id) FROM messages").pluck();
   const dater = new Worker(
     `const { parentPort, workerData } = require("node:worker_threads");
      const db = new (require(workerData.module))(workerData.file);
@@ -429,13 +430,14 @@ async function retentionPart(lists) {
     { eval: true, workerData: { module: require.resolve("better-sqlite3"), file: fileB } },
   );
   const unexpire = db.prepare("UPDATE messages SET accepted_at = @far WHERE id >= @from AND accepted_at < @far");
-  let next = 1;
   /** Around one of B's windows: date the next chunk to expire during it, then date what is left (and what B stored) ahead again. */
   const aroundB = async (node, measure) => {
     if (node !== b) return measure(undefined, undefined);
     const chunk = Math.round(Math.min(EXPIRE_CAP, EXPIRE_RATE ?? sendRateA) * SECONDS);
-    const from = next;
-    next += chunk;
+    // From the oldest pre-filled message left: one the sweep did not reach in an earlier window
+    // (dated ahead again since) would otherwise hold the floor below this window's.
+    const from = firstSeeded.get();
+    if (from + chunk - 1 > prefill) throw new Error(`the pre-filled messages ran out (${fmt(prefill)}): set BENCH_CR_EXPIRE_RATE lower`);
     const leftBefore = seededLeft.get(prefill);
     // At the window's opening (its warm-up takes a varying time): an UPDATE of `chunk` rows by id
     // on B's database, in a worker thread so that the load generator does not stop for it; B's
