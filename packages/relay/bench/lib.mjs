@@ -53,6 +53,18 @@ export function homeRecord(u, node, timestamp = Date.now()) {
   return { ...message, signature: `0x${hex(curve.sign(hashTypedData({ primaryType: "Home", message }), u.privateKey))}` };
 }
 
+/** A ConsentRecord (openrpc.json "Consent") of `u` about `peer` (0x address): EIP-712 `Consent`, signed with the native curve. */
+export function consentRecord(u, peer, state, timestamp = Date.now()) {
+  const message = { account: u.address, peer: peer.toLowerCase(), state, timestamp };
+  return { ...message, signature: `0x${hex(curve.sign(hashTypedData({ primaryType: "Consent", message }), u.privateKey))}` };
+}
+
+/** A ConsentPolicy of `u` ("open" or "allowed-only"): EIP-712 `ConsentPolicy`, signed with the native curve. */
+export function consentPolicy(u, mode, timestamp = Date.now()) {
+  const message = { account: u.address, mode, timestamp };
+  return { ...message, signature: `0x${hex(curve.sign(hashTypedData({ primaryType: "ConsentPolicy", message }), u.privateKey))}` };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Seeding
 
