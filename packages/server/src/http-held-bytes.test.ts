@@ -49,21 +49,34 @@ interface Answer {
   body: string;
 }
 
-/** Reads one HTTP response off `socket` (content-length framed). */
+/**
+ * Reads one HTTP response off `socket` (content-length framed). The chunks are kept in a list and
+ * joined once: concatenating a 16 MiB answer chunk by chunk copies gigabytes, which on a loaded
+ * 2-core machine took longer than the server's write timeout, so the server (rightly) dropped the
+ * answer mid-read and this waited for nothing.
+ */
 function readAnswer(socket: net.Socket, timeoutMs = 30_000): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    let buffer = Buffer.alloc(0);
-    const timer = setTimeout(() => reject(new Error("no answer in time")), timeoutMs);
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let head: { end: number; headers: string; length: number } | undefined;
+    const timer = setTimeout(() => reject(new Error(`no answer in time (${received} bytes received)`)), timeoutMs);
     const onData = (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      const end = buffer.indexOf("\r\n\r\n");
-      if (end < 0) return;
-      const headers = buffer.subarray(0, end).toString("latin1");
-      const length = Number(/content-length: (\d+)/i.exec(headers)?.[1] ?? 0);
-      if (buffer.length < end + 4 + length) return;
+      chunks.push(chunk);
+      received += chunk.length;
+      if (!head) {
+        const start = Buffer.concat(chunks);
+        const end = start.indexOf("\r\n\r\n");
+        if (end < 0) return;
+        const headers = start.subarray(0, end).toString("latin1");
+        head = { end, headers, length: Number(/content-length: (\d+)/i.exec(headers)?.[1] ?? 0) };
+        chunks.splice(0, chunks.length, start);
+      }
+      if (received < head.end + 4 + head.length) return;
       clearTimeout(timer);
       socket.off("data", onData);
-      resolve({ status: Number(headers.split(" ")[1]), headers, body: buffer.subarray(end + 4, end + 4 + length).toString("utf8") });
+      const all = Buffer.concat(chunks);
+      resolve({ status: Number(head.headers.split(" ")[1]), headers: head.headers, body: all.subarray(head.end + 4, head.end + 4 + head.length).toString("utf8") });
     };
     socket.on("data", onData);
     socket.once("error", reject);
