@@ -10,15 +10,11 @@ import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, rm
 import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
-import { BENCH_DIR, MAIN, machineBusySeconds, percentile, resetStore, seededStore, signedMessage, startRelay, sendLoadWindow, token, users } from "./lib.mjs";
+import { BENCH_DIR, MAIN, machineBusySeconds, percentile, resetStore, seededStore, signedMessage, startRelay, sendLoadWindow, token, users, envInt } from "./lib.mjs";
 
 if (process.env.BENCH_BACKUP === "0") process.exit(0);
 
-const int = (name, fallback) => {
-  const value = process.env[name] ?? String(fallback);
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new Error(`${name} must be a positive integer`);
-  return Number(value);
-};
+const int = envInt;
 const MESSAGES = int("BENCH_MESSAGES", 1_000_000);
 const USERS = int("BENCH_USERS", 10_000);
 const ROUNDS = int("BENCH_BACKUP_ROUNDS", 3);

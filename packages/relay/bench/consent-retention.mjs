@@ -62,7 +62,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { childPids, consentPolicy, consentRecord, cpuSeconds, jsonHeaders, machineBusySeconds, percentile, seed, sendLoadWindow, signedMessage, slices, startRelay, token, user } from "./lib.mjs";
+import { childPids, consentPolicy, consentRecord, cpuSeconds, jsonHeaders, machineBusySeconds, percentile, seed, sendLoadWindow, signedMessage, slices, startRelay, token, user, envInt } from "./lib.mjs";
 import { medianRound, roundsText } from "./rounds.mjs";
 
 const require = createRequire(import.meta.url);
@@ -72,12 +72,7 @@ if (process.env.BENCH_CONSENT_RETENTION === "0") {
   process.exit(0);
 }
 
-const int = (name, fallback) => {
-  const value = process.env[name];
-  if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new Error(`${name} must be a positive integer`);
-  return Number(value);
-};
+const int = envInt;
 const SECONDS = int("BENCH_CR_SECONDS", 6);
 const ROUNDS = int("BENCH_CR_ROUNDS", 3);
 const CONNECTIONS = int("BENCH_SEND_CONNECTIONS", 64);

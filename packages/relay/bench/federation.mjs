@@ -35,19 +35,14 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
-import { childPids, cpuSeconds, curve, freePort, homeRecord, jsonHeaders, machineBusySeconds, nodeKey, percentile, sendLoadWindow, signedMessage, startRelay, token, user } from "./lib.mjs";
+import { childPids, cpuSeconds, curve, freePort, homeRecord, jsonHeaders, machineBusySeconds, nodeKey, percentile, sendLoadWindow, signedMessage, startRelay, token, user, envInt } from "./lib.mjs";
 
 if (process.env.BENCH_FEDERATION === "0") {
   process.stderr.write("federation: skipped (BENCH_FEDERATION=0)\n");
   process.exit(0);
 }
 
-const int = (name, fallback) => {
-  const value = process.env[name];
-  if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new Error(`${name} must be a positive integer`);
-  return Number(value);
-};
+const int = envInt;
 const SECONDS = int("BENCH_SECONDS", 10);
 const MESSAGES = int("BENCH_FEDERATION_MESSAGES", 10_000);
 const CONNECTIONS = int("BENCH_SEND_CONNECTIONS", 64);

@@ -362,6 +362,14 @@ export function percentile(sorted, p) {
   return sorted[index];
 }
 
+/** A positive integer from the environment variable `name` (a bench's `BENCH_*` setting), else `fallback`. */
+export function envInt(name, fallback) {
+  const value = process.env[name];
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new Error(`${name} must be a positive integer`);
+  return Number(value);
+}
+
 export const jsonHeaders = (bearer) => ({ "content-type": "application/json", authorization: `Bearer ${bearer}` });
 
 /** Sender indexes 0…count-1 dealt to `connections` slots: slot c gets the i with i % connections == c. */

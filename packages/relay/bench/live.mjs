@@ -59,19 +59,14 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import Database from "better-sqlite3";
-import { childPids, cpuSeconds, curve, jsonHeaders, machineBusySeconds, percentile, sendLoadWindow, signedMessage, startRelay, token, user } from "./lib.mjs";
+import { childPids, cpuSeconds, curve, jsonHeaders, machineBusySeconds, percentile, sendLoadWindow, signedMessage, startRelay, token, user, envInt } from "./lib.mjs";
 
 if (process.env.BENCH_LIVE === "0") {
   process.stderr.write("live: skipped (BENCH_LIVE=0)\n");
   process.exit(0);
 }
 
-const int = (name, fallback) => {
-  const value = process.env[name];
-  if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new Error(`${name} must be a positive integer`);
-  return Number(value);
-};
+const int = envInt;
 const SUBSCRIPTIONS = int("BENCH_LIVE_SUBSCRIPTIONS", 10_000);
 const SECONDS = int("BENCH_LIVE_SECONDS", 10);
 const CONNECTIONS = int("BENCH_SEND_CONNECTIONS", 64);

@@ -15,16 +15,11 @@ import Database from "better-sqlite3";
 import { messageDigest, receiptDigest } from "../dist/crypto/eip712.js";
 import { loadSecp256k1 } from "../dist/crypto/secp256k1.js";
 import { openSqliteStore } from "../dist/storage/sqlite.js";
-import { cpuSeconds, curve, machineBusySeconds, percentile, resetStore, seededStore, signedMessage, startBaseline, startRelay, token, users, warmFile } from "./lib.mjs";
+import { cpuSeconds, curve, machineBusySeconds, percentile, resetStore, seededStore, signedMessage, startBaseline, startRelay, token, users, warmFile, envInt } from "./lib.mjs";
 import { postgresFigures } from "./postgres.mjs";
 import { medianRound, roundsText } from "./rounds.mjs";
 
-const int = (name, fallback) => {
-  const value = process.env[name];
-  if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new Error(`${name} must be a positive integer`);
-  return Number(value);
-};
+const int = envInt;
 const MESSAGES = int("BENCH_MESSAGES", 1_000_000);
 const USERS = int("BENCH_USERS", 10_000);
 const SECONDS = int("BENCH_SECONDS", 10);

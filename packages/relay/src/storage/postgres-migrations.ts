@@ -178,62 +178,13 @@ export const migrations: readonly Migration[] = [
     // by its id, which needs both owners, so `messages` gains the recipient (filled from the
     // mailbox rows; new rows get it at append). A message its owners deleted keeps its `messages`
     // row until the retention sweep, so that a resend of it is answered its original instead of
-    // being stored again: neutral_append_routed rebuilds that answer when no copy is left.
+    // being stored again: version 4's neutral_append_routed rebuilds that answer when no copy is left.
     version: 3,
-    name: "messages know their recipient; resends of deleted messages",
+    name: "messages know their recipient",
     sql: `
       ALTER TABLE messages ADD COLUMN recipient bytea;
       UPDATE messages m SET recipient = b.peer FROM mailbox b WHERE b.owner = m.sender AND b.side = 2 AND b.id = m.id;
       UPDATE messages m SET recipient = b.owner FROM mailbox b WHERE m.recipient IS NULL AND b.side = 1 AND b.id = m.id AND b.peer = m.sender;
-
-      CREATE OR REPLACE FUNCTION neutral_append_routed(p_digests bytea[], p_senders bytea[], p_recipients bytea[], p_timestamps bigint[], p_tails text[], p_routes smallint[], p_destinations bytea[], p_lanes smallint[], p_accepted_at bigint)
-      RETURNS TABLE (stored_id bigint, stored_json text, created boolean)
-      LANGUAGE plpgsql AS $fn$
-      DECLARE
-        next_id bigint;
-        known bigint;
-        row_json text;
-      BEGIN
-        -- Held until commit: appends commit in id order (see version 1's comment).
-        SELECT c.last_id INTO next_id FROM id_counter c WHERE c.singleton FOR UPDATE;
-        FOR i IN 1 .. coalesce(array_length(p_digests, 1), 0) LOOP
-          SELECT m.id INTO known FROM messages m WHERE m.digest = p_digests[i];
-          IF FOUND THEN
-            -- The recipient's copy, or an outbound message's only copy, the sender's; when its
-            -- owners deleted both, the original as it was answered (same fields, and receipts are
-            -- deterministic signatures).
-            SELECT b.json INTO row_json FROM mailbox b
-              WHERE ((b.owner = p_recipients[i] AND b.side = 1) OR (b.owner = p_senders[i] AND b.side = 2)) AND b.id = known
-              ORDER BY b.side LIMIT 1;
-            IF NOT FOUND THEN
-              row_json := '{"id":"' || known || '"' || p_tails[i];
-            END IF;
-            stored_id := known;
-            stored_json := row_json;
-            created := false;
-            RETURN NEXT;
-          ELSE
-            next_id := next_id + 1;
-            row_json := '{"id":"' || next_id || '"' || p_tails[i];
-            INSERT INTO messages (id, digest, sender, accepted_at, recipient) VALUES (next_id, p_digests[i], p_senders[i], p_accepted_at, p_recipients[i]);
-            IF p_routes[i] <> 1 THEN
-              INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (p_recipients[i], 1, next_id, p_senders[i], p_timestamps[i], row_json);
-            END IF;
-            IF p_routes[i] <> 2 THEN
-              INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (p_senders[i], 2, next_id, p_recipients[i], p_timestamps[i], row_json);
-            END IF;
-            IF p_routes[i] = 1 THEN
-              INSERT INTO outbox (id, destination, lane, sender, created_at) VALUES (next_id, p_destinations[i], p_lanes[i], p_senders[i], p_accepted_at);
-            END IF;
-            stored_id := next_id;
-            stored_json := row_json;
-            created := true;
-            RETURN NEXT;
-          END IF;
-        END LOOP;
-        UPDATE id_counter SET last_id = next_id WHERE singleton;
-      END
-      $fn$;
     `,
   },
   {
