@@ -62,7 +62,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { childPids, consentPolicy, consentRecord, cpuSeconds, jsonHeaders, machineBusySeconds, percentile, seed, sendLoadWindow, signedMessage, slices, startRelay, token, user, envInt } from "./lib.mjs";
+import { consentPolicy, consentRecord, cpuSeconds, jsonHeaders, machineBusySeconds, percentile, seed, sendLoadWindow, signedMessage, slices, startRelay, token, user, envInt, killTree } from "./lib.mjs";
 import { medianRound, roundsText } from "./rounds.mjs";
 
 const require = createRequire(import.meta.url);
@@ -126,17 +126,7 @@ function tempDir(label) {
 function cleanupNow() {
   for (const db of live.dbs) if (db.open) db.close();
   live.dbs.clear();
-  for (const child of live.children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    for (const pid of childPids(child.pid)) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // gone
-      }
-    }
-    child.kill("SIGKILL");
-  }
+  for (const child of live.children) killTree(child);
   live.children.clear();
   for (const dir of live.dirs) rmSync(dir, { recursive: true, force: true });
   live.dirs.clear();

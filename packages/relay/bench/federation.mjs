@@ -35,7 +35,7 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
-import { childPids, cpuSeconds, curve, freePort, homeRecord, jsonHeaders, machineBusySeconds, nodeKey, percentile, sendLoadWindow, signedMessage, startRelay, token, user, envInt } from "./lib.mjs";
+import { cpuSeconds, curve, freePort, homeRecord, jsonHeaders, machineBusySeconds, nodeKey, percentile, sendLoadWindow, signedMessage, startRelay, token, user, envInt, killTree } from "./lib.mjs";
 
 if (process.env.BENCH_FEDERATION === "0") {
   process.stderr.write("federation: skipped (BENCH_FEDERATION=0)\n");
@@ -78,17 +78,7 @@ function tempDir(label) {
 
 /** Synchronous last resort: SIGKILL every relay left (and any worker of it), remove the temp dirs. */
 function cleanupNow() {
-  for (const child of live.children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    for (const pid of childPids(child.pid)) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // gone
-      }
-    }
-    child.kill("SIGKILL");
-  }
+  for (const child of live.children) killTree(child);
   live.children.clear();
   for (const dir of live.dirs) rmSync(dir, { recursive: true, force: true });
   live.dirs.clear();

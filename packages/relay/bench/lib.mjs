@@ -362,6 +362,19 @@ export function percentile(sorted, p) {
   return sorted[index];
 }
 
+/** SIGKILLs a child process that is still running and every process under it (a relay's workers): a bench's last-resort cleanup. */
+export function killTree(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  for (const pid of childPids(child.pid)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+  child.kill("SIGKILL");
+}
+
 /** A positive integer from the environment variable `name` (a bench's `BENCH_*` setting), else `fallback`. */
 export function envInt(name, fallback) {
   const value = process.env[name];

@@ -59,7 +59,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import Database from "better-sqlite3";
-import { childPids, cpuSeconds, curve, jsonHeaders, machineBusySeconds, percentile, sendLoadWindow, signedMessage, startRelay, token, user, envInt } from "./lib.mjs";
+import { cpuSeconds, curve, jsonHeaders, machineBusySeconds, percentile, sendLoadWindow, signedMessage, startRelay, token, user, envInt, killTree } from "./lib.mjs";
 
 if (process.env.BENCH_LIVE === "0") {
   process.stderr.write("live: skipped (BENCH_LIVE=0)\n");
@@ -142,17 +142,7 @@ function tempDir(label) {
 function cleanupNow() {
   for (const socket of live.sockets) socket.destroy();
   live.sockets.clear();
-  for (const child of live.children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    for (const pid of childPids(child.pid)) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // gone
-      }
-    }
-    child.kill("SIGKILL");
-  }
+  for (const child of live.children) killTree(child);
   live.children.clear();
   for (const dir of live.dirs) rmSync(dir, { recursive: true, force: true });
   live.dirs.clear();

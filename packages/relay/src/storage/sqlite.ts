@@ -71,9 +71,11 @@ interface WalkSql {
  * that has no JSON, the recipient's.
  */
 const SENT_JSON = `CASE WHEN m.json <> '' THEN m.json ELSE (SELECT r.json FROM mailbox AS r WHERE r.owner = m.peer AND r.side = ${SIDE.received} AND r.id = m.id) END`;
+/** A side of the owner's mailbox whose rows hold their JSON (the inbox, the requests folder). */
+const OWN_ROWS: WalkSql = { from: "FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?", id: "m.id", ts: "m.ts", json: "m.json" };
 const WALKS: Record<Walk, WalkSql> = {
-  received: { from: "FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?", id: "m.id", ts: "m.ts", json: "m.json" },
-  requests: { from: "FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?", id: "m.id", ts: "m.ts", json: "m.json" },
+  received: OWN_ROWS,
+  requests: OWN_ROWS,
   pairsRequests: {
     from: `FROM pairs AS p CROSS JOIN mailbox AS m WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
        AND m.owner = p.recipient AND m.side = ${SIDE.requests} AND m.id = p.id`,
