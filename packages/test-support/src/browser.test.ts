@@ -21,6 +21,14 @@ describe("launchChromium", () => {
   it("starts a Chromium that renders text, and closing it removes every folder it made", async () => {
     const browser = await launchChromium();
     expect(readdirSync(root).length).toBeGreaterThan(0);
+    // Chromium's own temp folders (.org.chromium.Chromium.*, removed by it as it exits, possibly
+    // after close() resolves: seen left in a CI run) are made inside the launcher's folder.
+    const [launcherDir] = readdirSync(root).filter((name) => name.startsWith("neutral-chromium-"));
+    const browsers = browsersUsing(path.join(root, launcherDir!));
+    // The browser process (its helpers, started by a zygote, get a cleared environment).
+    const main = browsers.filter((pid) => !readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type="));
+    expect(main).toHaveLength(1);
+    expect(environmentOf(main[0]!).TMPDIR).toBe(path.join(root, launcherDir!, "tmp"));
     const page = await browser.newPage();
     await page.setContent(`<p style="font: 20px sans-serif"><span id="t">Hello, Bob!</span></p>`);
     // A font was found (the extracted one, where the system has none): the text has a width and
@@ -72,4 +80,10 @@ function browsersUsing(dir: string): number[] {
       }
     })
     .map(Number);
+}
+
+/** A process's environment, from /proc. */
+function environmentOf(pid: number): Record<string, string> {
+  const entries = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
+  return Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]));
 }

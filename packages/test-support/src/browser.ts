@@ -1,7 +1,7 @@
 // Chromium for the browser tests, on any machine with Node and npm: the headless build that
 // @sparticuz/chromium ships inside its npm package (with the NSS libraries and a font it needs), or
 // a system Chromium named by NEUTRAL_CHROMIUM. Driven by playwright-core.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import path from "node:path";
 import sparticuz from "@sparticuz/chromium";
@@ -61,7 +61,8 @@ process.on("exit", () => {
 });
 function remove(dir: string): void {
   extracted.delete(dir);
-  rmSync(dir, { recursive: true, force: true });
+  // Retries: a Chromium helper process may still be removing its own files in there.
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 }
 
 // On SIGINT/SIGTERM/SIGHUP (an interrupted `pnpm test`), the process dies of the signal, but first
@@ -109,7 +110,11 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
   extracted.add(dir);
   try {
     const { executable, env } = await extract(dir);
-    const browser = await launch({ executablePath: executable, env: { ...process.env, ...options.env, ...env } });
+    // Chromium's own temp folders (.org.chromium.Chromium.*) go inside `dir` too: it removes them
+    // as it exits, which can be after playwright's close() has resolved (seen on a loaded CI run).
+    const browserTmp = path.join(dir, "tmp");
+    mkdirSync(browserTmp);
+    const browser = await launch({ executablePath: executable, env: { ...process.env, ...options.env, ...env, TMPDIR: browserTmp } });
     browser.on("disconnected", () => remove(dir));
     return browser;
   } catch (error) {
