@@ -19,6 +19,8 @@ export interface WireMessageFields {
   /** Absent while a message to another node is pending or failed. */
   receiverReceipt?: string | undefined;
   timestamp: number;
+  /** When the sender gave the message an end (ms), covered by its signature (`ExpiringMessage`). */
+  expires?: number | undefined;
   /** Only on a sender's copy of a message to another node that is not delivered. */
   status?: WireDeliveryStatus | undefined;
   /** With `status: "failed"`: why. */
@@ -41,7 +43,7 @@ export function messageJsonTail(fields: WireMessageFields): string {
   return (
     `,"message":"${fields.message}","from":"${fields.from}","to":"${fields.to}",` +
     `"signature":"${fields.signature}","sender_receipt":"${fields.senderReceipt}",` +
-    `${receiver}"timestamp":${fields.timestamp}${status}}`
+    `${receiver}"timestamp":${fields.timestamp}${fields.expires === undefined ? "" : `,"expires":${fields.expires}`}${status}}`
   );
 }
 

@@ -109,3 +109,61 @@ describe("a node's retention policy", () => {
     expect(swept()).toBe(old.length);
   });
 });
+
+describe("a sender-set end (expires)", () => {
+  it("is signed as ExpiringMessage, answered and served with the message until it comes, then the message is gone from every mailbox", { timeout: 60_000 }, async () => {
+    const relay = await relayWith({ args: ["--workers", "2"] });
+    const [aliceToken, bobToken] = await Promise.all([alice.token({ domain: relay.domain }), bob.token({ domain: relay.domain })]);
+    const timestamp = Date.now();
+    const signed = await alice.sign({ to: bob.address, message: "c0ffee", timestamp, expires: timestamp + 3000 });
+    const answer = await call(relay.url, "neutralService_sendMessage", [signed], aliceToken);
+    expect(answer.body.error).toBeUndefined();
+    const stored = answer.body.result[0] as { id: string; expires: number; sender_receipt: Hex };
+    expect(stored.expires).toBe(timestamp + 3000);
+    // The receipt is over the ExpiringMessage digest (viem's, independent of the relay's encoder).
+    const digest = hashTypedData({
+      domain: EIP712_DOMAIN,
+      types: EIP712_TYPES,
+      primaryType: "ExpiringMessage",
+      message: { from: alice.address as Hex, to: bob.address as Hex, message: "0xc0ffee", timestamp: BigInt(timestamp), expires: BigInt(timestamp + 3000) },
+    });
+    const receiptSigner = await recoverTypedDataAddress({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "Receipt", message: { message: digest, role: "sender" }, signature: stored.sender_receipt });
+    expect(receiptSigner.toLowerCase()).toBe(relay.address);
+    const kept = await sendMany(relay, alice, aliceToken, bob.address, 1);
+    expect(await inboxIds(relay, bobToken)).toEqual([stored.id, ...kept]);
+    // Read, it carries its end.
+    const inbox = (await call(relay.url, "neutralService_getInbox", [{}, 10], bobToken)).body.result[0] as { data: { id: string; expires?: number }[] };
+    expect(inbox.data.find((message) => message.id === stored.id)?.expires).toBe(timestamp + 3000);
+    // Past its end (and the sweep's 1 s step): in no mailbox, in neither direction; the other stays.
+    const deadline = Date.now() + 15_000;
+    while ((await inboxIds(relay, bobToken, "all")).length > 1 && Date.now() < deadline) await sleep(200);
+    expect(Date.now()).toBeGreaterThanOrEqual(timestamp + 3000);
+    expect(await inboxIds(relay, bobToken, "all")).toEqual(kept);
+    expect(await inboxIds(relay, aliceToken, "all")).toEqual(kept);
+    expect(relay.logs.some((log) => log.msg === "retention: deleted messages past their sender-set end" && log.swept === 1)).toBe(true);
+  });
+
+  it("refuses an end the signature does not cover, one not after the timestamp and one already past, storing nothing", { timeout: 60_000 }, async () => {
+    const relay = await relayWith();
+    const [aliceToken, bobToken] = await Promise.all([alice.token({ domain: relay.domain }), bob.token({ domain: relay.domain })]);
+    const timestamp = Date.now();
+    const send = async (message: unknown) => (await call(relay.url, "neutralService_sendMessage", [message], aliceToken)).body.error as { code: number; data?: { field?: string } } | undefined;
+    // Signed without an end, sent with one (a node extending or adding an end breaks the signature).
+    const plain = await alice.sign({ to: bob.address, message: "01", timestamp });
+    expect(await send({ ...plain, expires: timestamp + 60_000 })).toMatchObject({ code: -32003, data: { field: "message.signature" } });
+    // Signed with one end, sent with another.
+    const ending = await alice.sign({ to: bob.address, message: "02", timestamp, expires: timestamp + 60_000 });
+    expect(await send({ ...ending, expires: timestamp + 120_000 })).toMatchObject({ code: -32003 });
+    // Signed with an end, sent without it.
+    const { expires: _dropped, ...withoutEnd } = ending;
+    expect(await send(withoutEnd)).toMatchObject({ code: -32003 });
+    // Properly signed, but not after the timestamp, or already past.
+    expect(await send(await alice.sign({ to: bob.address, message: "03", timestamp, expires: timestamp }))).toMatchObject({ code: -32602, data: { field: "message.expires" } });
+    expect(await send(await alice.sign({ to: bob.address, message: "04", timestamp: timestamp - 2000, expires: timestamp - 1000 }))).toMatchObject({ code: -32602, data: { field: "message.expires" } });
+    expect(await send({ ...ending, expires: "soon" })).toMatchObject({ code: -32602 });
+    expect(await inboxIds(relay, bobToken, "all")).toEqual([]);
+    // Just inside: an end 1 ms after the timestamp (and still ahead of the clock) is taken.
+    const now = Date.now() + 5000;
+    expect(await send(await alice.sign({ to: bob.address, message: "05", timestamp: now, expires: now + 1 }))).toBeUndefined();
+  });
+});

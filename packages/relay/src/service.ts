@@ -91,6 +91,14 @@ function callingNode(auth: Caller): string {
 }
 
 /** A delivered message's refusal (openrpc.json `DeliveryRefusal`). */
+/** Why a message's `expires` is refused (not after its timestamp, or already past), or undefined when it has none or it is fine. */
+export function expiryProblem(fields: { timestamp: number; expires?: number | undefined }, now: number): string | undefined {
+  if (fields.expires === undefined) return undefined;
+  if (fields.expires <= fields.timestamp) return "must be later than message.timestamp";
+  if (fields.expires <= now) return "has passed: the message has expired";
+  return undefined;
+}
+
 function refusal(code: number, message: string, permanent: boolean, home?: StoredHomeRecord): { refused: DeliveryRefusal } {
   return { refused: { code, message, permanent, ...(home && { home: home as HomeRecord }) } };
 }
@@ -195,6 +203,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       to: relayed.to.toLowerCase(),
       message: relayed.message.toLowerCase(),
       timestamp: relayed.timestamp,
+      ...(relayed.expires !== undefined && { expires: relayed.expires }),
       signature: relayed.signature.toLowerCase(),
       senderReceipt: relayed.sender_receipt.toLowerCase(),
     };
@@ -256,6 +265,8 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
   async function checkDelivered(origin: string, fields: RelayedFields, digest: Uint8Array): Promise<{ bytes: number } | { refused: DeliveryRefusal }> {
     const bytes = fields.message.length / 2;
     if (bytes > limits.maxMessageBytes) return refusal(ErrorCode.TooLarge, `Message too large: ${bytes} bytes, at most ${limits.maxMessageBytes}`, true);
+    const expiry = expiryProblem(fields, now());
+    if (expiry) return refusal(ErrorCode.InvalidParams, `Invalid params: message.expires ${expiry}`, true);
     const { sender, senderNode } = relayedSigners(curve, fields, digest);
     if (sender !== fields.from) return refusal(errors.InvalidSignature.code, "Invalid signature: it does not recover from", true);
     if (senderNode !== origin) return refusal(errors.InvalidSignature.code, "Invalid sender_receipt: it is not the calling node's signature", true);
@@ -316,7 +327,9 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
           clockSkewMs: limits.clockSkewMs,
         });
       }
-      const fields = { from, to: signed.to.toLowerCase(), message: signed.message.toLowerCase(), timestamp: signed.timestamp };
+      const fields = { from, to: signed.to.toLowerCase(), message: signed.message.toLowerCase(), timestamp: signed.timestamp, ...(signed.expires !== undefined && { expires: signed.expires }) };
+      const expiry = expiryProblem(fields, clock);
+      if (expiry) throw RpcError.invalidParams("message.expires", expiry, { param: "message", path: "/expires" });
       const digest = messageDigest(fields);
       const signature = Buffer.from(signed.signature.slice(2), "hex");
       if (curve.recoverAddress(digest, signature) !== from) {

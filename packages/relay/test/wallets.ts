@@ -29,6 +29,8 @@ export interface SignedMessageInput {
   message: string;
   timestamp?: number;
   from?: string;
+  /** A sender-set end (ms): signed as `ExpiringMessage`. */
+  expires?: number;
 }
 
 export interface KeyBundleInput {
@@ -44,7 +46,7 @@ export interface TestWallet {
   /** Lowercase address. */
   address: string;
   token(options: TokenOptions): Promise<string>;
-  sign(input: SignedMessageInput): Promise<{ from: string; to: string; message: string; timestamp: number; signature: string }>;
+  sign(input: SignedMessageInput): Promise<{ from: string; to: string; message: string; timestamp: number; expires?: number; signature: string }>;
   /** A key bundle signed by this wallet (EIP-712 `KeyBundle`), as `publishKey` takes it. */
   signKeyBundle(input: KeyBundleInput): Promise<{ account: string; key: string; timestamp: number; signature: string }>;
 }
@@ -84,12 +86,12 @@ export function wallet(privateKey: Hex): TestWallet {
         message: input.message,
         timestamp: input.timestamp ?? Date.now(),
       };
-      const signature = await account.signTypedData({
-        domain: EIP712_DOMAIN,
-        types: EIP712_TYPES,
-        primaryType: "Message",
-        message: { from: message.from as Hex, to: message.to as Hex, message: `0x${message.message}`, timestamp: BigInt(message.timestamp) },
-      });
+      const typed = { from: message.from as Hex, to: message.to as Hex, message: `0x${message.message}` as Hex, timestamp: BigInt(message.timestamp) };
+      if (input.expires !== undefined) {
+        const signature = await account.signTypedData({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "ExpiringMessage", message: { ...typed, expires: BigInt(input.expires) } });
+        return { ...message, expires: input.expires, signature };
+      }
+      const signature = await account.signTypedData({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "Message", message: typed });
       return { ...message, signature };
     },
     async signKeyBundle(input) {

@@ -102,6 +102,7 @@ export function everyStoreCall(store: MessageStore): [string, () => Promise<unkn
     leadDeliveries: () => store.leadDeliveries(),
     deleteMessages: () => store.deleteMessages(owner, [1]),
     sweepExpired: () => store.sweepExpired(10),
+    sweepSenderExpired: () => store.sweepSenderExpired(10, Date.now()),
     putConsent: () => store.putConsent(owner, []),
     consentList: () => store.consentList(owner, undefined, 10),
     consentFor: () => store.consentFor(owner, randomAddress()),
@@ -1318,6 +1319,50 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         store = await reopen(context);
         expect(idsOf(await wholeMailbox(store, alice))).toEqual([fresh]);
         expect(await store.sweepExpired(100)).toBe(0);
+      });
+    });
+
+    describe("sender-set ends (expires)", () => {
+      it("sweeps the messages whose end is due, every copy and its outbox entry, and nothing else; the JSON carries the end", async () => {
+        const now = Date.now();
+        const due = [{ ...testMessage(alice, bob), expires: now + 1000 }, { ...testMessage(bob, alice), expires: now + 2000 }];
+        const dueOutbound = { ...testMessage(alice, carol), expires: now + 1500, status: "pending" as const, route: { kind: "outbound" as const, destination: randomAddress() } };
+        const later = { ...testMessage(alice, bob), expires: now + 60_000 };
+        const plain = testMessage(bob, alice);
+        const ids: number[] = [];
+        for (const message of [...due, dueOutbound, later, plain]) ids.push((await store.append(message)).stored.id);
+        const [, , , laterId, plainId] = ids;
+        expect((await wholeMailbox(store, bob)).find((entry) => entry.id === laterId)!.json).toBe(messageJson(laterId!, later));
+        expect(messageJson(laterId!, later)).toContain(`"timestamp":${later.timestamp},"expires":${later.expires}}`);
+        // Not due yet: nothing to do.
+        expect(await store.sweepSenderExpired(100, now)).toBe(0);
+        // Due: in batches, the earliest end first; then nothing.
+        expect(await store.sweepSenderExpired(2, now + 2000)).toBe(2);
+        expect(await store.sweepSenderExpired(100, now + 2000)).toBe(1);
+        expect(await store.sweepSenderExpired(100, now + 2000)).toBe(0);
+        expect(idsOf(await wholeMailbox(store, alice))).toEqual([laterId, plainId]);
+        expect(idsOf(await wholeMailbox(store, bob))).toEqual([laterId, plainId]);
+        expect(await store.outboxDestinations()).toEqual([]);
+        // A resend of a swept message is a new message (its trace went with it).
+        expect(await store.append(resendOf(due[0]!))).toMatchObject({ created: true });
+      });
+
+      it("a message whose owners deleted it is swept at its end too, and the retention sweep takes its end with it", { timeout: 20_000 }, async (context) => {
+        const now = Date.now();
+        const message = { ...testMessage(alice, bob), expires: now + 1000 };
+        const { stored } = await store.append(message);
+        await store.deleteMessages(bob, [stored.id]);
+        await store.deleteMessages(alice, [stored.id]);
+        expect(await store.sweepSenderExpired(100, now + 1000)).toBe(1);
+        expect(await store.append(resendOf(message))).toMatchObject({ created: true });
+        // Swept by retention first: its end goes too, so the sender-set sweep finds nothing later.
+        const retentionMs = 1000;
+        store = await reopen(context, { retentionMs });
+        const kept = { ...testMessage(alice, bob), expires: now + 600_000 };
+        await store.append(kept);
+        await new Promise((resolve) => setTimeout(resolve, retentionMs + 1100));
+        expect(await store.sweepExpired(100)).toBe(2);
+        expect(await store.sweepSenderExpired(100, now + 600_000)).toBe(0);
       });
     });
 

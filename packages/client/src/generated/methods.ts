@@ -65,7 +65,7 @@ export function sendMessageRequest(params: T.SendMessageParams): RpcRequest<T.Se
 /**
  * Store a signed, encrypted message for its recipient and return it with its id and both receipts.
  *
- * `message.signature` is the sender's EIP-712 signature over `Message(address from,address to,bytes message,uint64 timestamp)` in the domain `{name: "neutralService", version: "1"}`. The node checks that `message` is non-empty hex (-32602), that the signature recovers `from` (-32003), that `from` is the authenticated user (-32002), that `timestamp` is within the node's clock window (-32004) and the size limits (-32005); then that neither the sender's nor the recipient's storage quota is used up (-32029, `data.quota` naming it; `nodeInfo.limits` reports the quotas).
+ * `message.signature` is the sender's EIP-712 signature over `Message(address from,address to,bytes message,uint64 timestamp)` in the domain `{name: "neutralService", version: "1"}`. The node checks that `message` is non-empty hex (-32602), that the signature recovers `from` (-32003), that `from` is the authenticated user (-32002), that `timestamp` is within the node's clock window (-32004), that an `expires` is later than `timestamp` and not past (-32602; the signature is then over `ExpiringMessage`) and the size limits (-32005); then that neither the sender's nor the recipient's storage quota is used up (-32029, `data.quota` naming it; `nodeInfo.limits` reports the quotas).
  *
  * Idempotent: resending a message with the same EIP-712 digest returns the stored original; no duplicate is stored, and the resend does not count against a quota. The message is acknowledged only once it is durably stored. The body is ciphertext to the node; it never needs the plaintext.
  *

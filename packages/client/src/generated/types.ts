@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
-// Types of neutralService 2.2.0: one per component schema, and the params and
+// Types of neutralService 2.3.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -66,7 +66,9 @@ export interface SignedMessage {
   message: Ciphertext;
   /** Set by the sender and covered by its signature; must be within the node's clock window. */
   timestamp: Timestamp;
-  /** The sender's EIP-712 signature of `Message(address from,address to,bytes message,uint64 timestamp)`. */
+  /** Optional: when the message expires, ms since the Unix epoch, set by the sender (later than `timestamp`). Then the signature is over `ExpiringMessage(address from,address to,bytes message,uint64 timestamp,uint64 expires)` instead of `Message`, so no node can extend it. From that time no read or stream serves the message (within a second) and every node holding it deletes it; the node's own retention still applies when it is shorter. */
+  expires?: Timestamp;
+  /** The sender's EIP-712 signature of `Message(address from,address to,bytes message,uint64 timestamp)`, or of `ExpiringMessage(address from,address to,bytes message,uint64 timestamp,uint64 expires)` when `expires` is present. */
   signature: Signature;
 }
 
@@ -88,6 +90,8 @@ export interface Message {
   receiver_receipt?: Signature;
   /** Milliseconds since the Unix epoch. */
   timestamp: Timestamp;
+  /** Present when the sender gave the message an expiry (ms since the Unix epoch), covered by its signature (`ExpiringMessage`): the message is not served after it. */
+  expires?: Timestamp;
   /** Only on a sender's copy of a message to an account homed on another node: `pending` until the recipient's node has stored it (then the node drops `status` and adds `receiver_receipt`: absent means delivered), `failed` when it was refused or the retry period ended. A node may also say `delivered` explicitly. */
   status?: "pending" | "delivered" | "failed";
   /** With `status: "failed"`: why, in words. */
@@ -128,7 +132,9 @@ export interface RelayedMessage {
   message: Ciphertext;
   /** Milliseconds since the Unix epoch. */
   timestamp: Timestamp;
-  /** The sender's EIP-712 `Message` signature. */
+  /** Optional: when the message expires, ms since the Unix epoch, set by the sender (later than `timestamp`). Then the signature is over `ExpiringMessage(address from,address to,bytes message,uint64 timestamp,uint64 expires)` instead of `Message`, so no node can extend it. From that time no read or stream serves the message (within a second) and every node holding it deletes it; the node's own retention still applies when it is shorter. */
+  expires?: Timestamp;
+  /** The sender's EIP-712 `Message` (or `ExpiringMessage`) signature. */
   signature: Signature;
   /** The calling node's `Receipt`, role "sender". */
   sender_receipt: Signature;

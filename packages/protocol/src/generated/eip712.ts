@@ -23,7 +23,15 @@ export const EIP712_TYPES = {
     { name: "message", type: "bytes" },
     { name: "timestamp", type: "uint64" },
   ],
-  /** A service node's receipt: `message` is the EIP-712 digest of the sender's `Message`. `Receipt(bytes32 message,string role)` */
+  /** The sender's signature over a message it gives an expiry (`expires`): as `Message`, plus the expiry, so no node can extend it. `ExpiringMessage(address from,address to,bytes message,uint64 timestamp,uint64 expires)` */
+  ExpiringMessage: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "message", type: "bytes" },
+    { name: "timestamp", type: "uint64" },
+    { name: "expires", type: "uint64" },
+  ],
+  /** A service node's receipt: `message` is the EIP-712 digest of the sender's `Message` (or `ExpiringMessage`). `Receipt(bytes32 message,string role)` */
   Receipt: [
     { name: "message", type: "bytes32" },
     { name: "role", type: "string" },
@@ -89,6 +97,7 @@ export const EIP712_TYPES = {
 /** The field values of each primary type, as JSON-friendly values (uints as numbers, bytes as 0x hex). */
 export interface TypedValues {
   Message: { from: Hex; to: Hex; message: Hex; timestamp: number };
+  ExpiringMessage: { from: Hex; to: Hex; message: Hex; timestamp: number; expires: number };
   Receipt: { message: Hex; role: "sender" | "receiver" };
   KeyBundle: { account: Hex; key: Hex; timestamp: number };
   DeriveMessagingKey: { notice: string; account: Hex; version: number };

@@ -39,6 +39,7 @@ function uintWord(value: number): Uint8Array {
 }
 
 const MESSAGE_TYPEHASH = typeHash("Message");
+const EXPIRING_MESSAGE_TYPEHASH = typeHash("ExpiringMessage");
 const RECEIPT_TYPEHASH = typeHash("Receipt");
 const KEY_BUNDLE_TYPEHASH = typeHash("KeyBundle");
 
@@ -51,19 +52,17 @@ export interface MessageFields {
   /** The ciphertext as hex without 0x. */
   message: string;
   timestamp: number;
+  /** When the sender gave the message an end: then the type is `ExpiringMessage`. */
+  expires?: number | undefined;
 }
 
-/** The EIP-712 digest the sender signs: primary type `Message`. */
+/** The EIP-712 digest the sender signs: primary type `Message`, or `ExpiringMessage` with `expires`. */
 export function messageDigest(fields: MessageFields): Uint8Array {
-  const structHash = keccak_256(
-    concat(
-      MESSAGE_TYPEHASH,
-      addressWord(fields.from),
-      addressWord(fields.to),
-      keccak_256(Buffer.from(fields.message, "hex")),
-      uintWord(fields.timestamp),
-    ),
-  );
+  const common = [addressWord(fields.from), addressWord(fields.to), keccak_256(Buffer.from(fields.message, "hex")), uintWord(fields.timestamp)];
+  const structHash =
+    fields.expires === undefined
+      ? keccak_256(concat(MESSAGE_TYPEHASH, ...common))
+      : keccak_256(concat(EXPIRING_MESSAGE_TYPEHASH, ...common, uintWord(fields.expires)));
   return typedDataDigest(structHash);
 }
 

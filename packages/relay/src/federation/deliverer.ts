@@ -68,6 +68,7 @@ interface WireMessage {
   signature: string;
   sender_receipt: string;
   timestamp: number;
+  expires?: number;
 }
 
 /** The fields of a sender's copy, as its JSON holds them. */
@@ -80,9 +81,11 @@ function fieldsOf(entry: OutboxEntry): WireMessage | undefined {
       typeof parsed.to === "string" &&
       typeof parsed.signature === "string" &&
       typeof parsed.sender_receipt === "string" &&
-      typeof parsed.timestamp === "number"
+      typeof parsed.timestamp === "number" &&
+      (parsed.expires === undefined || typeof parsed.expires === "number")
     ) {
-      return { message: parsed.message, from: parsed.from, to: parsed.to, signature: parsed.signature, sender_receipt: parsed.sender_receipt, timestamp: parsed.timestamp };
+      const { message, from, to, signature, sender_receipt, timestamp, expires } = parsed;
+      return { message, from, to, signature, sender_receipt, timestamp, ...(expires !== undefined && { expires }) };
     }
   } catch {
     // unreadable: failed below
@@ -97,6 +100,7 @@ const wireFields = (fields: WireMessage) => ({
   signature: fields.signature,
   senderReceipt: fields.sender_receipt,
   timestamp: fields.timestamp,
+  expires: fields.expires,
 });
 
 const failed = (entry: OutboxEntry, reason: string): SettledDelivery => ({ id: entry.id, sender: entry.sender, json: failedMessageJson(entry.json, reason) });

@@ -50,6 +50,8 @@ export interface RelayedFields {
   to: string;
   message: string;
   timestamp: number;
+  /** The sender's end for the message (`ExpiringMessage`). */
+  expires?: number | undefined;
   signature: string;
   senderReceipt: string;
 }

@@ -65,7 +65,7 @@ export function mailboxesOf(from: string, to: string, route: "out" | "in" | unde
 /** The events one committed writer entry makes: a new message wakes the mailboxes it went into; a resend, none. */
 export function commitEventsOf(wire: WireEntry, result: WireResult): CommitEvent[] {
   // A deletion or a sweep adds nothing a stream has not seen: streams read only what is still stored.
-  if ("remove" in wire || "sweep" in wire) return [];
+  if ("remove" in wire || "sweep" in wire || "sweepExpiring" in wire) return [];
   if ("settle" in wire) return [{ kind: "status", account: wire.settle.sender, id: wire.settle.id }];
   if (typeof result !== "number") return []; // a resend: the original, already stored
   return [{ kind: "message", accounts: mailboxesOf(wire.from, wire.to, wire.route) }];

@@ -256,6 +256,16 @@ export const migrations: readonly Migration[] = [
       $fn$;
     `,
   },
+  {
+    // Sender-set expiry (issue 24), as SQLite's version 9: a message's end, found by the sweep
+    // through its index; written in the append's own statement (postgres.ts).
+    version: 5,
+    name: "sender-set expiry",
+    sql: `
+      CREATE TABLE message_expiry (id bigint PRIMARY KEY, expires bigint NOT NULL);
+      CREATE INDEX message_expiry_by_time ON message_expiry (expires);
+    `,
+  },
 ];
 
 /** The highest schema version this code knows; a database beyond it was written by newer software. */

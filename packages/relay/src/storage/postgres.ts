@@ -204,10 +204,20 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     const batch = pending.slice(0, maxBatch);
     pending = pending.slice(batch.length);
     try {
+      const expiring = batch.some((entry) => entry.message.expires !== undefined);
       const { rows } = await pool.query<{ stored_id: number; stored_json: string; created: boolean }>(
         // The commit notice (live/postgres-commits.ts) goes in the same statement, so in the same
-        // transaction: listeners hear of exactly what committed, once it has.
-        `SELECT r.stored_id, r.stored_json, r.created
+        // transaction: listeners hear of exactly what committed, once it has. So do sender-set ends
+        // (version 5), for the messages just created.
+        expiring
+          ? `WITH r AS (SELECT * FROM neutral_append_routed($1, $2, $3, $4, $5, $6, $7, $8, $9) WITH ORDINALITY AS r(stored_id, stored_json, created, n)),
+               ends AS (INSERT INTO message_expiry (id, expires)
+                 SELECT r.stored_id, e.expires FROM r JOIN unnest($12::bigint[]) WITH ORDINALITY AS e(expires, n) ON e.n = r.n
+                  WHERE r.created AND e.expires IS NOT NULL)
+             SELECT r.stored_id, r.stored_json, r.created FROM r
+              CROSS JOIN (SELECT count(pg_notify($10, notice)) FROM unnest($11::text[]) AS notice) AS notified
+             ORDER BY r.n`
+          : `SELECT r.stored_id, r.stored_json, r.created
            FROM neutral_append_routed($1, $2, $3, $4, $5, $6, $7, $8, $9) WITH ORDINALITY AS r(stored_id, stored_json, created, n)
            CROSS JOIN (SELECT count(pg_notify($10, notice)) FROM unnest($11::text[]) AS notice) AS notified
           ORDER BY r.n`,
@@ -223,6 +233,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           Date.now(),
           await commitChannel(),
           messageNotices(batch.map((entry) => entry.message)),
+          ...(expiring ? [batch.map((entry) => entry.message.expires ?? null)] : []),
         ],
       );
       if (rows.length !== batch.length) throw new Error(`neutral_append answered ${rows.length} rows for ${batch.length} messages`);
@@ -386,9 +397,29 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           "received AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.recipient AND b.side IN (1, 3) AND b.id = d.id), " +
           "sent AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.sender AND b.side = 2 AND b.id = d.id), " +
           "queued AS (DELETE FROM outbox o USING doomed d WHERE o.id = d.id), " +
+          "ends AS (DELETE FROM message_expiry e USING doomed d WHERE e.id = d.id), " +
           "swept AS (DELETE FROM messages m USING doomed d WHERE m.id = d.id RETURNING m.id) " +
           "SELECT count(*)::int AS swept FROM swept",
         values: [below, limit],
+      });
+      return rows[0]?.swept ?? 0;
+    },
+
+    async sweepSenderExpired(limit, now) {
+      ensureOpen();
+      // As the retention sweep, over the messages whose sender-set end is due (through its index).
+      const { rows } = await pool.query<{ swept: number }>({
+        name: "neutral_sweep_sender_expired",
+        text:
+          "WITH due AS (SELECT id FROM message_expiry WHERE expires <= $1 ORDER BY expires LIMIT $2), " +
+          "doomed AS (SELECT m.id, m.sender, m.recipient FROM due JOIN messages m ON m.id = due.id), " +
+          "received AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.recipient AND b.side IN (1, 3) AND b.id = d.id), " +
+          "sent AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.sender AND b.side = 2 AND b.id = d.id), " +
+          "queued AS (DELETE FROM outbox o USING doomed d WHERE o.id = d.id), " +
+          "ends AS (DELETE FROM message_expiry e USING due WHERE e.id = due.id), " +
+          "swept AS (DELETE FROM messages m USING doomed d WHERE m.id = d.id RETURNING m.id) " +
+          "SELECT count(*)::int AS swept FROM swept",
+        values: [now, limit],
       });
       return rows[0]?.swept ?? 0;
     },

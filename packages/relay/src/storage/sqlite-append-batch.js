@@ -52,6 +52,10 @@ function openBatches(options) {
   const selectMessage = db.prepare(sql.selectMessage);
   const selectExpired = db.prepare(sql.selectExpired);
   const deleteMessage = db.prepare(sql.deleteMessage);
+  const insertExpiry = db.prepare(sql.insertExpiry);
+  const selectSenderExpired = db.prepare(sql.selectSenderExpired);
+  const deleteExpiry = db.prepare(sql.deleteExpiry);
+  const deleteExpiryBelow = db.prepare(sql.deleteExpiryBelow);
   // Space freed by deletions goes back to the file system when the database was made with
   // auto_vacuum = INCREMENTAL (sqlite.ts); elsewhere SQLite reuses it for later rows.
   const incremental = db.pragma("auto_vacuum", { simple: true }) === 2;
@@ -90,6 +94,20 @@ function openBatches(options) {
   /** Deletes up to `limit` messages with an id below `below`, every copy and trace; returns how many. */
   function sweep(below, limit) {
     const rows = selectExpired.all(below, limit);
+    purge(rows);
+    // Their sender-set ends go with them (one statement: the ids below the last one swept).
+    if (rows.length > 0) deleteExpiryBelow.run(rows[rows.length - 1].id + 1);
+    return rows.length;
+  }
+  /** Deletes up to `limit` messages whose sender-set end is at most `now`, every copy and trace; returns how many. */
+  function sweepExpiring(now, limit) {
+    const rows = selectSenderExpired.all(now, limit);
+    purge(rows);
+    for (const { id } of rows) deleteExpiry.run(id);
+    return rows.length;
+  }
+  /** Deletes the messages `rows`: every copy, the outbox entry and the message row; then gives back the space. */
+  function purge(rows) {
     for (const { id, sender, recipient } of rows) {
       if (recipient !== null) {
         deleteMailbox.run(recipient, sides.received, id);
@@ -101,13 +119,13 @@ function openBatches(options) {
       deleteMessage.run(id);
     }
     if (rows.length > 0 && incremental) db.pragma("incremental_vacuum");
-    return rows.length;
   }
   const deleteOutboxProbe = db.prepare("SELECT 1 FROM outbox WHERE id = ?").pluck();
   const appendAll = db.transaction((batch) =>
     batch.map((m) => {
       if (m.remove) return remove(hexBytes(m.remove.owner), m.remove.ids);
       if (m.sweep) return sweep(m.sweep.below, m.sweep.limit);
+      if (m.sweepExpiring) return sweepExpiring(m.sweepExpiring.now, m.sweepExpiring.limit);
       if (m.settle) {
         // Only an entry still in the outbox is settled: a late second settlement leaves the first.
         if (deleteOutbox.run(m.settle.id).changes === 1) updateSent.run(m.settle.json, hexBytes(m.settle.sender), sides.sent, m.settle.id);
@@ -126,6 +144,7 @@ function openBatches(options) {
         return { id: existing, json: json || idHead + existing + '"' + m.tail };
       }
       const id = Number(insertMessage.run(m.timestamp, digest, from, Date.now(), to).lastInsertRowid);
+      if (m.expires !== undefined) insertExpiry.run(id, m.expires);
       const json = idHead + id + '"' + m.tail;
       if (m.route === "out") {
         insertMailbox.run(from, sides.sent, id, to, m.timestamp, json);

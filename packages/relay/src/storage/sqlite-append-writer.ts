@@ -20,6 +20,8 @@ export interface WireAppend {
   lane?: number;
   /** "requests": the recipient's row goes into its requests folder (and the sender's keeps the JSON). */
   folder?: "requests";
+  /** The sender's end for the message, ms: the sweep deletes it then. */
+  expires?: number;
 }
 
 /**
@@ -45,8 +47,13 @@ export interface WireSweep {
   sweep: { below: number; limit: number };
 }
 
+/** The sweep of sender-set ends: deletes up to `limit` messages whose `expires` is at most `now` (every copy). Answered how many it deleted. */
+export interface WireSweepExpiring {
+  sweepExpiring: { now: number; limit: number };
+}
+
 /** Everything a writer commits. */
-export type WireEntry = WireAppend | WireSettle | WireRemove | WireSweep;
+export type WireEntry = WireAppend | WireSettle | WireRemove | WireSweep | WireSweepExpiring;
 
 /** What a writer answers per entry: an append's new id, or the stored original of a resend; a removal's pending ids; a sweep's count. */
 export type WireResult = number | { id: number; json: string } | { pending: number[] };
@@ -81,6 +88,10 @@ export interface WriterSchema {
     selectMessage: string;
     selectExpired: string;
     deleteMessage: string;
+    insertExpiry: string;
+    selectSenderExpired: string;
+    deleteExpiry: string;
+    deleteExpiryBelow: string;
     insertMailbox: string;
     insertPair: string;
     insertOutbox: string;

@@ -177,6 +177,16 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // A sender's end for a message (issue 24, `ExpiringMessage`): its id and when it expires, so
+    // the sweep finds the expired ones through the index without reading any message.
+    version: 9,
+    name: "sender-set expiry",
+    sql: `
+      CREATE TABLE message_expiry (id INTEGER PRIMARY KEY, expires INTEGER NOT NULL);
+      CREATE INDEX message_expiry_by_time ON message_expiry (expires);
+    `,
+  },
 ];
 
 /**
@@ -190,6 +200,18 @@ export const undoVersion5Sql = `
   UPDATE mailbox AS s SET json = (SELECT r.json FROM mailbox AS r WHERE r.owner = s.peer AND r.side = 1 AND r.id = s.id)
     WHERE s.side = 2 AND s.json = '';
   DELETE FROM schema_migrations WHERE version = 5;
+  COMMIT;
+`;
+
+/**
+ * Undoes version 9 for a downgrade to a relay without sender-set expiry: the messages that carry an
+ * end keep their `expires` in their JSON but are kept until the retention sweep or their owners
+ * delete them. Run it with every relay stopped, before {@link undoVersion8Sql}.
+ */
+export const undoVersion9Sql = `
+  BEGIN IMMEDIATE;
+  DROP TABLE message_expiry;
+  DELETE FROM schema_migrations WHERE version = 9;
   COMMIT;
 `;
 

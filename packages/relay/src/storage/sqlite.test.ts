@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageJson } from "../message.js";
 import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "../../testing/store-conformance.js";
 import { DEFAULT_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
-import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql } from "./sqlite-migrations.js";
+import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
@@ -177,13 +177,13 @@ describe("SQLite store specifics", () => {
       expect(Math.max(...rows.map((r) => r.version))).toBe(latestSchemaVersion);
       const objects = other.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all().map((r) => r.name);
       expect(objects).toEqual(
-        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins"]),
+        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins", "message_expiry", "message_expiry_by_time"]),
       );
       expect(objects).not.toContain("mailbox_by_peer");
       expect(objects).not.toContain("messages_v4");
       // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
       expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
-      expect(latestSchemaVersion).toBe(8);
+      expect(latestSchemaVersion).toBe(9);
     });
 
     it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
@@ -213,6 +213,7 @@ describe("SQLite store specifics", () => {
         [6, false],
         [7, false],
         [8, false],
+        [9, false],
       ]);
       // Version 7 gave the message its recipient, from pairs.
       expect(v1.prepare("SELECT id, ts, sender, accepted_at, recipient FROM messages").all()).toEqual([
@@ -271,6 +272,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT count(*) AS n FROM mailbox WHERE side = 2 AND json = ''").get()).toEqual({ n: 3 });
+      db.exec(undoVersion9Sql);
       db.exec(undoVersion8Sql);
       db.exec(undoVersion7Sql);
       db.exec(undoVersion6Sql);
@@ -278,6 +280,20 @@ describe("SQLite store specifics", () => {
       const sent = db.prepare("SELECT id, json FROM mailbox WHERE side = 2 ORDER BY id").all();
       expect(sent).toEqual(stored.map(({ id, json }) => ({ id, json })));
       expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 4 });
+    });
+
+    it("undoes version 9 for a downgrade: the sender-set ends go, the messages that had one stay", async () => {
+      const store = open();
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      const message = { ...testMessage(alice, bob), expires: Date.now() + 60_000 };
+      const stored = (await store.append(message)).stored;
+      await store.close();
+      const db = connect();
+      expect(db.prepare("SELECT id FROM message_expiry").all()).toEqual([{ id: stored.id }]);
+      db.exec(undoVersion9Sql);
+      expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 8 });
+      expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'message_expiry%'").get()).toEqual({ n: 0 });
+      expect(db.prepare("SELECT json FROM mailbox WHERE side = 1 AND id = ?").get(stored.id)).toEqual({ json: stored.json });
     });
 
     it("undoes version 6 for a downgrade: messages still waiting for another node turn failed, federation's tables go", async () => {
@@ -288,6 +304,7 @@ describe("SQLite store specifics", () => {
       const pending = (await store.append({ ...fields, status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored;
       await store.close();
       const db = connect();
+      db.exec(undoVersion9Sql);
       db.exec(undoVersion8Sql);
       db.exec(undoVersion7Sql);
       db.exec(undoVersion6Sql);

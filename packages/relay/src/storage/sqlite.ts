@@ -162,6 +162,10 @@ export const WRITER_SCHEMA: WriterSchema = {
     selectMessage: "SELECT sender, recipient FROM messages WHERE id = ?",
     selectExpired: "SELECT id, sender, recipient FROM messages WHERE id < ? ORDER BY id LIMIT ?",
     deleteMessage: "DELETE FROM messages WHERE id = ?",
+    insertExpiry: "INSERT INTO message_expiry (id, expires) VALUES (?, ?)",
+    selectSenderExpired: "SELECT e.id, m.sender, m.recipient FROM message_expiry AS e JOIN messages AS m ON m.id = e.id WHERE e.expires <= ? ORDER BY e.expires LIMIT ?",
+    deleteExpiry: "DELETE FROM message_expiry WHERE id = ?",
+    deleteExpiryBelow: "DELETE FROM message_expiry WHERE id < ?",
     insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, ?, ?, ?, ?)",
     insertPair: "INSERT INTO pairs (sender, recipient, id) VALUES (?, ?, ?)",
     insertOutbox: "INSERT INTO outbox (id, destination, lane, sender, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -331,6 +335,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   // Consent's statements, prepared at first use like the key directory's.
   let consentStatements: ReturnType<typeof openSqliteConsent> | undefined;
   const consent = () => (consentStatements ??= openSqliteConsent(db));
+  // Whether a sender-set end is due (the sweep's one index probe), prepared at first use.
+  let expiryDueStatement: Statement<[number], number> | undefined;
+  const expiryDue = () => (expiryDueStatement ??= db.prepare<[number], number>("SELECT 1 FROM message_expiry WHERE expires <= ? LIMIT 1").pluck());
 
   function readRange(query: PageQuery, range: MailboxRange, owner: Buffer): RangeRead {
     const { since, until } = query;
@@ -374,6 +381,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
         to: message.to,
         timestamp: message.timestamp,
         tail: messageJsonTail(message),
+        ...(message.expires !== undefined && { expires: message.expires }),
       };
       if (message.route?.kind === "outbound") {
         wire.route = "out";
@@ -431,6 +439,14 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       if (below <= 1) return 0;
       writer ??= startStoreWriter(options);
       const result = await writer.append({ sweep: { below, limit } });
+      return typeof result === "number" ? result : 0;
+    },
+
+    async sweepSenderExpired(limit, now) {
+      if (closed) throw new StoreClosedError();
+      if (expiryDue().get(now) === undefined) return 0;
+      writer ??= startStoreWriter(options);
+      const result = await writer.append({ sweepExpiring: { now, limit } });
       return typeof result === "number" ? result : 0;
     },
 

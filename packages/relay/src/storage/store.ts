@@ -243,6 +243,11 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
    * left, or without a retention. Reads stop serving an expired message before it is swept.
    */
   sweepExpired(limit: number): Promise<number>;
+  /**
+   * Deletes up to `limit` messages whose sender-set end (`expires`, `ExpiringMessage`) is at most
+   * `now` (every copy and trace), and answers how many. Cheap when none is due: one index probe.
+   */
+  sweepSenderExpired(limit: number, now: number): Promise<number>;
   /** Finishes pending writes and releases the storage. */
   close(): Promise<void>;
   /** Whether every migration this software knows is applied (GET /ready); rejects when the database does not answer. */
