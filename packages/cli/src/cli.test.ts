@@ -230,6 +230,19 @@ describe("two accounts exchange messages", () => {
     expect(expectOneErrorLine(await cli(["delete"], as(bob)), 2)).toContain("missing <id>");
   });
 
+  it("send --expires gives the message an end the reader sees, signed with it; a bad duration is a usage error", async () => {
+    const before = Date.now();
+    const sent = await cli(["send", bob.address, "for an hour", "--expires", "1h", "--json"], as(alice));
+    expect(sent.code, sent.stderr).toBe(0);
+    const message = JSON.parse(sent.stdout) as MessageJson;
+    expect(message.expires! - message.timestamp).toBe(3_600_000);
+    expect(message.timestamp).toBeGreaterThanOrEqual(before);
+    const read = parsePage(await cli(["inbox", "--from", alice.address, "--limit", "1", "--json"], as(bob))).messages[0]!;
+    expect(read).toMatchObject({ id: message.id, expires: message.expires, verified: true });
+    for (const bad of ["0s", "1", "2w", "366d", "1.5h"]) expect(expectOneErrorLine(await cli(["send", bob.address, "x", "--expires", bad], as(alice)), 2)).toContain("--expires must be a duration");
+    expect((await cli(["send", bob.address, "a year", "--expires", "365d"], as(alice))).code).toBe(0);
+  });
+
   it("consent: allowed-only sends strangers to --requests, block refuses them, allow and unblock undo", async () => {
     const stranger = await keygen();
     expect((await cli(["whoami"], as(stranger))).code).toBe(0);

@@ -74,9 +74,11 @@ const COMMANDS: Record<string, Command> = {
   },
   send: {
     summary: "encrypt, sign and send a message",
-    usage: "neutral send <to> <text> [--wait SECONDS] [--json]",
-    options: { ...JSON_OPTION, wait: { type: "string" } },
+    usage: "neutral send <to> <text> [--expires DURATION] [--wait SECONDS] [--json]",
+    options: { ...JSON_OPTION, wait: { type: "string" }, expires: { type: "string" } },
     optionHelp: [
+      "  --expires D    give the message an end, D after now (30s, 10m, 2h, 7d; at most 365d):",
+      "                 signed with it, so no node serves it after, and each deletes it",
       "  --wait S       if the message is pending, wait up to S seconds for it to be delivered",
       "                 (default 0: answer at once; Ctrl-C stops waiting, the message stays sent)",
       "  --json         the stored message as JSON (see the README for the shape)",
@@ -365,6 +367,18 @@ function integer(value: string | undefined, flag: string, min: number, max: numb
   return Number(value);
 }
 
+const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const MAX_EXPIRY_MS = 365 * 86_400_000;
+
+/** A duration like 30s, 10m, 2h or 7d, in ms (1 s .. 365 d). */
+function duration(value: string | undefined, flag: string, help: string): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)([smhd])$/.exec(value);
+  const ms = match ? Number(match[1]) * DURATION_UNITS_MS[match[2]!]! : Number.NaN;
+  if (!(ms >= 1000 && ms <= MAX_EXPIRY_MS)) throw new UsageError(`${flag} must be a duration like 30s, 10m, 2h or 7d (1s to 365d)`, help);
+  return ms;
+}
+
 function direction(value: string | undefined, help: string): "received" | "sent" | "all" | undefined {
   if (value === undefined) return undefined;
   if (value !== "received" && value !== "sent" && value !== "all") throw new UsageError("--direction must be received, sent or all", help);
@@ -513,6 +527,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
   const dir = direction(values.direction as string | undefined, help);
   const intervalMs = integer(values.interval as string | undefined, "--interval", 50, 24 * 3600 * 1000, help) ?? 2000;
   const waitMs = (integer(values.wait as string | undefined, "--wait", 0, 24 * 3600, help) ?? 0) * 1000;
+  const expiresIn = duration(values.expires as string | undefined, "--expires", help);
   const all = values.all === true;
   // --all walks every page: the largest pages take the fewest requests.
   const pageSize = limit ?? (all ? MAX_PAGE_LIMIT : undefined);
@@ -550,8 +565,8 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
       await commands.whoami(neutral, { json, url: shownUrl }, io);
       return 0;
     case "send":
-      if (waitMs === 0) await commands.send(neutral, to!, text!, { json, waitMs }, io);
-      else await untilSignal((signal) => commands.send(neutral, to!, text!, { json, waitMs, signal }, io));
+      if (waitMs === 0) await commands.send(neutral, to!, text!, { json, waitMs, expiresIn }, io);
+      else await untilSignal((signal) => commands.send(neutral, to!, text!, { json, waitMs, expiresIn, signal }, io));
       return 0;
     case "inbox":
       await commands.list(

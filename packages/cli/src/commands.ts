@@ -112,6 +112,8 @@ export interface SendOptions {
   waitMs: number;
   /** Aborted on SIGINT/SIGTERM: the wait then ends with the message as it is. */
   signal?: AbortSignal;
+  /** Give the message an end this many ms after now. */
+  expiresIn?: number | undefined;
 }
 
 /** After `send`: ✓, or the message's status (pending, failed: reason), and what else did not verify. */
@@ -127,7 +129,7 @@ export function sentLine(message: DecryptedMessage): string {
 }
 
 export async function send(neutral: Neutral, to: string, text: string, options: SendOptions, io: Io): Promise<void> {
-  let message = await neutral.send(to, text);
+  let message = await neutral.send(to, text, options.expiresIn === undefined ? {} : { expiresIn: options.expiresIn });
   if (message.status === "pending" && options.waitMs > 0) {
     if (!options.json) io.note(`message ${escapeControls(message.id)} is pending: waiting up to ${Math.ceil(options.waitMs / 1000)} s for the recipient's node`);
     try {

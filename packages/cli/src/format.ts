@@ -9,6 +9,8 @@ export interface MessageJson {
   to: string;
   direction: "received" | "sent";
   timestamp: number;
+  /** Only when the sender gave the message an end (ms since the epoch): no node serves it after. */
+  expires?: number;
   /** null when the body could not be decrypted. */
   text: string | null;
   verified: boolean;
@@ -28,6 +30,7 @@ export function messageJson(message: DecryptedMessage): MessageJson {
     to: message.to,
     direction: message.direction,
     timestamp: message.timestamp,
+    ...(message.expires !== undefined && { expires: message.expires }),
     text: message.text ?? null,
     verified: message.verified,
     checks: { decrypted, signature, senderReceipt, receiverReceipt },

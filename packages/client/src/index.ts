@@ -30,6 +30,7 @@ export {
   type Neutral,
   type NeutralOptions,
   type PageOptions,
+  type SendOptions,
 } from "./neutral.js";
 export type { DecryptedMessage, DeliveryStatus, MessageChecks } from "./messages.js";
 export type { LiveInterruption, LiveOptions, LiveState } from "./live.js";

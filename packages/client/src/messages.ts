@@ -38,6 +38,8 @@ export interface DecryptedMessage {
   direction: "received" | "sent";
   /** Sender's timestamp, ms since the epoch (covered by its signature). */
   timestamp: number;
+  /** The sender's end for the message, ms since the epoch (covered by its signature): no node serves it after. */
+  expires?: number;
   /** The plaintext, or undefined when it could not be decrypted. */
   text: string | undefined;
   /** "pending" or "failed" only on a sent message to an account homed on another node; see `waitForDelivery`. */
@@ -79,12 +81,12 @@ export interface DecodeContext {
 }
 
 /** The EIP-712 digest of a message, or undefined when its fields cannot even be encoded. */
-export function messageDigest(message: Pick<Message, "from" | "to" | "message" | "timestamp">): Uint8Array | undefined {
+export function messageDigest(message: Pick<Message, "from" | "to" | "message" | "timestamp" | "expires">): Uint8Array | undefined {
   try {
-    return hashTypedData({
-      primaryType: "Message",
-      message: { from: message.from as Hex, to: message.to as Hex, message: `0x${message.message}`, timestamp: message.timestamp },
-    });
+    const fields = { from: message.from as Hex, to: message.to as Hex, message: `0x${message.message}` as const, timestamp: message.timestamp };
+    return message.expires === undefined
+      ? hashTypedData({ primaryType: "Message", message: fields })
+      : hashTypedData({ primaryType: "ExpiringMessage", message: { ...fields, expires: message.expires } });
   } catch {
     return undefined;
   }
@@ -198,6 +200,7 @@ export async function decodeMessage(raw: Message, context: DecodeContext): Promi
     to,
     direction,
     timestamp: raw.timestamp,
+    ...(raw.expires !== undefined && { expires: raw.expires }),
     text,
     status,
     ...(status === "failed" && raw.reason !== undefined && { reason: raw.reason }),

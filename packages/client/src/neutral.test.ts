@@ -374,3 +374,37 @@ describe("pages that stop early", () => {
     expect(pages.flatMap((page) => page.messages.map((message) => message.id))).toEqual(expected);
   }, 120_000);
 });
+
+describe("a sender-set end (expiresIn)", () => {
+  it("signs the end with the message; the reader sees it, every check passing; a node that extends or drops it is flagged", async () => {
+    const before = Date.now();
+    const sent = await alice.send(bobAddress, "gone in a minute", { expiresIn: 60_000 });
+    expect(sent.expires).toBe(sent.timestamp + 60_000);
+    expect(sent.timestamp).toBeGreaterThanOrEqual(before);
+    expect(sent).toMatchObject({ verified: true, problems: [] });
+    const received = (await collect(bob.inbox({ from: aliceAddress, limit: 1 })))[0]!.messages[0]!;
+    expect(received).toMatchObject({ id: sent.id, expires: sent.expires, text: "gone in a minute", verified: true });
+    const viaProxy = createNeutral({ url: proxy.url, account: TEST_KEYS.bob, domain: relay.domain });
+    const served = async (edit: (message: Message) => Message) => {
+      proxy.rewrite = (method, result) => {
+        if (method !== "neutralService_getInbox") return result;
+        const [page] = result as [{ data: Message[] }];
+        return [{ ...page, data: page.data.map(edit) }];
+      };
+      try {
+        return (await collect(viaProxy.inbox({ from: aliceAddress, limit: 1 })))[0]!.messages[0]!;
+      } finally {
+        proxy.rewrite = undefined;
+      }
+    };
+    const extended = await served((message) => ({ ...message, expires: message.expires! + 86_400_000 }));
+    expect(extended.checks).toMatchObject({ signature: false, senderReceipt: false });
+    const { expires: _dropped, ...withoutEnd } = received.raw;
+    const dropped = await served(() => withoutEnd);
+    expect(dropped.checks).toMatchObject({ signature: false });
+  });
+
+  it("refuses an end that is not a positive whole number of ms, before any call", async () => {
+    for (const expiresIn of [0, -1, 1.5, Number.NaN]) await expect(alice.send(bobAddress, "x", { expiresIn })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+  });
+});

@@ -66,6 +66,15 @@ export interface ChatOptions extends PageOptions {
 }
 
 /** What an account decided about a peer (consent): "none" undoes "allowed" or "blocked". */
+/** How to send a message. */
+export interface SendOptions extends CallOptions {
+  /**
+   * Give the message an end, this many ms after its timestamp: signed with it (EIP-712
+   * `ExpiringMessage`), so no node can extend it; from then no node serves it, and each deletes it.
+   */
+  expiresIn?: number;
+}
+
 export type ConsentChoice = ConsentRecord["state"];
 
 export interface DeliveryWaitOptions {
@@ -121,7 +130,7 @@ export interface Neutral {
    * To an account homed on another node, the node waits a little for that node's receipt: the
    * message may come back with `status` "pending" (see `waitForDelivery`).
    */
-  send(to: string, text: string, options?: CallOptions): Promise<DecryptedMessage>;
+  send(to: string, text: string, options?: SendOptions): Promise<DecryptedMessage>;
   /**
    * Resolves once a message this account sent is no longer pending: with the message as the node
    * now serves it, "delivered" (both receipts, checked) or "failed" (with `reason`). A message that
@@ -446,8 +455,12 @@ export function createNeutral(options: NeutralOptions): Neutral {
       return record;
     },
 
-    async send(to, text, call) {
+    async send(to, text, options = {}) {
+      const { expiresIn, ...call } = options;
       const recipient = checkAddress(to, "to");
+      if (expiresIn !== undefined && (!Number.isSafeInteger(expiresIn) || expiresIn <= 0)) {
+        throw new NeutralError("INVALID_ARGUMENT", "expiresIn must be a positive whole number of milliseconds");
+      }
       if (typeof text !== "string" || text.length === 0) throw new NeutralError("INVALID_ARGUMENT", "text must be a non-empty string");
       const bytes = new TextEncoder().encode(text).length;
       if (bytes > MAX_PLAINTEXT_BYTES) {
@@ -467,12 +480,21 @@ export function createNeutral(options: NeutralOptions): Neutral {
         throw new NeutralError("INVALID_ARGUMENT", `The text cannot be encrypted: ${error instanceof Error ? error.message : "unknown reason"}`);
       }
       const timestamp = now();
-      const signature = await signer.signTypedData(
-        typedData("Message", { from: self as Hex, to: recipient as Hex, message: `0x${body}`, timestamp }),
-      );
-      const signed = { from: self, to: recipient, message: body, timestamp, signature };
+      const fields = { from: self as Hex, to: recipient as Hex, message: `0x${body}` as const, timestamp };
+      const expires = expiresIn === undefined ? undefined : timestamp + expiresIn;
+      const signature =
+        expires === undefined
+          ? await signer.signTypedData(typedData("Message", fields))
+          : await signer.signTypedData(typedData("ExpiringMessage", { ...fields, expires }));
+      const signed = { from: self, to: recipient, message: body, timestamp, ...(expires !== undefined && { expires }), signature };
       const stored = await authed(() => client.sendMessage({ message: signed }, call));
-      if (stored.from.toLowerCase() !== self || stored.to.toLowerCase() !== recipient || stored.message.toLowerCase() !== body || stored.timestamp !== timestamp) {
+      if (
+        stored.from.toLowerCase() !== self ||
+        stored.to.toLowerCase() !== recipient ||
+        stored.message.toLowerCase() !== body ||
+        stored.timestamp !== timestamp ||
+        stored.expires !== expires
+      ) {
         throw new NeutralError("PROTOCOL_ERROR", "The node answered with a message other than the one sent");
       }
       const [decoded] = await decodeAll([stored]);

@@ -12,6 +12,10 @@ const samples: { [P in PrimaryType]: TypedValues[P][] } = {
     { from: BOB, to: ALICE, message: "0x", timestamp: 0 },
     { from: ALICE, to: ALICE, message: `0x${"ff".repeat(4096)}`, timestamp: Number.MAX_SAFE_INTEGER },
   ],
+  ExpiringMessage: [
+    { from: ALICE, to: BOB, message: "0xa1b2c3d4e5f60718", timestamp: 1767225600000, expires: 1767229200000 },
+    { from: BOB, to: ALICE, message: "0x", timestamp: 0, expires: Number.MAX_SAFE_INTEGER },
+  ],
   Receipt: [
     { message: `0x${"11".repeat(32)}`, role: "sender" },
     { message: `0x${"ab".repeat(32)}`, role: "receiver" },

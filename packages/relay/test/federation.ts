@@ -52,6 +52,7 @@ export interface StoredMessage {
   sender_receipt: string;
   receiver_receipt?: string;
   timestamp: number;
+  expires?: number;
   status?: "pending" | "delivered" | "failed";
   reason?: string;
 }

@@ -78,7 +78,8 @@ export interface FixtureSigner {
    */
   nodeAuthorization(destination: string, method: string, body: string, timestamp?: number): string;
   /** A message as `sendMessage` takes it: `message` is hex without 0x; timestamp default now. */
-  signMessageFor(to: string, ciphertextHex: string, timestamp?: number): { from: Hex; to: string; message: string; timestamp: number; signature: Hex };
+  /** A message signed as `Message`, or as `ExpiringMessage` when `expires` is given. */
+  signMessageFor(to: string, ciphertextHex: string, timestamp?: number, expires?: number): { from: Hex; to: string; message: string; timestamp: number; expires?: number; signature: Hex };
 }
 
 export function fixtureSigner(privateKey: Hex | Uint8Array): FixtureSigner {
@@ -112,9 +113,10 @@ export function fixtureSigner(privateKey: Hex | Uint8Array): FixtureSigner {
       const fields = { origin: address, destination: destination.toLowerCase() as Hex, method, timestamp };
       return encodeNodeAuthorization({ ...fields, signature: signDigest(nodeRequestDigest(fields, body), key) });
     },
-    signMessageFor(to, ciphertextHex, timestamp = Date.now()) {
-      const signature = signer.signTypedData("Message", { from: address, to: to as Hex, message: `0x${ciphertextHex}`, timestamp });
-      return { from: address, to, message: ciphertextHex, timestamp, signature };
+    signMessageFor(to, ciphertextHex, timestamp = Date.now(), expires) {
+      const fields = { from: address, to: to as Hex, message: `0x${ciphertextHex}` as Hex, timestamp };
+      if (expires !== undefined) return { from: address, to, message: ciphertextHex, timestamp, expires, signature: signer.signTypedData("ExpiringMessage", { ...fields, expires }) };
+      return { from: address, to, message: ciphertextHex, timestamp, signature: signer.signTypedData("Message", fields) };
     },
   };
   return signer;

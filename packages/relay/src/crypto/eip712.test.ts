@@ -29,6 +29,22 @@ describe("EIP-712 digests", () => {
     expect(hex(messageDigest(fields))).toBe(expected);
   });
 
+  it.each([
+    { ...cases[0]!, expires: 1767229320000 },
+    { ...cases[1]!, expires: 1 },
+    { ...cases[2]!, expires: Number.MAX_SAFE_INTEGER },
+  ])("with expires, messageDigest equals viem's hashTypedData of ExpiringMessage (ts $timestamp, expires $expires), not Message's", (fields) => {
+    const expected = hashTypedData({
+      domain: EIP712_DOMAIN,
+      types,
+      primaryType: "ExpiringMessage",
+      message: { ...fields, message: `0x${fields.message}`, timestamp: BigInt(fields.timestamp), expires: BigInt(fields.expires) },
+    });
+    expect(hex(messageDigest(fields))).toBe(expected);
+    const { expires: _none, ...plain } = fields;
+    expect(hex(messageDigest(plain))).not.toBe(expected);
+  });
+
   it.each(["sender", "receiver"] as const)("receiptDigest(%s) equals viem's hashTypedData", (role) => {
     const digest = messageDigest(cases[0]!);
     const expected = hashTypedData({ domain: EIP712_DOMAIN, types, primaryType: "Receipt", message: { message: hex(digest), role } });

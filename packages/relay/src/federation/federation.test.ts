@@ -93,6 +93,30 @@ describe("three nodes", () => {
     expect((await alice.ok<{ data: StoredMessage[] }>(a, "neutralService_getChat", [{ chat: bob.address }])).data.map((m) => m.signature)).toEqual([reply.signature, sent.signature]);
   });
 
+  it("a sender-set end travels with the message: both nodes serve it until then and delete it after; a delivery past its end is refused for good", { timeout: 60_000 }, async () => {
+    const [a, b] = fed.nodes as [TestNode, TestNode];
+    const timestamp = Date.now();
+    const signed = alice.signer.signMessageFor(bob.address, "e0e0e0", timestamp, timestamp + 4000);
+    const sent = await alice.ok<StoredMessage>(a, "neutralService_sendMessage", [signed]);
+    expect(sent).toMatchObject({ expires: timestamp + 4000 });
+    expect(sent.status).toBeUndefined();
+    expect(receiptSigners(sent)).toEqual({ sender: a.address, receiver: b.address });
+    const received = (await bob.mailbox(b)).find((message) => message.signature === sent.signature);
+    expect({ ...received, id: sent.id }).toEqual(sent);
+    const holds = async () => [(await alice.mailbox(a, "all")).some((m) => m.signature === sent.signature), (await bob.mailbox(b, "all")).some((m) => m.signature === sent.signature)];
+    expect(await holds()).toEqual([true, true]);
+    await eventually("both nodes drop the message after its end", holds, (held) => !held[0] && !held[1], 20_000);
+    expect(Date.now()).toBeGreaterThanOrEqual(timestamp + 4000);
+    // A (or anyone holding A's key) delivering it again now: refused for good, not stored again.
+    const { nodeCall } = await import("../../test/federation.js");
+    const { fixtureSigner } = await import("@neutral/protocol/testing");
+    const relayed = { from: sent.from, to: sent.to, message: sent.message, timestamp: sent.timestamp, expires: sent.expires, signature: sent.signature, sender_receipt: sent.sender_receipt };
+    const answer = await nodeCall(fixtureSigner(a.key), b, "neutralService_deliver", [[relayed]]);
+    expect(answer.body.result[0].outcomes[0].refused).toMatchObject({ code: -32602, permanent: true });
+    expect(answer.body.result[0].outcomes[0].refused.message).toMatch(/expires/);
+    expect((await bob.mailbox(b, "all")).some((m) => m.signature === sent.signature)).toBe(false);
+  });
+
   it("a resend through the sender's node answers the stored (delivered) message, and B stores it once", async () => {
     const [a, b] = fed.nodes as [TestNode, TestNode];
     const timestamp = Date.now();
