@@ -60,6 +60,7 @@ interface MessageJson {
   to: string;
   direction: "received" | "sent";
   timestamp: number;
+  expires?: number;
   text: string | null;
   verified: boolean;
   checks: { decrypted: boolean; signature: boolean; senderReceipt: boolean; receiverReceipt: boolean };
