@@ -7,7 +7,7 @@ import { createNeutral, type Neutral } from "@neutral/client";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import * as commands from "./commands.js";
 import { CliError, debugDetails, describeError, EXIT_FAILURE, redactor, UsageError, type ErrorContext } from "./errors.js";
-import { exportCommand, verifyExportCommand } from "./export.js";
+import { exportCommand, importCommand, verifyExportCommand } from "./export.js";
 import { serve } from "./serve.js";
 
 export const DEFAULT_URL = "http://127.0.0.1:8645";
@@ -186,6 +186,21 @@ const COMMANDS: Record<string, Command> = {
       "each message's sender signature, and its receipts against the home nodes the header's home",
       "records name, as `inbox` checks them. Prints each problem (line, message id, what) and a",
       "summary. Exit 0 when every message verifies, 1 otherwise (also for a message still pending).",
+    ],
+  },
+  import: {
+    summary: "import an export of your mailbox at your new home node, receipts and all",
+    usage: "neutral import <file> [--json]",
+    options: JSON_OPTION,
+    optionHelp: ['  --json         {"account","imported","skipped":[{"line","id","problem"}]}'],
+    positionals: ["file"],
+    account: true,
+    details: [
+      "After moving home (any command at the new node publishes your home record there): <file> is",
+      "what `neutral export` wrote at your former home (`-` reads standard input). Every delivered",
+      "message is stored in your mailbox here with its original signatures and receipts; pending",
+      "and failed ones are skipped and listed. Run it again safely: nothing is stored twice.",
+      "Check the file first with `neutral verify-export`.",
     ],
   },
   consent: {
@@ -580,6 +595,9 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: commands
       return 0;
     case "export":
       await exportCommand(neutral, { json, out, stdout: streams.stdout }, io);
+      return 0;
+    case "import":
+      await importCommand(neutral, { json, file: positionals[0]! }, io);
       return 0;
     case "consent":
       await commands.consent(neutral, { json, ...(mode !== undefined && { mode }) }, io);

@@ -76,6 +76,42 @@ describe("neutral export", () => {
   }, SLOW);
 });
 
+describe("neutral import, at another node (a new home)", () => {
+  let newHome: RunningRelay | undefined;
+  afterAll(async () => {
+    await newHome?.stop();
+  }, SLOW);
+
+  it("stores every message of the export with its original receipts; again, nothing twice; someone else's export is refused", async () => {
+    newHome = await startRelay();
+    const at = async (args: readonly string[], key: string) => {
+      const result = await runCli(args, { env: { NEUTRAL_URL: newHome!.url, NEUTRAL_KEY: key }, timeoutMs: 30_000 });
+      outputs.push(result);
+      return result;
+    };
+    expect(ok(await at(["import", file], TEST_KEYS.alice))).toBe(`✓ imported 2 messages of ${aliceAddress}\n`);
+    // Bob's messaging key, for alice to decrypt here: without federation, he publishes it himself.
+    ok(await at(["whoami"], TEST_KEYS.bob));
+    // The original receipts, signed by the former node: this node (no federation) is not the one
+    // that signed them, and the reader is told so, naming it.
+    const former = (JSON.parse(readFileSync(file, "utf8").split("\n")[0]!) as { node: string }).node;
+    const inbox = JSON.parse(ok(await at(["inbox", "--direction", "all", "--json"], TEST_KEYS.alice))) as { messages: { text: string; checks: { decrypted: boolean; signature: boolean }; problems: string[] }[] };
+    expect(inbox.messages.map((message) => message.text).sort()).toEqual(["hello alice", "hello bob"]);
+    for (const message of inbox.messages) {
+      expect(message.checks).toMatchObject({ decrypted: true, signature: true });
+      expect(message.problems.join("; ")).toContain(`signed by ${former}`);
+    }
+    const again = JSON.parse(ok(await at(["import", file, "--json"], TEST_KEYS.alice))) as { account: string; imported: number; skipped: unknown[] };
+    expect(again).toEqual({ account: aliceAddress, imported: 2, skipped: [] });
+    expect((JSON.parse(ok(await at(["inbox", "--direction", "all", "--json"], TEST_KEYS.alice))) as { messages: unknown[] }).messages).toHaveLength(2);
+    const refused = await at(["import", file], TEST_KEYS.bob);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^neutral: The export is 0x[0-9a-f]{40}'s mailbox, not this account's/);
+    const missing = await at(["import", path.join(dir, "nope.jsonl")], TEST_KEYS.alice);
+    expect(missing.stderr).toMatch(/^neutral: cannot read .*nope\.jsonl: no such file\n$/);
+  }, SLOW);
+});
+
 describe("neutral verify-export, with no relay running", () => {
   beforeAll(async () => {
     await relay?.stop();

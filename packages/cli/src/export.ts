@@ -1,11 +1,12 @@
-// `neutral export` and `neutral verify-export`: a mailbox written as JSON Lines (the SDK's
-// neutral-mailbox format), and such a file verified offline (no node, no key).
+// `neutral export`, `neutral verify-export` and `neutral import`: a mailbox written as JSON Lines
+// (the SDK's neutral-mailbox format), such a file verified offline (no node, no key), and imported
+// into the account's mailbox at its new home node.
 import { createReadStream } from "node:fs";
 import { once } from "node:events";
 import { link, open, rm, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Neutral } from "@neutral/client";
-import { exportMailbox, verifyMailboxExport, type MailboxVerification } from "@neutral/client/export";
+import { exportMailbox, importMailbox, verifyMailboxExport, type MailboxVerification } from "@neutral/client/export";
 import type { Io } from "./commands.js";
 import { CliError } from "./errors.js";
 import { escapeControls, jsonLine, localTime, UNVERIFIED, VERIFIED } from "./format.js";
@@ -73,18 +74,23 @@ export interface VerifyExportOptions {
 }
 
 /** True when every message verified and nothing else is wrong: the exit code is 0 then, 1 otherwise. */
-export async function verifyExportCommand(options: VerifyExportOptions, io: Io): Promise<boolean> {
+/** The lines of `file` (`-`: standard input), or a clear error when it cannot be read. */
+async function linesOf(file: string) {
   let input: NodeJS.ReadableStream;
-  if (options.file === "-") {
+  if (file === "-") {
     input = process.stdin;
   } else {
-    const stats = await stat(options.file).catch((error: NodeJS.ErrnoException) => {
-      throw new CliError(`cannot read ${escapeControls(options.file)}: ${error.code === "ENOENT" ? "no such file" : (error.code ?? error.message)}`);
+    const stats = await stat(file).catch((error: NodeJS.ErrnoException) => {
+      throw new CliError(`cannot read ${escapeControls(file)}: ${error.code === "ENOENT" ? "no such file" : (error.code ?? error.message)}`);
     });
-    if (!stats.isFile()) throw new CliError(`cannot read ${escapeControls(options.file)}: not a file`);
-    input = createReadStream(options.file, { encoding: "utf8" });
+    if (!stats.isFile()) throw new CliError(`cannot read ${escapeControls(file)}: not a file`);
+    input = createReadStream(file, { encoding: "utf8" });
   }
-  const lines = createInterface({ input, crlfDelay: Infinity });
+  return createInterface({ input, crlfDelay: Infinity });
+}
+
+export async function verifyExportCommand(options: VerifyExportOptions, io: Io): Promise<boolean> {
+  const lines = await linesOf(options.file);
   let summary: MailboxVerification;
   try {
     summary = await verifyMailboxExport(lines);
@@ -101,4 +107,28 @@ export async function verifyExportCommand(options: VerifyExportOptions, io: Io):
   report.push(ok ? `${VERIFIED} ${what}` : `${UNVERIFIED} ${what}; ${summary.problems.length} problem${summary.problems.length === 1 ? "" : "s"}`);
   io.out(report.join("\n"));
   return ok;
+}
+
+export interface ImportOptions {
+  json: boolean;
+  file: string;
+}
+
+/** An export of this account's mailbox (from its former home node) into its mailbox at this node. */
+export async function importCommand(neutral: Neutral, options: ImportOptions, io: Io): Promise<void> {
+  const lines = await linesOf(options.file);
+  let result: Awaited<ReturnType<typeof importMailbox>>;
+  try {
+    result = await importMailbox(neutral, lines);
+  } finally {
+    lines.close();
+  }
+  const account = await neutral.getAddress();
+  if (options.json) {
+    io.out(jsonLine({ account, imported: result.imported, skipped: result.skipped }));
+    return;
+  }
+  const report = result.skipped.map(({ line, id, problem }) => `skipped line ${line}${id === null ? "" : ` (message ${escapeControls(id)})`}: ${escapeControls(problem)}`);
+  report.push(`${VERIFIED} imported ${result.imported} messages of ${account}${result.skipped.length > 0 ? `; ${result.skipped.length} skipped` : ""}`);
+  io.out(report.join("\n"));
 }

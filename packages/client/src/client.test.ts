@@ -66,6 +66,9 @@ const handlers: Handlers<Ctx> = {
   neutralService_deleteMessages({ request }) {
     return { node: alice, account: request.account, ids: request.ids, request: `0x${"0".repeat(64)}`, signature: sig("c") };
   },
+  neutralService_importMessages({ messages }) {
+    return { ids: messages.map((_, i) => String(i + 1)) };
+  },
   // Node-to-node methods: this stand-in node has no peers.
   neutralService_deliver() {
     throw new ServerRpcError(ErrorCode.Forbidden, "Forbidden: not a peer");

@@ -272,3 +272,66 @@ export async function verifyMailboxExport(lines: Iterable<string> | AsyncIterabl
   if (read === undefined) throw notAnExport("it is empty");
   return { account: read.header.account, node: read.header.node, exportedAt: read.header.exportedAt, messages, verified, problems };
 }
+
+export interface ImportOptions extends CallOptions {
+  /** Messages per `importMessages` call, 1..100 (default 100). */
+  batch?: number;
+}
+
+/** What {@link importMailbox} did: the messages stored (or found there already), and those it left out, with why. */
+export interface MailboxImport {
+  imported: number;
+  skipped: ExportProblem[];
+}
+
+/**
+ * Imports an export of this account's mailbox (`exportMailbox`, made at its former home node) into
+ * its mailbox at the session's node, its new home after a move: every delivered message, oldest
+ * first, with its original signatures and receipts (`neutralService_importMessages`, up to 100 a
+ * call). Pending and failed copies are not history: they are skipped and listed. Safe to run again:
+ * messages already there keep their ids. Run `verifyMailboxExport` first to know what the file holds.
+ */
+export async function importMailbox(neutral: Neutral, lines: Iterable<string> | AsyncIterable<string>, options: ImportOptions = {}): Promise<MailboxImport> {
+  const size = options.batch ?? 100;
+  if (!Number.isInteger(size) || size < 1 || size > 100) throw new NeutralError("INVALID_ARGUMENT", "batch must be an integer in 1..100");
+  const call: CallOptions = { ...(options.signal && { signal: options.signal }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) };
+  const self = await neutral.getAddress();
+  const skipped: ExportProblem[] = [];
+  let imported = 0;
+  let batch: Message[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const { ids } = await neutral.client.importMessages({ messages: batch }, call);
+    imported += ids.length;
+    batch = [];
+  };
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber++;
+    if (lineNumber === 1) {
+      const { header } = readHeader(line, []);
+      if (header.account !== self) throw new NeutralError("INVALID_ARGUMENT", `The export is ${header.account}'s mailbox, not this account's (${self})`);
+      continue;
+    }
+    if (line.trim() === "") continue;
+    let message: Message;
+    try {
+      message = JSON.parse(line) as Message;
+    } catch {
+      skipped.push({ line: lineNumber, id: null, problem: "not JSON" });
+      continue;
+    }
+    const id = isObject(message) && typeof message.id === "string" ? message.id : null;
+    if (!isObject(message) || typeof message.from !== "string" || typeof message.to !== "string") {
+      skipped.push({ line: lineNumber, id, problem: "not a message" });
+    } else if ((message.status !== undefined && message.status !== "delivered") || message.receiver_receipt === undefined) {
+      skipped.push({ line: lineNumber, id, problem: `not delivered (${message.status ?? "no receiver receipt"}): not history to import` });
+    } else {
+      batch.push(message);
+      if (batch.length === size) await flush();
+    }
+  }
+  if (lineNumber === 0) throw notAnExport("it is empty");
+  await flush();
+  return { imported, skipped };
+}

@@ -8,6 +8,7 @@ import type { HomeRecord, Message } from "./generated/types.js";
 import { isValidHomeRecord } from "./home.js";
 import { messageDigest, type DecryptedMessage } from "./messages.js";
 import { createNeutral, type Neutral } from "./neutral.js";
+import { exportMailbox, importMailbox } from "./export.js";
 import { startFederation, type FederatedNode, type Federation } from "@neutral/relay/testing";
 import { startTamperingProxy, type TamperingProxy } from "../test/tampering-proxy.js";
 import { privateKeyToAccount, TEST_KEYS } from "../test/wallet.js";
@@ -217,4 +218,41 @@ describe("moving home", () => {
     expect(receiptSigner(sent.raw, "receiver")).toBe(c.address);
     expect(await find(moved.inbox({ from: aliceAddress }).messages(), "to Bob at C")).toMatchObject({ verified: true });
   }, SLOW);
+
+  it("takes the account's history along: exported from the former home, imported at the new one, every message with its original receipts", async () => {
+    // Bob's mailbox at B, as he exports it there (B still serves it after the move).
+    const lines: string[] = [];
+    for await (const line of exportMailbox(bob)) lines.push(line);
+    const exported = lines.slice(1).map((line) => JSON.parse(line) as Message);
+    const history = exported.filter((message) => message.status === undefined && message.receiver_receipt !== undefined);
+    expect(history.length).toBeGreaterThan(1);
+    // At C, trusting B for the receipts it signed while it was Bob's home.
+    const atC = createNeutral({ url: c.url, account: TEST_KEYS.bob, trustedNodes: [b.address] });
+    const before = await collectAll(atC.inbox({ direction: "all" }).messages());
+    const result = await importMailbox(atC, lines);
+    expect(result).toEqual({ imported: history.length, skipped: exported.filter((message) => !history.includes(message)).map((message) => expect.objectContaining({ id: message.id })) });
+    const after = await collectAll(atC.inbox({ direction: "all" }).messages());
+    expect(after).toHaveLength(before.length + history.length);
+    const bySignature = new Map(after.map((message) => [message.raw.signature, message]));
+    for (const original of history) {
+      const here = bySignature.get(original.signature)!;
+      // The same message and receipts, under C's id; readable and verified.
+      expect({ ...here.raw, id: original.id }).toEqual(original);
+      expect(here).toMatchObject({ verified: true, problems: [] });
+      expect([receiptSigner(here.raw, "sender"), receiptSigner(here.raw, "receiver")]).toContain(b.address);
+    }
+    // Again: nothing twice.
+    expect((await importMailbox(atC, lines)).imported).toBe(history.length);
+    expect(await collectAll(atC.inbox({ direction: "all" }).messages())).toHaveLength(after.length);
+    // Someone else's export is refused before any call.
+    const alicesLines: string[] = [];
+    for await (const line of exportMailbox(alice)) alicesLines.push(line);
+    await expect(importMailbox(atC, alicesLines)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+  }, SLOW);
 });
+
+async function collectAll<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}

@@ -18,6 +18,7 @@ import type {
   DirectoryAnswer,
   Handlers,
   HomeRecord,
+  ImportResult,
   InboxFilter,
   KeyBundle,
   NodeInfo,
@@ -33,7 +34,7 @@ import { deliveryAnswerDigest, errors, hashTypedData, isPendingMessageJson, MESS
 import type { StorageQuotas } from "./limits/storage-quotas.js";
 import type { AcceptedMessage } from "./message.js";
 import type { StreamSelection, Subscriptions } from "./live/subscriptions.js";
-import { cursorValue, fitPageBytes, type StoredConsentPolicy, type StoredConsentRecord, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredHomeRecord, type StoredMessage } from "./storage/store.js";
+import { cursorValue, fitPageBytes, type ImportedMessage, type StoredConsentPolicy, type StoredConsentRecord, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type StoredHomeRecord, type StoredMessage } from "./storage/store.js";
 
 const LOCAL: Route = { kind: "local" };
 
@@ -558,6 +559,70 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       }
       const receipt = hashTypedData({ primaryType: "DeletionReceipt", message: { node: nodeAddress as `0x${string}`, request: hex(digest) as `0x${string}` } });
       return { node: nodeAddress, account, ids: request.ids, request: hex(digest), signature: hex(curve.sign(receipt, nodeKey)) };
+    },
+
+    async neutralService_importMessages({ messages }, { auth }): Promise<ImportResult> {
+      const account = auth.address;
+      if (federation?.enabled) {
+        const own = await federation.directory.localHome(account);
+        if (own && own.node !== nodeAddress) {
+          throw new RpcError(ErrorCode.Forbidden, `Forbidden: the account is homed at ${own.node}; import at your home node`, { field: "messages", home: own });
+        }
+      }
+      // Every message is checked before any is stored (nothing is stored unless all are fine): the
+      // cheap checks first, the signature recoveries last, as for sendMessage.
+      const clock = now();
+      const imported: ImportedMessage[] = [];
+      for (const [index, message] of messages.entries()) {
+        const at = (field: string) => `messages[${index}].${field}`;
+        const fields = {
+          from: message.from.toLowerCase(),
+          to: message.to.toLowerCase(),
+          message: message.message.toLowerCase(),
+          timestamp: message.timestamp,
+          ...(message.expires !== undefined && { expires: message.expires }),
+          signature: message.signature.toLowerCase(),
+          senderReceipt: message.sender_receipt.toLowerCase(),
+        };
+        if (fields.from !== account && fields.to !== account) {
+          throw new RpcError(ErrorCode.Forbidden, `Forbidden: ${at("from")} and ${at("to")}: the authenticated account is neither; import only your own messages`, { field: at("from"), index });
+        }
+        if ((message.status !== undefined && message.status !== "delivered") || message.receiver_receipt === undefined) {
+          throw RpcError.invalidParams(at("status"), "is not delivered (pending or failed, or no receiver_receipt): only delivered messages are history to import", { param: "messages", path: `/${index}/status`, index });
+        }
+        const bytes = fields.message.length / 2;
+        if (bytes > limits.maxMessageBytes) {
+          throw new RpcError(ErrorCode.TooLarge, `Message too large: ${at("message")} is ${bytes} bytes, at most ${limits.maxMessageBytes}`, { field: at("message"), limit: limits.maxMessageBytes, index });
+        }
+        const expiry = expiryProblem(fields, clock);
+        if (expiry) throw RpcError.invalidParams(at("expires"), expiry, { param: "messages", path: `/${index}/expires`, index });
+        imported.push({ fields: { ...fields, receiverReceipt: message.receiver_receipt.toLowerCase() }, digest: messageDigest(fields) });
+      }
+      for (const [index, { fields, digest }] of imported.entries()) {
+        const at = (field: string) => `messages[${index}].${field}`;
+        if (curve.recoverAddress(digest, Buffer.from(fields.signature.slice(2), "hex")) !== fields.from) {
+          throw new RpcError(errors.InvalidSignature.code, `Invalid signature: ${at("signature")} does not recover ${at("from")}`, { field: at("signature"), index });
+        }
+        for (const role of ["sender", "receiver"] as const) {
+          const receipt = role === "sender" ? fields.senderReceipt : fields.receiverReceipt;
+          if (curve.recoverAddress(receiptDigest(digest, role), Buffer.from(receipt.slice(2), "hex")) === undefined) {
+            throw new RpcError(errors.InvalidSignature.code, `Invalid signature: ${at(`${role}_receipt`)} is not a signature of this message`, { field: at(`${role}_receipt`), index });
+          }
+        }
+      }
+      // The account's own quotas, as a sender and as a recipient: an import cannot store more than sends could.
+      const taken: number[] = [];
+      try {
+        for (const { fields } of imported) {
+          quotas?.take(account, account, fields.message.length / 2);
+          taken.push(fields.message.length / 2);
+        }
+        const stored = await store.importMessages(account, imported);
+        return { ids: stored.map(({ id }) => String(id)) };
+      } catch (error) {
+        for (const bytes of taken) quotas?.refund(account, account, bytes);
+        throw error;
+      }
     },
 
     async neutralService_setConsent({ records, policy }, { auth }): Promise<ConsentState> {

@@ -57,7 +57,7 @@ export interface StoredMessage {
   reason?: string;
 }
 
-const NEEDS_TOKEN = new Set(["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_publishHome", "neutralService_setConsent", "neutralService_getConsent"]);
+const NEEDS_TOKEN = new Set(["neutralService_importMessages", "neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_publishHome", "neutralService_setConsent", "neutralService_getConsent"]);
 
 export function account(key: `0x${string}`): Account {
   const signer = fixtureSigner(key);

@@ -101,6 +101,7 @@ export function everyStoreCall(store: MessageStore): [string, () => Promise<unkn
     sentMessage: () => store.sentMessage(owner, 1),
     leadDeliveries: () => store.leadDeliveries(),
     deleteMessages: () => store.deleteMessages(owner, [1]),
+    importMessages: () => store.importMessages(owner, []),
     sweepExpired: () => store.sweepExpired(10),
     sweepSenderExpired: () => store.sweepSenderExpired(10, Date.now()),
     putConsent: () => store.putConsent(owner, []),
@@ -1319,6 +1320,51 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         store = await reopen(context);
         expect(idsOf(await wholeMailbox(store, alice))).toEqual([fresh]);
         expect(await store.sweepExpired(100)).toBe(0);
+      });
+    });
+
+    describe("importing an account's history (moving home)", () => {
+      const imported = (message: AcceptedMessage) => ({ fields: { ...message, receiverReceipt: message.receiverReceipt! }, digest: message.digest });
+
+      it("stores the owner's copies as given, under new ids in order, on the owner's sides only; again: the same ids, nothing twice", async () => {
+        const received = testMessage(alice, bob);
+        const sent = testMessage(bob, carol, { expires: Date.now() + 600_000 });
+        const self = testMessage(bob, bob);
+        const first = await store.importMessages(bob, [received, sent, self].map(imported));
+        expect(first.map(({ json }) => json)).toEqual([received, sent, self].map((message, i) => messageJson(first[i]!.id, message)));
+        expect(first[0]!.id).toBeLessThan(first[1]!.id);
+        expect(first[1]!.id).toBeLessThan(first[2]!.id);
+        expect(await wholeMailbox(store, bob)).toEqual(first);
+        expect(await store.page({ owner: bob, ranges: [{ side: "received" }], order: "desc", limit: 10 })).toEqual({ messages: [first[2], first[0]], end: true });
+        expect(await store.page({ owner: bob, ranges: [{ side: "sent", peer: carol }], order: "desc", limit: 10 })).toEqual({ messages: [first[1]], end: true });
+        // Nothing of the other parties' here.
+        expect(await wholeMailbox(store, alice)).toEqual([]);
+        expect(await wholeMailbox(store, carol)).toEqual([]);
+        // Again: the same ids and JSON, nothing new; a resend of one is answered it.
+        expect(await store.importMessages(bob, [received, sent, self].map(imported))).toEqual(first);
+        expect(await wholeMailbox(store, bob)).toEqual(first);
+        expect(await store.append(resendOf(received))).toEqual({ stored: first[0], created: false });
+        // Its end is kept: the sweep takes it.
+        expect(await store.sweepSenderExpired(100, sent.expires!)).toBe(1);
+        expect(idsOf(await wholeMailbox(store, bob))).toEqual([first[0]!.id, first[2]!.id]);
+      });
+
+      it("adds the owner's copy to a message held here for the other party, under its id, with the owner's own receipts; a deleted copy comes back", async () => {
+        // Bob is homed here and received alice's message from her former node; alice moves here and imports her sent copy.
+        const delivered = testMessage(alice, bob, { route: { kind: "inbound" } });
+        const { stored } = await store.append(delivered);
+        const alicesCopy = { ...delivered, senderReceipt: randomSignature(), receiverReceipt: randomSignature() };
+        const [added] = await store.importMessages(alice, [imported(alicesCopy)]);
+        expect(added).toEqual({ id: stored.id, json: messageJson(stored.id, alicesCopy) });
+        expect(await store.page({ owner: alice, ranges: [{ side: "sent" }], order: "desc", limit: 10 })).toEqual({ messages: [added], end: true });
+        expect(await store.page({ owner: bob, ranges: [{ side: "received" }], order: "desc", limit: 10 })).toEqual({ messages: [stored], end: true });
+        expect(await store.latestPeer(alice)).toBe(bob);
+        // Bob deletes his copy; importing it again brings it back under the same id.
+        await store.deleteMessages(bob, [stored.id]);
+        expect(await wholeMailbox(store, bob)).toEqual([]);
+        expect(await store.importMessages(bob, [imported(delivered)])).toEqual([stored]);
+        expect(await wholeMailbox(store, bob)).toEqual([stored]);
+        expect(await store.page({ owner: bob, ranges: [{ side: "received", peer: alice }], order: "desc", limit: 10 })).toEqual({ messages: [stored], end: true });
       });
     });
 

@@ -273,6 +273,28 @@ export function getConsent(client: RpcClient, params: T.GetConsentParams = {}, o
   return client.request(getConsentRequest(params), options);
 }
 
+/** Request descriptor for `neutralService_importMessages`. */
+export function importMessagesRequest(params: T.ImportMessagesParams): RpcRequest<T.ImportMessagesResult> {
+  return {
+    method: "neutralService_importMessages",
+    params: positionalParams(params, ["messages"]),
+    unwrap: true,
+  };
+}
+
+/**
+ * Import messages of the authenticated account's own history (an export from its former home node) into its mailbox here, with their original signatures and receipts.
+ *
+ * For moving home: after publishing a home record at this node, an account imports the messages it exported from its former home (the SDK's `neutral-mailbox` export). Each message is stored in the account's mailbox here exactly as given, its sender's signature and both receipts (signed by the nodes that stored it first) unchanged, under a new id of this node: ids grow in storing order, so import oldest first, and the imported messages follow those already here. A message the account sent goes into its sent side, one it received into its inbox (never the requests folder: it is the account's own history). A message already in the account's mailbox here (the same EIP-712 digest) is answered its id, so importing again stores nothing twice; one this node holds for the other party only (homed here too) gets the account's copy added, under the same id. Retention counts from the import.
+ *
+ * The node checks, for every message before storing any: that the account is its `from` or `to` (-32002, `data.index`), that it is delivered (no `status`; pending or failed copies are not history to import: -32602), that an `expires` has not passed (-32602), the size limit (-32005), that the sender's signature recovers `from` (-32003) and that both receipts are valid signatures of the message (-32003; by which node is for readers to judge, as for any message). An account homed at another node is refused (-32002, `data.home`): import at your home node. Imported messages count against the account's storage quotas as a sender and as a recipient (-32029, nothing stored).
+ *
+ * Needs a bearer token (`auth` option).
+ */
+export function importMessages(client: RpcClient, params: T.ImportMessagesParams, options?: CallOptions): Promise<T.ImportMessagesResult> {
+  return client.request(importMessagesRequest(params), options);
+}
+
 /** A client bound to one node: every method of neutralService, plus the underlying `rpc` for batches. */
 export interface NeutralServiceClient {
   readonly rpc: RpcClient;
@@ -300,6 +322,8 @@ export interface NeutralServiceClient {
   setConsent(params: T.SetConsentParams, options?: CallOptions): Promise<T.SetConsentResult>;
   /** The authenticated account's consent policy and its allowed and blocked peers, a page at a time (by peer address). */
   getConsent(params?: T.GetConsentParams, options?: CallOptions): Promise<T.GetConsentResult>;
+  /** Import messages of the authenticated account's own history (an export from its former home node) into its mailbox here, with their original signatures and receipts. */
+  importMessages(params: T.ImportMessagesParams, options?: CallOptions): Promise<T.ImportMessagesResult>;
 }
 
 export function createNeutralServiceClient(options: RpcClientOptions | RpcClient): NeutralServiceClient {
@@ -318,8 +342,9 @@ export function createNeutralServiceClient(options: RpcClientOptions | RpcClient
     deleteMessages: (params, options) => deleteMessages(rpc, params, options),
     setConsent: (params, options) => setConsent(rpc, params, options),
     getConsent: (params, options) => getConsent(rpc, params, options),
+    importMessages: (params, options) => importMessages(rpc, params, options),
   };
 }
 
 /** Every method name a client calls, in spec order. */
-export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo", "neutralService_subscribe", "neutralService_deleteMessages", "neutralService_setConsent", "neutralService_getConsent"] as const;
+export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo", "neutralService_subscribe", "neutralService_deleteMessages", "neutralService_setConsent", "neutralService_getConsent", "neutralService_importMessages"] as const;

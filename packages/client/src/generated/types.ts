@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
-// Types of neutralService 2.3.0: one per component schema, and the params and
+// Types of neutralService 2.4.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -347,6 +347,12 @@ export interface ConsentState {
   end?: boolean;
 }
 
+/** What `neutralService_importMessages` stored: the account's ids on this node, one per message given, in order. */
+export interface ImportResult {
+  /** The id of each message given, on this node (new, or the one it already had here). */
+  ids: MessageId[];
+}
+
 
 /** Params of `neutralService_getInbox`. */
 export type GetInboxParams = {
@@ -571,4 +577,13 @@ export type GetConsentParams = {
 
 /** What `neutralService_getConsent` returns (the payload inside the one-element result array). */
 export type GetConsentResult = ConsentState;
+
+/** Params of `neutralService_importMessages`. */
+export type ImportMessagesParams = {
+  /** 1 to 100 messages, as a read or an export gives them (`id` is the former node's and is ignored). */
+  messages: Message[];
+};
+
+/** What `neutralService_importMessages` returns (the payload inside the one-element result array). */
+export type ImportMessagesResult = ImportResult;
 

@@ -137,6 +137,16 @@ describe("three nodes", () => {
     expect((await dave.send(a, alice.address, "aa")).receiver_receipt).toBeDefined();
   });
 
+  it("an import of history at a node that is not the account's home is refused, naming the home", async () => {
+    const [a, b] = fed.nodes as [TestNode, TestNode];
+    const { fixtureSigner, fixtureStoredMessage } = await import("@neutral/protocol/testing");
+    const stored = fixtureStoredMessage(fixtureSigner(a.key), alice.signer.signMessageFor(bob.address, "aa"));
+    const message = { id: "1", message: stored.message, from: stored.from, to: stored.to, signature: stored.signature, sender_receipt: stored.senderReceipt, receiver_receipt: stored.receiverReceipt, timestamp: stored.timestamp };
+    const elsewhere = await alice.call(b, "neutralService_importMessages", [[message]]);
+    expect(elsewhere.body.error).toMatchObject({ code: -32002, data: { home: { node: a.address } } });
+    expect((await alice.call(a, "neutralService_importMessages", [[message]])).body.error).toBeUndefined();
+  });
+
   it("a home record naming another node is refused", async () => {
     const [a, b] = fed.nodes as [TestNode, TestNode];
     const answer = await alice.call(a, "neutralService_publishHome", [alice.signer.homeRecord(b.address)]);

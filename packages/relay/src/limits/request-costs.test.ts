@@ -42,6 +42,16 @@ describe("entryCost", () => {
     expect(entryCost("junk")).toBe(1);
     expect(entryCost(null)).toBe(1);
   });
+
+  it("is 1 + one per message for an import (by position or by name), counting at most the 100 it takes", () => {
+    const importing = (params: unknown) => ({ jsonrpc: "2.0", id: 1, method: "neutralService_importMessages", params });
+    expect(entryCost(importing([[{}, {}, {}]]))).toBe(4);
+    expect(entryCost(importing({ messages: Array.from({ length: 100 }, () => ({})) }))).toBe(101);
+    expect(entryCost(importing({ messages: Array.from({ length: 101 }, () => ({})) }))).toBe(101);
+    expect(entryCost(importing([]))).toBe(1);
+    expect(entryCost(importing({ messages: "junk" }))).toBe(1);
+    expect(entryCost(importing(null))).toBe(1);
+  });
 });
 
 describe("chargeEntry (the dispatcher's onEntry hook)", () => {

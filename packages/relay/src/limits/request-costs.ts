@@ -14,9 +14,22 @@ import type { RateLimiter } from "../http/rate-limit.js";
  */
 const SIGNATURE_METHODS: ReadonlySet<string> = new Set(["neutralService_sendMessage", "neutralService_publishKey", "neutralService_publishHome"]);
 
-/** Units one batch entry (or a single request) costs. */
+/** The most messages one `importMessages` takes (openrpc.json): what its cost counts at most. */
+const MAX_IMPORT = 100;
+
+/** How many messages an `importMessages` entry carries (by position or by name), at most {@link MAX_IMPORT}; 0 when malformed. */
+function importedCount(params: unknown): number {
+  const messages = Array.isArray(params) ? params[0] : typeof params === "object" && params !== null ? (params as { messages?: unknown }).messages : undefined;
+  return Array.isArray(messages) ? Math.min(messages.length, MAX_IMPORT) : 0;
+}
+
+/**
+ * Units one batch entry (or a single request) costs. An import costs one more per message: it
+ * checks three signatures of each (the sender's and both receipts).
+ */
 export function entryCost(entry: unknown): number {
-  const method = typeof entry === "object" && entry !== null ? (entry as { method?: unknown }).method : undefined;
+  const { method, params } = typeof entry === "object" && entry !== null ? (entry as { method?: unknown; params?: unknown }) : {};
+  if (method === "neutralService_importMessages") return 1 + importedCount(params);
   return typeof method === "string" && SIGNATURE_METHODS.has(method) ? 2 : 1;
 }
 
@@ -49,7 +62,7 @@ export function admitRequest<Ctx extends ClientContext>(limiter: RateLimiter, cl
  * The `onEntry` hook: charges every entry of a request to its client's bucket before any runs.
  *
  * The request was admitted for one unit ({@link admitRequest}), which pays the first entry's first
- * unit; the rest of the first entry's cost is charged even into debt (at most one unit), so a
+ * unit; the rest of the first entry's cost is charged even into debt (at most one unit, or one per message of an import), so a
  * request that is admitted is served. Each further entry of a batch runs only if the bucket holds
  * its cost; from the first that does not, the remaining entries are answered -32029 with
  * `data.retryAfter` (in the HTTP 200 batch response: the entries before it did run), and cost

@@ -67,6 +67,7 @@ export function commitEventsOf(wire: WireEntry, result: WireResult): CommitEvent
   // A deletion or a sweep adds nothing a stream has not seen: streams read only what is still stored.
   if ("remove" in wire || "sweep" in wire || "sweepExpiring" in wire) return [];
   if ("settle" in wire) return [{ kind: "status", account: wire.settle.sender, id: wire.settle.id }];
+  if ("import" in wire) return wire.import.entries.length > 0 ? [{ kind: "message", accounts: [wire.import.owner] }] : [];
   if (typeof result !== "number") return []; // a resend: the original, already stored
   return [{ kind: "message", accounts: mailboxesOf(wire.from, wire.to, wire.route) }];
 }

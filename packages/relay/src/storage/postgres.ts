@@ -1,6 +1,6 @@
 import pg from "pg";
 import { StoreClosedError } from "../errors.js";
-import { messageJsonTail, type AcceptedMessage } from "../message.js";
+import { messageJsonTail, messageJsonWithId, type AcceptedMessage } from "../message.js";
 import { commitChannelOf, messageNotices, statusNotices } from "../live/postgres-commits.js";
 import { checkSchemaVersion, latestSchemaVersion, migrate } from "./postgres-migrations.js";
 import {
@@ -368,6 +368,49 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         values: [addressBytes(owner), await servedFloor()],
       });
       return rows[0] && bytesHex(rows[0].peer);
+    },
+
+    async importMessages(owner, messages) {
+      ensureOpen();
+      const key = addressBytes(owner);
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        // The id counter's lock, as every append takes it: ids commit in order (version 1's comment).
+        const counter = await client.query<{ last_id: number | string }>("SELECT last_id FROM id_counter WHERE singleton FOR UPDATE");
+        let lastId = Number(counter.rows[0]!.last_id);
+        const imported: StoredMessage[] = [];
+        for (const { fields, digest } of messages) {
+          const [from, to] = [addressBytes(fields.from), addressBytes(fields.to)];
+          const known = await client.query<{ id: number }>("SELECT id FROM messages WHERE digest = $1", [Buffer.from(digest)]);
+          let id = known.rows[0]?.id;
+          if (id === undefined) {
+            id = ++lastId;
+            await client.query("INSERT INTO messages (id, digest, sender, accepted_at, recipient) VALUES ($1, $2, $3, $4, $5)", [id, Buffer.from(digest), from, Date.now(), to]);
+            if (fields.expires !== undefined) await client.query("INSERT INTO message_expiry (id, expires) VALUES ($1, $2)", [id, fields.expires]);
+          }
+          const json = messageJsonWithId(id, messageJsonTail(fields));
+          let answer: string | undefined;
+          // The owner's copy on each side it is a party to, unless it has one (then that one answers).
+          for (const [party, peer, sides, side] of [[to, from, [1, 3], 1], [from, to, [2], 2]] as const) {
+            if (!party.equals(key)) continue;
+            const held = await client.query<{ json: string }>("SELECT json FROM mailbox WHERE owner = $1 AND side = ANY($2::smallint[]) AND id = $3 LIMIT 1", [key, sides, id]);
+            if (held.rows[0] === undefined) await client.query("INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES ($1, $2, $3, $4, $5, $6)", [key, side, id, peer, fields.timestamp, json]);
+            answer ??= held.rows[0]?.json ?? json;
+          }
+          imported.push({ id, json: answer ?? json });
+        }
+        await client.query("UPDATE id_counter SET last_id = $1 WHERE singleton", [lastId]);
+        // Streams of the owner's mailbox hear of it once it has committed (live/postgres-commits.ts).
+        for (const notice of messageNotices([{ from: owner, to: owner }])) await client.query("SELECT pg_notify($1, $2)", [await commitChannel(), notice]);
+        await client.query("COMMIT");
+        return imported;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
     },
 
     async deleteMessages(owner, ids) {

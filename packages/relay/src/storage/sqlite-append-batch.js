@@ -56,6 +56,7 @@ function openBatches(options) {
   const selectSenderExpired = db.prepare(sql.selectSenderExpired);
   const deleteExpiry = db.prepare(sql.deleteExpiry);
   const deleteExpiryBelow = db.prepare(sql.deleteExpiryBelow);
+  const insertPairIfMissing = db.prepare(sql.insertPairIfMissing);
   // Space freed by deletions goes back to the file system when the database was made with
   // auto_vacuum = INCREMENTAL (sqlite.ts); elsewhere SQLite reuses it for later rows.
   const incremental = db.pragma("auto_vacuum", { simple: true }) === 2;
@@ -121,11 +122,46 @@ function openBatches(options) {
     if (rows.length > 0 && incremental) db.pragma("incremental_vacuum");
   }
   const deleteOutboxProbe = db.prepare("SELECT 1 FROM outbox WHERE id = ?").pluck();
+  /**
+   * `owner`'s copies of messages from its history, in order: a message already here (same digest)
+   * keeps its id, and gets `owner`'s copy only if it has none; a new one gets the next id. Each
+   * copy keeps its JSON (its original receipts), even a sender's (schema version 5 leaves those
+   * empty only for messages whose recipient's row here has the same JSON).
+   */
+  function importAll(owner, entries) {
+    const imported = entries.map((m) => {
+      const digest = hexBytes(m.digest);
+      const from = hexBytes(m.from);
+      const to = hexBytes(m.to);
+      let id = findByDigest.get(m.timestamp, digest);
+      if (id === undefined) {
+        id = Number(insertMessage.run(m.timestamp, digest, from, Date.now(), to).lastInsertRowid);
+        if (m.expires !== undefined) insertExpiry.run(id, m.expires);
+      }
+      const json = idHead + id + '"' + m.tail;
+      let answer;
+      if (to.equals(owner)) {
+        const held = selectJson.get(to, sides.received, id) ?? selectJson.get(to, sides.requests, id);
+        if (held === undefined) insertMailbox.run(to, sides.received, id, from, m.timestamp, json);
+        answer = held ?? json;
+      }
+      if (from.equals(owner)) {
+        const held = selectJson.get(from, sides.sent, id);
+        if (held === undefined) insertMailbox.run(from, sides.sent, id, to, m.timestamp, json);
+        // An empty sent row reads its recipient's JSON.
+        answer ??= held === "" ? (selectJson.get(to, sides.received, id) ?? selectJson.get(to, sides.requests, id) ?? json) : (held ?? json);
+      }
+      insertPairIfMissing.run(from, to, id);
+      return { id, json: answer ?? json };
+    });
+    return { imported };
+  }
   const appendAll = db.transaction((batch) =>
     batch.map((m) => {
       if (m.remove) return remove(hexBytes(m.remove.owner), m.remove.ids);
       if (m.sweep) return sweep(m.sweep.below, m.sweep.limit);
       if (m.sweepExpiring) return sweepExpiring(m.sweepExpiring.now, m.sweepExpiring.limit);
+      if (m.import) return importAll(hexBytes(m.import.owner), m.import.entries);
       if (m.settle) {
         // Only an entry still in the outbox is settled: a late second settlement leaves the first.
         if (deleteOutbox.run(m.settle.id).changes === 1) updateSent.run(m.settle.json, hexBytes(m.settle.sender), sides.sent, m.settle.id);

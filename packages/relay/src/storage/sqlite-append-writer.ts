@@ -52,11 +52,19 @@ export interface WireSweepExpiring {
   sweepExpiring: { now: number; limit: number };
 }
 
+/**
+ * An account importing messages of its own history into its mailbox (`neutralService_importMessages`),
+ * in one transaction. Answered `{ imported }`: each message's id and the account's JSON of it.
+ */
+export interface WireImport {
+  import: { owner: string; entries: Pick<WireAppend, "digest" | "from" | "to" | "timestamp" | "tail" | "expires">[] };
+}
+
 /** Everything a writer commits. */
-export type WireEntry = WireAppend | WireSettle | WireRemove | WireSweep | WireSweepExpiring;
+export type WireEntry = WireAppend | WireSettle | WireRemove | WireSweep | WireSweepExpiring | WireImport;
 
 /** What a writer answers per entry: an append's new id, or the stored original of a resend; a removal's pending ids; a sweep's count. */
-export type WireResult = number | { id: number; json: string } | { pending: number[] };
+export type WireResult = number | { id: number; json: string } | { pending: number[] } | { imported: { id: number; json: string }[] };
 
 /** Where a SQLite store's appends go to be committed. */
 export interface AppendWriter {
@@ -92,6 +100,7 @@ export interface WriterSchema {
     selectSenderExpired: string;
     deleteExpiry: string;
     deleteExpiryBelow: string;
+    insertPairIfMissing: string;
     insertMailbox: string;
     insertPair: string;
     insertOutbox: string;

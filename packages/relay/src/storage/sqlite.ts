@@ -166,6 +166,7 @@ export const WRITER_SCHEMA: WriterSchema = {
     selectSenderExpired: "SELECT e.id, m.sender, m.recipient FROM message_expiry AS e JOIN messages AS m ON m.id = e.id WHERE e.expires <= ? ORDER BY e.expires LIMIT ?",
     deleteExpiry: "DELETE FROM message_expiry WHERE id = ?",
     deleteExpiryBelow: "DELETE FROM message_expiry WHERE id < ?",
+    insertPairIfMissing: "INSERT OR IGNORE INTO pairs (sender, recipient, id) VALUES (?, ?, ?)",
     insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, ?, ?, ?, ?)",
     insertPair: "INSERT INTO pairs (sender, recipient, id) VALUES (?, ?, ?)",
     insertOutbox: "INSERT INTO outbox (id, destination, lane, sender, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -392,7 +393,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       writer ??= startStoreWriter(options);
       return writer.append(wire).then((result): AppendResult => {
         if (typeof result === "number") return { stored: { id: result, json: messageJsonWithId(result, wire.tail) }, created: true };
-        if ("pending" in result) throw new Error("the writer answered an append as a removal");
+        if ("pending" in result || "imported" in result) throw new Error("the writer answered an append as something else");
         return { stored: result, created: false };
       });
     },
@@ -430,6 +431,22 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       writer ??= startStoreWriter(options);
       const result = await writer.append({ remove: { owner, ids: [...ids] } });
       return { pending: typeof result === "object" && "pending" in result ? result.pending : [] };
+    },
+
+    async importMessages(owner, messages) {
+      if (closed) throw new StoreClosedError();
+      writer ??= startStoreWriter(options);
+      const entries = messages.map(({ fields, digest }) => ({
+        digest: Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString("hex"),
+        from: fields.from,
+        to: fields.to,
+        timestamp: fields.timestamp,
+        tail: messageJsonTail(fields),
+        ...(fields.expires !== undefined && { expires: fields.expires }),
+      }));
+      const result = await writer.append({ import: { owner, entries } });
+      if (typeof result !== "object" || !("imported" in result)) throw new Error("the writer answered an import as something else");
+      return result.imported;
     },
 
     async sweepExpired(limit) {

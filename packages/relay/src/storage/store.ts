@@ -1,3 +1,4 @@
+import type { WireMessageFields } from "@neutral/protocol";
 import type { AcceptedMessage } from "../message.js";
 
 /**
@@ -43,6 +44,13 @@ export interface PageQuery {
 }
 
 /** A stored message: its id and its wire JSON (see `messageJson`). */
+/** A message of an account's own history, imported (moving home): every field and both original receipts. */
+export interface ImportedMessage {
+  fields: WireMessageFields & { receiverReceipt: string };
+  /** The EIP-712 digest of the sender's `Message` (or `ExpiringMessage`). */
+  digest: Uint8Array;
+}
+
 export interface StoredMessage {
   id: number;
   json: string;
@@ -237,6 +245,14 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
    * If some of them are still pending delivery to another node, deletes nothing and answers them.
    */
   deleteMessages(owner: string, ids: readonly number[]): Promise<{ pending: number[] }>;
+  /**
+   * Stores `owner`'s copies of messages from its own history (moving home), as given: its received
+   * copy of one it received, its sent copy of one it sent (both for one to itself), each under a new
+   * id in the order given, durably, in one transaction. A message already in `owner`'s mailbox (same
+   * digest) is answered as it is; one held here for the other party only gets `owner`'s copy added
+   * under its id. Answers each message's id and `owner`'s JSON of it.
+   */
+  importMessages(owner: string, messages: readonly ImportedMessage[]): Promise<StoredMessage[]>;
   /**
    * The retention sweep: deletes up to `limit` of the messages stored longer ago than the store's
    * retention (every copy and trace, outbox entry included), and answers how many. 0 when none is

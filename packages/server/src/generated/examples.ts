@@ -693,5 +693,38 @@ export const examples: readonly ExamplePairing[] = [
     },
     "stream": false,
     "notification": false
+  },
+  {
+    "method": "neutralService_importMessages",
+    "name": "Bob imports message 1, which is here already",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "messages",
+        "value": [
+          {
+            "id": "1",
+            "message": "a1b2c3d4e5f60718",
+            "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+            "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+            "signature": "0xc3cee1fa0f77347d3ef59bdd3770b07c7512541f749a0998c494552b55bbdc5a292ec94c0db820134f639f1d8e8be006f5fe801a6ee0cf0d14b405ea9f18d3d91b",
+            "sender_receipt": "0xf62a4641ba96fede3b61c6cc733eeadadf0fef4b6a812b022ab72d63e708be6d2b48f8f69798ab82d35d8c9ef263734d57026fc38a212eeece29f9aa3f5dedda1b",
+            "receiver_receipt": "0x9d53fd86f9250be7931d6b407d6a6418a9d3992f355c98add1ed0b78c047e14770303b2aeb550f7cb00df94f9e9c39ba26031c752c037a4b8cd5b66586a82c0a1c",
+            "timestamp": 1767225600000
+          }
+        ]
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "ids": [
+            "1"
+          ]
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
   }
 ];

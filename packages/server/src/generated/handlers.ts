@@ -82,4 +82,10 @@ export interface Handlers<Ctx extends RequestContext = RequestContext> {
    * Called only with an authenticated context.
    */
   neutralService_getConsent(args: T.GetConsentArgs, context: Authenticated<Ctx>): Reply<T.GetConsentResult>;
+  /**
+   * Import messages of the authenticated account's own history (an export from its former home node) into its mailbox here, with their original signatures and receipts.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_importMessages(args: T.ImportMessagesArgs, context: Authenticated<Ctx>): Reply<T.ImportMessagesResult>;
 }

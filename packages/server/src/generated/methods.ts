@@ -308,6 +308,25 @@ export const methodDescriptors = {
       },
     ],
   },
+  "neutralService_importMessages": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "messages",
+        required: true,
+        schema: {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 100,
+          "items": {
+            "$ref": "#/components/schemas/Message"
+          }
+        },
+      },
+    ],
+  },
 } as const satisfies Record<string, MethodDescriptor>;
 
 export type MethodName = keyof typeof methodDescriptors;

@@ -1,0 +1,90 @@
+// neutralService_importMessages on a real node (issue 24, moving home): an account stores messages
+// of its own history with their original signatures and receipts; what is not its own, not
+// delivered, not signed, past its end or too big is refused whole, storing nothing.
+import { fixtureSigner, fixtureStoredMessage, TEST_KEYS } from "@neutral/protocol/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { wallet } from "../test/wallets.js";
+import { call, startRelay, type RunningRelay } from "../testing/index.js";
+
+const alice = fixtureSigner(TEST_KEYS.alice);
+const bob = fixtureSigner(TEST_KEYS.bob);
+const carol = fixtureSigner(TEST_KEYS.carol);
+/** The account's former home: the node that signed the receipts of its history. */
+const formerHome = fixtureSigner(TEST_KEYS.peer);
+
+let relay: RunningRelay | undefined;
+afterEach(async () => {
+  await relay?.stop();
+  relay = undefined;
+});
+
+interface WireMessage {
+  id: string;
+  message: string;
+  from: string;
+  to: string;
+  signature: string;
+  sender_receipt: string;
+  receiver_receipt?: string;
+  timestamp: number;
+  expires?: number;
+  status?: string;
+}
+
+/** A message of the history, as the former home served it (its receipts signed by that node). */
+function historic(from: typeof alice, to: typeof alice, body: string, timestamp: number, id = "7"): WireMessage {
+  const stored = fixtureStoredMessage(formerHome, from.signMessageFor(to.address, body, timestamp));
+  return { id, message: stored.message, from: stored.from, to: stored.to, signature: stored.signature, sender_receipt: stored.senderReceipt, receiver_receipt: stored.receiverReceipt!, timestamp: stored.timestamp };
+}
+
+async function mailbox(node: RunningRelay, token: string): Promise<WireMessage[]> {
+  const answer = await call(node.url, "neutralService_getInbox", [{ direction: "all" }, 100], token);
+  return (answer.body.result[0] as { data: WireMessage[] }).data.reverse();
+}
+
+describe("neutralService_importMessages", () => {
+  it("stores the account's history as given, under new ids in order, its original receipts kept; again: the same ids, nothing twice", { timeout: 60_000 }, async () => {
+    relay = await startRelay();
+    const token = await wallet(TEST_KEYS.bob).token({ domain: relay.domain });
+    const history = [historic(alice, bob, "0a", 1767225600000, "3"), historic(bob, carol, "0b", 1767225660000, "5"), historic(bob, bob, "0c", 1767225720000, "9")];
+    const answer = await call(relay.url, "neutralService_importMessages", [history], token);
+    expect(answer.body.error).toBeUndefined();
+    const { ids } = answer.body.result[0] as { ids: string[] };
+    expect(ids.map(Number)).toEqual([...ids.map(Number)].sort((x, y) => x - y));
+    expect(new Set(ids).size).toBe(3);
+    expect(await mailbox(relay, token)).toEqual(history.map((message, i) => ({ ...message, id: ids[i] })));
+    // By name, again: the same ids; the mailbox is unchanged.
+    expect((await call(relay.url, "neutralService_importMessages", { messages: history }, token)).body.result).toEqual([{ ids }]);
+    expect(await mailbox(relay, token)).toHaveLength(3);
+    // Nothing of the other parties' is here.
+    expect(await mailbox(relay, await wallet(TEST_KEYS.alice).token({ domain: relay.domain }))).toEqual([]);
+  });
+
+  it("refuses the whole import, storing nothing, for a message not the account's, not delivered, not signed, past its end or too big", { timeout: 60_000 }, async () => {
+    relay = await startRelay({ args: ["--max-message-bytes", "16"] });
+    const token = await wallet(TEST_KEYS.bob).token({ domain: relay.domain });
+    const good = historic(alice, bob, "01", 1767225600000);
+    const refused = async (bad: WireMessage | unknown) => (await call(relay!.url, "neutralService_importMessages", [[good, bad]], token)).body.error as { code: number; data?: { field?: string; index?: number } };
+    expect(await refused(historic(alice, carol, "02", 1767225600001))).toMatchObject({ code: -32002, data: { index: 1 } });
+    const { receiver_receipt: _none, ...undelivered } = historic(alice, bob, "03", 1767225600002);
+    expect(await refused({ ...undelivered, status: "pending" })).toMatchObject({ code: -32602, data: { field: "messages[1].status", index: 1 } });
+    expect(await refused({ ...historic(alice, bob, "04", 1767225600003), status: "failed", reason: "refused" })).toMatchObject({ code: -32602, data: { index: 1 } });
+    expect(await refused({ ...historic(alice, bob, "05", 1767225600004), message: "06" })).toMatchObject({ code: -32003, data: { field: "messages[1].signature", index: 1 } });
+    expect(await refused({ ...historic(alice, bob, "07", 1767225600005), receiver_receipt: `0x${"00".repeat(65)}` })).toMatchObject({ code: -32003, data: { field: "messages[1].receiver_receipt" } });
+    // An end long past (the expiry check comes before the signatures').
+    const ended = alice.signMessageFor(bob.address, "08", 1767225600006, 1767225700000);
+    expect(await refused({ ...historic(alice, bob, "08", 1767225600006), expires: ended.expires, signature: ended.signature })).toMatchObject({ code: -32602, data: { field: "messages[1].expires" } });
+    // The size limit: 16 bytes fit, 17 do not.
+    expect(await refused(historic(alice, bob, "11".repeat(17), 1767225600007))).toMatchObject({ code: -32005, data: { index: 1 } });
+    // Malformed: the schema's -32602; more than 100 messages.
+    expect(await refused({ ...good, from: "alice" })).toMatchObject({ code: -32602 });
+    const tooMany = (await call(relay.url, "neutralService_importMessages", [Array.from({ length: 101 }, () => good)], token)).body.error;
+    expect(tooMany).toMatchObject({ code: -32602 });
+    expect(await mailbox(relay, token)).toEqual([]);
+    // At the limits: 16 bytes, and 100 messages.
+    const full = historic(alice, bob, "11".repeat(16), 1767225600008);
+    expect((await call(relay.url, "neutralService_importMessages", [[full]], token)).body.error).toBeUndefined();
+    const hundred = Array.from({ length: 100 }, (_, i) => historic(alice, bob, (i + 16).toString(16), 1767225601000 + i));
+    expect(((await call(relay.url, "neutralService_importMessages", [hundred], token)).body.result[0] as { ids: string[] }).ids).toHaveLength(100);
+  });
+});
