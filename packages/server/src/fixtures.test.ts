@@ -48,6 +48,7 @@ const handlers: Handlers<TestContext> = {
   neutralService_deleteMessages: () => answer("neutralService_deleteMessages"),
   neutralService_setConsent: () => answer("neutralService_setConsent"),
   neutralService_getConsent: () => answer("neutralService_getConsent"),
+  neutralService_importMessages: () => answer("neutralService_importMessages"),
 };
 
 function expectedPayloads(fixture: Fixture): Map<string, unknown> {

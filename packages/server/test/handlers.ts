@@ -105,6 +105,10 @@ export function createTestHandlers() {
       calls.push({ method: "neutralService_getConsent", args, auth: context.auth });
       return { account: context.auth.address, policy: null, records: [], end: true };
     },
+    neutralService_importMessages(args, context) {
+      calls.push({ method: "neutralService_importMessages", args, auth: context.auth });
+      return { ids: args.messages.map((_, i) => String(i + 1)) };
+    },
     neutralService_deliver(args, context) {
       calls.push({ method: "neutralService_deliver", args, auth: context.auth });
       return { outcomes: args.messages.map(() => ({ receiver_receipt: sig("b") })), signature: sig("c") };
