@@ -4,6 +4,8 @@ import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRelay, type RunningRelay } from "../../testing/index.js";
 import { TEST_KEYS, wallet } from "../../test/wallets.js";
+import { createTestSchema, type TestSchema } from "../../test/postgres.js";
+import { sendMany } from "../../test/live.js";
 
 const alice = wallet(TEST_KEYS.alice);
 const bob = wallet(TEST_KEYS.bob);
@@ -206,5 +208,47 @@ describe("a node of one process", () => {
       }
     },
     TEST_TIMEOUT_MS,
+  );
+});
+
+describe("a node on PostgreSQL", () => {
+  let schema: TestSchema | undefined;
+  afterAll(async () => {
+    await schema?.drop().catch(() => {});
+  }, TEST_TIMEOUT_MS);
+
+  it(
+    "reports the store from PostgreSQL (messages, bytes, outbox, sends), is ready, and is not once its database is gone",
+    async () => {
+      schema = await createTestSchema();
+      const relay = await startRelay({ args: ["--metrics-port", "0"], env: { NEUTRAL_DATABASE_URL: schema.url } });
+      try {
+        const url = metricsUrl(relay);
+        expect((await fresh(`${relay.url}/ready`)).status).toBe(200);
+        const before = await scrape(url);
+        const token = await alice.token({ domain: relay.domain });
+        await sendMany(relay, alice, token, bob.address, 3, 1);
+        // The store gauges are sampled (storage-gauges.ts): wait for a sample after the sends.
+        let after = await scrape(url);
+        const deadline = Date.now() + 15_000;
+        while (value(after, "neutral_store_messages") < 3 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          after = await scrape(url);
+        }
+        expect(value(after, "neutral_store_messages")).toBe(3);
+        expect(value(after, "neutral_store_bytes")).toBeGreaterThan(0);
+        expect(value(after, "neutral_outbox_messages")).toBe(0);
+        expect(value(after, "neutral_sends_total", { route: "local" }) - value(before, "neutral_sends_total", { route: "local" })).toBe(3);
+        // The database gone (its schema dropped under the node): not ready, with a reason; alive still.
+        await schema.drop();
+        schema = undefined;
+        const ready = await fresh(`${relay.url}/ready`);
+        expect(ready.status).toBe(503);
+        expect((await fresh(`${relay.url}/health`)).status).toBe(200);
+      } finally {
+        await relay.stop();
+      }
+    },
+    60_000,
   );
 });
