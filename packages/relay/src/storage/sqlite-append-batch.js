@@ -60,6 +60,11 @@ function openBatches(options) {
   // Space freed by deletions goes back to the file system when the database was made with
   // auto_vacuum = INCREMENTAL (sqlite.ts); elsewhere SQLite reuses it for later rows.
   const incremental = db.pragma("auto_vacuum", { simple: true }) === 2;
+  // Given back only once the free pages are an eighth of the file: while sends keep storing about
+  // what the sweep deletes, they reuse the freed pages, and returning them to the file system only
+  // for the next appends to grow the file again would cost both (README, "Retention and deletion").
+  const RECLAIM_FRACTION = 8;
+  const freePages = () => db.pragma("freelist_count", { simple: true });
   const hexBytes = (hex) => Buffer.from(hex.startsWith("0x") ? hex.slice(2) : hex, "hex");
   /** Deletes `owner`'s copies of the messages `ids`; returns the ids still pending (then deletes nothing). */
   function remove(owner, ids) {
@@ -111,15 +116,15 @@ function openBatches(options) {
   function purge(rows) {
     for (const { id, sender, recipient } of rows) {
       if (recipient !== null) {
-        deleteMailbox.run(recipient, sides.received, id);
-        deleteMailbox.run(recipient, sides.requests, id);
+        // A received copy is in the inbox or in the requests folder, not both.
+        if (deleteMailbox.run(recipient, sides.received, id).changes === 0) deleteMailbox.run(recipient, sides.requests, id);
         deletePair.run(sender, recipient, id);
       }
       deleteMailbox.run(sender, sides.sent, id);
       deleteOutbox.run(id);
       deleteMessage.run(id);
     }
-    if (rows.length > 0 && incremental) db.pragma("incremental_vacuum");
+    if (rows.length > 0 && incremental && freePages() > db.pragma("page_count", { simple: true }) / RECLAIM_FRACTION) db.pragma("incremental_vacuum");
   }
   const deleteOutboxProbe = db.prepare("SELECT 1 FROM outbox WHERE id = ?").pluck();
   /**

@@ -96,6 +96,29 @@ describe("SQLite store specifics", () => {
       expect(after.free).toBeLessThan(50);
     });
 
+    it("keeps what a sweep frees for the next appends while it is under an eighth of the file, instead of giving it back and growing again", { timeout: 30_000 }, async () => {
+      const retentionMs = 1000;
+      const store = open({ retentionMs });
+      const other = connect();
+      const body = "ab".repeat(4096);
+      const fill = (count: number, from: number) =>
+        Promise.all(Array.from({ length: count }, (_, i) => store.append(testMessage(randomAddress(), randomAddress(), { message: body, timestamp: BASE_TIMESTAMP + from + i }))));
+      await fill(1000, 0);
+      await new Promise((resolve) => setTimeout(resolve, retentionMs + 1100));
+      const full = pages(other);
+      expect(await store.sweepExpired(100)).toBe(100); // about a tenth of the file
+      const swept = pages(other);
+      expect(swept.total, "not given back").toBe(full.total);
+      expect(swept.free).toBeGreaterThan(90);
+      expect(swept.free).toBeLessThan(full.total / 8);
+      await fill(100, 1000);
+      const refilled = pages(other);
+      expect(refilled.total - full.total, "the appends reused the freed pages").toBeLessThan(swept.free / 4);
+      // Past an eighth: given back.
+      expect(await store.sweepExpired(200)).toBe(200);
+      expect(pages(other).total).toBeLessThan(refilled.total - 150);
+    });
+
     it("a database made before auto_vacuum keeps working: its freed pages are reused", { timeout: 30_000 }, async () => {
       const old = connect();
       old.pragma("auto_vacuum = NONE");
