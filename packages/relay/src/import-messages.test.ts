@@ -87,4 +87,16 @@ describe("neutralService_importMessages", () => {
     const hundred = Array.from({ length: 100 }, (_, i) => historic(alice, bob, (i + 16).toString(16), 1767225601000 + i));
     expect(((await call(relay.url, "neutralService_importMessages", [hundred], token)).body.result[0] as { ids: string[] }).ids).toHaveLength(100);
   });
+
+  it("counts against the account's storage quota, up to the limit and not past it; what was here already is given back", { timeout: 60_000 }, async () => {
+    relay = await startRelay({ args: ["--sender-quota-messages", "6"] });
+    const token = await wallet(TEST_KEYS.bob).token({ domain: relay.domain });
+    const batch = (from: number) => [0, 1, 2].map((i) => historic(alice, bob, `a${from + i}`, 1767225600000 + from + i));
+    const importing = async (messages: WireMessage[]) => (await call(relay!.url, "neutralService_importMessages", [messages], token)).body.error;
+    expect(await importing(batch(0))).toBeUndefined(); // 3 of 6 used
+    expect(await importing(batch(0))).toBeUndefined(); // counted, then given back: still 3
+    expect(await importing(batch(3))).toBeUndefined(); // 6 of 6: at the limit
+    expect(await importing(batch(6))).toMatchObject({ code: -32029, data: { quota: "senderQuotaMessages", limit: 6 } });
+    expect(await mailbox(relay, token)).toHaveLength(6);
+  });
 });

@@ -610,19 +610,23 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
           }
         }
       }
-      // The account's own quotas, as a sender and as a recipient: an import cannot store more than sends could.
+      // The account's own quotas, as a sender and as a recipient: an import cannot store more than
+      // sends could. Counted before, given back for what was not stored (here already, or a failure).
+      const sizes = imported.map(({ fields }) => fields.message.length / 2);
       const taken: number[] = [];
+      let stored: Awaited<ReturnType<MessageStore["importMessages"]>>;
       try {
-        for (const { fields } of imported) {
-          quotas?.take(account, account, fields.message.length / 2);
-          taken.push(fields.message.length / 2);
+        for (const bytes of sizes) {
+          quotas?.take(account, account, bytes);
+          taken.push(bytes);
         }
-        const stored = await store.importMessages(account, imported);
-        return { ids: stored.map(({ id }) => String(id)) };
+        stored = await store.importMessages(account, imported);
       } catch (error) {
         for (const bytes of taken) quotas?.refund(account, account, bytes);
         throw error;
       }
+      stored.forEach(({ created }, i) => created || quotas?.refund(account, account, sizes[i]!));
+      return { ids: stored.map(({ id }) => String(id)) };
     },
 
     async neutralService_setConsent({ records, policy }, { auth }): Promise<ConsentState> {

@@ -1330,7 +1330,9 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         const received = testMessage(alice, bob);
         const sent = testMessage(bob, carol, { expires: Date.now() + 600_000 });
         const self = testMessage(bob, bob);
-        const first = await store.importMessages(bob, [received, sent, self].map(imported));
+        const answered = await store.importMessages(bob, [received, sent, self].map(imported));
+        expect(answered.map(({ created }) => created)).toEqual([true, true, true]);
+        const first = answered.map(({ id, json }) => ({ id, json }));
         expect(first.map(({ json }) => json)).toEqual([received, sent, self].map((message, i) => messageJson(first[i]!.id, message)));
         expect(first[0]!.id).toBeLessThan(first[1]!.id);
         expect(first[1]!.id).toBeLessThan(first[2]!.id);
@@ -1341,7 +1343,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         expect(await wholeMailbox(store, alice)).toEqual([]);
         expect(await wholeMailbox(store, carol)).toEqual([]);
         // Again: the same ids and JSON, nothing new; a resend of one is answered it.
-        expect(await store.importMessages(bob, [received, sent, self].map(imported))).toEqual(first);
+        expect(await store.importMessages(bob, [received, sent, self].map(imported))).toEqual(first.map((entry) => ({ ...entry, created: false })));
         expect(await wholeMailbox(store, bob)).toEqual(first);
         expect(await store.append(resendOf(received))).toEqual({ stored: first[0], created: false });
         // Its end is kept: the sweep takes it.
@@ -1355,14 +1357,14 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         const { stored } = await store.append(delivered);
         const alicesCopy = { ...delivered, senderReceipt: randomSignature(), receiverReceipt: randomSignature() };
         const [added] = await store.importMessages(alice, [imported(alicesCopy)]);
-        expect(added).toEqual({ id: stored.id, json: messageJson(stored.id, alicesCopy) });
-        expect(await store.page({ owner: alice, ranges: [{ side: "sent" }], order: "desc", limit: 10 })).toEqual({ messages: [added], end: true });
+        expect(added).toEqual({ id: stored.id, json: messageJson(stored.id, alicesCopy), created: true });
+        expect(await store.page({ owner: alice, ranges: [{ side: "sent" }], order: "desc", limit: 10 })).toEqual({ messages: [{ id: stored.id, json: added!.json }], end: true });
         expect(await store.page({ owner: bob, ranges: [{ side: "received" }], order: "desc", limit: 10 })).toEqual({ messages: [stored], end: true });
         expect(await store.latestPeer(alice)).toBe(bob);
         // Bob deletes his copy; importing it again brings it back under the same id.
         await store.deleteMessages(bob, [stored.id]);
         expect(await wholeMailbox(store, bob)).toEqual([]);
-        expect(await store.importMessages(bob, [imported(delivered)])).toEqual([stored]);
+        expect(await store.importMessages(bob, [imported(delivered)])).toEqual([{ ...stored, created: true }]);
         expect(await wholeMailbox(store, bob)).toEqual([stored]);
         expect(await store.page({ owner: bob, ranges: [{ side: "received", peer: alice }], order: "desc", limit: 10 })).toEqual({ messages: [stored], end: true });
       });

@@ -379,7 +379,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         // The id counter's lock, as every append takes it: ids commit in order (version 1's comment).
         const counter = await client.query<{ last_id: number | string }>("SELECT last_id FROM id_counter WHERE singleton FOR UPDATE");
         let lastId = Number(counter.rows[0]!.last_id);
-        const imported: StoredMessage[] = [];
+        const imported: (StoredMessage & { created: boolean })[] = [];
         for (const { fields, digest } of messages) {
           const [from, to] = [addressBytes(fields.from), addressBytes(fields.to)];
           const known = await client.query<{ id: number }>("SELECT id FROM messages WHERE digest = $1", [Buffer.from(digest)]);
@@ -391,14 +391,18 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           }
           const json = messageJsonWithId(id, messageJsonTail(fields));
           let answer: string | undefined;
+          let created = false;
           // The owner's copy on each side it is a party to, unless it has one (then that one answers).
           for (const [party, peer, sides, side] of [[to, from, [1, 3], 1], [from, to, [2], 2]] as const) {
             if (!party.equals(key)) continue;
             const held = await client.query<{ json: string }>("SELECT json FROM mailbox WHERE owner = $1 AND side = ANY($2::smallint[]) AND id = $3 LIMIT 1", [key, sides, id]);
-            if (held.rows[0] === undefined) await client.query("INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES ($1, $2, $3, $4, $5, $6)", [key, side, id, peer, fields.timestamp, json]);
+            if (held.rows[0] === undefined) {
+              await client.query("INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES ($1, $2, $3, $4, $5, $6)", [key, side, id, peer, fields.timestamp, json]);
+              created = true;
+            }
             answer ??= held.rows[0]?.json ?? json;
           }
-          imported.push({ id, json: answer ?? json });
+          imported.push({ id, json: answer ?? json, created });
         }
         await client.query("UPDATE id_counter SET last_id = $1 WHERE singleton", [lastId]);
         // Streams of the owner's mailbox hear of it once it has committed (live/postgres-commits.ts).

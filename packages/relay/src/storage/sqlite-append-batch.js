@@ -145,19 +145,20 @@ function openBatches(options) {
       }
       const json = idHead + id + '"' + m.tail;
       let answer;
+      let created = false;
       if (to.equals(owner)) {
         const held = selectJson.get(to, sides.received, id) ?? selectJson.get(to, sides.requests, id);
-        if (held === undefined) insertMailbox.run(to, sides.received, id, from, m.timestamp, json);
+        if (held === undefined) created = insertMailbox.run(to, sides.received, id, from, m.timestamp, json).changes === 1;
         answer = held ?? json;
       }
       if (from.equals(owner)) {
         const held = selectJson.get(from, sides.sent, id);
-        if (held === undefined) insertMailbox.run(from, sides.sent, id, to, m.timestamp, json);
+        if (held === undefined) created = insertMailbox.run(from, sides.sent, id, to, m.timestamp, json).changes === 1 || created;
         // An empty sent row reads its recipient's JSON.
         answer ??= held === "" ? (selectJson.get(to, sides.received, id) ?? selectJson.get(to, sides.requests, id) ?? json) : (held ?? json);
       }
       insertPairIfMissing.run(from, to, id);
-      return { id, json: answer ?? json };
+      return { id, json: answer ?? json, created };
     });
     return { imported };
   }

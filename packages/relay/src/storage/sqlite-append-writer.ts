@@ -54,7 +54,8 @@ export interface WireSweepExpiring {
 
 /**
  * An account importing messages of its own history into its mailbox (`neutralService_importMessages`),
- * in one transaction. Answered `{ imported }`: each message's id and the account's JSON of it.
+ * in one transaction. Answered `{ imported }`: each message's id, the account's JSON of it, and
+ * whether the account's copy is new.
  */
 export interface WireImport {
   import: { owner: string; entries: Pick<WireAppend, "digest" | "from" | "to" | "timestamp" | "tail" | "expires">[] };
@@ -64,7 +65,7 @@ export interface WireImport {
 export type WireEntry = WireAppend | WireSettle | WireRemove | WireSweep | WireSweepExpiring | WireImport;
 
 /** What a writer answers per entry: an append's new id, or the stored original of a resend; a removal's pending ids; a sweep's count. */
-export type WireResult = number | { id: number; json: string } | { pending: number[] } | { imported: { id: number; json: string }[] };
+export type WireResult = number | { id: number; json: string } | { pending: number[] } | { imported: { id: number; json: string; created: boolean }[] };
 
 /** Where a SQLite store's appends go to be committed. */
 export interface AppendWriter {

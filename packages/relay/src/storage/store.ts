@@ -250,9 +250,9 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
    * copy of one it received, its sent copy of one it sent (both for one to itself), each under a new
    * id in the order given, durably, in one transaction. A message already in `owner`'s mailbox (same
    * digest) is answered as it is; one held here for the other party only gets `owner`'s copy added
-   * under its id. Answers each message's id and `owner`'s JSON of it.
+   * under its id. Answers each message's id, `owner`'s JSON of it, and whether `owner`'s copy is new.
    */
-  importMessages(owner: string, messages: readonly ImportedMessage[]): Promise<StoredMessage[]>;
+  importMessages(owner: string, messages: readonly ImportedMessage[]): Promise<(StoredMessage & { created: boolean })[]>;
   /**
    * The retention sweep: deletes up to `limit` of the messages stored longer ago than the store's
    * retention (every copy and trace, outbox entry included), and answers how many. 0 when none is
