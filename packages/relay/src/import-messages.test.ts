@@ -3,6 +3,7 @@
 // delivered, not signed, past its end or too big is refused whole, storing nothing.
 import { fixtureSigner, fixtureStoredMessage, TEST_KEYS } from "@neutral/protocol/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import type { StoredMessage } from "../test/federation.js";
 import { wallet } from "../test/wallets.js";
 import { call, startRelay, type RunningRelay } from "../testing/index.js";
 
@@ -18,18 +19,8 @@ afterEach(async () => {
   relay = undefined;
 });
 
-interface WireMessage {
-  id: string;
-  message: string;
-  from: string;
-  to: string;
-  signature: string;
-  sender_receipt: string;
-  receiver_receipt?: string;
-  timestamp: number;
-  expires?: number;
-  status?: string;
-}
+/** A message as a node serves it (test/federation.ts), with the members an import may carry. */
+type WireMessage = StoredMessage;
 
 /** A message of the history, as the former home served it (its receipts signed by that node). */
 function historic(from: typeof alice, to: typeof alice, body: string, timestamp: number, id = "7"): WireMessage {
@@ -44,7 +35,8 @@ async function mailbox(node: RunningRelay, token: string): Promise<WireMessage[]
 
 describe("neutralService_importMessages", () => {
   it("stores the account's history as given, under new ids in order, its original receipts kept; again: the same ids, nothing twice", { timeout: 60_000 }, async () => {
-    relay = await startRelay();
+    // Two workers: the import goes through the primary's writer like every append.
+    relay = await startRelay({ workers: 2 });
     const token = await wallet(TEST_KEYS.bob).token({ domain: relay.domain });
     const history = [historic(alice, bob, "0a", 1767225600000, "3"), historic(bob, carol, "0b", 1767225660000, "5"), historic(bob, bob, "0c", 1767225720000, "9")];
     const answer = await call(relay.url, "neutralService_importMessages", [history], token);

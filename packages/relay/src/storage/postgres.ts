@@ -156,6 +156,19 @@ function pageStatement(ranges: readonly MailboxRange[], since: boolean, until: b
 }
 
 /**
+ * The rest of a sweep statement after its `doomed` CTE (id, sender, recipient of the messages to
+ * delete): every copy, the outbox entry, the sender-set end (of the ids in `ends`) and the message
+ * row, in the statement's one transaction; answers `swept`, how many messages went.
+ */
+const PURGE_DOOMED = (ends: "doomed" | "due") =>
+  "received AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.recipient AND b.side IN (1, 3) AND b.id = d.id), " +
+  "sent AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.sender AND b.side = 2 AND b.id = d.id), " +
+  "queued AS (DELETE FROM outbox o USING doomed d WHERE o.id = d.id), " +
+  `ends AS (DELETE FROM message_expiry e USING ${ends} x WHERE e.id = x.id), ` +
+  "swept AS (DELETE FROM messages m USING doomed d WHERE m.id = d.id RETURNING m.id) " +
+  "SELECT count(*)::int AS swept FROM swept";
+
+/**
  * Opens the PostgreSQL store: a `pg` pool, migrations applied (under an advisory lock, so replicas
  * may start together). Appends are batched per process: while one batch commits, the next
  * collects, and each batch is a single `neutral_append` call, durable when it returns (PostgreSQL's
@@ -439,14 +452,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const below = await servedFloor(true);
       const { rows } = await pool.query<{ swept: number }>({
         name: "neutral_sweep",
-        text:
-          "WITH doomed AS (SELECT id, sender, recipient FROM messages WHERE id < $1 ORDER BY id LIMIT $2), " +
-          "received AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.recipient AND b.side IN (1, 3) AND b.id = d.id), " +
-          "sent AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.sender AND b.side = 2 AND b.id = d.id), " +
-          "queued AS (DELETE FROM outbox o USING doomed d WHERE o.id = d.id), " +
-          "ends AS (DELETE FROM message_expiry e USING doomed d WHERE e.id = d.id), " +
-          "swept AS (DELETE FROM messages m USING doomed d WHERE m.id = d.id RETURNING m.id) " +
-          "SELECT count(*)::int AS swept FROM swept",
+        text: "WITH doomed AS (SELECT id, sender, recipient FROM messages WHERE id < $1 ORDER BY id LIMIT $2), " + PURGE_DOOMED("doomed"),
         values: [below, limit],
       });
       return rows[0]?.swept ?? 0;
@@ -460,12 +466,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         text:
           "WITH due AS (SELECT id FROM message_expiry WHERE expires <= $1 ORDER BY expires LIMIT $2), " +
           "doomed AS (SELECT m.id, m.sender, m.recipient FROM due JOIN messages m ON m.id = due.id), " +
-          "received AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.recipient AND b.side IN (1, 3) AND b.id = d.id), " +
-          "sent AS (DELETE FROM mailbox b USING doomed d WHERE b.owner = d.sender AND b.side = 2 AND b.id = d.id), " +
-          "queued AS (DELETE FROM outbox o USING doomed d WHERE o.id = d.id), " +
-          "ends AS (DELETE FROM message_expiry e USING due WHERE e.id = due.id), " +
-          "swept AS (DELETE FROM messages m USING doomed d WHERE m.id = d.id RETURNING m.id) " +
-          "SELECT count(*)::int AS swept FROM swept",
+          PURGE_DOOMED("due"),
         values: [now, limit],
       });
       return rows[0]?.swept ?? 0;
