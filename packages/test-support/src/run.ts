@@ -83,10 +83,19 @@ export function trackProcessGroup(pgid: number): () => void {
   const file = dir && path.join(dir, String(pgid));
   if (file) {
     try {
-      mkdirSync(dir!, { recursive: true });
+      // Not `recursive`: a worker still starting something while the run is being reaped would
+      // make the run's directory again, after its removal, and leave it behind.
+      mkdirSync(dir!);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+        // The run dir is gone: the run is ending. The group is still killed when this process exits.
+        return () => void groups.delete(pgid);
+      }
+    }
+    try {
       writeFileSync(file, `${process.pid}\n`);
     } catch {
-      // the run dir is gone: the run is ending
+      // the run dir went meanwhile
     }
   }
   return () => {
