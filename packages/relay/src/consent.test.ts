@@ -1,11 +1,12 @@
 // Consent on real relays (issue 24, openrpc.json "Consent"): a recipient's signed records and
 // policy decide whether a sender's message reaches its inbox, its requests folder, or is refused;
 // the recipient's node enforces it for senders on other nodes too.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
 import { TEST_KEYS, wallet, type TestWallet } from "../test/wallets.js";
 import { account, eventually, federation, startAll, type Federation, type TestNode } from "../test/federation.js";
-import { call, startRelay, type RunningRelay, type StartOptions } from "../testing/index.js";
+import { relaysPerTest } from "../test/relays.js";
+import { call } from "../testing/index.js";
 
 const alice = wallet(TEST_KEYS.alice);
 const bob = wallet(TEST_KEYS.bob);
@@ -22,16 +23,7 @@ async function policy(signer: TestWallet, mode: "open" | "allowed-only", timesta
   return { account: signer.address, mode, timestamp, signature: await signer.account.signTypedData({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "ConsentPolicy", message }) };
 }
 
-let running: RunningRelay[] = [];
-afterEach(async () => {
-  await Promise.all(running.map((relay) => relay.stop()));
-  running = [];
-});
-const relayWith = async (options: StartOptions = {}) => {
-  const relay = await startRelay(options);
-  running.push(relay);
-  return relay;
-};
+const relayWith = relaysPerTest();
 
 describe("consent on one node", () => {
   it("blocked senders are refused, unknown ones land in requests under allowed-only, allowed and replied-to ones in the inbox", { timeout: 60_000 }, async () => {

@@ -2,10 +2,11 @@
 // of its own history with their original signatures and receipts; what is not its own, not
 // delivered, not signed, past its end or too big is refused whole, storing nothing.
 import { fixtureSigner, fixtureStoredMessage, TEST_KEYS } from "@neutral/protocol/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { StoredMessage } from "../test/federation.js";
 import { wallet } from "../test/wallets.js";
-import { call, startRelay, type RunningRelay } from "../testing/index.js";
+import { relaysPerTest } from "../test/relays.js";
+import { call, type RunningRelay } from "../testing/index.js";
 
 const alice = fixtureSigner(TEST_KEYS.alice);
 const bob = fixtureSigner(TEST_KEYS.bob);
@@ -13,19 +14,25 @@ const carol = fixtureSigner(TEST_KEYS.carol);
 /** The account's former home: the node that signed the receipts of its history. */
 const formerHome = fixtureSigner(TEST_KEYS.peer);
 
-let relay: RunningRelay | undefined;
-afterEach(async () => {
-  await relay?.stop();
-  relay = undefined;
-});
+const relayWith = relaysPerTest();
 
 /** A message as a node serves it (test/federation.ts), with the members an import may carry. */
 type WireMessage = StoredMessage;
 
 /** A message of the history, as the former home served it (its receipts signed by that node). */
-function historic(from: typeof alice, to: typeof alice, body: string, timestamp: number, id = "7"): WireMessage {
-  const stored = fixtureStoredMessage(formerHome, from.signMessageFor(to.address, body, timestamp));
-  return { id, message: stored.message, from: stored.from, to: stored.to, signature: stored.signature, sender_receipt: stored.senderReceipt, receiver_receipt: stored.receiverReceipt!, timestamp: stored.timestamp };
+function historic(from: typeof alice, to: typeof alice, body: string, timestamp: number, options: { id?: string; expires?: number } = {}): WireMessage {
+  const stored = fixtureStoredMessage(formerHome, from.signMessageFor(to.address, body, timestamp, options.expires));
+  return {
+    id: options.id ?? "7",
+    message: stored.message,
+    from: stored.from,
+    to: stored.to,
+    signature: stored.signature,
+    sender_receipt: stored.senderReceipt,
+    receiver_receipt: stored.receiverReceipt!,
+    timestamp: stored.timestamp,
+    ...(stored.expires !== undefined && { expires: stored.expires }),
+  };
 }
 
 async function mailbox(node: RunningRelay, token: string): Promise<WireMessage[]> {
@@ -36,9 +43,9 @@ async function mailbox(node: RunningRelay, token: string): Promise<WireMessage[]
 describe("neutralService_importMessages", () => {
   it("stores the account's history as given, under new ids in order, its original receipts kept; again: the same ids, nothing twice", { timeout: 60_000 }, async () => {
     // Two workers: the import goes through the primary's writer like every append.
-    relay = await startRelay({ workers: 2 });
+    const relay = await relayWith({ workers: 2 });
     const token = await wallet(TEST_KEYS.bob).token({ domain: relay.domain });
-    const history = [historic(alice, bob, "0a", 1767225600000, "3"), historic(bob, carol, "0b", 1767225660000, "5"), historic(bob, bob, "0c", 1767225720000, "9")];
+    const history = [historic(alice, bob, "0a", 1767225600000, { id: "3" }), historic(bob, carol, "0b", 1767225660000, { id: "5" }), historic(bob, bob, "0c", 1767225720000, { id: "9" })];
     const answer = await call(relay.url, "neutralService_importMessages", [history], token);
     expect(answer.body.error).toBeUndefined();
     const { ids } = answer.body.result[0] as { ids: string[] };
@@ -53,19 +60,18 @@ describe("neutralService_importMessages", () => {
   });
 
   it("refuses the whole import, storing nothing, for a message not the account's, not delivered, not signed, past its end or too big", { timeout: 60_000 }, async () => {
-    relay = await startRelay({ args: ["--max-message-bytes", "16"] });
+    const relay = await relayWith({ args: ["--max-message-bytes", "16"] });
     const token = await wallet(TEST_KEYS.bob).token({ domain: relay.domain });
     const good = historic(alice, bob, "01", 1767225600000);
-    const refused = async (bad: WireMessage | unknown) => (await call(relay!.url, "neutralService_importMessages", [[good, bad]], token)).body.error as { code: number; data?: { field?: string; index?: number } };
+    const refused = async (bad: WireMessage | unknown) => (await call(relay.url, "neutralService_importMessages", [[good, bad]], token)).body.error as { code: number; data?: { field?: string; index?: number } };
     expect(await refused(historic(alice, carol, "02", 1767225600001))).toMatchObject({ code: -32002, data: { index: 1 } });
     const { receiver_receipt: _none, ...undelivered } = historic(alice, bob, "03", 1767225600002);
     expect(await refused({ ...undelivered, status: "pending" })).toMatchObject({ code: -32602, data: { field: "messages[1].status", index: 1 } });
     expect(await refused({ ...historic(alice, bob, "04", 1767225600003), status: "failed", reason: "refused" })).toMatchObject({ code: -32602, data: { index: 1 } });
     expect(await refused({ ...historic(alice, bob, "05", 1767225600004), message: "06" })).toMatchObject({ code: -32003, data: { field: "messages[1].signature", index: 1 } });
     expect(await refused({ ...historic(alice, bob, "07", 1767225600005), receiver_receipt: `0x${"00".repeat(65)}` })).toMatchObject({ code: -32003, data: { field: "messages[1].receiver_receipt" } });
-    // An end long past (the expiry check comes before the signatures').
-    const ended = alice.signMessageFor(bob.address, "08", 1767225600006, 1767225700000);
-    expect(await refused({ ...historic(alice, bob, "08", 1767225600006), expires: ended.expires, signature: ended.signature })).toMatchObject({ code: -32602, data: { field: "messages[1].expires" } });
+    // Signed with an end long past, receipts and all.
+    expect(await refused(historic(alice, bob, "08", 1767225600006, { expires: 1767225700000 }))).toMatchObject({ code: -32602, data: { field: "messages[1].expires" } });
     // The size limit: 16 bytes fit, 17 do not.
     expect(await refused(historic(alice, bob, "11".repeat(17), 1767225600007))).toMatchObject({ code: -32005, data: { index: 1 } });
     // Malformed: the schema's -32602; more than 100 messages.
@@ -81,10 +87,10 @@ describe("neutralService_importMessages", () => {
   });
 
   it("counts against the account's storage quota, up to the limit and not past it; what was here already is given back", { timeout: 60_000 }, async () => {
-    relay = await startRelay({ args: ["--sender-quota-messages", "6"] });
+    const relay = await relayWith({ args: ["--sender-quota-messages", "6"] });
     const token = await wallet(TEST_KEYS.bob).token({ domain: relay.domain });
     const batch = (from: number) => [0, 1, 2].map((i) => historic(alice, bob, `a${from + i}`, 1767225600000 + from + i));
-    const importing = async (messages: WireMessage[]) => (await call(relay!.url, "neutralService_importMessages", [messages], token)).body.error;
+    const importing = async (messages: WireMessage[]) => (await call(relay.url, "neutralService_importMessages", [messages], token)).body.error;
     expect(await importing(batch(0))).toBeUndefined(); // 3 of 6 used
     expect(await importing(batch(0))).toBeUndefined(); // counted, then given back: still 3
     expect(await importing(batch(3))).toBeUndefined(); // 6 of 6: at the limit

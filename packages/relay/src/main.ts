@@ -192,7 +192,7 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
       logger.error("the SQLite writer did not close within 10 s");
       exitAfterLogs(1);
     }, 10_000);
-    void Promise.all([deliverer.stop(), sweep?.stop()])
+    void Promise.all([deliverer.stop(), sweep.stop()])
       .then(() => metrics?.close())
       .then(() => deliveries.store.close())
       .catch((error: unknown) => logger.error({ err: error }, "error while stopping the deliverer"))

@@ -1,26 +1,18 @@
 // Deletion and retention on a real relay (issue 24): neutralService_deleteMessages with its signed
 // request and receipt, and a node whose retention policy stops serving old messages and sweeps them.
 import { hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
 import { sendMany } from "../test/live.js";
 import { sleep } from "../test/clients.js";
 import { TEST_KEYS, wallet, type TestWallet } from "../test/wallets.js";
-import { call, startRelay, type RunningRelay, type StartOptions } from "../testing/index.js";
+import { relaysPerTest } from "../test/relays.js";
+import { call, type RunningRelay } from "../testing/index.js";
 
 const alice = wallet(TEST_KEYS.alice);
 const bob = wallet(TEST_KEYS.bob);
 
-let running: RunningRelay[] = [];
-afterEach(async () => {
-  await Promise.all(running.map((relay) => relay.stop()));
-  running = [];
-});
-const relayWith = async (options: StartOptions = {}) => {
-  const relay = await startRelay(options);
-  running.push(relay);
-  return relay;
-};
+const relayWith = relaysPerTest();
 
 interface Deletion {
   account: string;

@@ -5,8 +5,6 @@ import type { MessageStore } from "./storage/store.js";
 export const SWEEP_BATCH = 500;
 
 export interface RetentionSweep {
-  /** Sweeps now (also what the timers run): messages past the retention, then those past their sender-set end; resolves with how many it deleted. */
-  sweepNow(): Promise<number>;
   /** Stops the timers and waits for a sweep in progress. */
   stop(): Promise<void>;
 }
@@ -69,7 +67,6 @@ export function startRetentionSweep(options: { store: MessageStore; retentionMs:
   };
   const timers = [every(SENDER_EXPIRY_INTERVAL_MS, false), ...(retentionMs > 0 ? [every(sweepIntervalMs(retentionMs), true)] : [])];
   return {
-    sweepNow: () => sweepOnce(true),
     async stop() {
       stopped = true;
       for (const timer of timers) clearInterval(timer);

@@ -122,12 +122,17 @@ export function fixtureSigner(privateKey: Hex | Uint8Array): FixtureSigner {
   return signer;
 }
 
-/** A stored message as a node would answer it, its receipts signed by `node`: for fixtures. */
+/** A stored message as a node would answer it (its end too, if it has one), its receipts signed by `node`: for fixtures. */
 export function fixtureStoredMessage(
   node: FixtureSigner,
-  signed: { from: string; to: string; message: string; timestamp: number; signature: string },
+  signed: { from: string; to: string; message: string; timestamp: number; expires?: number; signature: string },
 ): WireMessageFields {
-  const digest = toHex(hashTypedData({ primaryType: "Message", message: { from: signed.from as Hex, to: signed.to as Hex, message: `0x${signed.message}`, timestamp: signed.timestamp } }));
+  const fields = { from: signed.from as Hex, to: signed.to as Hex, message: `0x${signed.message}` as Hex, timestamp: signed.timestamp };
+  const digest = toHex(
+    signed.expires === undefined
+      ? hashTypedData({ primaryType: "Message", message: fields })
+      : hashTypedData({ primaryType: "ExpiringMessage", message: { ...fields, expires: signed.expires } }),
+  );
   return {
     message: signed.message.toLowerCase(),
     from: signed.from.toLowerCase(),
@@ -136,6 +141,7 @@ export function fixtureStoredMessage(
     senderReceipt: node.signTypedData("Receipt", { message: digest, role: "sender" }),
     receiverReceipt: node.signTypedData("Receipt", { message: digest, role: "receiver" }),
     timestamp: signed.timestamp,
+    ...(signed.expires !== undefined && { expires: signed.expires }),
   };
 }
 

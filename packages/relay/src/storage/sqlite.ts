@@ -73,24 +73,20 @@ interface WalkSql {
 const SENT_JSON = `CASE WHEN m.json <> '' THEN m.json ELSE (SELECT r.json FROM mailbox AS r WHERE r.owner = m.peer AND r.side = ${SIDE.received} AND r.id = m.id) END`;
 /** A side of the owner's mailbox whose rows hold their JSON (the inbox, the requests folder). */
 const OWN_ROWS: WalkSql = { from: "FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?", id: "m.id", ts: "m.ts", json: "m.json" };
+/** The messages one sender sent one recipient, read from the recipient's rows on `side` (they hold the JSON). */
+const recipientRowsOfPair = (side: number): WalkSql => ({
+  from: `FROM pairs AS p CROSS JOIN mailbox AS m WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
+       AND m.owner = p.recipient AND m.side = ${side} AND m.id = p.id`,
+  id: "p.id",
+  ts: "m.ts",
+  json: "m.json",
+});
 const WALKS: Record<Walk, WalkSql> = {
   received: OWN_ROWS,
   requests: OWN_ROWS,
-  pairsRequests: {
-    from: `FROM pairs AS p CROSS JOIN mailbox AS m WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
-       AND m.owner = p.recipient AND m.side = ${SIDE.requests} AND m.id = p.id`,
-    id: "p.id",
-    ts: "m.ts",
-    json: "m.json",
-  },
+  pairsRequests: recipientRowsOfPair(SIDE.requests),
   sent: { from: "FROM mailbox AS m WHERE m.owner = ? AND m.side = ? AND m.id > ? AND m.id < ?", id: "m.id", ts: "m.ts", json: SENT_JSON },
-  pairsReceived: {
-    from: `FROM pairs AS p CROSS JOIN mailbox AS m WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
-       AND m.owner = p.recipient AND m.side = ${SIDE.received} AND m.id = p.id`,
-    id: "p.id",
-    ts: "m.ts",
-    json: "m.json",
-  },
+  pairsReceived: recipientRowsOfPair(SIDE.received),
   pairsSent: {
     from: `FROM pairs AS p CROSS JOIN mailbox AS m WHERE p.sender = ? AND p.recipient = ? AND p.id > ? AND p.id < ?
        AND m.owner = p.sender AND m.side = ${SIDE.sent} AND m.id = p.id`,
