@@ -2,7 +2,7 @@ import type { Logger } from "./log.js";
 import type { MessageStore } from "./storage/store.js";
 
 /** Messages one sweep transaction deletes at most: short transactions, so sends never wait long behind one. */
-export const SWEEP_BATCH = 500;
+export const SWEEP_BATCH = 1000;
 
 export interface RetentionSweep {
   /** Stops the timers and waits for a sweep in progress. */

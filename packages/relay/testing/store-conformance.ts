@@ -1296,13 +1296,13 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
 
     describe("retention (a store opened with retentionMs)", () => {
       it("stops serving messages stored longer ago than the retention, then sweeps every copy", { timeout: 20_000 }, async (context) => {
-        const old = [testMessage(alice, bob), testMessage(bob, alice), testMessage(alice, alice)];
+        const old = [testMessage(alice, bob), testMessage(bob, alice), { ...testMessage(carol, bob), folder: "requests" as const }, testMessage(alice, alice), testMessage(alice, bob)];
         const oldIds = [];
         for (const message of old) oldIds.push((await store.append(message)).stored.id);
         const pendingOld = (await store.append({ ...testMessage(alice, carol), status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored.id;
         const retentionMs = 1500;
         store = await reopen(context, { retentionMs });
-        expect(idsOf(await wholeMailbox(store, alice))).toEqual([...oldIds, pendingOld]);
+        expect(idsOf(await wholeMailbox(store, alice))).toEqual([oldIds[0], oldIds[1], oldIds[3], oldIds[4], pendingOld]);
         await new Promise((resolve) => setTimeout(resolve, retentionMs + 1100)); // past the floor's 1 s step
         const fresh = (await store.append(testMessage(bob, alice))).stored.id;
         // Not served any more, before any sweep: walks in both directions, chats, latestPeer.
@@ -1310,15 +1310,29 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         expect(idsOf(await wholeMailbox(store, bob))).toEqual([fresh]);
         expect(await store.page({ owner: alice, ranges: [{ side: "sent" }], order: "desc", limit: 10 })).toEqual({ messages: [], end: true });
         expect(await store.latestPeer(carol)).toBeUndefined();
-        // The sweep deletes them (and the outbox entry) in batches, and then finds nothing.
-        expect(await store.sweepExpired(2)).toBe(2);
-        expect(await store.sweepExpired(100)).toBe(old.length + 1 - 2);
+        // The sweep deletes them (and the outbox entry) in batches, and then finds nothing. A batch
+        // deletes exactly its messages: what is left of them is all there once the policy is off.
+        expect(await store.sweepExpired(3)).toBe(3);
+        store = await reopen(context);
+        const chat = async (owner: string, peer: string) => idsOf((await store.page({ owner, ranges: [{ side: "received", peer }, { side: "sent", peer }], order: "asc", after: 0, limit: 100 })).messages);
+        expect(idsOf(await wholeMailbox(store, alice))).toEqual([oldIds[3], oldIds[4], pendingOld, fresh]);
+        expect(idsOf(await wholeMailbox(store, bob))).toEqual([oldIds[4], fresh]);
+        expect(idsOf(await wholeMailbox(store, carol))).toEqual([]);
+        expect(await chat(alice, bob)).toEqual([oldIds[4], fresh]);
+        expect(await chat(bob, carol)).toEqual([]);
+        expect(await store.page({ owner: bob, ranges: [{ side: "requests" }], order: "desc", limit: 10 })).toEqual({ messages: [], end: true });
+        store = await reopen(context, { retentionMs });
+        expect(await store.sweepExpired(100)).toBe(old.length + 1 - 3);
         expect(await store.sweepExpired(100)).toBe(0);
         expect(await store.outboxDestinations()).toEqual([]);
         expect(idsOf(await wholeMailbox(store, alice))).toEqual([fresh]);
         // Gone for good: without the policy they do not come back.
         store = await reopen(context);
         expect(idsOf(await wholeMailbox(store, alice))).toEqual([fresh]);
+        expect(idsOf(await wholeMailbox(store, bob))).toEqual([fresh]);
+        expect(await chat(alice, alice)).toEqual([]);
+        expect(await chat(alice, bob)).toEqual([fresh]);
+        expect(await store.latestPeer(carol)).toBeUndefined();
         expect(await store.sweepExpired(100)).toBe(0);
       });
     });

@@ -101,6 +101,10 @@ export interface WriterSchema {
     selectSenderExpired: string;
     deleteExpiry: string;
     deleteExpiryBelow: string;
+    deleteMailboxBelow: string;
+    deletePairBelow: string;
+    deleteOutboxBelow: string;
+    deleteMessagesBelow: string;
     insertPairIfMissing: string;
     insertMailbox: string;
     insertPair: string;

@@ -7,7 +7,8 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageJson } from "../message.js";
 import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "../../testing/store-conformance.js";
-import { DEFAULT_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
+import { DEFAULT_CACHE_KIB, WRITER_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
+import { RECLAIM_STEP_PAGES } from "./sqlite-append-batch.js";
 import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
@@ -114,9 +115,42 @@ describe("SQLite store specifics", () => {
       await fill(100, 1000);
       const refilled = pages(other);
       expect(refilled.total - full.total, "the appends reused the freed pages").toBeLessThan(swept.free / 4);
-      // Past an eighth: given back.
+      // Past an eighth: given back, all of it (fewer pages than a step) in the sweep's own transaction.
       expect(await store.sweepExpired(200)).toBe(200);
       expect(pages(other).total).toBeLessThan(refilled.total - 150);
+      expect(pages(other).free).toBeLessThan(pages(other).total / 8);
+    });
+
+    it(`gives back at most ${RECLAIM_STEP_PAGES} pages a sweep transaction, the rest in the next ones, even those that delete nothing`, { timeout: 60_000 }, async () => {
+      const retentionMs = 1000;
+      const store = open({ retentionMs });
+      const other = connect();
+      const body = "ab".repeat(4096);
+      await Promise.all(Array.from({ length: 3000 }, (_, i) => store.append(testMessage(randomAddress(), randomAddress(), { message: body, timestamp: BASE_TIMESTAMP + i }))));
+      await new Promise((resolve) => setTimeout(resolve, retentionMs + 1100));
+      const full = pages(other);
+      expect(await store.sweepExpired(3000)).toBe(3000);
+      const first = pages(other);
+      // incremental_vacuum(N) takes N pages off the freelist; a pointer-map page may go with them.
+      expect(full.total - first.total).toBeGreaterThanOrEqual(RECLAIM_STEP_PAGES);
+      expect(full.total - first.total).toBeLessThanOrEqual(RECLAIM_STEP_PAGES + 8);
+      expect(first.free, "more was freed than one step gives back").toBeGreaterThan(0);
+      // The sweep of sender-set ends runs every second and finds nothing due: it goes on giving back,
+      // a step each time, while over an eighth of the file is free.
+      let previous = first;
+      let steps = 0;
+      while (previous.free > previous.total / 8) {
+        expect(await store.sweepSenderExpired(100, Date.now())).toBe(0);
+        const now = pages(other);
+        expect(previous.total - now.total).toBeGreaterThan(0);
+        expect(previous.total - now.total).toBeLessThanOrEqual(RECLAIM_STEP_PAGES + 8);
+        previous = now;
+        expect(++steps).toBeLessThan(10);
+      }
+      expect(previous.total, "back near an empty file").toBeLessThan(100);
+      // Nothing more to give back: the next sweep leaves the file alone.
+      expect(await store.sweepSenderExpired(100, Date.now())).toBe(0);
+      expect(pages(other)).toEqual(previous);
     });
 
     it("a database made before auto_vacuum keeps working: its freed pages are reused", { timeout: 30_000 }, async () => {
@@ -183,6 +217,22 @@ describe("SQLite store specifics", () => {
       expect(connect().pragma("cache_size", { simple: true })).toBe(-16000); // what a plain connection gets
       const { connections: bulk } = connectionsOpenedBy(() => open({ cacheSizeKiB: 65536 }));
       expect(bulk[0]!.pragma("cache_size", { simple: true })).toBe(-65536);
+    });
+
+    it("gives the writer's connection a 32 MiB page cache (the sweep's deletes touch pages all over the file)", async () => {
+      open(); // creates the schema
+      const prepare = vi.spyOn(Database.prototype, "prepare");
+      try {
+        const writer = startStoreWriter({ file, inline: true, checkpointer: false });
+        toClose.push(writer);
+        expect(await writer.append({ sweep: { below: 1, limit: 1 } })).toBe(0);
+        const connections = [...new Set(prepare.mock.contexts as Connection[])];
+        expect(connections).toHaveLength(1);
+        expect(connections[0]!.pragma("cache_size", { simple: true })).toBe(-WRITER_CACHE_KIB);
+        expect(WRITER_CACHE_KIB).toBe(32768);
+      } finally {
+        prepare.mockRestore();
+      }
     });
   });
 
@@ -540,6 +590,11 @@ describe("SQLite store specifics", () => {
       // A delivery's settlement: the outbox entry and the sender's row, each by primary key.
       expect(plan(WRITER_SCHEMA.sql.deleteOutbox, 1)).toEqual(["SEARCH outbox USING INTEGER PRIMARY KEY (rowid=?)"]);
       expect(plan(WRITER_SCHEMA.sql.updateSent, "{}", Buffer.alloc(20), 2, 1)).toEqual(["SEARCH mailbox USING PRIMARY KEY (owner=? AND side=? AND id=?)"]);
+      // The retention sweep's ranges: one seek each, never a scan.
+      expect(plan(WRITER_SCHEMA.sql.deleteMailboxBelow, Buffer.alloc(20), 1, 10)).toEqual(["SEARCH mailbox USING PRIMARY KEY (owner=? AND side=? AND id<?)"]);
+      expect(plan(WRITER_SCHEMA.sql.deletePairBelow, Buffer.alloc(20), Buffer.alloc(20), 10)).toEqual(["SEARCH pairs USING PRIMARY KEY (sender=? AND recipient=? AND id<?)"]);
+      expect(plan(WRITER_SCHEMA.sql.deleteOutboxBelow, 10)).toEqual(["SEARCH outbox USING INTEGER PRIMARY KEY (rowid<?)"]);
+      expect(plan(WRITER_SCHEMA.sql.deleteMessagesBelow, 10)).toEqual(["SEARCH messages USING INTEGER PRIMARY KEY (rowid<?)"]);
     });
 
     const pageQueryPattern = /\bFROM\s+(mailbox|pairs)\b[\s\S]*\bORDER\s+BY\b/i;
