@@ -26,8 +26,8 @@
 //     a blocked account's send is refused with "not accepted", and no measured send lands in a
 //     requests folder.
 //  2. Retention sweep. A: `--retention 0`. B: `--retention BENCH_CR_RETENTION` (20 s: the sweep
-//     looks every 2 s). Both start from the same pre-filled store (lib.mjs `seed`, 2 x ROUNDS x
-//     4,000 x BENCH_CR_SECONDS messages among the bench's accounts). Retention counts from when
+//     looks every 2 s). Both start from the same pre-filled store (lib.mjs `seed`, 3 x ROUNDS x
+//     4,000 x BENCH_CR_SECONDS messages among the bench's accounts: one set per part of B's windows). Retention counts from when
 //     the node stored a message, so to make the sweep delete during B's windows and only then,
 //     the bench sets the stored time (`messages.accepted_at`) itself: every pre-filled message is
 //     first dated an hour ahead (never expiring); when each of B's windows opens, the next ones in
@@ -43,16 +43,18 @@
 //     be measured with it; the bench runs at warn like the others and counts the rows instead.)
 //     The workers' read floor (store.ts `RetentionFloor`) is looked up by B but, with stored
 //     times rewritten behind it, rarely again: at most one index probe per second per worker in a
-//     real node, not measurable against ~10,000 reads/s.
+//     real node, not measurable against ~10,000 reads/s. 2c: the reads again, both relays
+//     restarted on their data with `--sqlite-mmap-mib BENCH_CR_MMAP_MIB` (each commit of the sweep
+//     makes SQLite drop the readers' page caches; mapped, the pages come back without a copy).
 // Each line also gives the relay's CPU per operation, A's ÷ B's, per round: the rate ratio a
 // CPU-bound relay with the machine to itself would show, which other processes move less than the
 // rates (not judged). Every line says how many cores other processes kept busy (A/B per round)
 // and flags MACHINE BUSY above 0.15.
 // Env: BENCH_CONSENT_RETENTION=0 (skip), BENCH_CR_ONLY ("1,2"), BENCH_CR_SECONDS (6: each timed
-//      window), BENCH_CR_ROUNDS (3), BENCH_SEND_CONNECTIONS (64), BENCH_CONNECTIONS (32),
+//      window), BENCH_CR_ROUNDS (5), BENCH_SEND_CONNECTIONS (64), BENCH_CONNECTIONS (32),
 //      BENCH_CR_SENDERS (1000), BENCH_CR_RECIPIENTS (200), BENCH_CR_BLOCKED (10),
 //      BENCH_CR_RETENTION (20, seconds), BENCH_CR_EXPIRE_RATE (A's sends/s), BENCH_CR_WORKERS (one per
-//      core), BENCH_RELAY_NODE_ARGS (node flags of the relays, e.g. --cpu-prof).
+//      core), BENCH_CR_MMAP_MIB (1024; 0 skips 2c), BENCH_RELAY_NODE_ARGS (node flags of the relays, e.g. --cpu-prof).
 // Every relay and temp dir is removed at the end, on error and on SIGINT/SIGTERM/SIGHUP.
 import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -74,7 +76,7 @@ if (process.env.BENCH_CONSENT_RETENTION === "0") {
 
 const int = envInt;
 const SECONDS = int("BENCH_CR_SECONDS", 6);
-const ROUNDS = int("BENCH_CR_ROUNDS", 3);
+const ROUNDS = int("BENCH_CR_ROUNDS", 5);
 const CONNECTIONS = int("BENCH_SEND_CONNECTIONS", 64);
 const READ_CONNECTIONS = int("BENCH_CONNECTIONS", 32);
 const SENDERS = int("BENCH_CR_SENDERS", 1000);
@@ -85,6 +87,8 @@ const RETENTION = int("BENCH_CR_RETENTION", 20);
 const EXPIRE_RATE = process.env.BENCH_CR_EXPIRE_RATE ? int("BENCH_CR_EXPIRE_RATE", 0) : undefined;
 const EXPIRE_CAP = EXPIRE_RATE ?? 4000;
 const WORKERS = int("BENCH_CR_WORKERS", os.availableParallelism());
+/** 2c: the reads of 2b again, both relays reading their database through a memory map of this size (`--sqlite-mmap-mib`); 0 skips 2c. */
+const MMAP_MIB = process.env.BENCH_CR_MMAP_MIB === "0" ? 0 : int("BENCH_CR_MMAP_MIB", 1024);
 const ONLY = (process.env.BENCH_CR_ONLY ?? "1,2").split(",").map((s) => Number(s.trim()));
 /** Recipients each sender writes to. */
 const FAN_OUT = 4;
@@ -382,7 +386,8 @@ async function consentPart(lists) {
 // 2. Retention sweep
 
 async function retentionPart(lists) {
-  const prefill = 2 * ROUNDS * EXPIRE_CAP * SECONDS;
+  // B's windows: sends (2a), reads (2b) and, unless skipped, mapped reads (2c).
+  const prefill = (MMAP_MIB > 0 ? 3 : 2) * ROUNDS * EXPIRE_CAP * SECONDS;
   /** A's sends/s in its last send window (the first B window comes after A's). */
   let sendRateA = EXPIRE_CAP;
   const dirA = tempDir("retention-A");
@@ -398,8 +403,8 @@ async function retentionPart(lists) {
     db.close();
   }
   copyFileSync(fileB, path.join(dirA, "neutral.sqlite"));
-  const a = await relay("retention-A", ["--retention", "0"], dirA);
-  const b = await relay("retention-B", ["--retention", `${RETENTION}s`], dirB);
+  let a = await relay("retention-A", ["--retention", "0"], dirA);
+  let b = await relay("retention-B", ["--retention", `${RETENTION}s`], dirB);
   figure(
     `# 2 retention: both relays start from the same ${fmt(prefill)} pre-filled messages (seeded in ${seedSeconds.toFixed(1)} s); A --retention 0, B --retention ${RETENTION}s ` +
       `(a sweep every ${SWEEP_INTERVAL_S} s); before each of B's windows ${EXPIRE_RATE ? `${fmt(EXPIRE_RATE * SECONDS)}` : `A's last sends/s x ${SECONDS}`} of them (the next in id order) are dated to expire over its first ${SECONDS - SWEEP_INTERVAL_S} s`,
@@ -452,6 +457,15 @@ async function retentionPart(lists) {
     return result;
   });
   const reads = await rounds(a, b, "retention reads", (node) => aroundB(node, (extra, onOpen) => readWindow(node, recipientTokens, extra, onOpen)));
+  let mappedReads;
+  if (MMAP_MIB > 0) {
+    // The same relays on the same data, restarted reading through a memory map (config.ts `DEFAULT_SQLITE_MMAP_MIB`).
+    await Promise.all([a.stop(), b.stop()]);
+    const mapped = ["--sqlite-mmap-mib", String(MMAP_MIB)];
+    a = await relay("retention-A", ["--retention", "0", ...mapped], dirA);
+    b = await relay("retention-B", ["--retention", `${RETENTION}s`, ...mapped], dirB);
+    mappedReads = await rounds(a, b, "retention reads, mapped", (node) => aroundB(node, (extra, onOpen) => readWindow(node, recipientTokens, extra, onOpen)));
+  }
   db.close();
   live.dbs.delete(db);
   await dater.terminate();
@@ -465,6 +479,15 @@ async function retentionPart(lists) {
   figure(`#   2a swept per round (B's windows): ${allDeleted(sends)} messages`);
   judge({ name: `2b getInbox [{}, ${PAGE}] by the ${RECIPIENTS} recipients with the sweep deleting (B) vs --retention 0 (A), ${READ_CONNECTIONS} connections`, unit: "req/s", results: reads, extra: (run) => sweptText(run) });
   figure(`#   2b swept per round (B's windows): ${allDeleted(reads)} messages`);
+  if (mappedReads) {
+    judge({
+      name: `2c getInbox as 2b, both relays --sqlite-mmap-mib ${MMAP_MIB} (reading the database through a memory map)`,
+      unit: "req/s",
+      results: mappedReads,
+      extra: (run) => sweptText(run),
+    });
+    figure(`#   2c swept per round (B's windows): ${allDeleted(mappedReads)} messages`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import os from "node:os";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.js";
+import { ConfigError, DEFAULT_SQLITE_MMAP_MIB, helpText, parseConfig, type RelayConfig } from "./config.js";
 import { MAX_PAGE_LIMIT } from "@neutral/protocol";
 import { TEST_KEYS } from "@neutral/protocol/testing";
 
@@ -13,6 +13,7 @@ const FLAGS = [
   ["node-key", "NEUTRAL_NODE_KEY"],
   ["database-url", "NEUTRAL_DATABASE_URL"],
   ["database-pool-size", "NEUTRAL_DATABASE_POOL_SIZE"],
+  ["sqlite-mmap-mib", "NEUTRAL_SQLITE_MMAP_MIB"],
   ["log-level", "NEUTRAL_LOG_LEVEL"],
   ["workers", "NEUTRAL_WORKERS"],
   ["rate-limit", "NEUTRAL_RATE_LIMIT"],
@@ -130,6 +131,7 @@ describe("parseConfig", () => {
       dataDir: "./data",
       domains: [],
       databasePoolSize: 10,
+      sqliteMmapMib: DEFAULT_SQLITE_MMAP_MIB,
       logLevel: "info",
       workers: os.availableParallelism(),
       rateLimit: 100,
@@ -201,6 +203,7 @@ describe("parseConfig", () => {
     ["node-key", KEY, KEY.toUpperCase().replace("0X", "0x"), KEY, KEY.toUpperCase().replace("0X", "0x"), (c) => c.nodeKey],
     ["database-url", "postgres://relay@db.example/neutral", "postgresql://a:b@[::1]:5433/n?sslmode=require", "postgres://relay@db.example/neutral", "postgresql://a:b@[::1]:5433/n?sslmode=require", (c) => c.databaseUrl],
     ["database-pool-size", "4", "20", 4, 20, (c) => c.databasePoolSize],
+    ["sqlite-mmap-mib", "0", "2047", 0, 2047, (c) => c.sqliteMmapMib],
     ["log-level", "debug", "warn", "debug", "warn", (c) => c.logLevel],
     ["workers", "3", "5", 3, 5, (c) => c.workers],
     ["rate-limit", "0", "7", 0, 7, (c) => c.rateLimit],
@@ -308,6 +311,8 @@ describe("parseConfig", () => {
     [["--max-message-bytes", "0"], "--max-message-bytes"],
     [["--clock-skew-ms", "1e3"], "--clock-skew-ms"],
     [["--database-pool-size", "0"], "--database-pool-size"],
+    [["--sqlite-mmap-mib", "2048"], "--sqlite-mmap-mib"], // past SQLite's largest map
+    [["--sqlite-mmap-mib", "-1"], "--sqlite-mmap-mib"],
     [["--max-connections", "0"], "--max-connections"],
     [["--headers-timeout-ms", "999"], "--headers-timeout-ms"],
     [["--headers-timeout-ms", "20000", "--request-timeout-ms", "10000"], "--headers-timeout-ms"], // headers come with the request

@@ -45,7 +45,10 @@ export interface OpenStorageOptions {
  * replica finds it. A configured `--node-key` wins in both cases.
  */
 export async function openNodeStorage(
-  config: Pick<RelayConfig, "dataDir" | "nodeKey" | "databaseUrl" | "databasePoolSize"> & { limits?: Pick<RelayConfig["limits"], "retentionSeconds"> },
+  config: Pick<RelayConfig, "dataDir" | "nodeKey" | "databaseUrl" | "databasePoolSize"> & {
+    sqliteMmapMib?: number;
+    limits?: Pick<RelayConfig["limits"], "retentionSeconds">;
+  },
   curve: Secp256k1,
   options: OpenStorageOptions,
 ): Promise<NodeStorage> {
@@ -63,7 +66,14 @@ export async function openNodeStorage(
       writer = observeCommits(startStoreWriter({ file, onCheckpointError }), (events) => local.publish(events));
       commits = local;
     }
-    const store = openSqliteStore({ file, migrate: options.migrate ?? true, ...(writer && { writer }), onCheckpointError, retentionMs });
+    const store = openSqliteStore({
+      file,
+      migrate: options.migrate ?? true,
+      ...(writer && { writer }),
+      onCheckpointError,
+      retentionMs,
+      mmapBytes: (config.sqliteMmapMib ?? 0) * 1024 * 1024,
+    });
     return { store, nodeKey, location: { storage: "sqlite", file, keyFile: path.join(config.dataDir, NODE_KEY_FILE) }, ...(commits && { commits }) };
   }
 

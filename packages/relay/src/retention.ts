@@ -1,8 +1,13 @@
 import type { Logger } from "./log.js";
 import type { MessageStore } from "./storage/store.js";
 
-/** Messages one sweep transaction deletes at most: short transactions, so sends never wait long behind one. */
-export const SWEEP_BATCH = 1000;
+/**
+ * Messages one call of the store's sweep deletes at most. SQLite splits it into transactions of
+ * ~2,000 rows grouped by owner (sqlite-append-batch.js `SWEEP_STEP_ROWS`): the more messages a
+ * pass holds, the more of an owner's rows share a page, written once (README, "Retention and
+ * deletion"). PostgreSQL deletes it in one statement, a few hundred ms that block no reader or sender.
+ */
+export const SWEEP_BATCH = 10_000;
 
 export interface RetentionSweep {
   /** Stops the timers and waits for a sweep in progress. */

@@ -42,7 +42,12 @@ export interface WireRemove {
   remove: { owner: string; ids: number[] };
 }
 
-/** The retention sweep: deletes up to `limit` messages with an id below `below` (every copy). Answered how many it deleted. */
+/**
+ * One step of the retention sweep's pass over the (up to) `limit` oldest messages, all with an id
+ * below `below` (every copy and trace). The first step plans the pass (`below` and `limit` of later
+ * steps are ignored until it is done); each step is a transaction of its own. Answered
+ * `{ deleted, done }`: the pass's message count once `done`, else 0.
+ */
 export interface WireSweep {
   sweep: { below: number; limit: number };
 }
@@ -64,8 +69,13 @@ export interface WireImport {
 /** Everything a writer commits. */
 export type WireEntry = WireAppend | WireSettle | WireRemove | WireSweep | WireSweepExpiring | WireImport;
 
-/** What a writer answers per entry: an append's new id, or the stored original of a resend; a removal's pending ids; a sweep's count. */
-export type WireResult = number | { id: number; json: string } | { pending: number[] } | { imported: { id: number; json: string; created: boolean }[] };
+/** What a writer answers per entry: an append's new id, or the stored original of a resend; a removal's pending ids; a sweep step's progress, a sender-set sweep's count. */
+export type WireResult =
+  | number
+  | { id: number; json: string }
+  | { pending: number[] }
+  | { imported: { id: number; json: string; created: boolean }[] }
+  | { deleted: number; done: boolean };
 
 /** Where a SQLite store's appends go to be committed. */
 export interface AppendWriter {

@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageJson } from "../message.js";
 import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "../../testing/store-conformance.js";
 import { DEFAULT_CACHE_KIB, WRITER_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
-import { RECLAIM_STEP_PAGES } from "./sqlite-append-batch.js";
+import { RECLAIM_STEP_PAGES, SWEEP_STEP_ROWS } from "./sqlite-append-batch.js";
+import type { WireAppend } from "./sqlite-append-writer.js";
 import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
@@ -168,6 +169,87 @@ describe("SQLite store specifics", () => {
     });
   });
 
+  describe("the retention pass (rows grouped by owner, deleted in steps)", () => {
+    // Addresses that sort first: their groups are deleted in a pass's first step.
+    const first = "0x0000000000000000000000000000000000000001";
+    const second = "0x0000000000000000000000000000000000000002";
+    const expired = async (retentionMs: number) => new Promise((resolve) => setTimeout(resolve, retentionMs + 1100));
+
+    it(`deletes a pass in steps of about ${SWEEP_STEP_ROWS} rows, each a transaction of its own, the messages themselves last`, { timeout: 60_000 }, async () => {
+      const retentionMs = 1000;
+      const writer = startStoreWriter({ file, inline: true, checkpointer: false });
+      const store = openSqliteStore({ file, writer, retentionMs });
+      toClose.push(store, writer);
+      const other = connect({ readonly: true });
+      const count = (sql: string) => other.prepare(sql).pluck().get() as number;
+      // 1,500 messages: a received row, a sent row and a pair each, 4,500 rows.
+      const ids = [];
+      for (let i = 0; i < 1500; i += 100) {
+        ids.push(...(await Promise.all(Array.from({ length: 100 }, (_, k) => store.append(testMessage(i + k < 10 ? first : randomAddress(), randomAddress()))))).map((r) => r.stored.id));
+      }
+      await expired(retentionMs);
+      const below = Math.max(...ids) + 1;
+      const steps = [];
+      for (;;) {
+        const step = await writer.append({ sweep: { below, limit: 10_000 } });
+        steps.push(step);
+        expect(steps.length).toBeLessThan(10);
+        if (typeof step === "object" && "done" in step && step.done) break;
+        // Committed: another connection sees the rows of this step gone, the messages still there.
+        expect(count("SELECT count(*) FROM messages")).toBe(1500);
+        if (steps.length === 1) expect(count(`SELECT count(*) FROM mailbox WHERE owner = X'${first.slice(2)}'`), "the first owner's group went first").toBe(0);
+      }
+      expect(steps).toEqual([{ deleted: 0, done: false }, { deleted: 0, done: false }, { deleted: 1500, done: true }]);
+      expect(count("SELECT count(*) FROM messages") + count("SELECT count(*) FROM mailbox") + count("SELECT count(*) FROM pairs")).toBe(0);
+      // Nothing left: the next pass finds nothing, in one step.
+      expect(await writer.append({ sweep: { below, limit: 10_000 } })).toEqual({ deleted: 0, done: true });
+    });
+
+    it("a step whose transaction fails leaves the pass where it was: the next step does that work again", { timeout: 60_000 }, async () => {
+      const retentionMs = 1000;
+      const writer = startStoreWriter({ file, inline: true, checkpointer: false });
+      const store = openSqliteStore({ file, writer, retentionMs });
+      toClose.push(store, writer);
+      for (let i = 0; i < 1500; i += 100) await Promise.all(Array.from({ length: 100 }, () => store.append(testMessage(randomAddress(), randomAddress()))));
+      await expired(retentionMs);
+      const sweep = { sweep: { below: 1_000_000, limit: 10_000 } };
+      expect(await writer.append(sweep)).toEqual({ deleted: 0, done: false });
+      // The second step shares its transaction with an entry SQLite refuses: both are rolled back.
+      const broken = { from: randomAddress(), to: randomAddress(), timestamp: BASE_TIMESTAMP, digest: 42, tail: "" } as unknown as WireAppend; // a digest that is no hex
+      const [step, refused] = await Promise.allSettled([writer.append(sweep), writer.append(broken)]);
+      expect(step.status).toBe("rejected");
+      expect(refused.status).toBe("rejected");
+      // Done in the steps that were to come, and complete: nothing is left of any of the 1,500.
+      expect(await writer.append(sweep)).toEqual({ deleted: 0, done: false });
+      expect(await writer.append(sweep)).toEqual({ deleted: 1500, done: true });
+      const other = connect({ readonly: true });
+      for (const table of ["messages", "mailbox", "pairs"]) expect(other.prepare(`SELECT count(*) FROM ${table}`).pluck().get(), table).toBe(0);
+    });
+
+    it("takes with it a copy imported, mid-pass, under the id of a message it is deleting", { timeout: 60_000 }, async () => {
+      const retentionMs = 1000;
+      const store = open({ retentionMs });
+      // Delivered from another node for the second account: only its received copy is here.
+      const delivered = testMessage(first, second, { route: { kind: "inbound" } });
+      const { stored } = await store.append(delivered);
+      for (let i = 0; i < 1500; i += 100) await Promise.all(Array.from({ length: 100 }, () => store.append(testMessage(randomAddress(), randomAddress()))));
+      await expired(retentionMs);
+      // The sender moves here and imports its copy while the pass runs: its group (it sorts first)
+      // went in the pass's first step, before the import commits.
+      const sweeping = store.sweepExpired(10_000);
+      const importing = store.importMessages(first, [{ fields: { ...delivered, receiverReceipt: delivered.receiverReceipt! }, digest: delivered.digest }]);
+      expect(await importing).toEqual([expect.objectContaining({ id: stored.id, created: true })]);
+      expect(await sweeping).toBe(1501);
+      // With the policy off, nothing of it is left: not the imported copy either.
+      const reopened = open();
+      for (const owner of [first, second]) {
+        expect(await reopened.page({ owner, ranges: [{ side: "sent" }, { side: "received" }], order: "asc", after: 0, limit: 10 })).toEqual({ messages: [], end: true });
+      }
+      const rows = connect({ readonly: true }).prepare("SELECT count(*) FROM mailbox").pluck().get();
+      expect(rows).toBe(0);
+    });
+  });
+
   describe("footprint and migrated (metrics, GET /ready)", () => {
     it("counts the messages stored (a resend is not one) and the file's pages, as another connection sees them", async () => {
       const store = open();
@@ -219,13 +301,21 @@ describe("SQLite store specifics", () => {
       expect(bulk[0]!.pragma("cache_size", { simple: true })).toBe(-65536);
     });
 
+    it("reads through a memory map of the size asked for, none unless asked", () => {
+      const { connections: plain } = connectionsOpenedBy(() => open());
+      expect(plain[0]!.pragma("mmap_size", { simple: true })).toBe(0);
+      const { result: store, connections: mapped } = connectionsOpenedBy(() => openSqliteStore({ file, mmapBytes: 64 * 1024 * 1024 }));
+      toClose.push(store);
+      expect(mapped[0]!.pragma("mmap_size", { simple: true })).toBe(64 * 1024 * 1024);
+    });
+
     it("gives the writer's connection a 32 MiB page cache (the sweep's deletes touch pages all over the file)", async () => {
       open(); // creates the schema
       const prepare = vi.spyOn(Database.prototype, "prepare");
       try {
         const writer = startStoreWriter({ file, inline: true, checkpointer: false });
         toClose.push(writer);
-        expect(await writer.append({ sweep: { below: 1, limit: 1 } })).toBe(0);
+        expect(await writer.append({ sweep: { below: 1, limit: 1 } })).toEqual({ deleted: 0, done: true });
         const connections = [...new Set(prepare.mock.contexts as Connection[])];
         expect(connections).toHaveLength(1);
         expect(connections[0]!.pragma("cache_size", { simple: true })).toBe(-WRITER_CACHE_KIB);

@@ -135,6 +135,8 @@ export interface SqliteStoreOptions {
   onCheckpointError?: (error: Error) => void;
   /** How long a message is served after it was stored, ms (store.ts `StoreRetention`); absent or 0: until deleted. */
   retentionMs?: number;
+  /** SQLite's `mmap_size` of the store's reading connection, bytes (config.ts `DEFAULT_SQLITE_MMAP_MIB` says why); absent or 0: read calls. */
+  mmapBytes?: number;
 }
 
 /**
@@ -253,6 +255,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   db.pragma(`cache_size = ${cacheSizePragma(options.cacheSizeKiB ?? DEFAULT_CACHE_KIB)}`);
   // Key bundles commit here, on the event loop: leave checkpoints to the other threads.
   db.pragma(`wal_autocheckpoint = ${WAL_FALLBACK_PAGES}`);
+  if (options.mmapBytes) db.pragma(`mmap_size = ${Math.floor(options.mmapBytes)}`);
   if (options.migrate !== false) migrate(db);
   const version = (db.prepare("SELECT max(version) AS v FROM schema_migrations").get() as { v: number | null }).v ?? 0;
   if (version > latestSchemaVersion) {
@@ -407,7 +410,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       writer ??= startStoreWriter(options);
       return writer.append(wire).then((result): AppendResult => {
         if (typeof result === "number") return { stored: { id: result, json: messageJsonWithId(result, wire.tail) }, created: true };
-        if ("pending" in result || "imported" in result) throw new Error("the writer answered an append as something else");
+        if ("pending" in result || "imported" in result || "done" in result) throw new Error("the writer answered an append as something else");
         return { stored: result, created: false };
       });
     },
@@ -469,8 +472,13 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       const below = servedFloor(true);
       if (below <= 1) return 0;
       writer ??= startStoreWriter(options);
-      const result = await writer.append({ sweep: { below, limit } });
-      return typeof result === "number" ? result : 0;
+      // A pass of steps, each its own transaction: appends commit between them.
+      for (;;) {
+        const result = await writer.append({ sweep: { below, limit } });
+        if (typeof result !== "object" || !("done" in result)) throw new Error("the writer answered a sweep step as something else");
+        if (result.done) return result.deleted;
+        if (closed) throw new StoreClosedError();
+      }
     },
 
     async sweepSenderExpired(limit, now) {

@@ -256,7 +256,8 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
   /**
    * The retention sweep: deletes up to `limit` of the messages stored longer ago than the store's
    * retention (every copy and trace, outbox entry included), and answers how many. 0 when none is
-   * left, or without a retention. Reads stop serving an expired message before it is swept.
+   * left, or without a retention. Reads stop serving an expired message before it is swept. SQLite
+   * commits it in steps (appends go in between), PostgreSQL in one statement.
    */
   sweepExpired(limit: number): Promise<number>;
   /**
