@@ -1,5 +1,8 @@
 // Deletion and retention on a real relay (issue 24): neutralService_deleteMessages with its signed
 // request and receipt, and a node whose retention policy stops serving old messages and sweeps them.
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
 import { hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
@@ -157,5 +160,29 @@ describe("a sender-set end (expires)", () => {
     // Just inside: an end 1 ms after the timestamp (and still ahead of the clock) is taken.
     const now = Date.now() + 5000;
     expect(await send(await alice.sign({ to: bob.address, message: "05", timestamp: now, expires: now + 1 }))).toBeUndefined();
+  });
+});
+
+describe("--sqlite-mmap-mib", () => {
+  /** Whether the processes serving requests (the primary's children) map the database file. */
+  const workersMapping = async (relay: RunningRelay): Promise<boolean[]> => {
+    const { stdout } = await promisify(execFile)("pgrep", ["-P", String(relay.process.pid)]).catch(() => ({ stdout: "" }));
+    const workers = stdout.split("\n").filter(Boolean);
+    expect(workers.length).toBeGreaterThan(0);
+    // The file itself, not its WAL index (neutral.sqlite-shm, mapped by every connection).
+    return workers.map((pid) => /\/neutral\.sqlite$/m.test(readFileSync(`/proc/${pid}/maps`, "utf8")));
+  };
+
+  it("makes each worker read the database through a memory map; by default none does", { timeout: 60_000 }, async () => {
+    for (const [args, mapped] of [
+      [["--sqlite-mmap-mib", "64"], true],
+      [[], false],
+    ] as const) {
+      const relay = await relayWith({ args: ["--workers", "2", ...args] });
+      const token = await alice.token({ domain: relay.domain });
+      for (let i = 0; i < 4; i++) expect(await inboxIds(relay, token)).toEqual([]);
+      expect(await workersMapping(relay)).toEqual([mapped, mapped]);
+      await relay.stop();
+    }
   });
 });
