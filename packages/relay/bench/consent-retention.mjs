@@ -44,11 +44,12 @@
 //     The workers' read floor (store.ts `RetentionFloor`) is looked up by B but, with stored
 //     times rewritten behind it, rarely again: at most one index probe per second per worker in a
 //     real node, not measurable against ~10,000 reads/s. 2c: the reads again, both relays
-//     restarted on their data with `--sqlite-mmap-mib BENCH_CR_MMAP_MIB` (each commit of the sweep
-//     makes SQLite drop the readers' page caches; mapped, the pages come back without a copy).
+//     restarted on their data with `--sqlite-mmap-mib BENCH_CR_MMAP_MIB` (reading the database
+//     through a memory map, off by default: relay README, "Retention and deletion").
 // Each line also gives the relay's CPU per operation, A's ÷ B's, per round: the rate ratio a
 // CPU-bound relay with the machine to itself would show, which other processes move less than the
-// rates (not judged). Every line says how many cores other processes kept busy (A/B per round)
+// rates (not judged); and the bytes the relay wrote to disk per operation (/proc/<pid>/io
+// `write_bytes`: its WAL and checkpoints), for a cost that is the disk's, not the CPU's. Every line says how many cores other processes kept busy (A/B per round)
 // and flags MACHINE BUSY above 0.15.
 // Env: BENCH_CONSENT_RETENTION=0 (skip), BENCH_CR_ONLY ("1,2"), BENCH_CR_SECONDS (6: each timed
 //      window), BENCH_CR_ROUNDS (5), BENCH_SEND_CONNECTIONS (64), BENCH_CONNECTIONS (32),
@@ -64,7 +65,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { consentPolicy, consentRecord, cpuSeconds, jsonHeaders, machineBusySeconds, percentile, seed, sendLoadWindow, signedMessage, slices, startRelay, token, user, envInt, killTree } from "./lib.mjs";
+import { consentPolicy, consentRecord, cpuSeconds, diskWriteBytes, jsonHeaders, machineBusySeconds, percentile, seed, sendLoadWindow, signedMessage, slices, startRelay, token, user, envInt, killTree } from "./lib.mjs";
 import { medianRound, roundsText } from "./rounds.mjs";
 
 const require = createRequire(import.meta.url);
@@ -159,14 +160,23 @@ async function rpc(url, bearer, method, params) {
 // Loads. Both snapshot CPU counters at the window's edges: the relay's processes, the machine and
 // this process, whose difference is what other processes (another build, a test run) took.
 
-const counters = (node, extra) => () => ({ at: performance.now(), cpu: cpuSeconds(node.pids()), machine: machineBusySeconds(), self: process.cpuUsage(), extra: extra?.() });
+const counters = (node, extra) => () => ({
+  at: performance.now(),
+  cpu: cpuSeconds(node.pids()),
+  disk: diskWriteBytes(node.pids()),
+  machine: machineBusySeconds(),
+  self: process.cpuUsage(),
+  extra: extra?.(),
+});
 
 function cores(window, end) {
   const seconds = (end.at - window.at) / 1000;
   const relayCores = (end.cpu - window.cpu) / seconds;
   const clientCores = (end.self.user - window.self.user + end.self.system - window.self.system) / 1e6 / seconds;
   const otherCores = Math.max(0, (end.machine - window.machine) / seconds - relayCores - clientCores);
-  return { seconds, relayCores, clientCores, otherCores };
+  // Bytes the relay had written to disk in the window (its WAL, checkpoints into the database).
+  const diskBytes = end.disk !== undefined && window.disk !== undefined ? end.disk - window.disk : NaN;
+  return { seconds, relayCores, clientCores, otherCores, diskBytes };
 }
 
 /** `count` client-signed messages, message j from sender j % SENDERS to one of its recipients. */
@@ -303,13 +313,14 @@ function judge({ name, unit, results, extra = () => "", problems = [] }) {
   ];
   const pass = summary.ratio >= TARGET && failures.length === 0;
   const perOp = (run) => ms((run.relayCores / run.perSecond) * 1000);
+  const diskPerOp = (run) => `${fmt(run.diskBytes / run.seconds / run.perSecond / 1024, 1)} KiB written to disk each`;
   // Relay CPU per operation, A's ÷ B's: what the rate ratio would be if the relay had the CPUs to
   // itself and were CPU-bound. Other processes move the rates far more than the CPU per operation.
   const cpu = medianRound(results, (r) => r.a.relayCores / r.a.perSecond / (r.b.relayCores / r.b.perSecond));
   figure(
     [
-      `${name}: ${fmt(b.perSecond)} ${unit}, p50 ${ms(b.p50)}, p99 ${ms(b.p99)} (relay ${b.relayCores.toFixed(2)} cores, ${perOp(b)} CPU each${extra(b, a)})`,
-      `baseline ${fmt(a.perSecond)} ${unit}, p50 ${ms(a.p50)}, p99 ${ms(a.p99)} (relay ${a.relayCores.toFixed(2)} cores, ${perOp(a)} CPU each)`,
+      `${name}: ${fmt(b.perSecond)} ${unit}, p50 ${ms(b.p50)}, p99 ${ms(b.p99)} (relay ${b.relayCores.toFixed(2)} cores, ${perOp(b)} CPU, ${diskPerOp(b)}${extra(b, a)})`,
+      `baseline ${fmt(a.perSecond)} ${unit}, p50 ${ms(a.p50)}, p99 ${ms(a.p99)} (relay ${a.relayCores.toFixed(2)} cores, ${perOp(a)} CPU, ${diskPerOp(a)})`,
       roundsText(summary),
       `relay CPU per operation A ÷ B ${cpu.ratio.toFixed(2)} (${cpu.ratios.map((r) => r.toFixed(2)).join(" / ")})`,
       `target >= ${TARGET}`,

@@ -157,6 +157,19 @@ export function cpuSeconds(pids) {
   return total;
 }
 
+/** Bytes these processes caused to be written to storage so far (`write_bytes` of /proc/<pid>/io: page-cache writeback included). */
+export function diskWriteBytes(pids) {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      total += Number(/^write_bytes:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
 /** CPU seconds the whole machine spent busy so far (all processes, kernel included). */
 export function machineBusySeconds() {
   const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/);

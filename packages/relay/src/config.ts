@@ -147,10 +147,11 @@ interface Flag {
 /** The largest memory map SQLite takes (better-sqlite3 builds it with SQLITE_MAX_MMAP_SIZE 0x7fff0000 bytes). */
 const MAX_SQLITE_MMAP_MIB = 2047;
 /**
- * Each worker reads the database through a memory map by default. The retention sweep's commits
- * make SQLite drop every reader's page cache; with read calls the pages then came back one copy at
- * a time and a getInbox under a sweep deleting at full speed cost ~15% more; mapped, ~4% (relay
- * README, "Retention and deletion"). The pages mapped are the OS page cache the reads used anyway.
+ * Off: workers read the database with read calls. Mapped, reads skip a system call and a copy per
+ * page, and getInbox beside a sweep deleting at full speed kept its rate (bench 2c: 0.96, 1.00; 2b
+ * without: 0.86-0.95); but the pages read through the map count in the workers' resident memory
+ * (a 1 GiB map: ~970 MB RSS after the 1M-message bench's reads), so it is the operator's choice
+ * (relay README, "Retention and deletion").
  */
 export const DEFAULT_SQLITE_MMAP_MIB = 0;
 
