@@ -5,7 +5,7 @@ import type { MessageStore } from "./storage/store.js";
  * Messages one call of the store's sweep deletes at most. SQLite splits it into transactions of
  * ~2,000 rows grouped by owner (sqlite-append-batch.js `SWEEP_STEP_ROWS`): the more messages a
  * pass holds, the more of an owner's rows share a page, written once (README, "Retention and
- * deletion"). PostgreSQL deletes it in one statement, a few hundred ms that block no reader or sender.
+ * deletion"). PostgreSQL deletes it in one statement (MVCC: no reader or sender waits for it).
  */
 export const SWEEP_BATCH = 10_000;
 
