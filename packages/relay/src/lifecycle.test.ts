@@ -125,6 +125,31 @@ it("replaces a worker that dies, and keeps serving; every worker runs with the w
   expect((await relay.stop()).code).toBe(0);
 });
 
+it("started on --port 0, keeps its port when every worker dies at once: their replacements listen where the node did", { timeout: 60_000 }, async () => {
+  const relay = await startRelay({ workers: 2, args: ["--port", "0", "--log-level", "debug"] });
+  const listening = () => [...new Set(relay.logs.filter((log) => log.msg === "worker listening").map((log) => log.pid as number))];
+  for (let i = 0; i < 200 && listening().length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const first = listening();
+  expect(first).toHaveLength(2);
+  for (const pid of first) process.kill(pid, "SIGKILL");
+  for (let i = 0; i < 400 && listening().length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(listening()).toHaveLength(4); // two replacements, each serving
+  const status = async () => {
+    try {
+      return (await post(relay.url, { jsonrpc: "2.0", id: 1, method: "neutralService_nodeInfo" }, undefined, { connection: "close" })).status;
+    } catch (error) {
+      return String((error as { cause?: { code?: string } }).cause?.code ?? error);
+    }
+  };
+  let answer: number | string = "not asked";
+  for (let i = 0; i < 100 && answer !== 200; i++) {
+    answer = await status();
+    if (answer !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(answer, "the node's URL answers again").toBe(200);
+  expect((await relay.stop()).code).toBe(0);
+});
+
 describe("stopping", () => {
   it("SIGTERM lets an in-flight request finish, then exits 0", async () => {
     const relay = await startRelay();

@@ -34,6 +34,14 @@ function readConfig(): RelayConfig {
   }
 }
 
+/**
+ * The port a worker forked after the node first listened binds (set by the primary). With `--port 0`
+ * each listen picks a free port, and once every worker had died the primary's listening socket was
+ * gone: their replacements then listened on a new port, and the node's announced URL refused
+ * connections for good.
+ */
+const CLUSTER_PORT_VARIABLE = "NEUTRAL_CLUSTER_PORT";
+
 /** Exits once stdout has taken the logs, or after 1 s if it does not: a dead or stalled log reader must not keep the node up. */
 function exitAfterLogs(code: number): void {
   void flushLogs(1000).finally(() => process.exit(code));
@@ -160,8 +168,10 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   // Counted here: cluster.workers drops a worker only once both its exit and its disconnect have
   // been seen, in either order, so it can still list the last worker when that one's exit arrives.
   const running = new Set<number>();
+  /** The port the node listens on, once known: replacements listen there too (CLUSTER_PORT_VARIABLE). */
+  let boundPort: number | undefined;
   const fork = () => {
-    const worker = cluster.fork();
+    const worker = cluster.fork(boundPort === undefined ? {} : { [CLUSTER_PORT_VARIABLE]: String(boundPort) });
     running.add(worker.id);
     worker.on("error", (error: Error) => {
       if (worker.process.pid !== undefined) return void logger.warn({ err: error, worker: worker.process.pid }, "worker error");
@@ -176,6 +186,7 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   };
 
   cluster.on("listening", (_worker, address) => {
+    boundPort ??= address.port;
     if (announced) return;
     announced = true;
     const host = config.host.includes(":") ? `[${config.host}]` : config.host;
@@ -273,6 +284,8 @@ if (cluster.isPrimary && isCommand(command)) {
   }
 } else {
   const config = readConfig();
+  const clusterPort = process.env[CLUSTER_PORT_VARIABLE];
+  if (clusterPort !== undefined) config.port = Number(clusterPort);
   const logger = createLogger(config.logLevel, { worker: cluster.worker?.id });
   serve(config, logger, false).catch((error: unknown) => {
     logger.fatal({ err: error }, "worker could not start");

@@ -34,6 +34,9 @@ const open = async (url: string, token: string, options: Parameters<typeof subsc
 const tokens = async (relay: Pick<RunningRelay, "domain">, ...users: TestWallet[]) => Promise.all(users.map((user) => user.token({ domain: relay.domain })));
 const caughtUp = (events: LiveEvent[]) => events.some((event) => event.method === "neutralService_caughtUp");
 const lastId = (stream: Stream) => stream.ids().at(-1);
+/** `promise`, or a failure naming the step that did not finish within `ms` (rather than the whole test's timeout). */
+const within = <T>(promise: Promise<T>, ms: number, step: string): Promise<T> =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${step}: not done within ${ms} ms`)), ms).unref())]);
 
 describe("live delivery (neutralService_subscribe)", () => {
   it("streams the stored messages after the cursor, then caught-up, then each new message once, in id order, also those committed while the catch-up was read", { timeout: 60_000 }, async () => {
@@ -84,7 +87,8 @@ describe("live delivery (neutralService_subscribe)", () => {
       const resume = async () => {
         received.push(...stream.ids());
         stream.close();
-        for (;;) {
+        for (const deadline = Date.now() + 60_000; ; ) {
+          if (Date.now() > deadline) throw new Error(`resuming after ${received.length} messages: no stream within 60 s`);
           try {
             stream = await open(relay.url, bobToken!, { lastEventId: received.at(-1) ?? "0" });
             if (stream.status === 200) return;
@@ -106,7 +110,7 @@ describe("live delivery (neutralService_subscribe)", () => {
       process.kill(workers[0]!, "SIGKILL");
       const cut = await Promise.race([stream.done, new Promise((resolve) => setTimeout(() => resolve("alive"), 1000))]);
       if (cut === "alive") process.kill(workers[1]!, "SIGKILL");
-      await stream.done; // cut (a reset, or a close without the last chunk): no end event
+      await within(stream.done, 30_000, "the stream cut by the killed worker"); // a reset, or a close without the last chunk: no end event
       expect(stream.events.some((event) => event.method === "neutralService_end")).toBe(false);
       await resume();
 
@@ -117,7 +121,7 @@ describe("live delivery (neutralService_subscribe)", () => {
       relay = await relayWith({ dataDir, workers: 2, args: ["--port", new URL(relay.url).port] });
       await resume();
 
-      const sent = await sending;
+      const sent = await within(sending, 90_000, "the 1,000 sends");
       await stream.until(() => received.length + stream.ids().length >= 1000, 60_000);
       received.push(...stream.ids());
       expect(inIdOrder(received)).toBe(true);
