@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The relay's command line: `pnpm start [flags]`. See `--help`, and the README's "Running a relay".
 import cluster from "node:cluster";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { serveConnectionLedger } from "./cluster/connection-ledger.js";
 import { RestartBackoff } from "./cluster/restart-backoff.js";
 import { commandsHelp, isCommand } from "./commands/args.js";
@@ -35,12 +37,22 @@ function readConfig(): RelayConfig {
 }
 
 /**
- * The port a worker forked after the node first listened binds (set by the primary). With `--port 0`
- * each listen picks a free port, and once every worker had died the primary's listening socket was
- * gone: their replacements then listened on a new port, and the node's announced URL refused
- * connections for good.
+ * The port every worker binds, set by the primary. With `--port 0` each listen picks a free port:
+ * once every worker had died, the cluster's listening socket closed with the last one, and their
+ * replacements listened on a new port, so the node's announced URL refused connections for good.
+ * So the primary picks the free port itself, once, and every worker, first or replacement, asks for
+ * that one (the same port in the request keeps them on one shared socket).
  */
 const CLUSTER_PORT_VARIABLE = "NEUTRAL_CLUSTER_PORT";
+
+/** A port free on `host` now (bound to 0, read, released). */
+async function freePort(host: string): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, host, resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 /** Exits once stdout has taken the logs, or after 1 s if it does not: a dead or stalled log reader must not keep the node up. */
 function exitAfterLogs(code: number): void {
@@ -168,10 +180,10 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   // Counted here: cluster.workers drops a worker only once both its exit and its disconnect have
   // been seen, in either order, so it can still list the last worker when that one's exit arrives.
   const running = new Set<number>();
-  /** The port the node listens on, once known: replacements listen there too (CLUSTER_PORT_VARIABLE). */
-  let boundPort: number | undefined;
+  // Every worker, replacements too, listens on this one port (CLUSTER_PORT_VARIABLE).
+  const port = config.port === 0 ? await freePort(config.host) : config.port;
   const fork = () => {
-    const worker = cluster.fork(boundPort === undefined ? {} : { [CLUSTER_PORT_VARIABLE]: String(boundPort) });
+    const worker = cluster.fork({ [CLUSTER_PORT_VARIABLE]: String(port) });
     running.add(worker.id);
     worker.on("error", (error: Error) => {
       if (worker.process.pid !== undefined) return void logger.warn({ err: error, worker: worker.process.pid }, "worker error");
@@ -186,7 +198,6 @@ async function supervise(config: RelayConfig, logger: Logger): Promise<void> {
   };
 
   cluster.on("listening", (_worker, address) => {
-    boundPort ??= address.port;
     if (announced) return;
     announced = true;
     const host = config.host.includes(":") ? `[${config.host}]` : config.host;
