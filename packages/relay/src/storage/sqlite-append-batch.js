@@ -27,7 +27,16 @@ export const SWEEP_STEP_ROWS = 2000;
 /** Free pages a sweep transaction gives back to the file system at most (16 MiB of 8 KiB pages, ~60 ms here). */
 export const RECLAIM_STEP_PAGES = 2048;
 /** Free pages are given back while they are over 1/RECLAIM_FRACTION of the file (`reclaimStep`). */
-export const RECLAIM_FRACTION = 8;
+const RECLAIM_FRACTION = 8;
+
+/**
+ * Whether the sweep gives pages back now, on any connection to the file: auto_vacuum INCREMENTAL
+ * (sqlite.ts) and over 1/RECLAIM_FRACTION of the file free.
+ * @param {import("better-sqlite3").Database} db
+ */
+export function reclaimDue(db) {
+  return db.pragma("auto_vacuum", { simple: true }) === 2 && db.pragma("freelist_count", { simple: true }) > db.pragma("page_count", { simple: true }) / RECLAIM_FRACTION;
+}
 
 /**
  * Opens the writer's connection and prepares its statements. `run(batch)` commits the batch as one
@@ -77,8 +86,7 @@ function openBatches(options) {
   const deleteOutboxBelow = db.prepare(sql.deleteOutboxBelow);
   const deleteMessagesBelow = db.prepare(sql.deleteMessagesBelow);
   // Space freed by deletions goes back to the file system when the database was made with
-  // auto_vacuum = INCREMENTAL (sqlite.ts); elsewhere SQLite reuses it for later rows.
-  const incremental = db.pragma("auto_vacuum", { simple: true }) === 2;
+  // auto_vacuum = INCREMENTAL (sqlite.ts, `reclaimDue`); elsewhere SQLite reuses it for later rows.
   // Given back only while the free pages are over an eighth of the file: while sends keep storing
   // about what the sweep deletes, they reuse the freed pages, and returning them to the file system
   // only for the next appends to grow the file again would cost both (README, "Retention and
@@ -86,9 +94,7 @@ function openBatches(options) {
   // incremental_vacuum moves pages from the file's end into the holes, ~30 µs a page here, and an
   // unbounded one held the writer (every send) for as long as the whole freelist took.
   function reclaimStep() {
-    if (incremental && db.pragma("freelist_count", { simple: true }) > db.pragma("page_count", { simple: true }) / RECLAIM_FRACTION) {
-      db.pragma("incremental_vacuum(" + RECLAIM_STEP_PAGES + ")");
-    }
+    if (reclaimDue(db)) db.pragma("incremental_vacuum(" + RECLAIM_STEP_PAGES + ")");
   }
   const hexBytes = (hex) => Buffer.from(hex.startsWith("0x") ? hex.slice(2) : hex, "hex");
   /** Deletes `owner`'s copies of the messages `ids`; returns the ids still pending (then deletes nothing). */

@@ -46,7 +46,7 @@ import {
   type OutboxRow,
 } from "./columns.js";
 import { startInlineSqliteWriter, startSqliteWriter, type AppendWriter, type WireAppend, type WriterSchema } from "./sqlite-append-writer.js";
-import { RECLAIM_FRACTION } from "./sqlite-append-batch.js";
+import { reclaimDue } from "./sqlite-append-batch.js";
 
 
 type Walk = "received" | "sent" | "requests" | "pairsReceived" | "pairsSent" | "pairsRequests";
@@ -352,10 +352,6 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   // Whether a sender-set end is due (the sweep's one index probe), prepared at first use.
   let expiryDueStatement: Statement<[number], number> | undefined;
   const expiryDue = () => (expiryDueStatement ??= db.prepare<[number], number>("SELECT 1 FROM message_expiry WHERE expires <= ? LIMIT 1").pluck());
-  /** Whether the writer's sweep would give pages back (sqlite-append-batch.js `reclaimStep`): over an eighth of the file free. */
-  const reclaimDue = () =>
-    incrementalVacuum && (db.pragma("freelist_count", { simple: true }) as number) > (db.pragma("page_count", { simple: true }) as number) / RECLAIM_FRACTION;
-  const incrementalVacuum = db.pragma("auto_vacuum", { simple: true }) === 2;
 
   function readRange(query: PageQuery, range: MailboxRange, owner: Buffer): RangeRead {
     const { since, until } = query;
@@ -484,7 +480,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     async sweepSenderExpired(limit, now) {
       if (closed) throw new StoreClosedError();
       // The writer also gives back free pages at each sweep (in steps): it is called while any are due.
-      if (expiryDue().get(now) === undefined && !reclaimDue()) return 0;
+      if (expiryDue().get(now) === undefined && !reclaimDue(db)) return 0;
       writer ??= startStoreWriter(options);
       const result = await writer.append({ sweepExpiring: { now, limit } });
       return typeof result === "number" ? result : 0;
