@@ -38,14 +38,16 @@
 //     bench; its duration is printed); after the window, whatever of them is left and what B
 //     stored in the window are dated ahead again (so nothing of B's is swept in A's windows).
 //     What the sweep deleted in the window: the pre-filled rows of `messages` counted read-only at
-//     the window's edges. (The relay's own `retention: deleted expired messages` line, field
+//     the window's edges, with the share of B's file that is free pages at each window's end (over
+//     an eighth, the sweep also gives pages back to the file system). (The relay's own `retention: deleted expired messages` line, field
 //     `swept`, is logged at info, the level that also logs every request (relay.ts), which would
 //     be measured with it; the bench runs at warn like the others and counts the rows instead.)
 //     The workers' read floor (store.ts `RetentionFloor`) is looked up by B but, with stored
 //     times rewritten behind it, rarely again: at most one index probe per second per worker in a
 //     real node, not measurable against ~10,000 reads/s. 2c: the reads again, both relays
 //     restarted on their data with `--sqlite-mmap-mib BENCH_CR_MMAP_MIB` (reading the database
-//     through a memory map, off by default: relay README, "Retention and deletion").
+//     through a memory map, off by default: relay README, "Retention and deletion"). What a swept
+//     message costs, table by table, is measured more precisely by sweep-anatomy.mjs (by hand).
 // Each line also gives the relay's CPU per operation, A's ÷ B's, per round: the rate ratio a
 // CPU-bound relay with the machine to itself would show, which other processes move less than the
 // rates (not judged); and the bytes the relay wrote to disk per operation (/proc/<pid>/io
@@ -458,7 +460,11 @@ async function retentionPart(lists) {
     const result = await measure(() => seededLeft.get(prefill), onOpen);
     const datingMs = await dated;
     unexpire.run({ far: FAR, from });
-    return { ...result, chunk, datingMs, deleted: result.window.extra - result.end.extra, deletedBefore: leftBefore - result.window.extra };
+    // The share of B's file that is free pages at the window's end: over an eighth, the sweep gives
+    // pages back to the file system (sqlite-append-batch.js `reclaimDue`), work a node whose sends
+    // keep up with its deletions does not do.
+    const free = db.pragma("freelist_count", { simple: true }) / db.pragma("page_count", { simple: true });
+    return { ...result, chunk, datingMs, free, deleted: result.window.extra - result.end.extra, deletedBefore: leftBefore - result.window.extra };
   };
   const senderTokens = senders.map((u) => token(u));
   const recipientTokens = recipients.map((u) => token(u));
@@ -485,11 +491,11 @@ async function retentionPart(lists) {
     `; the sweep deleted ${fmt(run.deleted)} of the ${fmt(run.chunk)} dated to expire in this window (${fmt(run.deleted / run.seconds)}/s)` +
     (run.deletedBefore > 0 ? `, ${fmt(run.deletedBefore)} before it opened` : "") +
     `; dating them took ${ms(run.datingMs)} at the opening`;
-  const allDeleted = (list) => list.map((r) => fmt(r.b.deleted)).join(" / ");
+  const allDeleted = (list) => list.map((r) => fmt(r.b.deleted)).join(" / ") + ` messages; B's file free at the window's end: ${list.map((r) => `${fmt(r.b.free * 100, 1)} %`).join(" / ")}`;
   judge({ name: `2a sendMessage with the retention sweep deleting (B, --retention ${RETENTION}s) vs --retention 0 (A), ${CONNECTIONS} connections`, unit: "sends/s", results: sends, extra: (run) => sweptText(run) });
-  figure(`#   2a swept per round (B's windows): ${allDeleted(sends)} messages`);
+  figure(`#   2a swept per round (B's windows): ${allDeleted(sends)}`);
   judge({ name: `2b getInbox [{}, ${PAGE}] by the ${RECIPIENTS} recipients with the sweep deleting (B) vs --retention 0 (A), ${READ_CONNECTIONS} connections`, unit: "req/s", results: reads, extra: (run) => sweptText(run) });
-  figure(`#   2b swept per round (B's windows): ${allDeleted(reads)} messages`);
+  figure(`#   2b swept per round (B's windows): ${allDeleted(reads)}`);
   if (mappedReads) {
     judge({
       name: `2c getInbox as 2b, both relays --sqlite-mmap-mib ${MMAP_MIB} (reading the database through a memory map)`,
@@ -497,7 +503,7 @@ async function retentionPart(lists) {
       results: mappedReads,
       extra: (run) => sweptText(run),
     });
-    figure(`#   2c swept per round (B's windows): ${allDeleted(mappedReads)} messages`);
+    figure(`#   2c swept per round (B's windows): ${allDeleted(mappedReads)}`);
   }
 }
 

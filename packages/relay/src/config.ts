@@ -148,10 +148,10 @@ interface Flag {
 const MAX_SQLITE_MMAP_MIB = 2047;
 /**
  * Off: workers read the database with read calls. Mapped, reads skip a system call and a copy per
- * page, and getInbox beside a sweep deleting at full speed kept its rate (bench 2c: 0.96, 1.00; 2b
- * without: 0.86-0.95); but the pages read through the map count in the workers' resident memory
- * (a 1 GiB map: ~970 MB RSS after the 1M-message bench's reads), so it is the operator's choice
- * (relay README, "Retention and deletion").
+ * page (~4 % of a getInbox's relay CPU in bench 2c), but the pages read through the map count in
+ * the workers' resident memory (a 1 GiB map: ~970 MB RSS after the 1M-message bench's reads), so
+ * it is the operator's choice (relay README, "Retention and deletion"). It did not reliably lessen
+ * the retention sweep's cost to reads (2c: 1.00 in one run, 0.88 in another).
  */
 export const DEFAULT_SQLITE_MMAP_MIB = 0;
 
