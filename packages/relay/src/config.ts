@@ -148,7 +148,7 @@ interface Flag {
 const MAX_SQLITE_MMAP_MIB = 2047;
 /**
  * Off: workers read the database with read calls. Mapped, reads skip a system call and a copy per
- * page (~4 % of a getInbox's relay CPU in bench 2c), but the pages read through the map count in
+ * page (a few per cent of a getInbox's relay CPU in bench 2c), but the pages read through the map count in
  * the workers' resident memory (a 1 GiB map: ~970 MB RSS after the 1M-message bench's reads), so
  * it is the operator's choice (relay README, "Retention and deletion"). It did not reliably lessen
  * the retention sweep's cost to reads (2c: 1.00 in one run, 0.88 in another).
