@@ -74,7 +74,7 @@ function openBatches(options) {
   const deleteMailbox = db.prepare(sql.deleteMailbox);
   const deletePair = db.prepare(sql.deletePair);
   const selectMessage = db.prepare(sql.selectMessage);
-  const selectExpired = db.prepare(sql.selectExpired);
+  const selectExpired = db.prepare(sql.selectExpired).raw();
   const deleteMessage = db.prepare(sql.deleteMessage);
   const insertExpiry = db.prepare(sql.insertExpiry);
   const selectSenderExpired = db.prepare(sql.selectSenderExpired);
@@ -139,29 +139,32 @@ function openBatches(options) {
    */
   let pass;
   function planPass(below, limit) {
+    /** @type {[number, string, string | null][]} id, sender and recipient (hex, upper case) */
     const rows = selectExpired.all(below, limit);
     if (rows.length === 0) return undefined;
-    const end = rows[rows.length - 1].id + 1;
-    /** @type {Map<string, { owner: Buffer, peer: Buffer | null, side: number, ids: number[] }>} */
+    const end = rows[rows.length - 1][0] + 1;
+    // Keys that sort as the tables do: an owner side is "0", the owner's hex, the side's digit
+    // (mailbox's key order: owner, then side); a pair is "1", the sender's and the recipient's hex
+    // (pairs' key order). Upper-case hex sorts as its bytes, so one string sort puts every table's
+    // keys in key order, owner sides before pairs. Sides are single digits (SIDE in sqlite.ts).
+    /** @type {Map<string, { owner: string, peer: string | null, side: number, ids: number[] }>} */
     const keys = new Map();
-    const add = (owner, peer, side, id) => {
-      const key = side + owner.toString("latin1") + (peer ? peer.toString("latin1") : "");
+    const add = (key, owner, peer, side, id) => {
       let entry = keys.get(key);
-      if (!entry) keys.set(key, (entry = { owner, peer, side, ids: [] }));
+      if (entry === undefined) keys.set(key, (entry = { owner, peer, side, ids: [] }));
       entry.ids.push(id);
     };
-    for (const { id, sender, recipient } of rows) {
-      add(sender, null, sides.sent, id);
+    for (const [id, sender, recipient] of rows) {
+      add("0" + sender + sides.sent, sender, null, sides.sent, id);
       if (recipient === null) continue;
-      add(recipient, null, sides.received, id);
-      add(sender, recipient, PAIR, id);
+      add("0" + recipient + sides.received, recipient, null, sides.received, id);
+      add("1" + sender + recipient, sender, recipient, PAIR, id);
     }
-    // In each table's key order, so that neighbouring keys (on one leaf page) go in the same step.
-    const inKeyOrder = [...keys.values()].sort(
-      (a, b) => (a.side === PAIR) - (b.side === PAIR) || Buffer.compare(a.owner, b.owner) || a.side - b.side || (a.peer && b.peer ? Buffer.compare(a.peer, b.peer) : 0),
-    );
     const work = [];
-    for (const { owner, peer, side, ids } of inKeyOrder) {
+    for (const key of [...keys.keys()].sort()) {
+      const { owner: ownerHex, peer: peerHex, side, ids } = /** @type {{ owner: string, peer: string | null, side: number, ids: number[] }} */ (keys.get(key));
+      const owner = Buffer.from(ownerHex, "hex");
+      const peer = peerHex === null ? null : Buffer.from(peerHex, "hex");
       for (let at = 0; at < ids.length; at += SWEEP_STEP_ROWS) {
         const next = at + SWEEP_STEP_ROWS;
         work.push({ owner, peer, side, below: next < ids.length ? ids[next] : end, rows: Math.min(SWEEP_STEP_ROWS, ids.length - at) });

@@ -167,7 +167,9 @@ export const WRITER_SCHEMA: WriterSchema = {
     deleteMailbox: "DELETE FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
     deletePair: "DELETE FROM pairs WHERE sender = ? AND recipient = ? AND id = ?",
     selectMessage: "SELECT sender, recipient FROM messages WHERE id = ?",
-    selectExpired: "SELECT id, sender, recipient FROM messages WHERE id < ? ORDER BY id LIMIT ?",
+    // The retention pass's messages, their addresses in hex: the pass groups them by string key
+    // (sqlite-append-batch.js `planPass`), and two Buffers per row cost more than the strings.
+    selectExpired: "SELECT id, hex(sender), iif(recipient IS NULL, NULL, hex(recipient)) FROM messages WHERE id < ? ORDER BY id LIMIT ?",
     deleteMessage: "DELETE FROM messages WHERE id = ?",
     insertExpiry: "INSERT INTO message_expiry (id, expires) VALUES (?, ?)",
     selectSenderExpired: "SELECT e.id, m.sender, m.recipient FROM message_expiry AS e JOIN messages AS m ON m.id = e.id WHERE e.expires <= ? ORDER BY e.expires LIMIT ?",
