@@ -38,8 +38,8 @@
 //     bench; its duration is printed); after the window, whatever of them is left and what B
 //     stored in the window are dated ahead again (so nothing of B's is swept in A's windows).
 //     What the sweep deleted in the window: the pre-filled rows of `messages` counted read-only at
-//     the window's edges, with the share of B's file that is free pages at each window's end (over
-//     an eighth, the sweep also gives pages back to the file system). (The relay's own `retention: deleted expired messages` line, field
+//     the window's edges, with the pages B's file shrank by in the window (while over an eighth
+//     of it is free, the sweep gives pages back to the file system) and its free share at the end. (The relay's own `retention: deleted expired messages` line, field
 //     `swept`, is logged at info, the level that also logs every request (relay.ts), which would
 //     be measured with it; the bench runs at warn like the others and counts the rows instead.)
 //     The workers' read floor (store.ts `RetentionFloor`) is looked up by B but, with stored
@@ -457,14 +457,24 @@ async function retentionPart(lists) {
       dated = new Promise((resolve) => dater.once("message", resolve));
       dater.postMessage({ base: Date.now() - RETENTION * 1000, from, spread: (SECONDS - SWEEP_INTERVAL_S) * 1000, count: chunk });
     };
-    const result = await measure(() => seededLeft.get(prefill), onOpen);
+    // At the window's edges: the pre-filled messages left, and the file's pages. Over an eighth of
+    // the file free, the sweep gives pages back to the file system (sqlite-append-batch.js
+    // `reclaimDue`), 2,048 a step, and the file shrinks: work a node whose sends keep up with its
+    // deletions does not do, so each line says how many pages went back in B's windows.
+    const pageCount = () => db.pragma("page_count", { simple: true });
+    const result = await measure(() => ({ left: seededLeft.get(prefill), pages: pageCount() }), onOpen);
     const datingMs = await dated;
     unexpire.run({ far: FAR, from });
-    // The share of B's file that is free pages at the window's end: over an eighth, the sweep gives
-    // pages back to the file system (sqlite-append-batch.js `reclaimDue`), work a node whose sends
-    // keep up with its deletions does not do.
-    const free = db.pragma("freelist_count", { simple: true }) / db.pragma("page_count", { simple: true });
-    return { ...result, chunk, datingMs, free, deleted: result.window.extra - result.end.extra, deletedBefore: leftBefore - result.window.extra };
+    const free = db.pragma("freelist_count", { simple: true }) / pageCount();
+    return {
+      ...result,
+      chunk,
+      datingMs,
+      free,
+      pagesBack: Math.max(0, result.window.extra.pages - result.end.extra.pages),
+      deleted: result.window.extra.left - result.end.extra.left,
+      deletedBefore: leftBefore - result.window.extra.left,
+    };
   };
   const senderTokens = senders.map((u) => token(u));
   const recipientTokens = recipients.map((u) => token(u));
@@ -491,7 +501,10 @@ async function retentionPart(lists) {
     `; the sweep deleted ${fmt(run.deleted)} of the ${fmt(run.chunk)} dated to expire in this window (${fmt(run.deleted / run.seconds)}/s)` +
     (run.deletedBefore > 0 ? `, ${fmt(run.deletedBefore)} before it opened` : "") +
     `; dating them took ${ms(run.datingMs)} at the opening`;
-  const allDeleted = (list) => list.map((r) => fmt(r.b.deleted)).join(" / ") + ` messages; B's file free at the window's end: ${list.map((r) => `${fmt(r.b.free * 100, 1)} %`).join(" / ")}`;
+  const allDeleted = (list) =>
+    list.map((r) => fmt(r.b.deleted)).join(" / ") +
+    ` messages; pages B's file shrank by in the window (given back by the sweep): ${list.map((r) => fmt(r.b.pagesBack)).join(" / ")}` +
+    `; B's file free at the window's end: ${list.map((r) => `${fmt(r.b.free * 100, 1)} %`).join(" / ")}`;
   judge({ name: `2a sendMessage with the retention sweep deleting (B, --retention ${RETENTION}s) vs --retention 0 (A), ${CONNECTIONS} connections`, unit: "sends/s", results: sends, extra: (run) => sweptText(run) });
   figure(`#   2a swept per round (B's windows): ${allDeleted(sends)}`);
   judge({ name: `2b getInbox [{}, ${PAGE}] by the ${RECIPIENTS} recipients with the sweep deleting (B) vs --retention 0 (A), ${READ_CONNECTIONS} connections`, unit: "req/s", results: reads, extra: (run) => sweptText(run) });
