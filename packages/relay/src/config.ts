@@ -151,7 +151,7 @@ const MAX_SQLITE_MMAP_MIB = 2047;
  * page (a few per cent of a getInbox's relay CPU in bench 2c), but the pages read through the map count in
  * the workers' resident memory (a 1 GiB map: ~970 MB RSS after the 1M-message bench's reads), so
  * it is the operator's choice (relay README, "Retention and deletion"). It did not reliably lessen
- * the retention sweep's cost to reads (2c: 1.00 in one run, 0.88 in another).
+ * the retention sweep's cost to reads (2c: 0.88-1.00 over four runs).
  */
 export const DEFAULT_SQLITE_MMAP_MIB = 0;
 
