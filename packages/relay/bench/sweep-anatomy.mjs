@@ -42,7 +42,6 @@ const log = (text) => process.stderr.write(`${text}\n`);
 const figure = (text) => process.stdout.write(`${text}\n`);
 const median = (values) => percentile([...values].sort((a, b) => a - b), 50);
 const fixed = (n, digits = 1) => n.toFixed(digits);
-const fmtRows = (n) => n.toFixed(1);
 const cpuMicros = (since) => {
   const used = process.cpuUsage(since);
   return { user: used.user, system: used.system, total: used.user + used.system };
@@ -263,7 +262,7 @@ try {
   const [readA, readB] = [median(readsAsIs.map((r) => r.micros)), median(readsApart.map((r) => r.micros))];
   figure(
     `a getInbox page in SQLite (the newest 21 rows, or all, of one of 200 inboxes): as it is ${fixed(readA)} µs CPU, JSON apart ${fixed(readB)} µs; ratio ${(readB / readA).toFixed(2)} ` +
-      `(median of ${ROUNDS}: ${readsAsIs.map((r) => fixed(r.micros)).join(" / ")} and ${readsApart.map((r) => fixed(r.micros)).join(" / ")} µs; ${fmtRows(readsAsIs[0].rows / READS)} rows a page)`,
+      `(median of ${ROUNDS}: ${readsAsIs.map((r) => fixed(r.micros)).join(" / ")} and ${readsApart.map((r) => fixed(r.micros)).join(" / ")} µs; ${fixed(readsAsIs[0].rows / READS)} rows a page)`,
   );
 } finally {
   cleanup();
