@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
-// Types of neutralService 2.4.0: one per component schema, and the params and
+// Types of neutralService 2.5.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -145,10 +145,12 @@ export interface DeliveryRefusal {
   /** A code of the Errors table: -32002 (the sender is not homed at the calling node, or the recipient not at the called one), -32003 (a signature or the sender receipt does not verify), -32005 (too large), -32602 (malformed), -32603 (the called node failed; try again). */
   code: number;
   message: string;
-  /** True when delivering the same message again cannot succeed: the calling node marks it failed. False: it retries. */
+  /** True when delivering the same message again cannot succeed: the calling node marks it failed. False (a refusal for now, e.g. a quota of the recipient's node): the calling node holds back this message and the later ones from the same sender to the same recipient, and delivers them again later; its other messages to the called node go on. */
   permanent: boolean;
   /** With -32002 for a recipient homed elsewhere: the recipient's newer home record, so the calling node can deliver there instead. */
   home?: HomeRecord;
+  /** With a refusal for now: seconds after which delivering the message again may succeed (a quota's refill). The calling node waits at least that long before it tries this sender's messages to this recipient again. */
+  retryAfter?: number;
 }
 
 /** What became of one delivered message: its receiver receipt, or a refusal. */
@@ -215,27 +217,29 @@ export interface NodeLimits {
   maxPageScan?: number;
   /** Per client IP, for the whole node (all its processes): cost units per second, in bursts of up to twice this. Each JSON-RPC entry costs 1, plus 1 if it checks a signature (`sendMessage`, `publishKey`, `publishHome`); a bearer token the node has not verified yet costs 1 more. A request that finds its client's budget empty is refused whole: HTTP 429 with `Retry-After` and -32029. In a batch, the entries that no longer fit are answered -32029 with `data.retryAfter` (seconds) and were not run; the entries before them were. Absent: the node does not limit (a proxy in front of it may). */
   rateLimit?: number;
+  /** Per peer node, for the whole node: cost units per second of the peer's node-to-node calls, in bursts of up to twice this (at least two full deliveries). A delivery costs 1, plus 2 per message (the sender's signature and the sender receipt are checked) and 1 per home record it carries; a lookup 1, plus 1 per home record and 1 per 10 accounts. A call that finds the peer's budget spent is refused whole: HTTP 429 with `Retry-After` and -32029 (the peer delivers again later). Absent: the node does not limit its peers. */
+  peerRateLimit?: number;
   /** The period, in seconds, of the storage quotas below. Present when one of them is. */
   quotaPeriodSeconds?: number;
   /** Messages one sender may store on this node per `quotaPeriodSeconds`: as a token bucket, so up to this many at once, then refilled evenly over the period. A resend of a stored message (same digest) does not count. Past it, `sendMessage` answers -32029 with `data: {quota: "senderQuotaMessages", limit, periodSeconds, retryAfter}`. Absent: no such quota. */
   senderQuotaMessages?: number;
   /** Bytes of ciphertext (`message` decoded from hex) one sender may store on this node per `quotaPeriodSeconds`, counted like `senderQuotaMessages`; refused with `data.quota` "senderQuotaBytes". Absent: no such quota. */
   senderQuotaBytes?: number;
-  /** Messages one recipient's mailbox may receive on this node per `quotaPeriodSeconds`, from all senders together, counted like `senderQuotaMessages`; refused with `data.quota` "recipientQuotaMessages". Absent: no such quota. */
+  /** Messages one recipient's mailbox may receive on this node per `quotaPeriodSeconds`, from all senders together, counted like `senderQuotaMessages`; refused with `data.quota` "recipientQuotaMessages". The requests folder (consent) has a quota of its own of the same size: messages from senders the recipient has not allowed never spend what the senders it allowed may send. Absent: no such quota. */
   recipientQuotaMessages?: number;
-  /** Bytes of ciphertext one recipient's mailbox may receive on this node per `quotaPeriodSeconds`, counted like `senderQuotaMessages`; refused with `data.quota` "recipientQuotaBytes". Absent: no such quota. */
+  /** Bytes of ciphertext one recipient's mailbox may receive on this node per `quotaPeriodSeconds`, counted like `senderQuotaMessages`, the requests folder apart as for `recipientQuotaMessages`; refused with `data.quota` "recipientQuotaBytes". Absent: no such quota. */
   recipientQuotaBytes?: number;
   /** How long `sendMessage` waits for the receipt of the recipient's node when the recipient is homed on another node, in ms; past it the answer is the pending message. */
   deliveryWaitMs?: number;
   /** How long this node keeps trying to deliver a message to another node, in seconds; then the message fails. */
   retryPeriodSeconds?: number;
-  /** Most `subscribe` streams one node process keeps open at once (a node with several worker processes or replicas: each serves at most this many). One more is refused: HTTP 429, -32029 with `data: {reason: "subscriptions", limit, retryAfter}`. */
+  /** Most `subscribe` streams one node process keeps open at once (a node with several worker processes or replicas: each serves at most this many), and never more than its share of the connections the node lets streams hold (it keeps the rest for other requests). At the bound, a stream from a client address holding fewer streams than the one holding the most ends that address's oldest stream (`neutralService_end`, reason `limit`); otherwise it is refused: HTTP 429, -32029 with `data: {reason: "subscriptions", limit, retryAfter}`. */
   maxSubscriptions?: number;
   /** Most `subscribe` streams one account keeps open at once, per node process. Opening one more ends the account's oldest stream with the `limit` reason (a client reconnecting before the node noticed its old connection drop is not locked out). */
   maxSubscriptionsPerAccount?: number;
-  /** Bytes of events a stream lets wait for its client to read; past it the node reads no more for that stream until the client catches up. */
+  /** Bytes of events a stream lets wait for its client to read; past it the node reads no more for that stream until the client catches up. The node also reads the store for a stream in pieces of about this size, so a stream holds about twice this (and one message) at most. */
   subscriptionBufferBytes?: number;
-  /** How long a stream's buffer may stay full before the node ends it with the `slow-consumer` reason. */
+  /** The window over which a client that is behind must keep up: while events wait for it, it must read at least `subscriptionBufferBytes` in every window of this length, else the node ends the stream with the `slow-consumer` reason. */
   subscriptionStallMs?: number;
   /** Interval of the keep-alive comments (`: keep-alive`) of an idle stream, ms (at most 15,000). */
   keepAliveMs?: number;
@@ -277,7 +281,7 @@ export type SubscribeFilter = InboxFilter | ChatFilter & {
   chat: Address;
 };
 
-/** Why the node ended a stream. `token-expired`: the bearer token expired (subscribe again with a fresh one). `shutdown`: the node is stopping. `slow-consumer`: the client did not read what the node sent for `nodeInfo.limits.subscriptionStallMs` while more was waiting, with `nodeInfo.limits.subscriptionBufferBytes` unread. `limit`: the account opened more than `nodeInfo.limits.maxSubscriptionsPerAccount` streams, and this was its oldest. Resume from the last event id received. */
+/** Why the node ended a stream. `token-expired`: the bearer token expired (subscribe again with a fresh one). `shutdown`: the node is stopping. `slow-consumer`: while events waited for the client (`nodeInfo.limits.subscriptionBufferBytes` of them unread), it read less than that in `nodeInfo.limits.subscriptionStallMs`. `limit`: the account opened more than `nodeInfo.limits.maxSubscriptionsPerAccount` streams, and this was its oldest; or the node process was at `nodeInfo.limits.maxSubscriptions` when a client from another address subscribed, and this was the oldest stream of the address holding the most. Resume from the last event id received. */
 export type EndReason = "token-expired" | "shutdown" | "slow-consumer" | "limit";
 
 /** An account's signed request to delete its copies of messages on its home node: the received copies of messages it received, the sent copies of messages it sent (both for a message to itself). The other party's copy is not touched. */
