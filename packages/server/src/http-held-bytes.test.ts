@@ -14,6 +14,8 @@ const ANSWER_BYTES = 16 * MiB;
 
 let server: Server | undefined;
 let internalErrors: unknown[] = [];
+/** How many times the stub has built its big answer. */
+let answersBuilt = 0;
 
 afterEach(async () => {
   server?.closeAllConnections();
@@ -26,9 +28,10 @@ async function start(options: Partial<HttpHandlerOptions<TestContext>>): Promise
   const { handlers } = createTestHandlers();
   const big: Handlers<TestContext> = {
     ...handlers,
-    neutralService_nodeInfo: () => ({ address: "0x", software: "x".repeat(ANSWER_BYTES), version: "0", domains: [], limits: { maxLimit: 1, maxBatch: 1, maxBodyBytes: 1, maxMessageBytes: 1, clockSkewMs: 1 } }),
+    neutralService_nodeInfo: () => (answersBuilt++, { address: "0x", software: "x".repeat(ANSWER_BYTES), version: "0", domains: [], limits: { maxLimit: 1, maxBatch: 1, maxBodyBytes: 1, maxMessageBytes: 1, clockSkewMs: 1 } }),
   };
   internalErrors = [];
+  answersBuilt = 0;
   const handler = createHttpHandler<TestContext>({
     dispatcher: createDispatcher<TestContext>({ service, handlers: big, maxResponseBytes: 64 * MiB }),
     maxBodyBytes: MiB,
@@ -111,6 +114,22 @@ describe("memory held for clients", () => {
     expect(served.status).toBe(200);
     expect(served.body.length).toBeGreaterThan(ANSWER_BYTES);
     for (const socket of [...unread, third, other]) socket.destroy();
+  });
+
+  it("refuses a client at half its bound whose answers lie unread past idleMs before running its next request: pipelined requests cost nothing", async () => {
+    const port = await start({ heldBytes: { total: 400 * MiB, perClient: 40 * MiB, idleMs: 300 }, writeTimeoutMs: 60_000 });
+    // 20 connections from one address, 3 pipelined requests each, never read: 60 answers of 16 MiB.
+    const hoarding = await Promise.all(Array.from({ length: 20 }, () => connect(port, "127.0.0.16", (head(NODE_INFO.length) + NODE_INFO).repeat(3))));
+    for (const socket of hoarding) socket.pause();
+    await settle(1500); // what will be answered is answered, and the unread answers are idle past 300 ms
+    const refused = await readAnswer(await connect(port, "127.0.0.16", head(NODE_INFO.length) + NODE_INFO));
+    expect(refused.status).toBe(429);
+    // Two fit the bound; a few more are built while the first answers are still being taken (not
+    // yet idle). Without the idle rule each connection's requests are built and then refused.
+    expect(answersBuilt).toBeLessThanOrEqual(10);
+    const other = await readAnswer(await connect(port, "127.0.0.17", head(NODE_INFO.length) + NODE_INFO));
+    expect(other.status).toBe(200);
+    for (const socket of hoarding) socket.destroy();
   });
 
   it("refuses with 503 once the process holds its total, whoever asks", async () => {

@@ -48,16 +48,19 @@ export interface HttpHandlerOptions<Ctx extends RequestContext> {
   onExchange?: (exchange: HttpExchange<Ctx>) => void;
   /**
    * Bounds the memory this process holds for clients: a request's body from its first byte until
-   * its answer is sent, and the answer until the kernel has taken it all. A JSON-RPC request that
-   * finds its client (`clientKey`) holding `perClient` bytes or more, or the process holding
+   * its answer is sent, the answer until the kernel has taken it all, and an event stream's events
+   * its client has not taken yet. A JSON-RPC request that
+   * finds its client (`clientKey`) holding `perClient` bytes or more (or more than half of it with
+   * an exchange it has left idle `idleMs`: an answer it stopped taking), or the process holding
    * `total`, or whose body or answer would take either past its bound, is refused with -32029 and
    * `Retry-After`: HTTP 429 for the client's bound, 503 for the process's (the rest of its body is
    * not read, and the connection closes after the answer). An exchange always fits when nothing
    * else is held (by its client, for the client's bound; at all, for the total), so a bound smaller
    * than the largest answer delays that answer rather than blocking it forever. At the total,
    * exchanges waiting on a client idle for `idleMs` (a stalled body, an answer not being read) are
-   * dropped, least recently active first, to make room. Defaults: 32 MiB in total, 8 MiB per
-   * client, 2,000 ms; a bound of 0 is off.
+   * dropped, least recently active first, to make room; then event streams that are behind their
+   * client (they resume from their last event). Defaults: 32 MiB in total, 8 MiB per client,
+   * 2,000 ms; a bound of 0 is off.
    */
   heldBytes?: { total?: number; perClient?: number; idleMs?: number };
   /** The client a request counts against in `heldBytes.perClient`. Default: the socket's remote address. */
@@ -136,6 +139,8 @@ class Holder {
   lastActive = 0;
   /** Set while the exchange waits on its client (a body arriving, an answer being taken): dropping it destroys this. */
   waitingOn: ServerResponse | undefined = undefined;
+  /** An event stream: when it waits on its client (it is behind), it may be dropped to make room even if not idle (its client resumes). */
+  stream = false;
 
   constructor(
     readonly pool: HeldBytes,
@@ -152,6 +157,11 @@ class Holder {
     this.pool.wait(this, response);
   }
 
+  /** Counts exactly `bytes` from now on (more or fewer than before), whatever the bounds: a stream's unsent events. */
+  resize(bytes: number): void {
+    this.pool.resize(this, bytes);
+  }
+
   /** Gives back everything the exchange holds (idempotent). */
   release(): void {
     this.pool.release(this);
@@ -161,8 +171,9 @@ class Holder {
 /**
  * The bytes a process holds for its clients, in total and per client (`HttpHandlerOptions.heldBytes`).
  * When the total is reached, exchanges that wait on their client and have been idle `idleMs` (a
- * stalled body, an answer not being read) are dropped, least recently active first, to make room:
- * stalled clients cannot keep the others out, however many addresses they come from. Exchanges
+ * stalled body, an answer not being read) are dropped, least recently active first, to make room,
+ * then event streams behind their client: stalled clients cannot keep the others out, however many
+ * addresses they come from. Exchanges
  * that never wait (a body in one piece, an answer the kernel takes at once) cost no bookkeeping.
  */
 class HeldBytes {
@@ -170,6 +181,8 @@ class HeldBytes {
   readonly #byClient = new Map<string, number>();
   /** Exchanges waiting on their client, least recently active first (a Set keeps insertion order). */
   readonly #waiting = new Set<Holder>();
+  /** The same, by client. */
+  readonly #waitingByClient = new Map<string, Set<Holder>>();
 
   constructor(
     readonly total: number,
@@ -181,10 +194,20 @@ class HeldBytes {
     return new Holder(this, key);
   }
 
-  /** The bound `key` is already at, if any: a new request from it is refused before its body is read. */
+  /**
+   * The bound `key` is already at, if any: a new request from it is refused before its body is read.
+   * A client holding more than half its bound with an exchange it has left idle `idleMs` (an answer
+   * it stopped taking, a body it stopped sending) is at its bound too: otherwise each request it
+   * pipelines behind would be run in full only for its answer to be refused, and an honest client
+   * would wait behind that work.
+   */
   full(key: string): Refusal | undefined {
-    if (this.perClient > 0 && (this.#byClient.get(key) ?? 0) >= this.perClient) return "client";
-    if (this.total > 0 && this.#held >= this.total && !this.#idlest(performance.now())) return "total";
+    if (this.perClient > 0) {
+      const client = this.#byClient.get(key) ?? 0;
+      if (client >= this.perClient) return "client";
+      if (client * 2 > this.perClient && this.#leftIdle(key, performance.now())) return "client";
+    }
+    if (this.total > 0 && this.#held >= this.total && !this.#victim(performance.now())) return "total";
     return undefined;
   }
 
@@ -205,17 +228,31 @@ class HeldBytes {
     return undefined;
   }
 
+  resize(holder: Holder, bytes: number): void {
+    if (bytes < holder.bytes && holder.waitingOn) {
+      // The client took some: it is active, not idle.
+      holder.lastActive = performance.now();
+      this.#waiting.delete(holder);
+      this.#waiting.add(holder);
+    }
+    this.#add(holder.key, bytes - holder.bytes);
+    holder.bytes = bytes;
+  }
+
   wait(holder: Holder, response: ServerResponse | undefined): void {
-    if (holder.waitingOn) this.#waiting.delete(holder);
+    if (holder.waitingOn) this.#unwait(holder);
     holder.waitingOn = response;
     if (!response) return;
     holder.lastActive = performance.now();
     this.#waiting.add(holder);
+    const ofClient = this.#waitingByClient.get(holder.key);
+    if (ofClient) ofClient.add(holder);
+    else this.#waitingByClient.set(holder.key, new Set([holder]));
   }
 
   release(holder: Holder): void {
     if (holder.waitingOn) {
-      this.#waiting.delete(holder);
+      this.#unwait(holder);
       holder.waitingOn = undefined;
     }
     if (holder.bytes === 0) return;
@@ -230,6 +267,18 @@ class HeldBytes {
     else this.#byClient.delete(key);
   }
 
+  #unwait(holder: Holder): void {
+    this.#waiting.delete(holder);
+    const ofClient = this.#waitingByClient.get(holder.key);
+    if (ofClient?.delete(holder) && ofClient.size === 0) this.#waitingByClient.delete(holder.key);
+  }
+
+  /** Whether `key` has an exchange (not an event stream) waiting on it, idle `idleMs`. */
+  #leftIdle(key: string, now: number): boolean {
+    for (const holder of this.#waitingByClient.get(key) ?? []) if (!holder.stream && now - holder.lastActive >= this.idleMs) return true;
+    return false;
+  }
+
   #idlest(now: number, except?: Holder): Holder | undefined {
     for (const holder of this.#waiting) {
       if (holder === except) continue;
@@ -238,11 +287,23 @@ class HeldBytes {
     return undefined;
   }
 
-  /** Drops idle waiting exchanges until `bytes` more fit beside `self`; false if they cannot be made to. */
+  /**
+   * What to drop to make room: the least recently active exchange waiting on its client, if it has
+   * been idle `idleMs`; else the least recently active event stream that is behind its client. A
+   * stream resumes from its last event; a request refused instead would be an honest client's loss.
+   */
+  #victim(now: number, except?: Holder): Holder | undefined {
+    const idle = this.#idlest(now, except);
+    if (idle) return idle;
+    for (const holder of this.#waiting) if (holder.stream && holder !== except) return holder;
+    return undefined;
+  }
+
+  /** Drops waiting exchanges (`#victim`) until `bytes` more fit beside `self`; false if they cannot be made to. */
   #makeRoom(bytes: number, self: Holder): boolean {
     const now = performance.now();
     while (this.#held > self.bytes && this.#held + bytes > this.total) {
-      const victim = this.#idlest(now, self);
+      const victim = this.#victim(now, self);
       if (!victim) return false;
       const response = victim.waitingOn!;
       this.release(victim);
@@ -555,13 +616,21 @@ export function createHttpHandler<Ctx extends RequestContext>(
     const opened = await dispatcher.openStream(body, context, { signal: abort.signal, ...(typeof lastEventId === "string" && { lastEventId }) });
     if ("error" in opened) {
       const error = opened.error;
-      // Refused before it started: answered as the call would be, with 429 and Retry-After for -32029.
+      // Refused before it started: answered as the call would be, with 429 and Retry-After for
+      // -32029, and the connection closed: a client refused a stream must not keep its place idle.
       const wire = "error" in error ? error.error : undefined;
       const status = wire?.code === ErrorCode.RateLimited ? 429 : 200;
-      return { request, status: send(response, status, error, status === 429 ? refusalHeaders(status, wire!) : corsHeaders, holder), body, context, response: error };
+      const headers = { ...(status === 429 ? refusalHeaders(status, wire!) : corsHeaders), connection: "close" };
+      return { request, status: send(response, status, error, headers, holder), body, context, response: error };
     }
-    holder.release(); // the body is parsed: a stream's memory is bounded by its own buffer (streams.bufferBytes)
-    await sendEventStream(response, opened.events, abort, corsHeaders, options.streams ?? {}, (error) => options.onInternalError?.(error));
+    // The body is parsed; from now on the stream's unsent events are what it holds (bounded by
+    // streams.bufferBytes and one event), counted like answers: a stalled stream may be dropped to make room.
+    holder.resize(0);
+    holder.stream = true;
+    await sendEventStream(response, opened.events, abort, corsHeaders, options.streams ?? {}, (error) => options.onInternalError?.(error), {
+      resize: (bytes) => holder.resize(bytes),
+      waiting: (on) => holder.waitOnClient(on ? response : undefined),
+    });
     return { request, status: 200, body, context };
   }
 

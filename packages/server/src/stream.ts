@@ -38,7 +38,12 @@ export interface StreamOptions {
   keepAliveMs?: number;
   /** Bytes of events waiting for the client to read before the handler is asked for more. Default 64 KiB. */
   bufferBytes?: number;
-  /** How long the buffer may stay full before the stream is ended as a slow consumer, ms. Default 30,000. */
+  /**
+   * The window over which a client that is behind must keep up, ms: while events wait for it (the
+   * buffer at `bufferBytes`), it must take at least `bufferBytes` in every window of this length,
+   * else the stream is ended as a slow consumer. (Not restarted at each drain: a client reading a
+   * little now and then cannot keep a stream alive that it does not read.) Default 30,000.
+   */
   stallMs?: number;
   /** The last event of a stream the glue ends itself (with the last SSE id sent); absent or `undefined`: it just ends. */
   endEvent?: (reason: StreamEndReason, lastId: string | undefined) => StreamEvent | undefined;
@@ -46,10 +51,19 @@ export interface StreamOptions {
 
 /** The text of one SSE event carrying a notification. */
 export function eventText(event: StreamEvent): string {
+  return eventParts(event).join("");
+}
+
+/**
+ * One SSE event as the text before its params, the params' JSON, and the text after: written as
+ * three pieces, a big event (a 64 KiB message is ~130 KB of JSON) is not copied once more into a
+ * string of its own.
+ */
+function eventParts(event: StreamEvent): [string, string, string] {
   const params = event.params instanceof RawJson ? event.params.json : JSON.stringify(event.params);
-  const data = `{"jsonrpc":"2.0","method":${JSON.stringify(event.method)},"params":${params}}`;
   // An id is one line: one with a line break or NUL would be ignored by the client's parser.
-  return event.id !== undefined && !/[\r\n\0]/.test(event.id) ? `id: ${event.id}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+  const id = event.id !== undefined && !/[\r\n\0]/.test(event.id) ? `id: ${event.id}\n` : "";
+  return [`${id}data: {"jsonrpc":"2.0","method":${JSON.stringify(event.method)},"params":`, params, "}\n\n"];
 }
 
 const KEEP_ALIVE = ": keep-alive\n\n";
@@ -114,10 +128,22 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T |
 }
 
 /**
+ * Where a stream's memory is counted (the HTTP glue's `heldBytes`): the bytes of events waiting for
+ * the client, and whether the stream is waiting on its client (then it may be dropped to make room).
+ */
+export interface StreamHold {
+  /** The stream now holds `bytes` of unsent events. */
+  resize(bytes: number): void;
+  /** The stream waits on its client (true) or not (false). */
+  waiting(on: boolean): void;
+}
+
+/**
  * Sends `events` on `response` as an event stream until the iterable ends, the client goes away, or
- * the client stops reading (then `endEvent("slow-consumer")` goes last). `abort` is aborted once the
- * stream is over for a reason not the iterable's own; the caller aborts it when `response` closes. Resolves when the stream is over; never rejects
- * (an iterable that throws ends the stream, and the error goes to `onError`).
+ * the client does not keep up (`StreamOptions.stallMs`; then `endEvent("slow-consumer")` goes last).
+ * `abort` is aborted once the stream is over for a reason not the iterable's own; the caller aborts
+ * it when `response` closes. What waits for the client is counted in `hold`. Resolves when the
+ * stream is over; never rejects (an iterable that throws ends the stream, and the error goes to `onError`).
  */
 export async function sendEventStream(
   response: ServerResponse,
@@ -126,6 +152,7 @@ export async function sendEventStream(
   headers: Record<string, string>,
   options: StreamOptions,
   onError: (error: unknown) => void,
+  hold?: StreamHold,
 ): Promise<void> {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const bufferBytes = options.bufferBytes ?? 64 * 1024;
@@ -134,9 +161,21 @@ export async function sendEventStream(
   const iterator = events[Symbol.asyncIterator]();
   let lastId: string | undefined;
   const alive: KeepAlive = { response, lastWrite: performance.now() };
-  const write = (text: string) => {
+  /**
+   * What was written, counted as `writableLength` counts it (string length: events are JSON, in
+   * practice ASCII); less what still waits in `response`, what the client (its kernel) has taken.
+   */
+  let written = 0;
+  const taken = () => written - response.writableLength;
+  const write = (...texts: string[]) => {
     alive.lastWrite = performance.now();
-    response.write(text);
+    if (texts.length > 1) response.cork();
+    for (const text of texts) {
+      written += text.length;
+      response.write(text);
+    }
+    if (texts.length > 1) response.uncork();
+    hold?.resize(response.writableLength);
   };
 
   // `connection: close`: a stream holds its connection to the end, and a client that stopped
@@ -145,30 +184,67 @@ export async function sendEventStream(
   response.flushHeaders();
   const stopKeepAlive = keepAlive(alive, keepAliveMs);
 
-  /** Waits until the client has taken the buffer below its bound: false when it stalled (or left) instead. */
-  const drained = (): Promise<boolean> =>
+  /** The window the client, while behind, must keep up over: when it started, and what it had taken then. */
+  let window: { start: number; takenAtStart: number } | undefined;
+
+  /** Resolves at the next drain ("drained"), at `deadline` ("deadline"), or when the stream is aborted ("aborted"). */
+  const drainOrDeadline = (deadline: number): Promise<"drained" | "deadline" | "aborted"> =>
     new Promise((resolve) => {
-      const finish = (taken: boolean) => {
+      const finish = (outcome: "drained" | "deadline" | "aborted") => {
         clearTimeout(timer);
         response.off("drain", onDrain);
         signal.removeEventListener("abort", onAbort);
-        resolve(taken);
+        resolve(outcome);
       };
-      const onDrain = () => finish(true);
-      const onAbort = () => finish(false);
-      const timer = setTimeout(() => finish(false), stallMs);
+      const onDrain = () => finish("drained");
+      const onAbort = () => finish("aborted");
+      const timer = setTimeout(() => finish("deadline"), Math.max(0, deadline - performance.now()));
       response.once("drain", onDrain);
       signal.addEventListener("abort", onAbort, { once: true });
     });
 
+  /**
+   * Waits until the client has taken what waits for it: true then, false when it did not keep up
+   * (took less than `bufferBytes` in a window of `stallMs` while behind) or left.
+   */
+  const caughtUp = async (): Promise<boolean> => {
+    hold?.waiting(true);
+    try {
+      for (;;) {
+        window ??= { start: performance.now(), takenAtStart: taken() };
+        const outcome = await drainOrDeadline(window.start + stallMs);
+        if (outcome === "aborted") return false;
+        hold?.resize(response.writableLength);
+        if (outcome === "drained") return true;
+        if (taken() - window.takenAtStart < bufferBytes) return false;
+        window = { start: performance.now(), takenAtStart: taken() }; // it kept up: judged again over the next window
+      }
+    } finally {
+      hold?.waiting(false);
+    }
+  };
+
+  /** Writes the event; keeps its id. Nothing of it is kept here once written: while the client is waited for, only the response's buffer holds it. */
+  const send = (event: StreamEvent) => {
+    write(...eventParts(event));
+    if (event.id !== undefined) lastId = event.id;
+  };
+
+  /** Sends the handler's next event: false when there is none (it ended, or the stream was aborted). */
+  const sendNext = async (): Promise<boolean> => {
+    const next = await unlessAborted(iterator.next(), signal);
+    if (next === "aborted" || next.done) return false;
+    // The client took everything and its window ran out while the handler had nothing to send:
+    // it is not behind. (Not at every drain: a client that drains now and then must still keep up.)
+    if (window && response.writableLength === 0 && performance.now() - window.start >= stallMs) window = undefined;
+    send(next.value);
+    return true;
+  };
+
   try {
     while (!signal.aborted) {
-      const next = await unlessAborted(iterator.next(), signal);
-      if (next === "aborted" || next.done) break;
-      const event = next.value;
-      write(eventText(event));
-      if (event.id !== undefined) lastId = event.id;
-      if (response.writableLength >= bufferBytes && !(await drained())) {
+      if (!(await sendNext())) break;
+      if (response.writableLength >= bufferBytes && !(await caughtUp())) {
         if (signal.aborted) break; // the client left
         abort.abort();
         const last = options.endEvent?.("slow-consumer", lastId);
