@@ -12,7 +12,7 @@ import { RpcError, RpcTransportError } from "./rpc.js";
 
 /** Why a stream stopped before `live()` was done with it. */
 export type LiveInterruption =
-  /** The node ended the stream (`neutralService_end`): the token expired, it is stopping, this client read too slowly, or the account opened more streams than the node allows. */
+  /** The node ended the stream (`neutralService_end`): the token expired, it is stopping, this client read too slowly, the account opened more streams than the node allows, or the node, at its stream bound, made room for another client address. */
   | { kind: "ended"; reason: EndReason; message: string }
   /** The stream stopped without an end event: the connection was closed, or the node (or the worker serving it) died. */
   | { kind: "cut" }
@@ -273,8 +273,9 @@ export async function* liveMessages(session: LiveSession, filter: SubscribeFilte
     const backoff = Math.min(maxDelay, minDelay * 2 ** Math.min(failures - 1, 30));
     // A stream that was live and ended because its token expired comes back at once, with a new one.
     if (failures === 1 && cause.kind === "ended" && cause.reason === "token-expired") afterMs = 0;
-    // Another stream of this account took this one's place (more than the node allows are open):
-    // coming straight back would end that one in turn, and so on. Wait as long as the backoff allows.
+    // Another stream took this one's place (more than the node allows of this account are open, or
+    // the node is at its stream bound): coming straight back would end that one in turn, and so on.
+    // Wait as long as the backoff allows.
     if (cause.kind === "ended" && cause.reason === "limit") afterMs = Math.max(afterMs ?? 0, maxDelay / 2);
     const delayMs = afterMs === 0 ? 0 : Math.max(afterMs ?? 0, Math.round(backoff * (0.5 + Math.random() / 2)));
     onState?.({ state: "reconnecting", attempt: attempts + 1, delayMs, cause });

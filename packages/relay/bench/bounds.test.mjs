@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applicableConnectionLimit, batchAnswerBytes, boundLine, connectionLimitFlags, flagDefaults, floodSources, median } from "./bounds.mjs";
+import { applicableConnectionLimit, batchAnswerBytes, boundLine, connectionLimitFlags, flagDefaults, floodSources, latencyStats, median, msText, storedAgain, streamRequestText } from "./bounds.mjs";
 
 const help = [
   "Flags (each also an environment variable; a flag wins over its variable):",
@@ -80,5 +80,50 @@ describe("boundLine", () => {
   it("prints figure · baseline · ratio · target · verdict", () => {
     expect(boundLine({ name: "x", figure: "2 ms", baseline: "1 ms", ratio: 2, target: "<= 10", pass: true })).toBe("x: 2 ms · baseline 1 ms · ratio 2.00 · target <= 10 · PASS");
     expect(boundLine({ name: "x", figure: "f", baseline: "b", ratio: Number.NaN, target: "t", pass: false, note: "n" })).toBe("x: f · baseline b · ratio n/a · target t · FAIL · n");
+  });
+});
+
+describe("streamRequestText", () => {
+  it("is one HTTP request opening a subscribe stream, its content-length the body's bytes", () => {
+    const text = streamRequestText(8645, "tok.en");
+    const [head, body] = text.split("\r\n\r\n");
+    expect(head.split("\r\n")).toEqual([
+      "POST / HTTP/1.1",
+      "Host: 127.0.0.1:8645",
+      "Content-Type: application/json",
+      "Accept: text/event-stream",
+      "Authorization: Bearer tok.en",
+      `Content-Length: ${Buffer.byteLength(body)}`,
+    ]);
+    expect(JSON.parse(body)).toEqual({ jsonrpc: "2.0", id: 1, method: "neutralService_subscribe", params: {} });
+  });
+});
+
+describe("latencyStats", () => {
+  it("counts a failed request as slower than every answered one", () => {
+    const samples = Array.from({ length: 100 }, (_, k) => ({ ok: true, ms: k + 1 }));
+    expect(latencyStats(samples)).toEqual({ count: 100, answered: 100, p50: 50, p99: 99, max: 100 });
+    samples[0] = { ok: false, ms: 1 };
+    const stats = latencyStats(samples);
+    expect(stats.answered).toBe(99);
+    expect(stats.p99).toBe(100);
+    expect(stats.max).toBe(Infinity);
+    expect(latencyStats([{ ok: false, ms: 3 }]).p99).toBe(Infinity);
+    expect(Number.isNaN(latencyStats([]).p50)).toBe(true);
+  });
+});
+
+describe("msText", () => {
+  it("says FAILED for a request not answered and n/a for none", () => {
+    expect(msText(1234.56)).toBe("1,234.6 ms");
+    expect(msText(Infinity)).toBe("FAILED");
+    expect(msText(Number.NaN)).toBe("n/a");
+  });
+});
+
+describe("storedAgain", () => {
+  it("counts answers with an id other than the original's, not the refused ones", () => {
+    expect(storedAgain(["1", "2", "3"], ["1", "9", undefined])).toBe(1);
+    expect(storedAgain(["1", "2"], ["1", "2"])).toBe(0);
   });
 });

@@ -11,7 +11,8 @@
 //  1. Open subscriptions, one node. BENCH_LIVE_SUBSCRIPTIONS (10,000) accounts open one stream each
 //     (`subscribe` with `{}`: every received message), each on its own connection from one of
 //     127.0.1.1, 127.0.1.2, ... (at most 200 streams per source address, under the default per-IP
-//     connection limit of 256; `--max-connections` raised to streams + 1,000), and idle once
+//     connection limit of 256; `--max-connections` raised to 1.2 × streams + 1,000, 1,000 of them
+//     reserved for requests: each worker may hold 0.6 × streams), and idle once
 //     caught up. Memory: PSS of the relay's process tree (primary + workers) with the streams open
 //     minus before, / streams (also at half the streams, and VmRSS). Target <= 20 KB.
 //     Sends: autocannon on BENCH_SEND_CONNECTIONS (64) keep-alive connections, BENCH_LIVE_SENDERS
@@ -493,7 +494,9 @@ async function openSubscriptions() {
   log(`tokens: signing ${fmt(SUBSCRIPTIONS + SENDERS)} SIWE tokens`);
   const recipientTokens = recipients.map((u) => token(u));
   const senderTokens = senders.map((u) => token(u));
-  const node = await relay("streams", ["--max-connections", String(SUBSCRIPTIONS + 1000)]);
+  // Streams may hold --max-connections less --reserved-connections, split between the workers: room
+  // for every stream however the cluster hands the connections out, and 1,000 kept for the sends.
+  const node = await relay("streams", ["--max-connections", String(Math.ceil(SUBSCRIPTIONS * 1.2) + 1000), "--reserved-connections", "1000"]);
   let streams = [];
   try {
     const run = async (label, duration, to = recipients) => {

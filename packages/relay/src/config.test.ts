@@ -1,6 +1,6 @@
 import os from "node:os";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ConfigError, DEFAULT_SQLITE_MMAP_MIB, helpText, parseConfig, type RelayConfig } from "./config.js";
+import { arrivalWindowMs, ConfigError, DEFAULT_SQLITE_MMAP_MIB, helpText, parseConfig, streamsPerProcess, type RelayConfig } from "./config.js";
 import { MAX_PAGE_LIMIT } from "@neutral/protocol";
 import { TEST_KEYS } from "@neutral/protocol/testing";
 
@@ -17,6 +17,7 @@ const FLAGS = [
   ["log-level", "NEUTRAL_LOG_LEVEL"],
   ["workers", "NEUTRAL_WORKERS"],
   ["rate-limit", "NEUTRAL_RATE_LIMIT"],
+  ["peer-rate-limit", "NEUTRAL_PEER_RATE_LIMIT"],
   ["replicas", "NEUTRAL_REPLICAS"],
   ["quota-period", "NEUTRAL_QUOTA_PERIOD"],
   ["sender-quota-messages", "NEUTRAL_SENDER_QUOTA_MESSAGES"],
@@ -46,6 +47,7 @@ const FLAGS = [
   ["peer-timeout-ms", "NEUTRAL_PEER_TIMEOUT_MS"],
   ["max-connections", "NEUTRAL_MAX_CONNECTIONS"],
   ["max-connections-per-ip", "NEUTRAL_MAX_CONNECTIONS_PER_IP"],
+  ["reserved-connections", "NEUTRAL_RESERVED_CONNECTIONS"],
   ["headers-timeout-ms", "NEUTRAL_HEADERS_TIMEOUT_MS"],
   ["request-timeout-ms", "NEUTRAL_REQUEST_TIMEOUT_MS"],
   ["keep-alive-timeout-ms", "NEUTRAL_KEEP_ALIVE_TIMEOUT_MS"],
@@ -124,6 +126,21 @@ describe("parseConfig: federation", () => {
 });
 
 describe("parseConfig", () => {
+  it("streams keep --reserved-connections free (a tenth of --max-connections by default), split between the workers", () => {
+    expect(config([]).connections.reservedConnections).toBe(1000);
+    expect(config(["--max-connections", "500"]).connections.reservedConnections).toBe(50);
+    expect(streamsPerProcess(config(["--workers", "2"]))).toBe(4500);
+    expect(streamsPerProcess(config(["--workers", "1", "--max-connections", "20000", "--reserved-connections", "0"]))).toBe(10_000); // --max-subscriptions
+    expect(streamsPerProcess(config(["--workers", "4", "--max-connections", "1000", "--reserved-connections", "999"]))).toBe(1);
+    expect(configError(["--max-connections", "1000", "--reserved-connections", "1000"]).message).toMatch(/--reserved-connections must be an integer in 0\.\.999/);
+    expect(configError(["--reserved-connections", "-1"]).message).toMatch(/--reserved-connections/);
+  });
+
+  it("a delivery may arrive, and a swept message's digest is kept, for the retry period and the clock skew", () => {
+    expect(arrivalWindowMs(config([]))).toBe(72 * 3_600_000 + 300_000);
+    expect(arrivalWindowMs(config(["--retry-period", "60", "--clock-skew-ms", "1000"]))).toBe(61_000);
+  });
+
   it("has the documented defaults", () => {
     expect(config([])).toEqual({
       host: "127.0.0.1",
@@ -135,6 +152,7 @@ describe("parseConfig", () => {
       logLevel: "info",
       workers: os.availableParallelism(),
       rateLimit: 100,
+      peerRateLimit: 10_000,
       replicas: 1,
       federation: {
         peers: [],
@@ -148,6 +166,7 @@ describe("parseConfig", () => {
       connections: {
         maxConnections: 10_000,
         maxConnectionsPerIp: 256,
+        reservedConnections: 1_000,
         headersTimeoutMs: 10_000,
         requestTimeoutMs: 30_000,
         keepAliveTimeoutMs: 65_000,
@@ -207,6 +226,7 @@ describe("parseConfig", () => {
     ["log-level", "debug", "warn", "debug", "warn", (c) => c.logLevel],
     ["workers", "3", "5", 3, 5, (c) => c.workers],
     ["rate-limit", "0", "7", 0, 7, (c) => c.rateLimit],
+    ["peer-rate-limit", "0", "7", 0, 7, (c) => c.peerRateLimit],
     ["replicas", "2", "3", 2, 3, (c) => c.replicas],
     ["quota-period", "60", "86400", 60, 86400, (c) => c.limits.quotaPeriodSeconds],
     ["sender-quota-messages", "0", "5", undefined, 5, (c) => c.limits.senderQuotaMessages],
@@ -231,6 +251,7 @@ describe("parseConfig", () => {
     ["peer-timeout-ms", "500", "600", 500, 600, (c) => c.federation.peerTimeoutMs],
     ["max-connections", "500", "600", 500, 600, (c) => c.connections.maxConnections],
     ["max-connections-per-ip", "0", "7", 0, 7, (c) => c.connections.maxConnectionsPerIp],
+    ["reserved-connections", "0", "7", 0, 7, (c) => c.connections.reservedConnections],
     ["headers-timeout-ms", "2000", "3000", 2000, 3000, (c) => c.connections.headersTimeoutMs],
     ["request-timeout-ms", "20000", "40000", 20000, 40000, (c) => c.connections.requestTimeoutMs],
     ["keep-alive-timeout-ms", "5000", "6000", 5000, 6000, (c) => c.connections.keepAliveTimeoutMs],

@@ -25,6 +25,8 @@ export interface RelayConfig {
   workers: number;
   /** Cost units per second per client IP, per node (burst: twice that; limits/request-costs.ts); 0 turns the limit off. */
   rateLimit: number;
+  /** Cost units per second per peer node, per node (burst: twice that; a delivery costs per message and record: limits/request-costs.ts); 0 turns the limit off. */
+  peerRateLimit: number;
   /** Machines enforcing this node's per-node limits (PostgreSQL replicas): each enforces its share. */
   replicas: number;
   limits: Limits;
@@ -87,6 +89,8 @@ export interface Limits {
   retentionSeconds: number;
   /** Per client IP, per node: cost units per second (limits/request-costs.ts); absent: off. */
   rateLimit?: number;
+  /** Per peer node, per node: cost units per second of node-to-node calls (limits/request-costs.ts); absent: off. */
+  peerRateLimit?: number;
   /** The storage quotas' period, present when one is on; each quota is per node, absent when off. */
   quotaPeriodSeconds?: number;
   senderQuotaMessages?: number;
@@ -116,6 +120,8 @@ export interface ConnectionConfig {
   maxConnections: number;
   /** Open connections per client IP (IPv6: per /64), per node; 0 = off. */
   maxConnectionsPerIp: number;
+  /** Of `maxConnections`, how many event streams never take: room kept for ordinary requests (issue 33, finding 4). */
+  reservedConnections: number;
   /** A request's headers must arrive within this, from the connection's start or the request's first byte (else 408, closed). */
   headersTimeoutMs: number;
   /** A whole request, body included, must arrive within this (else 408, closed). */
@@ -129,6 +135,23 @@ export interface ConnectionConfig {
   /** Per worker process and client IP: the same, past it -32029 / 429; 0 = off. */
   maxBufferedBytesPerIp: number;
 }
+
+/**
+ * How long after its timestamp a message may still arrive at this node (openrpc.json "Retention and
+ * deletion"): a resend within the clock skew, a peer's delivery within the retry period and the
+ * clock skew. A delivery older than that is refused for good, and a message swept sooner keeps its
+ * digest that long, so that it is never stored twice.
+ */
+export const arrivalWindowMs = (config: { federation: Pick<FederationConfig, "retryPeriodSeconds">; limits: Pick<Limits, "clockSkewMs"> }): number =>
+  config.federation.retryPeriodSeconds * 1000 + config.limits.clockSkewMs;
+
+/**
+ * The streams one serving process keeps open at most: `--max-subscriptions`, and its share of the
+ * connections streams may take (`--max-connections` less `--reserved-connections`, split between
+ * the workers), so that streams never take the room ordinary requests need (issue 33, finding 4).
+ */
+export const streamsPerProcess = (config: Pick<RelayConfig, "workers" | "live" | "connections">): number =>
+  Math.max(1, Math.min(config.live.maxSubscriptions, Math.floor((config.connections.maxConnections - config.connections.reservedConnections) / config.workers)));
 
 /** Whether the operator asked for metrics at all (a port or a token): otherwise nothing is counted. */
 export const metricsWanted = (config: MetricsConfig): boolean => config.port !== undefined || config.token !== undefined;
@@ -184,6 +207,11 @@ const FLAGS = {
     env: "NEUTRAL_RATE_LIMIT",
     default: "100",
     help: "per client IP and node: cost units per second, burst twice that (each JSON-RPC entry 1, +1 if it checks a signature: sendMessage, publishKey, publishHome; +1 per bearer token verified afresh); 0 = off",
+  },
+  "peer-rate-limit": {
+    env: "NEUTRAL_PEER_RATE_LIMIT",
+    default: "10000",
+    help: "per peer node and node: cost units per second of its node-to-node calls, burst twice that (a delivery 1, +2 per message, +1 per home record it carries; a lookup 1, +1 per home record); past it the peer gets 429 and retries later; 0 = off",
   },
   replicas: {
     env: "NEUTRAL_REPLICAS",
@@ -257,6 +285,10 @@ const FLAGS = {
     default: "256",
     help: "open connections per client IP (IPv6: per /64), per node; past it a new connection is reset at once; 0 = off (behind a proxy)",
   },
+  "reserved-connections": {
+    env: "NEUTRAL_RESERVED_CONNECTIONS",
+    help: "of --max-connections, how many subscribe streams never take: kept for ordinary requests; each worker process holds at most (max-connections - this) / workers streams, shedding the oldest stream of the address holding the most when a new address subscribes (default: a tenth of --max-connections)",
+  },
   "headers-timeout-ms": { env: "NEUTRAL_HEADERS_TIMEOUT_MS", default: "10000", help: "a request's headers must arrive within this from the connection's start (or the request's first byte); else 408 and closed" },
   "request-timeout-ms": { env: "NEUTRAL_REQUEST_TIMEOUT_MS", default: "30000", help: "a whole request, body included, must arrive within this; else 408 and closed" },
   "keep-alive-timeout-ms": { env: "NEUTRAL_KEEP_ALIVE_TIMEOUT_MS", default: "65000", help: "an idle keep-alive connection is closed after this (above common load balancers' 60 s)" },
@@ -311,13 +343,17 @@ function integer(name: FlagName, text: string, min: number, max: number): number
 /** The `ConnectionConfig` flags, checked against each other and against the largest body. */
 function connectionConfig(
   integer: (name: FlagName, text: string, min: number, max: number) => number,
-  required: (name: FlagName) => string,
+  value: (name: FlagName) => string | undefined,
   maxBodyBytes: number,
 ): ConnectionConfig {
+  const required = (name: FlagName) => value(name)!;
   const timeout = (name: FlagName) => integer(name, required(name), 1000, 3_600_000);
+  const maxConnections = integer("max-connections", required("max-connections"), 1, 10_000_000);
+  const reserved = value("reserved-connections");
   const config: ConnectionConfig = {
-    maxConnections: integer("max-connections", required("max-connections"), 1, 10_000_000),
+    maxConnections,
     maxConnectionsPerIp: integer("max-connections-per-ip", required("max-connections-per-ip"), 0, 10_000_000),
+    reservedConnections: reserved === undefined ? Math.floor(maxConnections / 10) : integer("reserved-connections", reserved, 0, maxConnections - 1),
     headersTimeoutMs: timeout("headers-timeout-ms"),
     requestTimeoutMs: timeout("request-timeout-ms"),
     keepAliveTimeoutMs: timeout("keep-alive-timeout-ms"),
@@ -476,7 +512,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
     requestQuotaMessages: quota("request-quota-messages"),
   };
   const quotaPeriodSeconds = integer("quota-period", required("quota-period"), 1, 30 * 24 * 3600);
-  const connections = connectionConfig(integer, required, integer("max-body-bytes", required("max-body-bytes"), 1024, 64 * 1024 * 1024));
+  const connections = connectionConfig(integer, value, integer("max-body-bytes", required("max-body-bytes"), 1024, 64 * 1024 * 1024));
   const quotasOn = Object.values(quotas).some((figure) => figure > 0);
   const metrics = metricsConfig(value);
 
@@ -495,6 +531,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
       logLevel,
       workers: integer("workers", required("workers"), 1, 64),
       rateLimit: integer("rate-limit", required("rate-limit"), 0, 1_000_000),
+      peerRateLimit: integer("peer-rate-limit", required("peer-rate-limit"), 0, 100_000_000),
       replicas,
       connections,
       metrics,

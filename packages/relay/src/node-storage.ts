@@ -1,7 +1,7 @@
 // The node's storage as configured: the one place that turns the app's config into a store (the
 // storage modules take their own options, and know nothing of RelayConfig) and the node's key.
 import path from "node:path";
-import type { RelayConfig } from "./config.js";
+import { arrivalWindowMs, type RelayConfig } from "./config.js";
 import type { Secp256k1 } from "./crypto/secp256k1.js";
 import type { Logger } from "./log.js";
 import { generateNodeKey, loadNodeKey, NODE_KEY_FILE, type NodeKey } from "./node-key.js";
@@ -47,13 +47,15 @@ export interface OpenStorageOptions {
 export async function openNodeStorage(
   config: Pick<RelayConfig, "dataDir" | "nodeKey" | "databaseUrl" | "databasePoolSize"> & {
     sqliteMmapMib?: number;
-    limits?: Pick<RelayConfig["limits"], "retentionSeconds">;
+    limits?: Pick<RelayConfig["limits"], "retentionSeconds" | "clockSkewMs">;
+    federation?: Pick<RelayConfig["federation"], "retryPeriodSeconds">;
   },
   curve: Secp256k1,
   options: OpenStorageOptions,
 ): Promise<NodeStorage> {
   const { logger } = options;
   const retentionMs = (config.limits?.retentionSeconds ?? 0) * 1000;
+  const sweptDigestsMs = config.limits && config.federation ? arrivalWindowMs({ limits: config.limits, federation: config.federation }) : undefined;
   if (config.databaseUrl === undefined) {
     const nodeKey = loadNodeKey(config.dataDir, curve, config.nodeKey);
     const file = path.join(config.dataDir, DATABASE_FILE);
@@ -72,6 +74,7 @@ export async function openNodeStorage(
       ...(writer && { writer }),
       onCheckpointError,
       retentionMs,
+      ...(sweptDigestsMs !== undefined && { sweptDigestsMs }),
       mmapBytes: (config.sqliteMmapMib ?? 0) * 1024 * 1024,
     });
     return { store, nodeKey, location: { storage: "sqlite", file, keyFile: path.join(config.dataDir, NODE_KEY_FILE) }, ...(commits && { commits }) };
@@ -83,6 +86,7 @@ export async function openNodeStorage(
     poolSize: config.databasePoolSize,
     migrate: options.migrate ?? true,
     retentionMs,
+    ...(sweptDigestsMs !== undefined && { sweptDigestsMs }),
     onIdleError: (error) => logger.warn({ err: error, database }, "PostgreSQL connection lost; the pool reconnects"),
   });
   try {

@@ -6,7 +6,7 @@ import { createDispatcher, createHttpHandler, RpcError, type HttpExchange, type 
 import { service } from "@neutral/server/neutral-service";
 import { createAuthenticator } from "./auth/authenticator.js";
 import { primaryGate } from "./cluster/connection-ledger.js";
-import { metricsWanted, type RelayConfig } from "./config.js";
+import { metricsWanted, streamsPerProcess, type RelayConfig } from "./config.js";
 import type { Secp256k1 } from "./crypto/secp256k1.js";
 import { clientKey } from "./http/client-key.js";
 import { ConnectionLedger, guardConnections, localGate, processConnectionCap, type ConnectionGate } from "./http/connection-guard.js";
@@ -20,6 +20,7 @@ import type { NodeKey } from "./node-key.js";
 import { createHandlers, type RelayContext } from "./service.js";
 import type { MessageStore } from "./storage/store.js";
 import type { CommitFeed } from "./live/commits.js";
+import { createMemoryRelease } from "./live/memory-release.js";
 import { createSubscriptions, endEvent } from "./live/subscriptions.js";
 import { bearerChecker, createMetricsListener, type MetricsListener } from "./metrics/endpoint.js";
 import type { createRelayMetrics, RelayMetrics } from "./metrics/process-metrics.js";
@@ -59,6 +60,9 @@ export interface Relay {
   close(graceMs?: number): Promise<void>;
 }
 
+/** Connections the kernel may queue before the node accepts them. */
+const ACCEPT_BACKLOG = 4096;
+
 /** What the access log says of an exchange: methods, caller, outcome, latency. Never a token or a body. */
 function describeExchange(exchange: HttpExchange<RelayContext>): Record<string, unknown> {
   const entries = Array.isArray(exchange.body) ? exchange.body : [exchange.body];
@@ -93,8 +97,19 @@ export function createRelay(options: RelayOptions): Relay {
   const limits = createNodeLimits(config);
   const { commits } = options;
   const clusterWorker = options.clusterWorker ?? cluster.isWorker;
+  // Streams leave room for ordinary requests (--reserved-connections): their bound in this process.
+  const live = { ...config.live, maxSubscriptions: streamsPerProcess(config) };
+  const memory = commits && createMemoryRelease();
   const subscriptions =
-    commits && createSubscriptions({ store, feed: commits, limits: config.live, maxPageScan: config.limits.maxPageScan });
+    commits &&
+    createSubscriptions({
+      store,
+      feed: commits,
+      limits: live,
+      maxPageScan: config.limits.maxPageScan,
+      maxReadBytes: config.live.subscriptionBufferBytes,
+      ...(memory && { onStreamEnded: memory.streamEnded }),
+    });
   // Metrics only when the operator asked for them (--metrics-port, --metrics-token): else nothing is counted.
   let metrics: RelayMetrics | undefined;
   if (metricsWanted(config.metrics)) {
@@ -120,7 +135,7 @@ export function createRelay(options: RelayOptions): Relay {
     ...(federation && { federation }),
     delivery: config.federation,
     publicUrl: () => publicUrl,
-    ...(subscriptions && { live: { subscriptions, limits: config.live } }),
+    ...(subscriptions && { live: { subscriptions, limits: live } }),
     ...(metrics && { onStored: metrics.requests.stored }),
   });
   const dispatcher = createDispatcher<RelayContext>({
@@ -138,9 +153,12 @@ export function createRelay(options: RelayOptions): Relay {
   const authenticateUser = limits.authenticate(createAuthenticator({ curve, acceptsDomain: (domain) => domains.includes(domain) }));
   // A peer's node-to-node request carries the node's signature over the body; anything else, an account's bearer token.
   const authenticate = async (authorization: string | undefined, request: IncomingMessage, body: RequestBody): Promise<RelayContext> => {
-    if (!isNodeAuthorization(authorization)) return authenticateUser(authorization, request);
+    // The client a stream counts against (live/subscriptions.ts), with or without a rate limit.
+    if (!isNodeAuthorization(authorization)) return { ...authenticateUser(authorization, request), client: clientKey(request.socket.remoteAddress) };
     if (!federation) throw RpcError.unauthorized("this node does not federate: NeutralNode authorization is not accepted");
-    return { auth: { address: await federation.checkNodeRequest(authorization!, body), kind: "node" } };
+    const node = await federation.checkNodeRequest(authorization!, body);
+    limits.admitPeer?.(node);
+    return { auth: { address: node, kind: "node" } };
   };
   const logRequests = logger.isLevelEnabled("info");
   // Pre-dispatch hooks, in order: name the request (for the access log), then admit it for the rate limit.
@@ -221,7 +239,10 @@ export function createRelay(options: RelayOptions): Relay {
     async listen() {
       const url = await new Promise<string>((resolve, reject) => {
         server.once("error", reject);
-        server.listen(config.port, config.host, () => {
+        // A burst of connects (a flood of streams opening at once) must not overflow the accept
+        // queue: an honest client's SYN dropped there waits 1, 3, 7 s… to be retried. Node's
+        // default is 511; the kernel caps it at net.core.somaxconn (4096 on current Linux).
+        server.listen({ port: config.port, host: config.host, backlog: ACCEPT_BACKLOG }, () => {
           server.off("error", reject);
           const { port } = server.address() as AddressInfo;
           const hostPart = config.host.includes(":") ? `[${config.host}]` : config.host;
@@ -254,6 +275,7 @@ export function createRelay(options: RelayOptions): Relay {
         server.closeIdleConnections();
       });
       await streamsOver;
+      memory?.stop();
       await commits?.close();
       limits.stop();
       stopGuard();

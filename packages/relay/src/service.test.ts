@@ -567,18 +567,22 @@ describe("neutralService_publishKey and neutralService_getKey", () => {
     expect(await getKey(node, alice.address.toUpperCase().replace("0X", "0x"))).toEqual(expected);
   });
 
-  it("replaces the stored bundle only with a strictly newer one; otherwise answers the stored one, no error", async () => {
+  it("replaces the stored bundle only with one that supersedes it (newer; as new, with the greater signature); otherwise answers the stored one, no error", async () => {
     const node = createNode();
     const first = await publish(node, await alice.signKeyBundle({ key: keyOf(1), timestamp: NOW - 1000 }), alice.address);
     const newer = await publish(node, await alice.signKeyBundle({ key: keyOf(2), timestamp: NOW }), alice.address);
     expect(newer.key).toBe(keyOf(2));
     expect(await getKey(node, alice.address)).toEqual(newer);
-    // Older (the first one again, and another), and equally old with another key: nothing changes.
+    // Older (the first one again, and another): nothing changes.
     expect(await publish(node, await alice.signKeyBundle({ key: keyOf(1), timestamp: NOW - 1000 }), alice.address)).toEqual(newer);
     expect(await publish(node, await alice.signKeyBundle({ key: keyOf(4), timestamp: 0 }), alice.address)).toEqual(newer);
-    expect(await publish(node, await alice.signKeyBundle({ key: keyOf(6), timestamp: NOW }), alice.address)).toEqual(newer);
+    // Equally old with another key: the greater signature is kept, whichever came first.
+    const tie = await alice.signKeyBundle({ key: keyOf(6), timestamp: NOW });
+    const kept = tie.signature.toLowerCase() > newer.signature ? { ...newer, key: keyOf(6), signature: tie.signature.toLowerCase() } : newer;
+    expect(await publish(node, tie, alice.address)).toEqual(kept);
+    expect(await publish(node, await alice.signKeyBundle({ key: keyOf(2), timestamp: NOW }), alice.address)).toEqual(kept);
     expect(first).not.toEqual(newer);
-    expect(await getKey(node, alice.address)).toEqual(newer);
+    expect(await getKey(node, alice.address)).toEqual(kept);
     // One millisecond newer wins.
     const newest = await publish(node, await alice.signKeyBundle({ key: keyOf(6), timestamp: NOW + 1 }), alice.address);
     expect(newest.key).toBe(keyOf(6));

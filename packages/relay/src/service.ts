@@ -27,7 +27,7 @@ import type {
 } from "@neutral/server/neutral-service";
 import { keyBundleDigest, messageDigest, receiptDigest } from "./crypto/eip712.js";
 import { isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";
-import type { FederationConfig, Limits, LiveConfig } from "./config.js";
+import { arrivalWindowMs, type FederationConfig, type Limits, type LiveConfig } from "./config.js";
 import type { Federation, Route } from "./federation/index.js";
 import { homeDigest, relayedSigners, type RelayedFields } from "./federation/records.js";
 import { deliveryAnswerDigest, errors, hashTypedData, isPendingMessageJson, MESSAGE_ID_PATTERN } from "@neutral/protocol";
@@ -104,6 +104,12 @@ function refusal(code: number, message: string, permanent: boolean, home?: Store
   return { refused: { code, message, permanent, ...(home && { home: home as HomeRecord }) } };
 }
 
+/** A refusal for now of a delivered message, from the error that refused it (a quota's, with its `retryAfter`). */
+function refusalForNow(error: RpcError): { refused: DeliveryRefusal } {
+  const retryAfter = (error.data as { retryAfter?: unknown } | undefined)?.retryAfter;
+  return { refused: { code: error.code, message: error.message, permanent: false, ...(typeof retryAfter === "number" && { retryAfter }) } };
+}
+
 /** A message refused for consent: no more than "not accepted" (openrpc.json `ConsentRecord`). */
 const notAccepted = () => new RpcError(ErrorCode.Forbidden, "Forbidden: not accepted by the recipient", { reason: "not accepted" });
 
@@ -167,6 +173,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
     ...(budget && { maxBytes: Math.max(1, budget.remaining) }),
   });
   const { federation } = options;
+  const arrivalWindow = arrivalWindowMs({ federation: options.delivery, limits });
 
   /**
    * Where a message from `from` to `to` goes, with federation's refusals: a sender homed elsewhere
@@ -182,6 +189,14 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
     const route = await federation!.directory.route(to);
     if (route.kind === "unreachable") {
       throw new RpcError(ErrorCode.Forbidden, `Forbidden: the recipient's home node ${route.node} is not a peer of this node`, { field: "message.to", node: route.node });
+    }
+    if (route.kind === "unhomed") {
+      // Anyone can copy a key bundle to any node: only the account's own home record may say where it lives.
+      throw new RpcError(
+        ErrorCode.Forbidden,
+        "Forbidden: the recipient has no home record, and its key bundle is held by other nodes: only a home record it signed says which node is its home; it must publish one (neutralService_publishHome) to receive messages from other nodes",
+        { field: "message.to", reason: "recipient has no home record" },
+      );
     }
     if (route.kind === "unknown") {
       // Stored here, it could be lost to its recipient: refuse, and let the client send again.
@@ -266,8 +281,13 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
   async function checkDelivered(origin: string, fields: RelayedFields, digest: Uint8Array): Promise<{ bytes: number } | { refused: DeliveryRefusal }> {
     const bytes = fields.message.length / 2;
     if (bytes > limits.maxMessageBytes) return refusal(ErrorCode.TooLarge, `Message too large: ${bytes} bytes, at most ${limits.maxMessageBytes}`, true);
-    const expiry = expiryProblem(fields, now());
+    const clock = now();
+    const expiry = expiryProblem(fields, clock);
     if (expiry) return refusal(ErrorCode.InvalidParams, `Invalid params: message.expires ${expiry}`, true);
+    // Older than any peer retries it: it would come back after this node swept it (openrpc.json "Retention and deletion").
+    if (clock - fields.timestamp > arrivalWindow) {
+      return refusal(errors.TimestampOutOfWindow.code, `Timestamp too old: a delivery is accepted up to ${arrivalWindow} ms (retryPeriodSeconds and clockSkewMs) after its timestamp`, true);
+    }
     const { sender, senderNode } = relayedSigners(curve, fields, digest);
     if (sender !== fields.from) return refusal(errors.InvalidSignature.code, "Invalid signature: it does not recover from", true);
     if (senderNode !== origin) return refusal(errors.InvalidSignature.code, "Invalid sender_receipt: it is not the calling node's signature", true);
@@ -341,14 +361,14 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       const folder = route.kind === "remote" ? undefined : await folderOf(from, fields.to);
       // Counted before it is stored, given back if it was not (a resend): concurrent sends cannot overshoot.
       try {
-        quotas?.take(from, fields.to, bytes);
+        quotas?.take(from, fields.to, bytes, folder);
       } catch (error) {
         if (folder) quotas?.refundRequest(from, fields.to);
         throw error;
       }
       let stored: StoredMessage;
       const refund = () => {
-        quotas?.refund(from, fields.to, bytes);
+        quotas?.refund(from, fields.to, bytes, folder);
         if (folder) quotas?.refundRequest(from, fields.to);
       };
       try {
@@ -434,22 +454,34 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
       const origin = callingNode(auth);
       if (!federation) throw new RpcError(ErrorCode.Forbidden, "Forbidden: this node does not federate", { reason: "not a peer" });
       federation.kick({ peerUp: origin }); // it is up: our own deliveries to it need not wait out a backoff
+      federation.directory.heardFrom(origin);
       await federation.directory.learnHomes(homes);
       // First every check, then the appends in the order given (one group commit): the recipient
-      // gets one sender's messages in the order its node accepted them.
+      // gets one sender's messages in the order its node accepted them. A message refused for now
+      // holds back the later ones of the same sender to the same recipient (they must not overtake
+      // it), and nothing else: one recipient's quota never stops another's mail (issue 33, finding 3).
       const outcomes: (DeliveryOutcome | undefined)[] = [];
       const accepted: { index: number; message: AcceptedMessage; bytes: number }[] = [];
-      let halted: string | undefined;
+      /** The refusal for now that holds back each (sender, recipient) pair, by `from>to`. */
+      const held = new Map<string, { refused: DeliveryRefusal }>();
       const relayed = messages.map(relayedFields);
       for (const [index, { fields, digest }] of relayed.entries()) {
-        if (halted !== undefined) {
-          outcomes.push(refusal(ErrorCode.RateLimited, `not stored: an earlier message of this delivery was refused for now (${halted})`, false));
+        const pair = `${fields.from}>${fields.to}`;
+        const earlier = held.get(pair);
+        if (earlier) {
+          const { retryAfter } = earlier.refused;
+          outcomes.push({
+            refused: {
+              ...refusal(ErrorCode.RateLimited, `not stored: an earlier message of this sender to this recipient in this delivery was refused for now (${earlier.refused.message})`, false).refused,
+              ...(retryAfter !== undefined && { retryAfter }),
+            },
+          });
           continue;
         }
         const verdict = await checkDelivered(origin, fields, digest);
         if ("refused" in verdict) {
           outcomes.push(verdict);
-          if (!verdict.refused.permanent) halted = verdict.refused.message;
+          if (!verdict.refused.permanent) held.set(pair, verdict);
           continue;
         }
         const { bytes } = verdict;
@@ -458,20 +490,23 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
           folder = await folderOf(fields.from, fields.to);
         } catch (error) {
           if (!(error instanceof RpcError)) throw error;
-          // Blocked: refused for good. Over the request quota: for now (an earlier message of this
-          // sender must not be overtaken by a later one).
-          const permanent = error.code === ErrorCode.Forbidden;
-          if (!permanent) halted = error.message;
-          outcomes.push(refusal(error.code, error.message, permanent));
+          // Blocked: refused for good. Over the request quota: for now.
+          if (error.code === ErrorCode.Forbidden) outcomes.push(refusal(error.code, error.message, true));
+          else {
+            const forNow = refusalForNow(error);
+            held.set(pair, forNow);
+            outcomes.push(forNow);
+          }
           continue;
         }
         try {
-          quotas?.take(fields.from, fields.to, bytes);
+          quotas?.take(fields.from, fields.to, bytes, folder);
         } catch (error) {
           if (folder) quotas?.refundRequest(fields.from, fields.to);
           if (!(error instanceof RpcError)) throw error;
-          halted = error.message;
-          outcomes.push(refusal(error.code, error.message, false));
+          const forNow = refusalForNow(error);
+          held.set(pair, forNow);
+          outcomes.push(forNow);
           continue;
         }
         outcomes.push(undefined);
@@ -483,14 +518,14 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
         results = await Promise.all(accepted.map(({ message }) => store.append(message)));
       } catch (error) {
         for (const { message, bytes } of accepted) {
-          quotas?.refund(message.from, message.to, bytes);
+          quotas?.refund(message.from, message.to, bytes, message.folder);
           if (message.folder) quotas?.refundRequest(message.from, message.to);
         }
         throw error; // the calling node retries the whole delivery; what was stored is found again
       }
       accepted.forEach(({ index, message, bytes }, i) => {
         if (!results[i]!.created) {
-          quotas?.refund(message.from, message.to, bytes);
+          quotas?.refund(message.from, message.to, bytes, message.folder);
           if (message.folder) quotas?.refundRequest(message.from, message.to);
         } else options.onStored?.("inbound");
         outcomes[index] = { receiver_receipt: message.receiverReceipt! };
@@ -503,13 +538,15 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
     },
 
     async neutralService_lookup({ accounts, homes }, { auth }): Promise<DirectoryAnswer> {
-      callingNode(auth);
+      const origin = callingNode(auth);
       if (!federation) throw new RpcError(ErrorCode.Forbidden, "Forbidden: this node does not federate", { reason: "not a peer" });
+      federation.directory.heardFrom(origin);
       if (homes.length > 0) await federation.directory.learnHomes(homes);
       return (await federation.directory.localRecords(accounts)) as DirectoryAnswer;
     },
 
-    neutralService_subscribe({ filter, after }, { auth, signal, lastEventId }) {
+    neutralService_subscribe({ filter, after }, context) {
+      const { auth, signal, lastEventId } = context;
       const subscriptions = options.live?.subscriptions;
       if (!subscriptions) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: this node does not stream (neutralService_subscribe)");
       if (auth.kind === "node") throw new RpcError(ErrorCode.Forbidden, "Forbidden: streams are for accounts, not nodes", { reason: "not an account" });
@@ -533,7 +570,13 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
         ...(filter.until !== undefined && { until: filter.until }),
       };
       const start = lastEventId ?? after;
-      return subscriptions.open({ selection, after: start === undefined ? 0 : cursorValue(start), ...(auth.expiresAt !== undefined && { expiresAt: auth.expiresAt }), signal });
+      return subscriptions.open({
+        selection,
+        client: context.client ?? auth.address,
+        after: start === undefined ? 0 : cursorValue(start),
+        ...(auth.expiresAt !== undefined && { expiresAt: auth.expiresAt }),
+        signal,
+      });
     },
 
     async neutralService_deleteMessages({ request }, { auth }): Promise<DeletionReceipt> {

@@ -8,6 +8,7 @@ import { call, post, startRelay, tempDir, type RunningRelay } from "../testing/i
 import { subscribe } from "../test/live.js";
 import {
   DOMAIN,
+  DELIVERED_LONG_AGO,
   SIGNED_LONG_AGO,
   callerOf,
   examples,
@@ -73,7 +74,12 @@ describe("every example of openrpc.json, on a real node, by position and by name
 
   it("every other method's, after a restart with the default clock window", async () => {
     relay = await startRelay({ dataDir, args: [...nodeArgs, ...peerArgs] });
-    await replay(examples.filter(({ method }) => !SIGNED_LONG_AGO.has(method.name)));
+    await replay(examples.filter(({ method }) => !SIGNED_LONG_AGO.has(method.name) && !DELIVERED_LONG_AGO.has(method.name)));
+    await relay.stop();
+    // A delivery is taken up to the retry period and the clock skew after its timestamp: the
+    // examples' (2026-01-01) with a window as wide as sendMessage's.
+    relay = await startRelay({ dataDir, args: [...nodeArgs, ...peerArgs, ...wideClockArgs] });
+    await replay(examples.filter(({ method }) => DELIVERED_LONG_AGO.has(method.name)));
     expect(replayed).toHaveLength(2 * examples.length);
     expect(new Set(examples.map(({ method }) => method.name)).size, "every method has examples").toBe(spec.methods.length);
   });

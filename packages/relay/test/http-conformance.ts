@@ -131,11 +131,13 @@ export function describeHttpConformance(backend: string, start: () => Promise<St
               recipientQuotaMessages: 20000,
               recipientQuotaBytes: 209715200,
               requestQuotaMessages: 5,
+              // What a peer's calls may ask of the node.
+              peerRateLimit: 10000,
               // Federation: how long a send to another node waits, how long it is retried.
               deliveryWaitMs: 2000,
               retryPeriodSeconds: 259200,
-              // Live delivery's limits.
-              maxSubscriptions: 10000,
+              // Live delivery's limits: a node of one process at the default connections (10,000, a tenth kept for other requests).
+              maxSubscriptions: 9000,
               maxSubscriptionsPerAccount: 8,
               subscriptionBufferBytes: 65536,
               subscriptionStallMs: 30000,

@@ -50,6 +50,8 @@ export const people = [wallet(TEST_KEYS.alice), wallet(TEST_KEYS.bob)];
 export const reader = people[1]!;
 /** Examples signed on 2026-01-01, outside a node's default ±5 min window: replayed with a wide one. */
 export const SIGNED_LONG_AGO = new Set(["neutralService_sendMessage"]);
+/** Examples delivered by a peer on 2026-01-01: a node takes a delivery for its retry period and clock skew after its timestamp; replayed with a wide window. */
+export const DELIVERED_LONG_AGO = new Set(["neutralService_deliver"]);
 
 /** The messages the examples show stored, by id. */
 export function storedMessages(): Map<string, StoredMessage> {

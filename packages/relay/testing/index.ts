@@ -219,3 +219,4 @@ export function call(url: string, method: string, params: unknown, token?: strin
 
 export { startThrowawayPostgres, findPostgresBinDir, type ThrowawayPostgres, type ThrowawayPostgresOptions } from "./postgres.js";
 export { freePorts, nodeAddressOf, startFederation, type FederatedNode, type Federation, type FederationOptions } from "./federation.js";
+export { startHostilePeer, type DeliveredMessage, type DeliveryMode, type HostilePeer, type HostilePeerOptions } from "./hostile-peer.js";

@@ -33,7 +33,7 @@ export interface OpenedStore {
    * Opens the same storage again (as after a restart), with the store options given (a retention
    * policy, ms); given only by durable backends.
    */
-  reopen?: (options?: { retentionMs?: number }) => Promise<MessageStore>;
+  reopen?: (options?: { retentionMs?: number; sweptDigestsMs?: number }) => Promise<MessageStore>;
   /** Removes the storage; called after every store of this storage is closed. */
   cleanup: () => Promise<void>;
 }
@@ -89,6 +89,7 @@ export function everyStoreCall(store: MessageStore): [string, () => Promise<unkn
     getKeyBundle: () => store.getKeyBundle(owner),
     putKeyBundle: () => store.putKeyBundle(testKeyBundle(owner, 1)),
     putHomeRecord: () => store.putHomeRecord({ account: owner, node: randomAddress(), timestamp: 1, signature: randomSignature() }),
+    putHomeRecords: () => store.putHomeRecords([{ account: owner, node: randomAddress(), timestamp: 1, signature: randomSignature() }]),
     getHomeRecord: () => store.getHomeRecord(owner),
     pinPeer: () => store.pinPeer("http://127.0.0.1:1", randomAddress()),
     peerPins: () => store.peerPins(),
@@ -450,7 +451,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
     }
 
     /** Closes the current store and opens the storage again; skips the test if the backend can't. */
-    async function reopen(context: TestContext, options?: { retentionMs?: number }): Promise<MessageStore> {
+    async function reopen(context: TestContext, options?: { retentionMs?: number; sweptDigestsMs?: number }): Promise<MessageStore> {
       const reopenStorage = opened.reopen;
       if (!reopenStorage) return context.skip("this backend gives no reopen");
       await closeStore(store);
@@ -841,6 +842,33 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         expect(await read({ before: all[9]! + 1 }, 1)).toEqual({ ids: [all[9]], end: false });
       });
 
+      it("without lookahead: at most limit messages, a full page is not the end, and walking on visits every message once, also over several ranges and with a time filter", async () => {
+        const all = await ten();
+        const mine = (await appendWorld(store, Array.from({ length: 5 }, () => testMessage(alice, bob)))).map((m) => m.id);
+        const walk = async (query: Omit<PageQuery, "owner" | "after" | "order" | "limit" | "lookahead">, limit: number) => {
+          const pages: { ids: number[]; end: boolean }[] = [];
+          let after = 0;
+          for (let i = 0; i < 20; i++) {
+            const page = await store.page({ owner: alice, ...query, after, order: "asc", limit, lookahead: false });
+            pages.push({ ids: ids(page), end: page.end });
+            if (page.end) return pages;
+            after = page.resumeAt ?? page.messages.at(-1)!.id;
+          }
+          throw new Error("the walk did not end");
+        };
+        expect(await walk({ ranges: [{ side: "received" }] }, 5)).toEqual([
+          { ids: all.slice(0, 5), end: false },
+          { ids: all.slice(5), end: false },
+          { ids: [], end: true },
+        ]);
+        expect((await walk({ ranges: [{ side: "received" }] }, 3)).at(-1)).toEqual({ ids: [all[9]], end: true }); // a short page is the end
+        const both = await walk({ ranges: [{ side: "received" }, { side: "sent" }] }, 4);
+        expect(both.flatMap((page) => page.ids)).toEqual([...all, ...mine]);
+        expect(both.slice(0, -1).every((page) => page.ids.length === 4 || page.end)).toBe(true);
+        const filtered = await walk({ ranges: [{ side: "received" }], since: 0, until: Number.MAX_SAFE_INTEGER }, 4);
+        expect(filtered.flatMap((page) => page.ids)).toEqual(all);
+      });
+
       it("after only: the oldest above it, oldest first", async () => {
         const all = await ten();
         expect(await read({ after: all[5] }, 3)).toEqual({ ids: [all[6], all[7], all[8]], end: false });
@@ -998,18 +1026,26 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         expect(await store.getKeyBundle(alice)).toEqual(much);
       });
 
-      it("an older or equally old bundle changes nothing and answers the stored one", async () => {
+      it("an older bundle, or the same one again, changes nothing and answers the stored one", async () => {
         const stored = testKeyBundle(alice, BASE_TIMESTAMP);
         await store.putKeyBundle(stored);
-        for (const other of [
-          testKeyBundle(alice, BASE_TIMESTAMP - 1),
-          testKeyBundle(alice, 0),
-          testKeyBundle(alice, BASE_TIMESTAMP), // same time, another key and signature
-          { ...stored }, // the same bundle again
-        ]) {
+        for (const other of [testKeyBundle(alice, BASE_TIMESTAMP - 1), testKeyBundle(alice, 0), { ...stored }]) {
           expect(await store.putKeyBundle(other)).toEqual(stored);
           expect(await store.getKeyBundle(alice)).toEqual(stored);
         }
+      });
+
+      it("between two bundles of the same timestamp the greater signature wins, whichever came first (@neutral/protocol supersedes)", async () => {
+        const low = { ...testKeyBundle(alice, BASE_TIMESTAMP), signature: `0x${"11".repeat(65)}` };
+        const high = { ...testKeyBundle(alice, BASE_TIMESTAMP), signature: `0x${"ee".repeat(65)}` };
+        expect(await store.putKeyBundle(low)).toEqual(low);
+        expect(await store.putKeyBundle(high)).toEqual(high);
+        expect(await store.putKeyBundle(low)).toEqual(high);
+        const lowBob = { ...low, account: bob };
+        const highBob = { ...high, account: bob };
+        expect(await store.putKeyBundle(highBob)).toEqual(highBob);
+        expect(await store.putKeyBundle(lowBob)).toEqual(highBob);
+        expect(await store.getKeyBundle(bob)).toEqual(highBob);
       });
 
       it("keeps accounts apart", async () => {
@@ -1031,7 +1067,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         expect(await store.putKeyBundle(max)).toEqual(max);
         expect(await store.getKeyBundle(alice)).toEqual(zero);
         expect(await store.getKeyBundle(bob)).toEqual(max);
-        expect(await store.putKeyBundle(testKeyBundle(bob, Number.MAX_SAFE_INTEGER))).toEqual(max);
+        expect(await store.putKeyBundle(testKeyBundle(bob, Number.MAX_SAFE_INTEGER, { signature: `0x${"00".repeat(65)}` }))).toEqual(max);
       });
 
       it("concurrent publishes of one account: the greatest timestamp wins, each answer at least as new as its own", async () => {
@@ -1142,17 +1178,35 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         expect((await store.outboxDestinations())[0]!.state).toBeUndefined();
       });
 
-      it("home records: the newest wins, each account apart", async () => {
-        const record = (account: string, node: string, timestamp: number) => ({ account, node, timestamp, signature: randomSignature() });
+      it("home records: the newest wins, each account apart; a tie goes to the greater signature, whichever came first", async () => {
+        const record = (account: string, node: string, timestamp: number, signature = randomSignature()) => ({ account, node, timestamp, signature });
         expect(await store.getHomeRecord(alice)).toBeUndefined();
-        const first = record(alice, nodeB, BASE_TIMESTAMP);
+        const first = record(alice, nodeB, BASE_TIMESTAMP, `0x${"22".repeat(65)}`);
         expect(await store.putHomeRecord(first)).toEqual(first);
         expect(await store.putHomeRecord(record(alice, nodeC, BASE_TIMESTAMP - 1))).toEqual(first);
-        expect(await store.putHomeRecord(record(alice, nodeC, BASE_TIMESTAMP))).toEqual(first);
-        const moved = record(alice, nodeC, BASE_TIMESTAMP + 1);
+        expect(await store.putHomeRecord(record(alice, nodeC, BASE_TIMESTAMP, `0x${"11".repeat(65)}`))).toEqual(first);
+        const tie = record(alice, nodeC, BASE_TIMESTAMP, `0x${"33".repeat(65)}`);
+        expect(await store.putHomeRecord(tie)).toEqual(tie);
+        expect(await store.putHomeRecord(first)).toEqual(tie);
+        const moved = record(alice, nodeB, BASE_TIMESTAMP + 1);
         expect(await store.putHomeRecord(moved)).toEqual(moved);
         expect(await store.getHomeRecord(alice)).toEqual(moved);
         expect(await store.getHomeRecord(bob)).toBeUndefined();
+      });
+
+      it("home records in one call: each kept as putHomeRecord would, answered in order with the record current after", async () => {
+        const record = (account: string, node: string, timestamp: number, signature = randomSignature()) => ({ account, node, timestamp, signature });
+        const carols = record(carol, nodeB, BASE_TIMESTAMP + 5);
+        await store.putHomeRecord(carols);
+        const older = record(carol, nodeC, BASE_TIMESTAMP);
+        const alices = [record(alice, nodeB, BASE_TIMESTAMP), record(alice, nodeC, BASE_TIMESTAMP + 2), record(alice, nodeB, BASE_TIMESTAMP + 1)];
+        const bobs = record(bob, nodeC, BASE_TIMESTAMP);
+        const answers = await store.putHomeRecords([alices[0]!, older, alices[1]!, bobs, alices[2]!]);
+        expect(answers).toEqual([alices[1], carols, alices[1], bobs, alices[1]]);
+        expect(await store.getHomeRecord(alice)).toEqual(alices[1]);
+        expect(await store.getHomeRecord(bob)).toEqual(bobs);
+        expect(await store.getHomeRecord(carol)).toEqual(carols);
+        expect(await store.putHomeRecords([])).toEqual([]);
       });
 
       it("peer pins: the first address seen at a URL stays", async () => {
@@ -1334,6 +1388,45 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         expect(await chat(alice, bob)).toEqual([fresh]);
         expect(await store.latestPeer(carol)).toBeUndefined();
         expect(await store.sweepExpired(100)).toBe(0);
+      });
+    });
+
+    describe("swept digests (a message swept while it could still arrive again)", () => {
+      it("a resend or second delivery of a swept message is answered its original id and stored nothing, for sweptDigestsMs after it was stored; then it is forgotten", { timeout: 20_000 }, async (context) => {
+        const retentionMs = 1000;
+        store = await reopen(context, { retentionMs, sweptDigestsMs: 60_000 });
+        const local = testMessage(alice, bob);
+        const inbound = { ...testMessage(carol, bob), route: { kind: "inbound" as const } };
+        const first = [(await store.append(local)).stored, (await store.append(inbound)).stored];
+        await new Promise((resolve) => setTimeout(resolve, retentionMs + 1100)); // past the floor's 1 s step
+        expect(await store.sweepExpired(100)).toBe(2);
+        expect(await wholeMailbox(store, bob)).toEqual([]);
+        // Within the window: the same digests answer their original ids (the JSON is rebuilt from
+        // what was sent again: the node's receipts are deterministic), and nothing comes back.
+        const again = [await store.append(resendOf(local)), await store.append(resendOf(inbound))];
+        expect(again.map(({ created }) => created)).toEqual([false, false]);
+        expect(again.map(({ stored }) => stored.id)).toEqual(first.map(({ id }) => id));
+        expect(await wholeMailbox(store, bob)).toEqual([]);
+        store = await reopen(context);
+        expect(await wholeMailbox(store, bob)).toEqual([]);
+        // Past the window (here: a store told to remember nothing), the next sweep forgets them.
+        store = await reopen(context, { retentionMs, sweptDigestsMs: 0 });
+        expect(await store.sweepExpired(100)).toBe(0);
+        const late = await store.append(resendOf(local));
+        expect(late.created).toBe(true);
+        expect(late.stored.id).toBeGreaterThan(first[1]!.id);
+      });
+
+      it("a message swept longer than sweptDigestsMs after it was stored leaves nothing: stored again if it comes back", { timeout: 20_000 }, async (context) => {
+        const retentionMs = 1000;
+        store = await reopen(context, { retentionMs, sweptDigestsMs: 500 });
+        const local = testMessage(alice, bob);
+        const first = (await store.append(local)).stored;
+        await new Promise((resolve) => setTimeout(resolve, retentionMs + 1100));
+        expect(await store.sweepExpired(100)).toBe(1);
+        const again = await store.append(resendOf(local));
+        expect(again.created).toBe(true);
+        expect(again.stored.id).toBeGreaterThan(first.id);
       });
     });
 

@@ -7,9 +7,14 @@
 // A destination's messages go in OUTBOX_LANES lanes at once (by recipient: one sender's messages
 // to one recipient are in one lane). In a lane one batch is in flight at a time, so that the other
 // node stores them in the order this node accepted them; but the next batch goes out as soon as an
-// answer shows no refusal that would stop it, and this node checks the receipts of one batch and
-// settles it while the other node stores the next. The lanes let the other node check one batch
-// while it commits another.
+// answer comes, and this node checks the receipts of one batch and settles it while the other node
+// stores the next. The lanes let the other node check one batch while it commits another.
+//
+// Only a failure of the call itself (the peer unreachable, overloaded, or answering nonsense) backs
+// off the whole destination. A message the other node refuses for now (a quota of its recipient)
+// holds back that message and the later ones of the same sender to the same recipient, until the
+// refusal's `retryAfter` (or a backoff of its own), and the rest of the destination's mail goes on
+// (issue 33, finding 3).
 import { deliveryAnswerDigest, failedMessageJson, messageJson } from "@neutral/protocol";
 import type { FederationConfig } from "../config.js";
 import type { Secp256k1 } from "../crypto/secp256k1.js";
@@ -105,6 +110,12 @@ const wireFields = (fields: WireMessage) => ({
 
 const failed = (entry: OutboxEntry, reason: string): SettledDelivery => ({ id: entry.id, sender: entry.sender, json: failedMessageJson(entry.json, reason) });
 
+/** What one drain of a destination did: messages it sent, and when the first hold it skipped ends. */
+interface DrainProgress {
+  sent: number;
+  firstHoldEnds: number;
+}
+
 /** A batch read from the outbox, ready to go. */
 interface Batch {
   items: { entry: OutboxEntry; fields: WireMessage }[];
@@ -124,6 +135,20 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
   const again = new Set<string>();
   /** Each destination's backoff, as kept in the database: this process is its only writer while it holds the lease. */
   const states = new Map<string, DestinationState>();
+  /**
+   * (sender, recipient) pairs whose oldest waiting message the other node refused for now, by
+   * `sender>recipient`: none of the pair's messages goes before `until`. Kept in memory: after a
+   * restart each is tried once more, and held again if still refused.
+   */
+  const holds = new Map<string, { until: number; failures: number }>();
+  const pairOf = (sender: string, recipient: string) => `${sender}>${recipient}`;
+  const isHeld = (pair: string, now: number) => (holds.get(pair)?.until ?? 0) > now;
+  /**
+   * Destinations whose every waiting message was held at their last drain, and until when: a pass
+   * does not read their outbox again before the first hold ends (a message newly queued for one
+   * drains it at once). Many held messages must not be read again at every pass.
+   */
+  const allHeldUntil = new Map<string, number>();
   const running = new Set<Promise<void>>();
   const listeners = new Set<(settled: readonly SettledDelivery[]) => void>();
   let lease: DeliveryLease | undefined;
@@ -152,6 +177,27 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     await setState(node, { node, failures, nextAttemptAt: Date.now() + delay, lastError: reason.slice(0, 500) });
     logger.warn({ destination: node, failures, retryInMs: delay, reason }, "delivery to a node failed; retrying later");
     schedule(delay);
+  }
+
+  /** Holds back a pair refused for now: until its `retryAfter` (seconds, within the backoff bounds), else for its own doubling backoff. */
+  function hold(pair: string, retryAfterSeconds: number | undefined): void {
+    const failures = (holds.get(pair)?.failures ?? 0) + 1;
+    const delay =
+      retryAfterSeconds === undefined ? backoffMs(failures) : Math.min(config.retryBackoffMaxMs, Math.max(config.retryBackoffMs, Math.ceil(retryAfterSeconds * 1000)));
+    holds.set(pair, { until: Date.now() + delay, failures });
+    schedule(delay);
+  }
+
+  /** Holds back the pairs of the messages `outcomes` refuses for now (before the next batch is read: it must not carry their later messages). */
+  function holdRefused(batch: Batch, outcomes: Outcome[]): void {
+    batch.items.forEach(({ entry, fields }, i) => {
+      const refusal = outcomes[i]?.refused;
+      if (typeof outcomes[i]?.receiver_receipt === "string" || refusal?.permanent === true) return;
+      const pair = pairOf(entry.sender, fields.to);
+      if (isHeld(pair, Date.now())) return; // a later message of a pair held by an earlier one of this batch
+      const retryAfter = (refusal as { retryAfter?: unknown } | undefined)?.retryAfter;
+      hold(pair, typeof retryAfter === "number" && Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined);
+    });
   }
 
   async function settle(settled: readonly SettledDelivery[]): Promise<void> {
@@ -184,7 +230,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
    * The next batch of `lane` (undefined: any) for `node` after `afterId`, or undefined when there is
    * none. `read`: the entries that follow `afterId`, read already.
    */
-  async function nextBatch(node: string, lane: number | undefined, afterId: number, read?: OutboxEntry[]): Promise<Batch | undefined> {
+  async function nextBatch(node: string, lane: number | undefined, afterId: number, read: OutboxEntry[] | undefined, drained: DrainProgress): Promise<Batch | undefined> {
     for (;;) {
       const entries = read ?? (await store.outboxEntries(node, BATCH_MESSAGES, afterId, lane));
       read = undefined;
@@ -192,11 +238,17 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       const items: Batch["items"] = [];
       const unreadable: SettledDelivery[] = [];
       let bytes = 0;
+      const clock = Date.now();
       for (const entry of entries) {
         const fields = fieldsOf(entry);
         if (!fields) {
           unreadable.push(failed(entry, "the stored message is unreadable"));
           continue;
+        }
+        const hold = holds.get(pairOf(entry.sender, fields.to));
+        if (hold && hold.until > clock) {
+          drained.firstHoldEnds = Math.min(drained.firstHoldEnds, hold.until);
+          continue; // waits behind its pair's refused message
         }
         bytes += entry.json.length;
         if (items.length > 0 && bytes > BATCH_BYTES) break;
@@ -204,9 +256,11 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       }
       await settle(unreadable);
       if (items.length === 0) {
+        if (entries.length < BATCH_MESSAGES) return undefined; // the rest is held
         afterId = entries[entries.length - 1]!.id;
         continue;
       }
+      drained.sent += items.length;
       const senders = [...new Set(items.map(({ fields }) => fields.from))];
       const homes = (await Promise.all(senders.map((sender) => options.directory.localHome(sender)))).filter((record) => record !== undefined);
       return {
@@ -220,10 +274,9 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
 
   /**
    * What an answer allows before it is settled: nothing when it is not the peer's signature over
-   * these messages and outcomes, or malformed; else its outcomes, and whether one is a refusal for
-   * now (`apply` then stops there, and the lane backs off).
+   * these messages and outcomes, or malformed; else its outcomes.
    */
-  function readAnswer(peer: PeerTarget, answer: { outcomes?: unknown; signature?: unknown } | null, batch: Batch): { outcomes: Outcome[]; halts: boolean } | { rejected: string } {
+  function readAnswer(peer: PeerTarget, answer: { outcomes?: unknown; signature?: unknown } | null, batch: Batch): { outcomes: Outcome[] } | { rejected: string } {
     const outcomes = answer?.outcomes;
     if (!Array.isArray(outcomes) || outcomes.length !== batch.items.length) return { rejected: "the node's answer does not have one outcome per message" };
     const signature = answer?.signature;
@@ -233,14 +286,14 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       logger.warn({ destination: peer.address }, "a node's answer to a delivery is not its signature over these messages: not accepted");
       return { rejected: "the node's answer is not its signature over these messages" };
     }
-    const halts = (outcomes as Outcome[]).some((outcome) => typeof outcome?.receiver_receipt !== "string" && outcome?.refused?.permanent !== true);
-    return { outcomes: outcomes as Outcome[], halts };
+    return { outcomes: outcomes as Outcome[] };
   }
 
   /**
    * Settles each outcome of an answered batch (the peer signed the answer: `readAnswer`): a receipt
    * delivers it, a refusal for good fails it (or sends it on, for a recipient that moved), a
-   * refusal for now stops the batch there. Resolves with why the drain must stop, or undefined.
+   * refusal for now leaves it waiting (its pair is held: `holdRefused`). Resolves with why the
+   * drain must stop, or undefined.
    */
   async function apply(peer: PeerTarget, batch: Batch, outcomes: Outcome[]): Promise<string | undefined> {
     const settled: SettledDelivery[] = [];
@@ -255,14 +308,13 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
           break;
         }
         settled.push({ id: entry.id, sender: entry.sender, json: messageJson(entry.id, { ...wireFields(fields), receiverReceipt: outcome.receiver_receipt.toLowerCase() }) });
+        holds.delete(pairOf(entry.sender, fields.to));
         continue;
       }
       const refusal = outcome?.refused;
       const message = typeof refusal?.message === "string" ? refusal.message.slice(0, 300) : "refused";
-      if (refusal?.permanent !== true) {
-        stoppedBy = `the node refused for now: ${message}`;
-        break; // later messages wait, so that the recipient gets them in order
-      }
+      if (refusal?.permanent !== true) continue; // waits, its pair held
+      holds.delete(pairOf(entry.sender, fields.to));
       if (refusal.home !== undefined) {
         // The recipient moved: deliver there instead, if this node federates with its new home.
         const [record] = await options.directory.learnHomes([refusal.home]);
@@ -301,11 +353,14 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     // A backlog (more than a batch waiting: after an outage, a burst) goes in every lane at once;
     // a steady stream in one sequence, whose batches then carry more messages each.
     const waiting = await store.outboxEntries(node, BATCH_MESSAGES + 1);
+    const drained: DrainProgress = { sent: 0, firstHoldEnds: Infinity };
     const reasons =
       waiting.length > BATCH_MESSAGES
-        ? await Promise.all(Array.from({ length: OUTBOX_LANES }, (_, lane) => drainLane(target, lane)))
-        : [await drainLane(target, undefined, waiting)];
+        ? await Promise.all(Array.from({ length: OUTBOX_LANES }, (_, lane) => drainLane(target, lane, undefined, drained)))
+        : [await drainLane(target, undefined, waiting, drained)];
     const reason = reasons.find((value) => value !== undefined);
+    if (reason === undefined && drained.sent === 0 && drained.firstHoldEnds < Infinity) allHeldUntil.set(node, drained.firstHoldEnds);
+    else allHeldUntil.delete(node);
     return reason === undefined ? setState(node, undefined) : backOff(node, reason);
   }
 
@@ -314,10 +369,10 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
    * left or one fails; resolves with why it stopped early, or undefined. `waiting`: its first
    * entries, read already.
    */
-  async function drainLane(peer: PeerTarget, lane: number | undefined, waiting?: OutboxEntry[]): Promise<string | undefined> {
+  async function drainLane(peer: PeerTarget, lane: number | undefined, waiting: OutboxEntry[] | undefined, drained: DrainProgress): Promise<string | undefined> {
     const node = peer.address;
     const call = (batch: Batch) => client.call(peer, "neutralService_deliver", batch.params, config.peerTimeoutMs) as Promise<{ outcomes?: unknown; signature?: unknown } | null>;
-    const first = await nextBatch(node, lane, 0, waiting);
+    const first = await nextBatch(node, lane, 0, waiting, drained);
     if (!first) return undefined;
     let batch: Batch = first;
     let answer = call(batch);
@@ -331,8 +386,9 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
         return (await applying) ?? (error instanceof PeerCallError ? error.message : String(error));
       }
       const read = readAnswer(peer, answered, batch);
-      const goOn = !("rejected" in read) && !read.halts;
-      const next: Batch | undefined = goOn && !stopped && lease ? await nextBatch(node, lane, batch.lastId) : undefined;
+      if (!("rejected" in read)) holdRefused(batch, read.outcomes);
+      const goOn = !("rejected" in read);
+      const next: Batch | undefined = goOn && !stopped && lease ? await nextBatch(node, lane, batch.lastId, undefined, drained) : undefined;
       // Send the next batch now, and check this one while the other node stores it.
       if (next) answer = call(next);
       const previous = await applying;
@@ -341,8 +397,6 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
         return previous;
       }
       if ("rejected" in read) return read.rejected;
-      // A refusal for now stops the lane after what came before it in the batch.
-      if (read.halts) return apply(peer, batch, read.outcomes);
       applying = apply(peer, batch, read.outcomes);
       if (!next) return applying;
       batch = next;
@@ -372,6 +426,8 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
   /** Every destination with entries, and the expiry: on the timer and on a kick without a hint. */
   async function pass(): Promise<void> {
     if (stopped || !lease) return;
+    const clock0 = Date.now();
+    for (const [pair, { until }] of holds) if (until <= clock0 - config.retryBackoffMaxMs) holds.delete(pair); // long over: its failures forgotten
     await expire();
     const destinations = await store.outboxDestinations();
     const clock = Date.now();
@@ -380,6 +436,11 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       if (destination.state && !states.has(destination.node)) states.set(destination.node, destination.state);
       const due = states.get(destination.node)?.nextAttemptAt ?? 0;
       if (due > clock && !busy.has(destination.node)) wake = Math.min(wake, due - clock);
+      const held = allHeldUntil.get(destination.node) ?? 0;
+      if (held > clock) {
+        wake = Math.min(wake, held - clock);
+        continue; // all of it waits behind refusals for now: nothing to read before the first ends
+      }
       kickDestination(destination.node);
     }
     schedule(wake);
@@ -411,7 +472,10 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       }
       return;
     }
-    if (hint.destination !== undefined) return kickDestination(hint.destination);
+    if (hint.destination !== undefined) {
+      allHeldUntil.delete(hint.destination); // a new message for it may not be held
+      return kickDestination(hint.destination);
+    }
     if (passQueued) return;
     passQueued = true;
     setImmediate(() => {

@@ -2,8 +2,15 @@
 // "Federation"). Home records are kept in the database, learned ones too (each names its node and
 // carries the account's signature, so keeping a newer one is always right); key bundles learned
 // from peers are kept in memory only, because a bundle in this node's table means "published
-// here", which homes an account that has no record (v1). Peers are asked when this node has no
-// record naming itself, at most once per `ttlMs` per account, within `lookupTimeoutMs`.
+// here", which homes an account that has no record (v1) for this node's own senders. Across nodes
+// only a home record makes a home: a bundle is public and anyone can copy it to any node, so a
+// peer holding one says nothing about where its account lives (issue 33, finding 2).
+//
+// Peers are asked when this node has no record naming itself, at most once per `ttlMs` per
+// account, within `lookupTimeoutMs`; an account with a bundle here and no record is this node's
+// and waits for no peer. A peer that did not answer a lookup is left out of lookups for `ttlMs`
+// (or until it calls this node): a dead peer costs one timeout per TTL, not one per request.
+import { supersedes } from "@neutral/protocol";
 import { LRUCache } from "lru-cache";
 import type { Secp256k1 } from "../crypto/secp256k1.js";
 import type { Logger } from "../log.js";
@@ -14,10 +21,16 @@ import { verifiedHomeRecord, verifiedKeyBundle } from "./records.js";
 
 /**
  * Where a message to an account goes: stored here, delivered to a peer, nowhere this node can reach
- * (homed on a node that is not a peer), or not known now (no record anywhere, and some peer did not
- * answer: it may be homed there).
+ * (homed on a node that is not a peer), to no node because the account has no home record while
+ * other nodes hold its bundle (only its home record could say which of them is its home), or not
+ * known now (no record anywhere, and some peer did not answer: it may be homed there).
  */
-export type Route = { kind: "local" } | { kind: "remote"; peer: PeerTarget } | { kind: "unreachable"; node: string } | { kind: "unknown" };
+export type Route =
+  | { kind: "local" }
+  | { kind: "remote"; peer: PeerTarget }
+  | { kind: "unreachable"; node: string }
+  | { kind: "unhomed" }
+  | { kind: "unknown" };
 
 /** How long a home record read from storage is reused by this process. */
 const HOME_CACHE_MS = 5_000;
@@ -33,12 +46,16 @@ export interface Directory {
   key(account: string): Promise<StoredKeyBundle | undefined>;
   /** Where a message to `recipient` is stored. */
   route(recipient: string): Promise<Route>;
-  /** Keeps the records that are signed by their account and newer than the stored ones; returns those of them now current. */
+  /** Keeps the records that are signed by their account and newer than the stored ones (in one write); returns those of them now current. */
   learnHomes(records: readonly unknown[]): Promise<StoredHomeRecord[]>;
+  /** How many of `records` `learnHomes` would have to check (not seen by this process before): what learning them costs. */
+  unseenHomes(records: readonly unknown[]): number;
   /** Tells every peer of a record just published here (best effort, in the background). */
   announce(record: StoredHomeRecord): void;
   /** Answers a peer's lookup: this node's own records of `accounts` (it asks no one). */
   localRecords(accounts: readonly string[]): Promise<{ homes: StoredHomeRecord[]; keys: StoredKeyBundle[] }>;
+  /** A peer just called this node: it is up, and lookups ask it again. */
+  heardFrom(node: string): void;
 }
 
 export interface DirectoryOptions {
@@ -51,6 +68,7 @@ export interface DirectoryOptions {
   logger: Logger;
   ttlMs: number;
   lookupTimeoutMs: number;
+  now?: () => number;
 }
 
 /** Most accounts whose lookups, checked records and stored homes each cache remembers. */
@@ -60,14 +78,13 @@ const CACHE_SIZE = 100_000;
 interface Looked {
   /** Every peer answered: the result is remembered for `ttlMs` (otherwise the next call asks again). */
   complete: boolean;
-  /** The newest key bundle any peer holds. */
+  /** The newest key bundle any peer holds (by the order of `supersedes`). */
   key?: StoredKeyBundle;
-  /** Which peer holds it (an account without a home record is homed where its bundle is). */
-  keyHolder?: PeerTarget;
 }
 
 export function createDirectory(options: DirectoryOptions): Directory {
   const { self, store, curve, peers, client, logger } = options;
+  const now = options.now ?? Date.now;
   const federated = peers.list().length > 0;
   const looked = new LRUCache<string, Looked>({ max: CACHE_SIZE, ttl: Math.max(1, options.ttlMs) });
   // Home records this process has checked and kept already (every delivery carries its senders'):
@@ -87,43 +104,77 @@ export function createDirectory(options: DirectoryOptions): Directory {
     return record;
   }
   const inFlight = new Map<string, Promise<Looked>>();
+  /** Peers (by URL) that did not answer a lookup, and until when they are left out of lookups. */
+  const silentUntil = new Map<string, number>();
 
-  async function keepHome(record: StoredHomeRecord): Promise<StoredHomeRecord | undefined> {
-    const current = await store.putHomeRecord(record);
-    stored.set(record.account, current);
-    return current.timestamp === record.timestamp && current.signature === record.signature ? current : undefined;
+  async function keepHomes(records: readonly StoredHomeRecord[]): Promise<StoredHomeRecord[]> {
+    if (records.length === 0) return [];
+    const current = await store.putHomeRecords(records);
+    const learned: StoredHomeRecord[] = [];
+    records.forEach((record, i) => {
+      const now = current[i]!;
+      stored.set(now.account, now);
+      kept.set(keyOf(record), true);
+      if (now.timestamp === record.timestamp && now.signature === record.signature) learned.push(now);
+    });
+    return learned;
+  }
+
+  type Answer = { homes?: unknown; keys?: unknown };
+  /** Silent peers' one lookup in flight each: it waits on no request, and its answer ends the silence. */
+  const probing = new Set<string>();
+
+  /** Asks `peer`; undefined when it did not answer (it is then silent for a TTL). */
+  async function ask(peer: PeerTarget, account: string): Promise<Answer | undefined> {
+    try {
+      const answer = (await client.call(peer, "neutralService_lookup", { accounts: [account], homes: [] }, options.lookupTimeoutMs)) as Answer;
+      silentUntil.delete(peer.url);
+      return answer;
+    } catch (error) {
+      silentUntil.set(peer.url, now() + options.ttlMs);
+      logger.debug({ peer: peer.url, err: error instanceof PeerCallError ? error.message : error }, "a peer's lookup failed: no request waits for it for a while");
+      return undefined;
+    }
+  }
+
+  /** The home records of `account` in a peer's answer that its signature checks out for. */
+  function homesIn(answer: Answer, account: string): StoredHomeRecord[] {
+    const values = Array.isArray(answer.homes) ? answer.homes : [];
+    return values.slice(0, 100).flatMap((value) => {
+      const record = verifiedHomeRecord(curve, value);
+      return record?.account === account ? [record] : [];
+    });
   }
 
   async function askPeers(account: string): Promise<Looked> {
     if (peers.unresolved) await peers.resolve();
-    const targets = peers.list().flatMap((peer) => (peer.address === undefined ? [] : [{ url: peer.url, address: peer.address }]));
-    const answers = await Promise.all(
-      targets.map(async (peer) => {
-        try {
-          return { peer, answer: (await client.call(peer, "neutralService_lookup", { accounts: [account], homes: [] }, options.lookupTimeoutMs)) as { homes?: unknown; keys?: unknown } };
-        } catch (error) {
-          logger.debug({ peer: peer.url, err: error instanceof PeerCallError ? error.message : error }, "a peer's lookup failed");
-          return undefined;
-        }
-      }),
-    );
-    const found: Looked = { complete: answers.every((reply) => reply !== undefined) };
-    for (const reply of answers) {
-      if (!reply) continue;
-      const homes = Array.isArray(reply.answer?.homes) ? reply.answer.homes : [];
-      for (const value of homes.slice(0, 100)) {
-        const record = verifiedHomeRecord(curve, value);
-        if (record?.account === account) await keepHome(record);
-      }
-      const keys = Array.isArray(reply.answer?.keys) ? reply.answer.keys : [];
+    const clock = now();
+    const all = peers.list().flatMap((peer) => (peer.address === undefined ? [] : [{ url: peer.url, address: peer.address }]));
+    const waitedFor = all.filter((peer) => (silentUntil.get(peer.url) ?? 0) <= clock);
+    // A peer that did not answer lately is still asked, once at a time, but no request waits for it:
+    // a dead peer must not tax every request about an account this node does not know.
+    for (const peer of all) {
+      if (waitedFor.includes(peer) || probing.has(peer.url)) continue;
+      probing.add(peer.url);
+      void ask(peer, account)
+        .then((answer) => (answer ? keepHomes(homesIn(answer, account)) : undefined))
+        .catch((error: unknown) => logger.warn({ err: error, peer: peer.url }, "keeping a silent peer's answer failed"))
+        .finally(() => probing.delete(peer.url));
+    }
+    const answers = await Promise.all(waitedFor.map((peer) => ask(peer, account)));
+    const found: Looked = { complete: waitedFor.length === all.length && answers.every((answer) => answer !== undefined) };
+    const homes: StoredHomeRecord[] = [];
+    for (const answer of answers) {
+      if (!answer) continue;
+      homes.push(...homesIn(answer, account));
+      const keys = Array.isArray(answer.keys) ? answer.keys : [];
       for (const value of keys.slice(0, 100)) {
         const bundle = verifiedKeyBundle(curve, value);
-        if (bundle?.account === account && (found.key === undefined || bundle.timestamp > found.key.timestamp)) {
-          found.key = bundle;
-          found.keyHolder = reply.peer;
-        }
+        // The newest by the protocol's order: which peer answered first decides nothing.
+        if (bundle?.account === account && supersedes(bundle, found.key)) found.key = bundle;
       }
     }
+    await keepHomes(homes);
     return found;
   }
 
@@ -144,6 +195,15 @@ export function createDirectory(options: DirectoryOptions): Directory {
     return pending;
   }
 
+  /**
+   * Asks the peers about an account in the background, at most once per TTL: an account this node
+   * serves without asking (its bundle is here) still hears of a record published elsewhere.
+   */
+  function refreshLater(account: string): void {
+    if (!federated || looked.has(account) || inFlight.has(account)) return;
+    lookup(account).catch((error: unknown) => logger.warn({ err: error, account }, "a background lookup failed"));
+  }
+
   async function home(account: string): Promise<StoredHomeRecord | undefined> {
     const local = await localHome(account);
     if (!federated || local?.node === self) return local;
@@ -161,31 +221,40 @@ export function createDirectory(options: DirectoryOptions): Directory {
       const id = account.toLowerCase();
       const own = await store.getKeyBundle(id);
       if (!federated) return own;
-      const record = await home(id);
-      if (record?.node === self || (record === undefined && own !== undefined)) return own;
+      const local = await localHome(id);
+      if (local?.node === self) return own;
+      if (local === undefined && own !== undefined) {
+        refreshLater(id);
+        return own; // published here, no record elsewhere known: this node's account
+      }
       const found = await lookup(id);
-      if (own === undefined) return found.key;
-      return found.key !== undefined && found.key.timestamp > own.timestamp ? found.key : own;
+      return found.key !== undefined && supersedes(found.key, own) ? found.key : own;
     },
 
     async route(recipient) {
       if (!federated) return { kind: "local" };
-      const record = await home(recipient);
+      const local = await localHome(recipient);
+      // A bundle here and no record anywhere this node knows of: homed here (v1), without asking anyone.
+      if (local === undefined && (await store.getKeyBundle(recipient)) !== undefined) {
+        refreshLater(recipient);
+        return { kind: "local" };
+      }
+      const record = local?.node === self ? local : await home(recipient);
       if (record) {
         if (record.node === self) return { kind: "local" };
         const peer = peers.byAddress(record.node);
         return peer ? { kind: "remote", peer } : { kind: "unreachable", node: record.node };
       }
-      // No home record anywhere: homed where its key bundle was published (v1), else here, unless
-      // a peer that did not answer may be its home.
-      if ((await store.getKeyBundle(recipient)) !== undefined) return { kind: "local" };
       const found = await lookup(recipient);
-      if (found.keyHolder) return { kind: "remote", peer: found.keyHolder };
+      // Its bundle is on other nodes but no record names its home: a copy of a bundle proves
+      // nothing, so no node is its home for this one.
+      if (found.key) return { kind: "unhomed" };
       return found.complete ? { kind: "local" } : { kind: "unknown" };
     },
 
     async learnHomes(records) {
       const learned: StoredHomeRecord[] = [];
+      const fresh = new Map<string, StoredHomeRecord>();
       for (const value of records) {
         if (typeof value === "object" && value !== null && kept.has(keyOf(value))) {
           const record = value as { account: string; signature: string };
@@ -194,12 +263,17 @@ export function createDirectory(options: DirectoryOptions): Directory {
           continue;
         }
         const record = verifiedHomeRecord(curve, value);
-        if (!record) continue;
-        const stored = await keepHome(record);
-        kept.set(keyOf(record), true);
-        if (stored) learned.push(stored);
+        // One write for all of them; of one account's, only the newest can win.
+        if (record && supersedes(record, fresh.get(record.account))) fresh.set(record.account, record);
       }
+      learned.push(...(await keepHomes([...fresh.values()])));
       return learned;
+    },
+
+    unseenHomes(records) {
+      let unseen = 0;
+      for (const value of records) if (!(typeof value === "object" && value !== null && kept.has(keyOf(value)))) unseen++;
+      return unseen;
     },
 
     announce(record) {
@@ -221,6 +295,11 @@ export function createDirectory(options: DirectoryOptions): Directory {
         if (bundle) keys.push(bundle);
       }
       return { homes, keys };
+    },
+
+    heardFrom(node) {
+      const url = peers.byAddress(node.toLowerCase())?.url;
+      if (url !== undefined) silentUntil.delete(url);
     },
   };
 }

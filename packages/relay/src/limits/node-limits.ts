@@ -7,7 +7,7 @@ import { clientKey } from "../http/client-key.js";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit.js";
 import type { Caller, Limits, RelayContext } from "../service.js";
 import { shareLimitsWithNode } from "./cluster-sync.js";
-import { admitRequest, chargeEntry, rateLimitedError } from "./request-costs.js";
+import { admitRequest, chargeEntry, peerEntryCost, rateLimitedError } from "./request-costs.js";
 import { createStorageQuotas, type StorageQuotas } from "./storage-quotas.js";
 import type { TokenBuckets } from "./token-buckets.js";
 
@@ -28,6 +28,8 @@ export interface NodeLimits {
   readonly onEntry: EntryHook<RelayContext> | undefined;
   /** The `authenticate` hook: a token verified afresh costs one unit, refused (429) when there is none. */
   authenticate(authenticate: Authenticate): (authorization: string | undefined, request: IncomingMessage) => RelayContext;
+  /** A peer's node-to-node request, its signature checked: refused (-32029, 429) while the peer's budget is spent; undefined: no peer limit. */
+  readonly admitPeer: ((node: string) => void) | undefined;
   stop(): void;
 }
 
@@ -52,17 +54,45 @@ export function createNodeLimits(config: RelayConfig): NodeLimits {
     },
     { replicas, trackUsage },
   );
+  // Each peer's own budget (keyed by its node address, not its IP: a peer is one caller wherever it
+  // calls from), charged what its calls cost: a delivery per message and record (request-costs.ts).
+  let peerLimiter: RateLimiter | undefined;
+  if (config.peerRateLimit > 0) {
+    const perSecond = config.peerRateLimit / replicas;
+    // A full delivery (100 messages, 100 records: 301 units) always fits a burst.
+    peerLimiter = createRateLimiter({ perSecond, burst: Math.max(2 * perSecond, 2 * 301), trackUsage });
+  }
   const tables: Record<string, TokenBuckets> = {
     ...(limiter && { rate: limiter.buckets }),
+    ...(peerLimiter && { peers: peerLimiter.buckets }),
     ...Object.fromEntries(Object.entries(quotas?.tables ?? {}).map(([name, table]) => [`quota-${name}`, table])),
   };
   const stopSharing = shareLimitsWithNode(tables);
 
+  const chargeClient = limiter && chargeEntry<RelayContext>(limiter);
+  // A peer's entries go to its own budget, into debt if need be (admitPeer refuses its next call
+  // until it is repaid): the call was admitted, so it is served.
+  const chargePeer = peerLimiter && ((entry: { raw: unknown }, context: RelayContext) => peerLimiter.charge(`node:${context.auth!.address}`, peerEntryCost(entry.raw)));
+  const onEntry: EntryHook<RelayContext> | undefined =
+    chargeClient || chargePeer
+      ? (entry, context) => {
+          if (context.auth?.kind === "node") return chargePeer?.(entry, context);
+          return chargeClient?.(entry, context);
+        }
+      : undefined;
+
   return {
-    reported: { ...limits, ...(config.rateLimit > 0 && { rateLimit: config.rateLimit }) },
+    reported: { ...limits, ...(config.rateLimit > 0 && { rateLimit: config.rateLimit }), ...(config.peerRateLimit > 0 && { peerRateLimit: config.peerRateLimit }) },
     quotas,
     onRequest: limiter && admitRequest<RelayContext>(limiter, clientOf),
-    onEntry: limiter && chargeEntry<RelayContext>(limiter),
+    onEntry,
+    admitPeer:
+      peerLimiter &&
+      ((node) => {
+        // Looked at, not taken: the call's own unit is in its entry's cost.
+        const wait = peerLimiter.buckets.waitSeconds(`node:${node}`, [1]);
+        if (wait > 0) throw rateLimitedError(wait, "Rate limited: this peer's calls used up its budget (--peer-rate-limit); retry later");
+      }),
     authenticate(authenticate) {
       if (!limiter) {
         return (authorization) => {

@@ -8,10 +8,7 @@ import type { RateLimiter } from "../http/rate-limit.js";
 // secp256k1 recovery, ~100 times the work of a cached read's dispatch): `chargeEntry`, the
 // dispatcher's `onEntry` hook. A bearer token verified afresh costs one more (node-limits.ts).
 
-/**
- * Methods whose handler recovers a signature. (A peer's delivery checks two per message, but
- * costs one unit like any entry: only a peer, whose request signature checked out, gets that far.)
- */
+/** Methods whose handler recovers a signature. */
 const SIGNATURE_METHODS: ReadonlySet<string> = new Set(["neutralService_sendMessage", "neutralService_publishKey", "neutralService_publishHome"]);
 
 /** The most messages one `importMessages` takes (openrpc.json): what its cost counts at most. */
@@ -31,6 +28,30 @@ export function entryCost(entry: unknown): number {
   const { method, params } = typeof entry === "object" && entry !== null ? (entry as { method?: unknown; params?: unknown }) : {};
   if (method === "neutralService_importMessages") return 1 + importedCount(params);
   return typeof method === "string" && SIGNATURE_METHODS.has(method) ? 2 : 1;
+}
+
+/** The most entries of a node-to-node array param counted (openrpc.json: 100 messages, 100 home records, 100 accounts). */
+const MAX_NODE_ITEMS = 100;
+
+/** The array param `name` (position `index`) of an entry's params, by position or by name; [] when absent or malformed. */
+function arrayParam(params: unknown, index: number, name: string): unknown[] {
+  const value = Array.isArray(params) ? params[index] : typeof params === "object" && params !== null ? (params as Record<string, unknown>)[name] : undefined;
+  return Array.isArray(value) ? value : [];
+}
+
+/**
+ * Units a peer's node-to-node call costs its peer budget (`--peer-rate-limit`), by the work it asks
+ * for: a delivery checks two signatures per message (the sender's, the sender receipt) and one per
+ * home record it carries; a lookup reads two rows per account and checks one signature per home
+ * record. One unit for the call itself. (Issue 33, finding 7: a delivery of 100 messages and 100
+ * new records cost as much as a nodeInfo.)
+ */
+export function peerEntryCost(entry: unknown): number {
+  const { method, params } = typeof entry === "object" && entry !== null ? (entry as { method?: unknown; params?: unknown }) : {};
+  const count = (index: number, name: string) => Math.min(MAX_NODE_ITEMS, arrayParam(params, index, name).length);
+  if (method === "neutralService_deliver") return 1 + 2 * count(0, "messages") + count(1, "homes");
+  if (method === "neutralService_lookup") return 1 + Math.ceil(count(0, "accounts") / 10) + count(1, "homes");
+  return 1;
 }
 
 /** The context field the rate limit charges: the client (rate-limit key) a request came from. */

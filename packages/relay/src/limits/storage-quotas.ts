@@ -15,14 +15,19 @@ export interface QuotaFigures {
 /** The names nodeInfo reports them under, and that a refusal's `data.quota` names. */
 export type QuotaName = "senderQuotaMessages" | "senderQuotaBytes" | "recipientQuotaMessages" | "recipientQuotaBytes" | "requestQuotaMessages";
 
+/** Where a message lands in its recipient's mailbox: the inbox (undefined) or the requests folder (consent). */
+export type Folder = "requests" | undefined;
+
 export interface StorageQuotas {
   /**
    * Counts one stored message of `bytes` against its sender's and its recipient's quotas, or
    * counts nothing and throws RpcError -32029 with `data: {quota, limit, periodSeconds, retryAfter}`.
+   * A recipient's requests folder has quotas of its own, the same size as its inbox's: what
+   * strangers send never spends what the senders it allowed may send (issue 33, finding 5).
    */
-  take(sender: string, recipient: string, bytes: number): void;
+  take(sender: string, recipient: string, bytes: number, folder?: Folder): void;
   /** Gives back what `take` counted, for a message that was not stored after all (a resend). */
-  refund(sender: string, recipient: string, bytes: number): void;
+  refund(sender: string, recipient: string, bytes: number, folder?: Folder): void;
   /** Counts one message of `sender` into `recipient`'s requests folder, or throws -32029 naming `requestQuotaMessages`. */
   takeRequest(sender: string, recipient: string): void;
   /** Gives back what `takeRequest` counted. */
@@ -82,6 +87,8 @@ export function createStorageQuotas(figures: QuotaFigures, options: StorageQuota
   const requests = side([{ name: "requestQuotaMessages", limit: figures.requestMessages ?? 0, bytes: false }]);
   if (!senders && !recipients && !requests) return undefined;
   const pair = (sender: string, recipient: string) => `${sender}>${recipient}`;
+  /** The recipient quotas' key: the mailbox's inbox, or its requests folder. */
+  const mailbox = (recipient: string, folder: Folder) => (folder === "requests" ? `${recipient}/requests` : recipient);
 
   const costs = ({ quotas }: Side, bytes: number) => quotas.map((quota) => (quota.bytes ? bytes : 1));
   const takeFrom = (side: Side | undefined, key: string, bytes: number) => {
@@ -107,18 +114,18 @@ export function createStorageQuotas(figures: QuotaFigures, options: StorageQuota
     refundRequest(sender, recipient) {
       requests?.table.refund(pair(sender, recipient), costs(requests, 0));
     },
-    take(sender, recipient, bytes) {
+    take(sender, recipient, bytes, folder) {
       takeFrom(senders, sender, bytes);
       try {
-        takeFrom(recipients, recipient, bytes);
+        takeFrom(recipients, mailbox(recipient, folder), bytes);
       } catch (error) {
         senders?.table.refund(sender, costs(senders, bytes));
         throw error;
       }
     },
-    refund(sender, recipient, bytes) {
+    refund(sender, recipient, bytes, folder) {
       senders?.table.refund(sender, costs(senders, bytes));
-      recipients?.table.refund(recipient, costs(recipients, bytes));
+      recipients?.table.refund(mailbox(recipient, folder), costs(recipients, bytes));
     },
   };
 }

@@ -1,7 +1,7 @@
 import { ErrorCode, RpcError, rawJson, type StreamEvent } from "@neutral/server";
 import type { EndReason, SubscribeNotification } from "@neutral/server/neutral-service";
 import { StoreClosedError } from "../errors.js";
-import type { MailboxRange, MessageStore, Page, PageQuery } from "../storage/store.js";
+import type { MailboxRange, MessageStore, Page, PageQuery, StoredMessage } from "../storage/store.js";
 import type { CommitEvent, CommitFeed } from "./commits.js";
 
 // Live delivery (openrpc.json neutralService_subscribe, protocol.md §12). Gap-free by construction:
@@ -11,7 +11,12 @@ import type { CommitEvent, CommitFeed } from "./commits.js";
 // registers before its first read, so a commit made while it reads the catch-up wakes it again.
 
 export interface LiveLimits {
-  /** Streams this process keeps open at once; one more is refused with -32029. */
+  /**
+   * Streams this process keeps open at once. At the bound, a stream from a client address holding
+   * fewer streams than the one holding the most ends that address's oldest stream (reason `limit`);
+   * otherwise it is refused with -32029. Addresses that cost nothing to hold many streams cannot
+   * lock a new one out (issue 33, finding 4).
+   */
   maxSubscriptions: number;
   /** Streams of one account in this process; one more ends the account's oldest (reason `limit`). */
   maxSubscriptionsPerAccount: number;
@@ -23,6 +28,14 @@ export interface SubscriptionsOptions {
   limits: LiveLimits;
   /** The scan bound of pages with since/until (nodeInfo `maxPageScan`). */
   maxPageScan: number;
+  /**
+   * The most message JSON one read of a stream holds, bytes (at least one message): what the stream
+   * holds while its client reads what was sent before. The relay gives it the stream's buffer bound
+   * (`subscriptionBufferBytes`), so a stream holds about twice that and one message at most.
+   */
+  maxReadBytes: number;
+  /** Told when a stream has ended (`live/memory-release.ts`: what many streams held is given back). */
+  onStreamEnded?: () => void;
   now?: () => number;
 }
 
@@ -43,15 +56,26 @@ const END_MESSAGES: Record<EndReason, string> = {
   limit: "This account opened more streams than the node allows (maxSubscriptionsPerAccount); this was its oldest",
 };
 
-/** The last event of a stream ended for `reason`, naming the last id sent. */
-export function endEvent(reason: EndReason, cursor: string | undefined): Event {
-  return { method: "neutralService_end", params: { reason, message: END_MESSAGES[reason], ...(cursor !== undefined && { cursor }) } };
+/** The `limit` end of a stream shed at the process's bound (`LiveLimits.maxSubscriptions`). */
+const SHED_MESSAGE =
+  "The node is at its stream bound (maxSubscriptions) and another client subscribed: this was the oldest stream of the address holding the most; subscribe again later";
+
+/** The last event of a stream ended for `reason`, naming the last id sent; `message` replaces the reason's usual words. */
+export function endEvent(reason: EndReason, cursor: string | undefined, message = END_MESSAGES[reason]): Event {
+  return { method: "neutralService_end", params: { reason, message, ...(cursor !== undefined && { cursor }) } };
 }
 
 /** Most status changes one stream keeps waiting to be sent; past it the oldest are dropped (they are re-read on resume). */
 const MAX_PENDING_STATUSES = 1_000;
-/** Messages one read of the store takes (the spec's largest page). */
+/** Messages one read of the store takes at most (the spec's largest page); fewer when they are big (`maxReadBytes`). */
 const READ_BATCH = 100;
+/**
+ * Messages a stream's first read asks for, before it knows how big they are: the store reads the
+ * rows it is asked for (and one more) before it cuts the page to its byte bound, and a row of a
+ * 64 KiB message costs ~1 ms to read here. A hundred streams opening at once must not read a
+ * hundred of them each (issue 33, finding 1).
+ */
+const FIRST_READ = 1;
 
 /** One open stream: what wakes it, and what ends it. */
 class Subscription {
@@ -59,11 +83,15 @@ class Subscription {
   dirty = true;
   readonly statuses: number[] = [];
   ended: EndReason | undefined;
+  /** What the end event says, when not its reason's usual words. */
+  endMessage: string | undefined;
   #wake: (() => void) | undefined;
 
   constructor(
     readonly selection: StreamSelection,
     readonly opened: number,
+    /** The client address it came from (http/client-key.ts). */
+    readonly client: string,
   ) {}
 
   notify(): void {
@@ -81,8 +109,11 @@ class Subscription {
     this.notify();
   }
 
-  end(reason: EndReason): void {
-    this.ended ??= reason;
+  end(reason: EndReason, message?: string): void {
+    if (this.ended === undefined) {
+      this.ended = reason;
+      this.endMessage = message;
+    }
     this.notify();
   }
 
@@ -102,6 +133,8 @@ class Subscription {
 
 export interface OpenStream {
   selection: StreamSelection;
+  /** The client address the stream comes from (http/client-key.ts): what the process's bound sheds by. */
+  client: string;
   /** Exclusive: the stream starts after this id (0: from the first message). */
   after: number;
   /** When the caller's token expires, ms since the epoch; the stream ends then. */
@@ -125,6 +158,40 @@ function selects(selection: StreamSelection, message: { to?: unknown; timestamp?
   return selection.ranges.some((range) => range.side === "sent" && (range.peer === undefined || range.peer === message.to));
 }
 
+/**
+ * Turns of the event loop that the streams' reads share. A stream reads the store in a turn granted
+ * here: each turn lets a few readers go (first come, first served), as many as fit in about
+ * TURN_MS by the last turns' cost, and the rest wait for the next ones. A few hundred streams
+ * reading big catch-ups at once then cost every other request a few milliseconds, not seconds:
+ * one read each per turn was a two-second turn (issue 33, finding 1).
+ */
+function createReadTurns(): () => Promise<void> {
+  const TURN_MS = 3;
+  const waiting: (() => void)[] = [];
+  let perTurn = 8;
+  let turnStarted: number | undefined;
+  let scheduled = false;
+  const turn = () => {
+    scheduled = false;
+    const now = performance.now();
+    // What the last turn cost (its reads, and everything the event loop did since): more readers next time if cheap, fewer if not.
+    if (turnStarted !== undefined) perTurn = now - turnStarted > TURN_MS ? Math.max(1, perTurn >> 1) : Math.min(256, perTurn * 2);
+    turnStarted = waiting.length > 0 ? now : undefined;
+    for (const resolve of waiting.splice(0, perTurn)) resolve();
+    if (waiting.length > 0) schedule();
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(turn);
+  };
+  return () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      schedule();
+    });
+}
+
 /** Attempts of a stream's read before the stream gives up (and is cut: its client resumes). */
 const READ_ATTEMPTS = 6;
 
@@ -132,10 +199,13 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
   const { store, limits } = options;
   const now = options.now ?? Date.now;
   const byAccount = new Map<string, Set<Subscription>>();
+  /** Open streams by client address, each set oldest first. */
+  const byClient = new Map<string, Set<Subscription>>();
   /** Each open stream's end. */
   const running = new Set<Promise<void>>();
   let count = 0;
   let closing = false;
+  const nextTurn = createReadTurns();
 
   const onCommits = (events: readonly CommitEvent[]) => {
     for (const event of events) {
@@ -162,14 +232,36 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
       oldest?.end("limit");
     }
     mine.add(subscription);
+    let theirs = byClient.get(subscription.client);
+    if (!theirs) byClient.set(subscription.client, (theirs = new Set()));
+    theirs.add(subscription);
     count++;
   }
 
+  /** Forgets a stream (idempotent): it no longer counts, nor wakes. */
   function unregister(subscription: Subscription): void {
     const owner = subscription.selection.owner;
     const mine = byAccount.get(owner);
     if (mine?.delete(subscription)) count--;
     if (mine?.size === 0) byAccount.delete(owner);
+    const theirs = byClient.get(subscription.client);
+    theirs?.delete(subscription);
+    if (theirs?.size === 0) byClient.delete(subscription.client);
+  }
+
+  /**
+   * At the process's bound: ends the oldest stream of the address holding the most, if it holds
+   * more than `client` would with this one; true when room was made.
+   */
+  function shedFor(client: string): boolean {
+    const held = byClient.get(client)?.size ?? 0;
+    let most: Set<Subscription> | undefined;
+    for (const streams of byClient.values()) if (most === undefined || streams.size > most.size) most = streams;
+    if (most === undefined || most.size <= held + 1) return false;
+    const oldest = most.values().next().value as Subscription;
+    unregister(oldest); // counted out now; its generator sends the end event and finishes on its own
+    oldest.end("limit", SHED_MESSAGE);
+    return true;
   }
 
   let opened = 0;
@@ -200,6 +292,23 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
     };
     let cursor = stream.after;
     let sentAny = false;
+    /**
+     * The event of the next message of `unsent`, which leaves it and moves the cursor past it. The
+     * message is taken here, not in the generator below: V8 keeps a suspended generator's registers
+     * as they were, so a message the generator held while waiting for its client to read would stay
+     * alive beside the copy the socket holds (seen in a heap snapshot: one 130 KB string per stream).
+     */
+    const nextEvent = (unsent: StoredMessage[]): Event => {
+      const message = unsent.shift()!;
+      cursor = message.id;
+      sentAny = true;
+      return { id: String(message.id), method: "neutralService_message", params: rawJson(`{"message":${message.json}}`) };
+    };
+    /** The biggest message of a page, bytes of JSON. */
+    const biggestOf = (page: Page): number => page.messages.reduce((most, message) => Math.max(most, message.json.length), 0);
+    // How many messages a read asks for: as many as `maxReadBytes` holds of the biggest message of
+    // the last page, so that big messages are not read a hundred at a time only to be cut to one.
+    let readLimit = FIRST_READ;
     const cursorText = () => (sentAny || stream.after > 0 ? String(cursor) : undefined);
     let expiry: NodeJS.Timeout | undefined;
     try {
@@ -216,19 +325,26 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
       for (;;) {
         if (signal.aborted) return;
         if (subscription.ended !== undefined) {
-          yield endEvent(subscription.ended, cursorText());
+          yield endEvent(subscription.ended, cursorText(), subscription.endMessage);
           return;
         }
         if (subscription.dirty) {
           subscription.dirty = false;
           for (;;) {
-            const page = await readPage({ ...base, after: cursor, order: "asc", limit: READ_BATCH }, signal);
-            for (const message of page.messages) {
-              if (signal.aborted || subscription.ended !== undefined) break;
-              cursor = message.id;
-              sentAny = true;
-              yield { id: String(message.id), method: "neutralService_message", params: rawJson(`{"message":${message.json}}`) };
-            }
+            // Each read in a turn of its own: a stream whose client takes all it is sent (the
+            // kernel's buffers fill first) would otherwise read and send its whole catch-up in one
+            // chain of promises, and a few hundred opened at once would hold every other request
+            // for seconds (issue 33, finding 1).
+            await nextTurn();
+            if (signal.aborted || subscription.ended !== undefined) break; // gone while it waited its turn: nothing to read for it
+            // Without lookahead: the message after the page is read with the next page, not twice.
+            const page = await readPage({ ...base, after: cursor, order: "asc", limit: readLimit, maxBytes: options.maxReadBytes, lookahead: false }, signal);
+            const biggest = biggestOf(page);
+            if (biggest > 0) readLimit = Math.max(1, Math.min(READ_BATCH, Math.floor(options.maxReadBytes / biggest)));
+            // Each message leaves the page as it is sent: what the client has not taken yet is
+            // held by the HTTP glue alone (counted there), not a second time here.
+            const unsent = page.messages;
+            while (unsent.length > 0 && !signal.aborted && subscription.ended === undefined) yield nextEvent(unsent);
             if (signal.aborted || subscription.ended !== undefined) break;
             if (page.resumeAt !== undefined && page.resumeAt > cursor) cursor = page.resumeAt;
             if (page.end) break;
@@ -257,20 +373,21 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
       clearTimeout(expiry);
       unregister(subscription);
       done();
+      options.onStreamEnded?.();
     }
   }
 
   return {
     open(stream) {
       if (closing) throw new RpcError(ErrorCode.RateLimited, "Server busy: the node is stopping; subscribe again shortly (to another replica, if it has one)", { retryAfter: 1, reason: "shutdown" });
-      if (count >= limits.maxSubscriptions) {
+      if (count >= limits.maxSubscriptions && !shedFor(stream.client)) {
         throw new RpcError(ErrorCode.RateLimited, `Server busy: this node process has ${limits.maxSubscriptions} open streams (maxSubscriptions); retry later`, {
           retryAfter: 5,
           reason: "subscriptions",
           limit: limits.maxSubscriptions,
         });
       }
-      const subscription = new Subscription(stream.selection, opened++);
+      const subscription = new Subscription(stream.selection, opened++, stream.client);
       // Registered before the first read: a commit during the catch-up wakes the stream again. (The
       // HTTP glue starts every stream it is given, so its `finally` unregisters it.)
       register(subscription);

@@ -266,6 +266,68 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX message_expiry_by_time ON message_expiry (expires);
     `,
   },
+  {
+    // Swept messages' digests (issue 33, finding 8), as SQLite's version 10: a message the retention
+    // sweep deletes while it could still arrive again (stored within the window for deliveries: the
+    // retry period and the clock skew) leaves its digest and id here, the sweep forgets them after
+    // that window, and neutral_append_routed answers such a message as stored instead of storing it again.
+    version: 6,
+    name: "swept digests",
+    sql: `
+      CREATE TABLE swept_digests (digest bytea PRIMARY KEY, id bigint NOT NULL, accepted_at bigint NOT NULL);
+      CREATE INDEX swept_digests_by_age ON swept_digests (accepted_at);
+      CREATE OR REPLACE FUNCTION neutral_append_routed(p_digests bytea[], p_senders bytea[], p_recipients bytea[], p_timestamps bigint[], p_tails text[], p_routes smallint[], p_destinations bytea[], p_lanes smallint[], p_accepted_at bigint)
+      RETURNS TABLE (stored_id bigint, stored_json text, created boolean)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        next_id bigint;
+        known bigint;
+        row_json text;
+      BEGIN
+        -- Held until commit: appends commit in id order (see version 1's comment).
+        SELECT c.last_id INTO next_id FROM id_counter c WHERE c.singleton FOR UPDATE;
+        FOR i IN 1 .. coalesce(array_length(p_digests, 1), 0) LOOP
+          SELECT m.id INTO known FROM messages m WHERE m.digest = p_digests[i];
+          IF NOT FOUND THEN
+            -- Swept while it could still arrive again: answered as stored, not stored again.
+            SELECT s.id INTO known FROM swept_digests s WHERE s.digest = p_digests[i];
+          END IF;
+          IF FOUND THEN
+            SELECT b.json INTO row_json FROM mailbox b
+              WHERE ((b.owner = p_recipients[i] AND b.side IN (1, 3)) OR (b.owner = p_senders[i] AND b.side = 2)) AND b.id = known
+              ORDER BY b.side LIMIT 1;
+            IF NOT FOUND THEN
+              row_json := '{"id":"' || known || '"' || p_tails[i];
+            END IF;
+            stored_id := known;
+            stored_json := row_json;
+            created := false;
+            RETURN NEXT;
+          ELSE
+            next_id := next_id + 1;
+            row_json := '{"id":"' || next_id || '"' || p_tails[i];
+            INSERT INTO messages (id, digest, sender, accepted_at, recipient) VALUES (next_id, p_digests[i], p_senders[i], p_accepted_at, p_recipients[i]);
+            -- Routes: 0 local, 1 outbound, 2 inbound; 3 local and 4 inbound into the requests folder.
+            IF p_routes[i] <> 1 THEN
+              INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (p_recipients[i], CASE WHEN p_routes[i] >= 3 THEN 3 ELSE 1 END, next_id, p_senders[i], p_timestamps[i], row_json);
+            END IF;
+            IF p_routes[i] IN (0, 1, 3) THEN
+              INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (p_senders[i], 2, next_id, p_recipients[i], p_timestamps[i], row_json);
+            END IF;
+            IF p_routes[i] = 1 THEN
+              INSERT INTO outbox (id, destination, lane, sender, created_at) VALUES (next_id, p_destinations[i], p_lanes[i], p_senders[i], p_accepted_at);
+            END IF;
+            stored_id := next_id;
+            stored_json := row_json;
+            created := true;
+            RETURN NEXT;
+          END IF;
+        END LOOP;
+        UPDATE id_counter SET last_id = next_id WHERE singleton;
+      END
+      $fn$;
+    `,
+  },
 ];
 
 /** The highest schema version this code knows; a database beyond it was written by newer software. */

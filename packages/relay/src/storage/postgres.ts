@@ -1,3 +1,4 @@
+import { supersedes } from "@neutral/protocol";
 import pg from "pg";
 import { StoreClosedError } from "../errors.js";
 import { messageJsonTail, messageJsonWithId, type AcceptedMessage } from "../message.js";
@@ -5,6 +6,7 @@ import { commitChannelOf, messageNotices, statusNotices } from "../live/postgres
 import { checkSchemaVersion, latestSchemaVersion, migrate } from "./postgres-migrations.js";
 import {
   DEFAULT_MAX_SCAN,
+  DEFAULT_SWEPT_DIGESTS_MS,
   ID_CEILING,
   laneOf,
   pageOfRanges,
@@ -14,6 +16,7 @@ import {
   type MessageStore,
   type PageQuery,
   type RangeRead,
+  type StoredHomeRecord,
   type StoredMessage,
 } from "./store.js";
 import {
@@ -54,6 +57,8 @@ export interface PostgresStoreOptions {
   maxBatch?: number;
   /** How long a message is served after it was stored, ms (store.ts `RetentionFloor`); absent or 0: until deleted. */
   retentionMs?: number;
+  /** How long after it was stored a swept message is still recognised (store.ts `DEFAULT_SWEPT_DIGESTS_MS`). */
+  sweptDigestsMs?: number;
 }
 
 /** The PostgreSQL message store, plus the node identity its replicas share. */
@@ -329,7 +334,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const key = `${query.ranges.map((range) => `${range.side}:${range.peer !== undefined}`).join(",")}:${since}:${until}:${query.order}`;
       let statement = statements.get(key);
       if (!statement) statements.set(key, (statement = pageStatement(query.ranges, since, until, query.order)));
-      const values: unknown[] = [addressBytes(query.owner), Math.max(query.after ?? 0, (await servedFloor()) - 1), query.before ?? ID_CEILING, query.limit + 1];
+      const read = query.lookahead === false ? query.limit : query.limit + 1;
+      const values: unknown[] = [addressBytes(query.owner), Math.max(query.after ?? 0, (await servedFloor()) - 1), query.before ?? ID_CEILING, read];
       if (since) values.push(query.since);
       if (until) values.push(query.until);
       const maxScan = query.maxScan ?? DEFAULT_MAX_SCAN;
@@ -450,10 +456,16 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       ensureOpen();
       if (retention.retentionMs <= 0) return 0;
       const below = await servedFloor(true);
+      // What could still arrive again keeps its digest (migration 6); what can no longer is forgotten.
+      // Every CTE reads the statement's snapshot: `remembered` sees the rows `swept` deletes.
       const { rows } = await pool.query<{ swept: number }>({
         name: "neutral_sweep",
-        text: "WITH doomed AS (SELECT id, sender, recipient FROM messages WHERE id < $1 ORDER BY id LIMIT $2), " + PURGE_DOOMED("doomed"),
-        values: [below, limit],
+        text:
+          "WITH doomed AS (SELECT id, sender, recipient, digest, accepted_at FROM messages WHERE id < $1 ORDER BY id LIMIT $2), " +
+          "remembered AS (INSERT INTO swept_digests (digest, id, accepted_at) SELECT digest, id, accepted_at FROM doomed WHERE accepted_at >= $3 ON CONFLICT (digest) DO NOTHING), " +
+          "forgotten AS (DELETE FROM swept_digests WHERE accepted_at < $3), " +
+          PURGE_DOOMED("doomed"),
+        values: [below, limit, Date.now() - (options.sweptDigestsMs ?? DEFAULT_SWEPT_DIGESTS_MS)],
       });
       return rows[0]?.swept ?? 0;
     },
@@ -538,7 +550,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     async putKeyBundle(bundle) {
       ensureOpen();
       const account = bundle.account.toLowerCase();
-      // The upsert replaces only an older bundle. When it changes nothing, the current row is read
+      // The upsert replaces only a bundle this one supersedes (@neutral/protocol: the greater
+      // timestamp, then the greater signature; bytea compares as bytes). When it changes nothing, the current row is read
       // by a second statement: its snapshot is newer than a concurrent publish the upsert waited for.
       const key = addressBytes(account);
       const put = await pool.query<KeyBundleRow>({
@@ -546,7 +559,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         text:
           "INSERT INTO key_bundles (account, key, ts, signature, updated_at) VALUES ($1, $2, $3, $4, $5) " +
           "ON CONFLICT (account) DO UPDATE SET key = excluded.key, ts = excluded.ts, signature = excluded.signature, updated_at = excluded.updated_at " +
-          "WHERE excluded.ts > key_bundles.ts RETURNING key, ts, signature",
+          "WHERE (excluded.ts, excluded.signature) > (key_bundles.ts, key_bundles.signature) RETURNING key, ts, signature",
         values: [key, hexBytes(bundle.key, 32), bundle.timestamp, hexBytes(bundle.signature, 65), Date.now()],
       });
       const rows = put.rows.length > 0 ? put.rows : (await pool.query<KeyBundleRow>({ name: "neutral_get_key_bundle", text: SELECT_KEY_BUNDLE, values: [key] })).rows;
@@ -589,12 +602,52 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         text:
           "INSERT INTO home_records (account, node, ts, signature, updated_at) VALUES ($1, $2, $3, $4, $5) " +
           "ON CONFLICT (account) DO UPDATE SET node = excluded.node, ts = excluded.ts, signature = excluded.signature, updated_at = excluded.updated_at " +
-          "WHERE excluded.ts > home_records.ts RETURNING node, ts, signature",
+          "WHERE (excluded.ts, excluded.signature) > (home_records.ts, home_records.signature) RETURNING node, ts, signature",
         values: [key, addressBytes(record.node), record.timestamp, hexBytes(record.signature, 65), Date.now()],
       });
       const rows = put.rows.length > 0 ? put.rows : (await pool.query<HomeRow>({ name: "neutral_get_home", text: SELECT_HOME, values: [key] })).rows;
       if (rows[0] === undefined) throw new Error("home record upsert returned no row");
       return homeRecordOf(account, rows[0]);
+    },
+
+    async putHomeRecords(records) {
+      ensureOpen();
+      if (records.length === 0) return [];
+      // One statement over arrays (one transaction). Of one account's records only the one that
+      // supersedes the others can win, and an upsert may touch each row once: the rest are left out.
+      const newest = new Map<string, StoredHomeRecord>();
+      for (const record of records) {
+        const account = record.account.toLowerCase();
+        if (supersedes(record, newest.get(account))) newest.set(account, record);
+      }
+      const chosen = [...newest.entries()];
+      await pool.query({
+        name: "neutral_put_homes",
+        text:
+          "INSERT INTO home_records (account, node, ts, signature, updated_at) " +
+          "SELECT account, node, ts, signature, $5 FROM unnest($1::bytea[], $2::bytea[], $3::bigint[], $4::bytea[]) AS r (account, node, ts, signature) " +
+          "ON CONFLICT (account) DO UPDATE SET node = excluded.node, ts = excluded.ts, signature = excluded.signature, updated_at = excluded.updated_at " +
+          "WHERE (excluded.ts, excluded.signature) > (home_records.ts, home_records.signature)",
+        values: [
+          chosen.map(([account]) => addressBytes(account)),
+          chosen.map(([, record]) => addressBytes(record.node)),
+          chosen.map(([, record]) => record.timestamp),
+          chosen.map(([, record]) => hexBytes(record.signature, 65)),
+          Date.now(),
+        ],
+      });
+      const { rows } = await pool.query<HomeRow & { account: Buffer }>({
+        name: "neutral_get_homes",
+        text: "SELECT account, node, ts, signature FROM home_records WHERE account = ANY($1::bytea[])",
+        values: [chosen.map(([account]) => addressBytes(account))],
+      });
+      const current = new Map(rows.map((row) => [bytesHex(row.account), row]));
+      return records.map((record) => {
+        const account = record.account.toLowerCase();
+        const row = current.get(account);
+        if (row === undefined) throw new Error("home record upsert left no row");
+        return homeRecordOf(account, row);
+      });
     },
 
     async getHomeRecord(account) {

@@ -64,6 +64,9 @@ function openBatches(options) {
   if (options.cacheSize !== undefined) db.pragma("cache_size = " + options.cacheSize);
   db.pragma("wal_autocheckpoint = " + options.walAutocheckpoint);
   const findByDigest = db.prepare(sql.findByDigest).pluck();
+  const findOriginal = db.prepare(sql.findOriginal).pluck();
+  const rememberSwept = db.prepare(sql.rememberSwept);
+  const forgetSwept = db.prepare(sql.forgetSwept);
   const insertMessage = db.prepare(sql.insertMessage);
   const insertMailbox = db.prepare(sql.insertMailbox);
   const insertPair = db.prepare(sql.insertPair);
@@ -135,10 +138,10 @@ function openBatches(options) {
    * outbox entries and sender-set ends below `end` go, and the pass is done. Kept on this thread
    * between steps; a step that does not commit leaves it as it was (`run`).
    *
-   * @type {{ end: number, count: number, work: { owner: Buffer, peer: Buffer | null, side: number, below: number, rows: number }[], next: number } | undefined}
+   * @type {{ end: number, count: number, rememberFrom: number, work: { owner: Buffer, peer: Buffer | null, side: number, below: number, rows: number }[], next: number } | undefined}
    */
   let pass;
-  function planPass(below, limit) {
+  function planPass(below, limit, rememberFrom) {
     /** @type {[number, string, string | null][]} id, sender and recipient (hex, upper case) */
     const rows = selectExpired.all(below, limit);
     if (rows.length === 0) return undefined;
@@ -170,7 +173,7 @@ function openBatches(options) {
         work.push({ owner, peer, side, below: next < ids.length ? ids[next] : end, rows: Math.min(SWEEP_STEP_ROWS, ids.length - at) });
       }
     }
-    return { end, count: rows.length, work, next: 0 };
+    return { end, count: rows.length, rememberFrom, work, next: 0 };
   }
   function runItem({ owner, peer, side, below }) {
     if (side === PAIR) deletePairBelow.run(owner, peer, below);
@@ -181,9 +184,10 @@ function openBatches(options) {
     } else deleteMailboxBelow.run(owner, side, below);
   }
   /** One step of the retention pass (planned by the first): see `WireSweep`. */
-  function sweep(below, limit) {
-    pass ??= planPass(below, limit);
+  function sweep(below, limit, rememberFrom) {
+    pass ??= planPass(below, limit, rememberFrom);
     if (!pass) {
+      forgetSwept.run(rememberFrom);
       reclaimStep();
       return { deleted: 0, done: true };
     }
@@ -194,6 +198,9 @@ function openBatches(options) {
     }
     if (pass.next < pass.work.length) return { deleted: 0, done: false };
     deleteOutboxBelow.run(pass.end);
+    // What could still arrive again keeps its digest (a resend, a peer's delivery): answered, not stored again.
+    rememberSwept.run(pass.end, pass.rememberFrom);
+    forgetSwept.run(pass.rememberFrom);
     deleteMessagesBelow.run(pass.end);
     deleteExpiryBelow.run(pass.end);
     const deleted = pass.count;
@@ -270,7 +277,7 @@ function openBatches(options) {
   const appendAll = db.transaction((batch) =>
     batch.map((m) => {
       if (m.remove) return remove(hexBytes(m.remove.owner), m.remove.ids);
-      if (m.sweep) return sweep(m.sweep.below, m.sweep.limit);
+      if (m.sweep) return sweep(m.sweep.below, m.sweep.limit, m.sweep.rememberFrom);
       if (m.sweepExpiring) return sweepExpiring(m.sweepExpiring.now, m.sweepExpiring.limit);
       if (m.import) return importAll(hexBytes(m.import.owner), m.import.entries);
       if (m.settle) {
@@ -281,12 +288,12 @@ function openBatches(options) {
       const digest = hexBytes(m.digest);
       const from = hexBytes(m.from);
       const to = hexBytes(m.to);
-      const existing = findByDigest.get(m.timestamp, digest);
+      const existing = findOriginal.get({ ts: m.timestamp, digest });
       if (existing !== undefined) {
         // The digest covers the recipient, so the original went to this same mailbox; a message
         // to another node has only its sender's copy here, with its JSON (schema version 6).
         const json = selectJson.get(to, sides.received, existing) || selectJson.get(from, sides.sent, existing) || selectJson.get(to, sides.requests, existing);
-        // Deleted by its owners since (a resend carries the same fields, and receipts are
+        // Deleted by its owners or swept since (a resend carries the same fields, and receipts are
         // deterministic signatures): the original, as it was answered.
         return { id: existing, json: json || idHead + existing + '"' + m.tail };
       }

@@ -49,7 +49,8 @@ export interface WireRemove {
  * `{ deleted, done }`: the pass's message count once `done`, else 0.
  */
 export interface WireSweep {
-  sweep: { below: number; limit: number };
+  /** `rememberFrom`: the pass keeps the digests of its messages stored at or after this time, ms, and forgets those stored before (schema version 10). */
+  sweep: { below: number; limit: number; rememberFrom: number };
 }
 
 /** The sweep of sender-set ends: deletes up to `limit` messages whose `expires` is at most `now` (every copy). Answered how many it deleted. */
@@ -101,6 +102,9 @@ export interface SqliteWriterOptions {
 export interface WriterSchema {
   sql: {
     findByDigest: string;
+    findOriginal: string;
+    rememberSwept: string;
+    forgetSwept: string;
     insertMessage: string;
     deleteMailbox: string;
     deletePair: string;

@@ -187,7 +187,39 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX message_expiry_by_time ON message_expiry (expires);
     `,
   },
+  {
+    // Swept messages' digests (issue 33, finding 8): the retention sweep deletes a message's `messages`
+    // row, which is what recognises a resend or a second delivery of it; a message swept while it
+    // could still arrive again (its `accepted_at` within the node's window for deliveries: the retry
+    // period and the clock skew) leaves its (ts, digest) and id here, and the sweep forgets them
+    // once that window is over. An append looks here too: the message is answered as stored, and
+    // not stored again.
+    version: 10,
+    name: "swept digests",
+    sql: `
+      CREATE TABLE swept_digests (
+        ts INTEGER NOT NULL,
+        digest BLOB NOT NULL,
+        id INTEGER NOT NULL,
+        accepted_at INTEGER NOT NULL,
+        PRIMARY KEY (ts, digest)
+      ) WITHOUT ROWID;
+      CREATE INDEX swept_digests_by_age ON swept_digests (accepted_at);
+    `,
+  },
 ];
+
+/**
+ * Undoes version 10 for a downgrade to a relay that does not remember swept digests: a message
+ * swept while it could still arrive again may then be stored again. Run it with every relay
+ * stopped, before {@link undoVersion9Sql}.
+ */
+export const undoVersion10Sql = `
+  BEGIN IMMEDIATE;
+  DROP TABLE swept_digests;
+  DELETE FROM schema_migrations WHERE version = 10;
+  COMMIT;
+`;
 
 /**
  * Undoes version 5 for a downgrade to a relay that knows only version 4: copies each sent row's

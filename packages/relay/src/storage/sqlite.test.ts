@@ -10,7 +10,7 @@ import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle,
 import { DEFAULT_CACHE_KIB, WRITER_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
 import { RECLAIM_STEP_PAGES, SWEEP_STEP_ROWS } from "./sqlite-append-batch.js";
 import type { WireAppend } from "./sqlite-append-writer.js";
-import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql } from "./sqlite-migrations.js";
+import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
@@ -31,7 +31,7 @@ describeStoreConformance("sqlite", async () => {
 describeStoreConformance("sqlite, writer on the calling thread", async () => {
   const dir = tempDir();
   const file = path.join(dir, "relay.db");
-  const open = (options?: { retentionMs?: number }) => openSqliteStore({ file, writer: startStoreWriter({ file, inline: true }), ...options });
+  const open = (options?: { retentionMs?: number; sweptDigestsMs?: number }) => openSqliteStore({ file, writer: startStoreWriter({ file, inline: true }), ...options });
   return { store: open(), reopen: async (options) => open(options), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 });
 
@@ -191,7 +191,7 @@ describe("SQLite store specifics", () => {
       const below = Math.max(...ids) + 1;
       const steps = [];
       for (;;) {
-        const step = await writer.append({ sweep: { below, limit: 10_000 } });
+        const step = await writer.append({ sweep: { below, limit: 10_000, rememberFrom: Date.now() } });
         steps.push(step);
         expect(steps.length).toBeLessThan(10);
         if (typeof step === "object" && "done" in step && step.done) break;
@@ -202,7 +202,7 @@ describe("SQLite store specifics", () => {
       expect(steps).toEqual([{ deleted: 0, done: false }, { deleted: 0, done: false }, { deleted: 1500, done: true }]);
       expect(count("SELECT count(*) FROM messages") + count("SELECT count(*) FROM mailbox") + count("SELECT count(*) FROM pairs")).toBe(0);
       // Nothing left: the next pass finds nothing, in one step.
-      expect(await writer.append({ sweep: { below, limit: 10_000 } })).toEqual({ deleted: 0, done: true });
+      expect(await writer.append({ sweep: { below, limit: 10_000, rememberFrom: Date.now() } })).toEqual({ deleted: 0, done: true });
     });
 
     it("a step whose transaction fails leaves the pass where it was: the next step does that work again", { timeout: 60_000 }, async () => {
@@ -212,7 +212,7 @@ describe("SQLite store specifics", () => {
       toClose.push(store, writer);
       for (let i = 0; i < 1500; i += 100) await Promise.all(Array.from({ length: 100 }, () => store.append(testMessage(randomAddress(), randomAddress()))));
       await expired(retentionMs);
-      const sweep = { sweep: { below: 1_000_000, limit: 10_000 } };
+      const sweep = { sweep: { below: 1_000_000, limit: 10_000, rememberFrom: Date.now() } };
       expect(await writer.append(sweep)).toEqual({ deleted: 0, done: false });
       // The second step shares its transaction with an entry SQLite refuses: both are rolled back.
       const broken = { from: randomAddress(), to: randomAddress(), timestamp: BASE_TIMESTAMP, digest: 42, tail: "" } as unknown as WireAppend; // a digest that is no hex
@@ -315,7 +315,7 @@ describe("SQLite store specifics", () => {
       try {
         const writer = startStoreWriter({ file, inline: true, checkpointer: false });
         toClose.push(writer);
-        expect(await writer.append({ sweep: { below: 1, limit: 1 } })).toEqual({ deleted: 0, done: true });
+        expect(await writer.append({ sweep: { below: 1, limit: 1, rememberFrom: 0 } })).toEqual({ deleted: 0, done: true });
         const connections = [...new Set(prepare.mock.contexts as Connection[])];
         expect(connections).toHaveLength(1);
         expect(connections[0]!.pragma("cache_size", { simple: true })).toBe(-WRITER_CACHE_KIB);
@@ -340,13 +340,13 @@ describe("SQLite store specifics", () => {
       expect(Math.max(...rows.map((r) => r.version))).toBe(latestSchemaVersion);
       const objects = other.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all().map((r) => r.name);
       expect(objects).toEqual(
-        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins", "message_expiry", "message_expiry_by_time"]),
+        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins", "message_expiry", "message_expiry_by_time", "swept_digests", "swept_digests_by_age"]),
       );
       expect(objects).not.toContain("mailbox_by_peer");
       expect(objects).not.toContain("messages_v4");
       // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
       expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
-      expect(latestSchemaVersion).toBe(9);
+      expect(latestSchemaVersion).toBe(10);
     });
 
     it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
@@ -377,6 +377,7 @@ describe("SQLite store specifics", () => {
         [7, false],
         [8, false],
         [9, false],
+        [10, false],
       ]);
       // Version 7 gave the message its recipient, from pairs.
       expect(v1.prepare("SELECT id, ts, sender, accepted_at, recipient FROM messages").all()).toEqual([
@@ -435,6 +436,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT count(*) AS n FROM mailbox WHERE side = 2 AND json = ''").get()).toEqual({ n: 3 });
+      db.exec(undoVersion10Sql);
       db.exec(undoVersion9Sql);
       db.exec(undoVersion8Sql);
       db.exec(undoVersion7Sql);
@@ -453,6 +455,9 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT id FROM message_expiry").all()).toEqual([{ id: stored.id }]);
+      db.exec(undoVersion10Sql);
+      expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 9 });
+      expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'swept_digests%'").get()).toEqual({ n: 0 });
       db.exec(undoVersion9Sql);
       expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 8 });
       expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'message_expiry%'").get()).toEqual({ n: 0 });
@@ -467,6 +472,7 @@ describe("SQLite store specifics", () => {
       const pending = (await store.append({ ...fields, status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored;
       await store.close();
       const db = connect();
+      db.exec(undoVersion10Sql);
       db.exec(undoVersion9Sql);
       db.exec(undoVersion8Sql);
       db.exec(undoVersion7Sql);
@@ -685,6 +691,13 @@ describe("SQLite store specifics", () => {
       expect(plan(WRITER_SCHEMA.sql.deletePairBelow, Buffer.alloc(20), Buffer.alloc(20), 10)).toEqual(["SEARCH pairs USING PRIMARY KEY (sender=? AND recipient=? AND id<?)"]);
       expect(plan(WRITER_SCHEMA.sql.deleteOutboxBelow, 10)).toEqual(["SEARCH outbox USING INTEGER PRIMARY KEY (rowid<?)"]);
       expect(plan(WRITER_SCHEMA.sql.deleteMessagesBelow, 10)).toEqual(["SEARCH messages USING INTEGER PRIMARY KEY (rowid<?)"]);
+      // Swept digests: an append's probe and the sweep's writes are seeks too.
+      expect(plan(WRITER_SCHEMA.sql.findOriginal, { ts: BASE_TIMESTAMP, digest: Buffer.alloc(32) }).filter((step) => /SEARCH|SCAN/.test(step))).toEqual([
+        "SEARCH messages USING COVERING INDEX messages_by_time (ts=? AND digest=?)",
+        "SEARCH swept_digests USING PRIMARY KEY (ts=? AND digest=?)",
+      ]);
+      expect(plan(WRITER_SCHEMA.sql.rememberSwept, 10, 0).filter((step) => /SEARCH|SCAN/.test(step))).toEqual(["SEARCH messages USING INTEGER PRIMARY KEY (rowid<?)"]);
+      expect(plan(WRITER_SCHEMA.sql.forgetSwept, 0)).toEqual(["SEARCH swept_digests USING INDEX swept_digests_by_age (accepted_at<?)"]);
     });
 
     const pageQueryPattern = /\bFROM\s+(mailbox|pairs)\b[\s\S]*\bORDER\s+BY\b/i;

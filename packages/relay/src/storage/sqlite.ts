@@ -6,6 +6,7 @@ import { messageIdOf, messageJsonTail, messageJsonWithId, type AcceptedMessage }
 import { latestSchemaVersion, migrate } from "./sqlite-migrations.js";
 import {
   DEFAULT_MAX_SCAN,
+  DEFAULT_SWEPT_DIGESTS_MS,
   ID_CEILING,
   laneOf,
   pageOfRanges,
@@ -137,6 +138,8 @@ export interface SqliteStoreOptions {
   retentionMs?: number;
   /** SQLite's `mmap_size` of the store's reading connection, bytes (config.ts `DEFAULT_SQLITE_MMAP_MIB` says why); absent or 0: read calls. */
   mmapBytes?: number;
+  /** How long after it was stored a swept message is still recognised (store.ts `DEFAULT_SWEPT_DIGESTS_MS`). */
+  sweptDigestsMs?: number;
 }
 
 /**
@@ -163,6 +166,12 @@ export const WRITER_SCHEMA: WriterSchema = {
     // A resend has its original's timestamp (the digest covers it): (ts, digest) finds it, and new
     // entries land at the end of messages_by_time rather than at a random place (schema version 4).
     findByDigest: "SELECT id FROM messages WHERE ts = ? AND digest = ?",
+    // An append's original: a stored message, or one the retention sweep deleted while it could
+    // still arrive again (schema version 10).
+    findOriginal: "SELECT id FROM messages WHERE ts = @ts AND digest = @digest UNION ALL SELECT id FROM swept_digests WHERE ts = @ts AND digest = @digest LIMIT 1",
+    rememberSwept:
+      "INSERT OR IGNORE INTO swept_digests (ts, digest, id, accepted_at) SELECT ts, digest, id, accepted_at FROM messages WHERE id < ? AND accepted_at >= ?",
+    forgetSwept: "DELETE FROM swept_digests WHERE accepted_at < ?",
     insertMessage: "INSERT INTO messages (ts, digest, sender, accepted_at, recipient) VALUES (?, ?, ?, ?, ?)",
     deleteMailbox: "DELETE FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
     deletePair: "DELETE FROM pairs WHERE sender = ? AND recipient = ? AND id = ?",
@@ -194,11 +203,12 @@ export const WRITER_SCHEMA: WriterSchema = {
 
 const KEY_SQL = {
   select: "SELECT key, ts, signature FROM key_bundles WHERE account = ?",
-  // The newer-timestamp-wins rule, as one statement (run inside an IMMEDIATE transaction).
+  // @neutral/protocol's `supersedes` (the greater timestamp, then the greater signature: BLOBs
+  // compare as their bytes), as one statement (run inside an IMMEDIATE transaction).
   upsert:
     "INSERT INTO key_bundles (account, key, ts, signature, updated_at) VALUES (?, ?, ?, ?, ?) " +
     "ON CONFLICT (account) DO UPDATE SET key = excluded.key, ts = excluded.ts, signature = excluded.signature, updated_at = excluded.updated_at " +
-    "WHERE excluded.ts > key_bundles.ts",
+    "WHERE (excluded.ts, excluded.signature) > (key_bundles.ts, key_bundles.signature)",
 };
 
 /**
@@ -366,6 +376,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     }
     args.push(Math.max(query.after ?? 0, servedFloor() - 1), query.before ?? ID_CEILING);
     const filtered = since !== undefined || until !== undefined;
+    const read = query.lookahead === false ? query.limit : query.limit + 1;
     if (filtered) {
       // The time bounds come first: they are in the SELECT list.
       args.unshift(...[since, until].filter((bound) => bound !== undefined));
@@ -379,11 +390,11 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
         lastId = id;
         if (json === null) continue;
         rows.push(storedOf(json, range, query.owner));
-        if (rows.length > query.limit) break;
+        if (rows.length >= read) break;
       }
       return scanned === maxScan && rows.length <= query.limit ? { rows, stoppedAt: lastId } : { rows };
     }
-    args.push(query.limit + 1);
+    args.push(read);
     return { rows: pageStatement(walk, query.order).all(...args).map((json) => storedOf(json, range, query.owner)) };
   }
   return {
@@ -471,8 +482,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       if (below <= 1) return 0;
       writer ??= startStoreWriter(options);
       // A pass of steps, each its own transaction: appends commit between them.
+      const rememberFrom = Date.now() - (options.sweptDigestsMs ?? DEFAULT_SWEPT_DIGESTS_MS);
       for (;;) {
-        const result = await writer.append({ sweep: { below, limit } });
+        const result = await writer.append({ sweep: { below, limit, rememberFrom } });
         if (typeof result !== "object" || !("done" in result)) throw new Error("the writer answered a sweep step as something else");
         if (result.done) return result.deleted;
         if (closed) throw new StoreClosedError();
@@ -520,6 +532,13 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       if (closed) throw new StoreClosedError();
       const account = record.account.toLowerCase();
       return homeRecordOf(account, fed().putHome.immediate([addressBytes(account), addressBytes(record.node), record.timestamp, hexBytes(record.signature, 65)]));
+    },
+
+    async putHomeRecords(records) {
+      if (closed) throw new StoreClosedError();
+      if (records.length === 0) return [];
+      const rows = fed().putHomes.immediate(records.map((record) => [addressBytes(record.account), addressBytes(record.node), record.timestamp, hexBytes(record.signature, 65)] as [Buffer, Buffer, number, Buffer]));
+      return rows.map((row, i) => homeRecordOf(records[i]!.account.toLowerCase(), row));
     },
 
     async getHomeRecord(account) {
@@ -651,15 +670,20 @@ function openSqliteConsent(db: Database.Database) {
 /** The statements of federation's tables (sqlite-migrations.ts, version 6); writes are small IMMEDIATE transactions on the store's connection. */
 function federationStatements(db: Database.Database) {
   const selectHome = db.prepare<[Buffer], HomeRow>("SELECT node, ts, signature FROM home_records WHERE account = ?");
-  // The newest record wins, in one statement (run inside an IMMEDIATE transaction).
+  // The record that supersedes wins (as key bundles: KEY_SQL), in one statement (run inside an IMMEDIATE transaction).
   const upsertHome = db.prepare<[Buffer, Buffer, number, Buffer, number]>(
     "INSERT INTO home_records (account, node, ts, signature, updated_at) VALUES (?, ?, ?, ?, ?) " +
       "ON CONFLICT (account) DO UPDATE SET node = excluded.node, ts = excluded.ts, signature = excluded.signature, updated_at = excluded.updated_at " +
-      "WHERE excluded.ts > home_records.ts",
+      "WHERE (excluded.ts, excluded.signature) > (home_records.ts, home_records.signature)",
   );
   const putHome = db.transaction(([account, node, ts, signature]: [Buffer, Buffer, number, Buffer]) => {
     upsertHome.run(account, node, ts, signature, Date.now());
     return selectHome.get(account)!;
+  });
+  const putHomes = db.transaction((rows: readonly [Buffer, Buffer, number, Buffer][]) => {
+    const at = Date.now();
+    for (const [account, node, ts, signature] of rows) upsertHome.run(account, node, ts, signature, at);
+    return rows.map(([account]) => selectHome.get(account)!);
   });
   const insertPin = db.prepare<[string, Buffer, number]>("INSERT INTO peer_pins (url, address, pinned_at) VALUES (?, ?, ?) ON CONFLICT (url) DO NOTHING");
   const selectPin = db.prepare<[string], Buffer>("SELECT address FROM peer_pins WHERE url = ?").pluck();
@@ -671,6 +695,7 @@ function federationStatements(db: Database.Database) {
   return {
     selectHome,
     putHome,
+    putHomes,
     pin,
     selectPins: db.prepare<[], { url: string; address: Buffer }>("SELECT url, address FROM peer_pins"),
     selectDestinations: db.prepare<[], DestinationRow>(OUTBOX_DESTINATIONS_SQL),

@@ -41,6 +41,13 @@ export interface PageQuery {
    * message that would pass it, but holds at least one message when one matches.
    */
   maxBytes?: number;
+  /**
+   * false: read at most `limit` messages of each range, not the one after them that tells whether
+   * the walk ends there; a full page then has `end: false` even when nothing follows it (the next,
+   * empty, page says so). For readers of big messages that walk on anyway (a stream's catch-up):
+   * the message past the page is not read for nothing. Default true.
+   */
+  lookahead?: boolean;
 }
 
 /** A stored message: its id and its wire JSON (see `messageJson`). */
@@ -72,7 +79,7 @@ export const DEFAULT_MAX_SCAN = 256;
 
 /** What a backend read from one range of a page query. */
 export interface RangeRead {
-  /** Matching messages in walk order, at most `limit + 1`. */
+  /** Matching messages in walk order, at most `limit + 1` (`limit` without `lookahead`). */
   rows: StoredMessage[];
   /** Set when the read stopped at the scan bound before finding `limit + 1` matches: the last id it examined. */
   stoppedAt?: number;
@@ -102,8 +109,8 @@ export interface StoredKeyBundle {
  */
 export interface KeyStore {
   /**
-   * Makes `bundle` its account's current bundle if none is stored or the stored one's timestamp is
-   * strictly smaller; otherwise changes nothing. Resolves with the bundle current afterwards
+   * Makes `bundle` its account's current bundle if none is stored or it supersedes the stored one
+   * (@neutral/protocol `supersedes`: the greater timestamp, then the greater signature); otherwise changes nothing. Resolves with the bundle current afterwards
    * (`bundle`, or the stored one) once the write is durable. The comparison and the write are one
    * atomic step, also against other processes sharing the storage.
    */
@@ -183,8 +190,13 @@ export interface SettledDelivery {
  * addresses, the outbox of messages to other nodes and each destination's backoff.
  */
 export interface FederationStore {
-  /** Keeps `record` if it is newer than the account's stored one (strictly greater timestamp); resolves with the record current afterwards, once durable. */
+  /**
+   * Keeps `record` if it supersedes the account's stored one (@neutral/protocol `supersedes`: the
+   * greater timestamp, then the greater signature); resolves with the record current afterwards, once durable.
+   */
   putHomeRecord(record: StoredHomeRecord): Promise<StoredHomeRecord>;
+  /** `putHomeRecord` for many records at once, in one transaction; resolves with the record current afterwards for each, in order. */
+  putHomeRecords(records: readonly StoredHomeRecord[]): Promise<StoredHomeRecord[]>;
   /** The account's newest home record, or undefined. */
   getHomeRecord(account: string): Promise<StoredHomeRecord | undefined>;
   /** Pins `url`'s node address unless one is pinned already; resolves with the address pinned (the earlier one wins). */
@@ -230,7 +242,7 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
   readonly kind: string;
   /**
    * Stores a message under a new id, greater than every id stored before, unless one with the same
-   * digest exists, in the mailboxes its route says: a local message in its recipient's and its
+   * digest exists (or was swept lately: `sweepExpired`; then it is answered as stored, under its old id), in the mailboxes its route says: a local message in its recipient's and its
    * sender's, an outbound one in its sender's (and the outbox, in the same transaction), an inbound
    * one in its recipient's. Resolves only once the write is durable.
    */
@@ -255,7 +267,8 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
   importMessages(owner: string, messages: readonly ImportedMessage[]): Promise<(StoredMessage & { created: boolean })[]>;
   /**
    * The retention sweep: deletes up to `limit` of the messages stored longer ago than the store's
-   * retention (every copy and trace, outbox entry included), and answers how many. 0 when none is
+   * retention (every copy and trace, outbox entry included, but the digest of one stored so lately
+   * that it could still arrive again: see `DEFAULT_SWEPT_DIGESTS_MS`), and answers how many. 0 when none is
    * left, or without a retention. Reads stop serving an expired message before it is swept. SQLite
    * commits it in steps (appends go in between), PostgreSQL in one statement.
    */
@@ -284,6 +297,14 @@ export interface StoreFootprint {
   messages: number;
 }
 
+/**
+ * How long after it was stored a message the retention sweep deletes is still recognised by its
+ * digest (a resend, a peer's second delivery: answered as stored, not stored again), unless the
+ * store is told otherwise: the longest a message may take to arrive, which is a peer's retry period
+ * (openrpc.json, 72 h by default) plus the clock skew (5 min). The relay passes its own figures.
+ */
+export const DEFAULT_SWEPT_DIGESTS_MS = 72 * 3_600_000 + 5 * 60_000;
+
 /** Ids never reach 2^53; cursors beyond it (up to 19 digits are well-formed) behave as 2^53. */
 export const ID_CEILING = Number.MAX_SAFE_INTEGER;
 
@@ -298,14 +319,16 @@ export function cursorValue(id: string): number {
  * the nearest point any range has read to: a range that stopped at its scan bound leaves the rest
  * to the next page (`resumeAt`). Then `maxBytes` may cut the page shorter (never below one message).
  */
-export function pageOfRanges(query: Pick<PageQuery, "order" | "limit" | "maxBytes">, reads: readonly RangeRead[]): Page {
+export function pageOfRanges(query: Pick<PageQuery, "order" | "limit" | "maxBytes" | "lookahead">, reads: readonly RangeRead[]): Page {
   const asc = query.order === "asc";
   const beyond = (id: number, bound: number) => (asc ? id > bound : id < bound);
   // How far every range is known: a range read whole is known to its end; one with `limit + 1`
   // rows, to its last row; one stopped at the scan bound, to where it stopped.
   let known: number | undefined;
   for (const read of reads) {
-    const reach = read.rows.length > query.limit ? read.rows[query.limit]!.id : read.stoppedAt;
+    // Without lookahead, a range read whole is known only to its last row.
+    const full = read.rows.length > query.limit ? read.rows[query.limit]!.id : query.lookahead === false && read.rows.length === query.limit ? read.rows[query.limit - 1]!.id : undefined;
+    const reach = full ?? read.stoppedAt;
     if (reach !== undefined && (known === undefined || beyond(known, reach))) known = reach;
   }
   let rows: StoredMessage[];
