@@ -45,8 +45,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        // After the shared ones, one at a time; none of them uses the PostgreSQL cluster.
-        test: { name: "alone", include: MACHINE_TO_ITSELF, fileParallelism: false, globalSetup: ["@neutral/test-support/global-setup"], sequence: { groupOrder: 1 } },
+        // After the shared ones, one at a time (one fork runs them in turn); none of them uses the PostgreSQL cluster.
+        test: {
+          name: "alone",
+          include: MACHINE_TO_ITSELF,
+          poolOptions: { forks: { singleFork: true } },
+          globalSetup: ["@neutral/test-support/global-setup"],
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },
