@@ -26,9 +26,10 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Kills relays a failed test left running (startRelay's are detached).
     setupFiles: ["./test/setup.ts"],
-    // Most files spend their time waiting on the relays they started: three at once on 2 cores
-    // (vitest's default here is one). Each project's global setup runs once for it.
-    maxWorkers: 3,
+    // Most files spend their time waiting on the relays they started: two at once on 2 cores
+    // (vitest's default here is one; three made CPU-bound tests time out in CI beside the other
+    // packages' tests). Each project's global setup runs once for it.
+    maxWorkers: 2,
     minWorkers: 1,
     projects: [
       {

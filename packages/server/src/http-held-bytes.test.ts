@@ -164,7 +164,7 @@ describe("memory held for clients", () => {
     const port = await start({ heldBytes: { total: 3 * MiB, perClient: 0, idleMs: 300 }, writeTimeoutMs: 60_000 });
     const body = `{"jsonrpc":"2.0","id":1,"method":"neutralService_getKey","params":["0x${"1".repeat(40)}"],"pad":"${"p".repeat(MiB - 200)}"}`;
     const stalled = await Promise.all(["127.0.0.11", "127.0.0.12", "127.0.0.13"].map((address) => connect(port, address, head(body.length) + body.slice(0, -1))));
-    const closed = stalled.map((socket) => new Promise<boolean>((resolve) => (socket.on("error", () => {}), socket.once("close", () => resolve(true)), setTimeout(() => resolve(false), 5000))));
+    const closed = stalled.map((socket) => new Promise<boolean>((resolve) => (socket.on("error", () => {}), socket.once("close", () => resolve(true)), setTimeout(() => resolve(false), 30_000))));
     await settle(600); // every stalled body is idle past 300 ms now
     // An answer of 16 MiB cannot fit beside them: they are dropped, and it goes out.
     const honest = await connect(port, "127.0.0.14", head(NODE_INFO.length) + NODE_INFO);
