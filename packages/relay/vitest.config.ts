@@ -3,9 +3,12 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Test files that need the machine to themselves: they measure memory or latency of relays under
- * floods, or send signals to process groups. They run one at a time, after the rest.
+ * floods, send signals to process groups, or run CPU-bound properties under a time limit (the
+ * SQLite conformance suite's model-based properties: ~12 s alone, over their 110 s limit in CI
+ * beside two relay files and the other packages' tests). They run one at a time, after the rest.
  */
 const MACHINE_TO_ITSELF = [
+  "src/storage/sqlite.test.ts",
   "src/buffers.test.ts",
   "src/connections.test.ts",
   "src/hostile-clients.test.ts",
