@@ -146,15 +146,17 @@ describe("a dead peer", () => {
       await work();
       return performance.now() - started;
     };
-    // The peer lookup waits up to 2 s: none of these may.
-    expect(await timed(() => alice.send(node, bob.address, "aa"))).toBeLessThan(1000);
-    expect(await timed(() => alice.ok(node, "neutralService_getKey", [bob.address]))).toBeLessThan(1000);
-    expect(await timed(() => bob.send(node, alice.address, "bb"))).toBeLessThan(1000);
+    // A request that waits for the peer takes its lookup's 2 s timer at least: none of these may.
+    // (Not a speed target: a few ms on a quiet machine, over 1 s seen in CI beside other tests.)
+    const WAITED_MS = 1900;
+    expect(await timed(() => alice.send(node, bob.address, "aa"))).toBeLessThan(WAITED_MS);
+    expect(await timed(() => alice.ok(node, "neutralService_getKey", [bob.address]))).toBeLessThan(WAITED_MS);
+    expect(await timed(() => bob.send(node, alice.address, "bb"))).toBeLessThan(WAITED_MS);
     // An account nobody here knows: the first lookup waits for the dead peer (and is refused: it
     // might live there); the next, about another account, does not wait for it again.
     const first = await timed(() => alice.call(node, "neutralService_getKey", [carol.address]));
     expect(first).toBeGreaterThan(1500);
-    expect(await timed(() => alice.call(node, "neutralService_getKey", [dave.address]))).toBeLessThan(1000);
+    expect(await timed(() => alice.call(node, "neutralService_getKey", [dave.address]))).toBeLessThan(WAITED_MS);
     const unknown = await alice.call(node, "neutralService_sendMessage", [alice.signer.signMessageFor(dave.address, "cc")]);
     expect(unknown.body.error).toMatchObject({ code: -32603, data: { reason: "peers unreachable" } });
   });
