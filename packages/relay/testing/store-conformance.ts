@@ -1584,11 +1584,12 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
     });
 
     describe("model-based properties", () => {
-      // A run opens a fresh store, so shrinking a failure is slow: it is cut off after 110 s
+      // A run opens a fresh store, so shrinking a failure is slow: it is cut off after 240 s
       // (reporting the smallest counterexample so far), and a run that slow fails too. The 100
-      // runs take ~12 s on SQLite with its writer thread on an idle 2-core machine and 48–52 s in
-      // CI, beside the other packages' tests (a minute was too close).
-      const PROPERTY_RUNS = { numRuns: 100, interruptAfterTimeLimit: 110_000, markInterruptAsFailure: true } as const;
+      // runs take ~12 s on SQLite with its writer thread on an idle 2-core machine, 48–52 s in
+      // CI runs beside the other packages' tests, and once over 110 s (a clean-clone run,
+      // 2026-11-28). One store for all runs (issue 34) is what would make them fast.
+      const PROPERTY_RUNS = { numRuns: 100, interruptAfterTimeLimit: 240_000, markInterruptAsFailure: true } as const;
 
       /** Runs `body` with a fresh store holding `world`, closing and cleaning up after. */
       async function withWorld<T>(world: World, body: (store: MessageStore, stored: ModelMessage[]) => Promise<T>): Promise<T> {
@@ -1602,7 +1603,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         }
       }
 
-      it("every page equals the naive model of the spec", { timeout: 150_000 }, async () => {
+      it("every page equals the naive model of the spec", { timeout: 300_000 }, async () => {
         await fc.assert(
           fc.asyncProperty(worldArb, fc.array(querySpecArb, { minLength: 1, maxLength: 12, size: "max" }), async (world, specs) => {
             await withWorld(world, async (s, stored) => {
@@ -1627,7 +1628,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         );
       });
 
-      it("walking with the returned cursors visits every match exactly once, end exactly on the last page", { timeout: 150_000 }, async () => {
+      it("walking with the returned cursors visits every match exactly once, end exactly on the last page", { timeout: 300_000 }, async () => {
         const walkArb = fc.record({
           owner: whoArb,
           ranges: rangesSpecArb,
