@@ -1244,22 +1244,6 @@ function streamOnce(url, bearer, { localAddress = "127.0.0.1", timeoutMs = 5000 
   });
 }
 
-function openFileLimit() {
-  const match = /^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/m.exec(readFileSync(`/proc/${process.pid}/limits`, "utf8"));
-  const value = (text) => (text === "unlimited" ? Infinity : Number(text));
-  return match ? { soft: value(match[1]), hard: value(match[2]) } : { soft: Infinity, hard: Infinity };
-}
-
-/** Raises this process's soft open-file limit to `needed` (relays and floods it starts inherit it), or throws saying what to do. */
-function ensureOpenFiles(needed) {
-  const { soft, hard } = openFileLimit();
-  if (soft >= needed) return soft;
-  if (hard >= needed) {
-    const result = spawnSync("prlimit", ["--pid", String(process.pid), `--nofile=${needed}:${hard === Infinity ? "unlimited" : hard}`], { encoding: "utf8" });
-    if (result.status === 0 && openFileLimit().soft >= needed) return needed;
-  }
-  throw new Error(`the open-file limit is ${soft} (hard ${hard}); ${needed} are needed: run \`ulimit -n ${needed}\` first, or set BENCH_BOUNDS_IDLE_STREAMS lower`);
-}
 
 /** A message's outcome in a sendMessage answer: "delivered" (both receipts), "pending", "failed", "stored" (a local one) or the error code. */
 function sendOutcome(answer) {
@@ -1664,7 +1648,7 @@ async function idleStreams(lib, ctx) {
   const perIp = Number(ctx.flags.get("max-connections-per-ip") ?? 256) || 256;
   const perSource = Math.min(Math.ceil(STREAMS / SOURCES), perIp - 6);
   const PER_ACCOUNT = Math.min(4, Number(ctx.flags.get("max-subscriptions-per-account") ?? 8) || 8);
-  ensureOpenFiles(STREAMS + 4000);
+  lib.ensureOpenFiles(STREAMS + 4000, "BENCH_BOUNDS_IDLE_STREAMS");
   const sources = floodSources(10, SOURCES);
   const dir = tempDir("idle-streams");
   const relay = await launchRelay(lib, { dataDir: dir, workers: 2 });

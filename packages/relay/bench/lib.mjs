@@ -510,3 +510,24 @@ export async function sendLoadWindow({ url, connections, list, senderTokens, dur
   if (!window || !end) throw new Error("load: the run ended before its timed window did");
   return { latencies: latencies.subarray(0, count).sort(), window, end, acknowledged, repeats };
 }
+
+/** This process's open-file limits (`/proc/<pid>/limits`). */
+export function openFileLimit(pid = process.pid) {
+  const match = /^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/m.exec(readFileSync(`/proc/${pid}/limits`, "utf8"));
+  const value = (text) => (text === "unlimited" ? Infinity : Number(text));
+  return match ? { soft: value(match[1]), hard: value(match[2]) } : { soft: Infinity, hard: Infinity };
+}
+
+/**
+ * Raises this process's soft open-file limit to `needed` (the relays and floods it spawns inherit
+ * it), or throws saying what to do: `ulimit -n`, or lower the knob `lowerIt` names.
+ */
+export function ensureOpenFiles(needed, lowerIt) {
+  const { soft, hard } = openFileLimit();
+  if (soft >= needed) return soft;
+  if (hard >= needed) {
+    const result = spawnSync("prlimit", ["--pid", String(process.pid), `--nofile=${needed}:${hard === Infinity ? "unlimited" : hard}`], { encoding: "utf8" });
+    if (result.status === 0 && openFileLimit().soft >= needed) return needed;
+  }
+  throw new Error(`the open-file limit is ${soft} (hard ${hard}); ${needed} are needed: run \`ulimit -n ${needed}\` first, or set ${lowerIt} lower`);
+}

@@ -60,7 +60,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import Database from "better-sqlite3";
-import { cpuSeconds, curve, jsonHeaders, machineBusySeconds, percentile, sendLoadWindow, signedMessage, startRelay, token, user, envInt, killTree } from "./lib.mjs";
+import { cpuSeconds, curve, ensureOpenFiles, jsonHeaders, machineBusySeconds, percentile, sendLoadWindow, signedMessage, startRelay, token, user, envInt, killTree } from "./lib.mjs";
 
 if (process.env.BENCH_LIVE === "0") {
   process.stderr.write("live: skipped (BENCH_LIVE=0)\n");
@@ -176,26 +176,6 @@ async function relay(label, extraArgs = []) {
       return result;
     },
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Open files: every stream is a descriptor in this process and in a relay worker.
-
-function openFileLimit(pid = process.pid) {
-  const match = /^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/m.exec(readFileSync(`/proc/${pid}/limits`, "utf8"));
-  const value = (text) => (text === "unlimited" ? Infinity : Number(text));
-  return match ? { soft: value(match[1]), hard: value(match[2]) } : { soft: Infinity, hard: Infinity };
-}
-
-/** Raises this process's soft open-file limit to `needed` (the relays it spawns inherit it), or throws saying what to do. */
-function ensureOpenFiles(needed) {
-  const { soft, hard } = openFileLimit();
-  if (soft >= needed) return soft;
-  if (hard >= needed) {
-    const result = spawnSync("prlimit", ["--pid", String(process.pid), `--nofile=${needed}:${hard === Infinity ? "unlimited" : hard}`], { encoding: "utf8" });
-    if (result.status === 0 && openFileLimit().soft >= needed) return needed;
-  }
-  throw new Error(`the open-file limit is ${soft} (hard ${hard}); ${needed} are needed for the streams: run \`ulimit -n ${needed}\` first, or set BENCH_LIVE_SUBSCRIPTIONS lower`);
 }
 
 /** Loopback source addresses 127.0.1.1, 127.0.1.2, …: one per STREAMS_PER_SOURCE streams. */
@@ -793,7 +773,7 @@ async function main() {
   if (ONLY.includes(1) || ONLY.includes(2)) {
     try {
       const needed = SUBSCRIPTIONS + CONNECTIONS + 1000;
-      const limit = ensureOpenFiles(needed);
+      const limit = ensureOpenFiles(needed, "BENCH_LIVE_SUBSCRIPTIONS");
       log(`open files: limit ${limit} for this process and the relays it starts`);
       const r = await openSubscriptions();
       const { idle, atHalf, full, half } = r;
