@@ -1,6 +1,19 @@
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { arrivalWindowMs, ConfigError, DEFAULT_SQLITE_MMAP_MIB, helpText, parseConfig, streamsPerProcess, type RelayConfig } from "./config.js";
+import {
+  arrivalWindowMs,
+  ConfigError,
+  DEFAULT_SQLITE_MMAP_MIB,
+  helpText,
+  parseConfig,
+  reportedLimits,
+  reservedConnections,
+  settingsTable,
+  streamsPerProcess,
+  type RelayConfig,
+} from "./config.js";
+import { everySetting } from "./node/settings.js";
 import { MAX_PAGE_LIMIT } from "@neutral/protocol";
 import { TEST_KEYS } from "@neutral/protocol/testing";
 
@@ -61,8 +74,18 @@ const FLAGS = [
 
 const KEY = TEST_KEYS.node;
 
+/** Files a test's config reads: `--config NAME` finds `files[NAME]`. */
+let files: Record<string, string> = {};
+const readFile = (file: string) => {
+  if (!(file in files)) throw Object.assign(new Error(`ENOENT: ${file}`), { code: "ENOENT" });
+  return files[file]!;
+};
+afterEach(() => {
+  files = {};
+});
+
 function config(argv: string[], env: NodeJS.ProcessEnv = {}): RelayConfig {
-  const parsed = parseConfig(argv, env);
+  const parsed = parseConfig(argv, env, { readFile });
   if (parsed.help) throw new Error("unexpected help");
   return parsed.config;
 }
@@ -70,7 +93,7 @@ function config(argv: string[], env: NodeJS.ProcessEnv = {}): RelayConfig {
 function configError(argv: string[], env: NodeJS.ProcessEnv = {}): ConfigError {
   let thrown: unknown;
   try {
-    parseConfig(argv, env);
+    parseConfig(argv, env, { readFile });
   } catch (error) {
     thrown = error;
   }
@@ -127,8 +150,10 @@ describe("parseConfig: federation", () => {
 
 describe("parseConfig", () => {
   it("streams keep --reserved-connections free (a tenth of --max-connections by default), split between the workers", () => {
-    expect(config([]).connections.reservedConnections).toBe(1000);
-    expect(config(["--max-connections", "500"]).connections.reservedConnections).toBe(50);
+    expect(config([]).connections.reservedConnections).toBeUndefined();
+    expect(reservedConnections(config([]).connections)).toBe(1000);
+    expect(reservedConnections(config(["--max-connections", "500"]).connections)).toBe(50);
+    expect(reservedConnections(config(["--reserved-connections", "7"]).connections)).toBe(7);
     expect(streamsPerProcess(config(["--workers", "2"]))).toBe(4500);
     expect(streamsPerProcess(config(["--workers", "1", "--max-connections", "20000", "--reserved-connections", "0"]))).toBe(10_000); // --max-subscriptions
     expect(streamsPerProcess(config(["--workers", "4", "--max-connections", "1000", "--reserved-connections", "999"]))).toBe(1);
@@ -166,7 +191,6 @@ describe("parseConfig", () => {
       connections: {
         maxConnections: 10_000,
         maxConnectionsPerIp: 256,
-        reservedConnections: 1_000,
         headersTimeoutMs: 10_000,
         requestTimeoutMs: 30_000,
         keepAliveTimeoutMs: 65_000,
@@ -183,7 +207,6 @@ describe("parseConfig", () => {
       },
       metrics: { host: "127.0.0.1" },
       limits: {
-        maxLimit: MAX_PAGE_LIMIT,
         maxBatch: 100,
         maxBodyBytes: 1024 * 1024,
         maxMessageBytes: 64 * 1024,
@@ -191,12 +214,14 @@ describe("parseConfig", () => {
         maxResponseBytes: 4 * 1024 * 1024,
         maxPageScan: 256,
         retentionSeconds: 90 * 86_400,
-        quotaPeriodSeconds: 3600,
-        senderQuotaMessages: 10_000,
-        senderQuotaBytes: 100 * 1024 * 1024,
-        recipientQuotaMessages: 20_000,
-        recipientQuotaBytes: 200 * 1024 * 1024,
-        requestQuotaMessages: 5,
+      },
+      quotas: {
+        periodSeconds: 3600,
+        senderMessages: 10_000,
+        senderBytes: 100 * 1024 * 1024,
+        recipientMessages: 20_000,
+        recipientBytes: 200 * 1024 * 1024,
+        requestMessages: 5,
       },
     });
     expect("nodeKey" in config([])).toBe(false);
@@ -228,12 +253,12 @@ describe("parseConfig", () => {
     ["rate-limit", "0", "7", 0, 7, (c) => c.rateLimit],
     ["peer-rate-limit", "0", "7", 0, 7, (c) => c.peerRateLimit],
     ["replicas", "2", "3", 2, 3, (c) => c.replicas],
-    ["quota-period", "60", "86400", 60, 86400, (c) => c.limits.quotaPeriodSeconds],
-    ["sender-quota-messages", "0", "5", undefined, 5, (c) => c.limits.senderQuotaMessages],
-    ["sender-quota-bytes", "0", "1000000", undefined, 1_000_000, (c) => c.limits.senderQuotaBytes],
-    ["recipient-quota-messages", "0", "7", undefined, 7, (c) => c.limits.recipientQuotaMessages],
-    ["recipient-quota-bytes", "0", "2000000", undefined, 2_000_000, (c) => c.limits.recipientQuotaBytes],
-    ["request-quota-messages", "0", "3", undefined, 3, (c) => c.limits.requestQuotaMessages],
+    ["quota-period", "60", "86400", 60, 86400, (c) => c.quotas.periodSeconds],
+    ["sender-quota-messages", "0", "5", 0, 5, (c) => c.quotas.senderMessages],
+    ["sender-quota-bytes", "0", "1000000", 0, 1_000_000, (c) => c.quotas.senderBytes],
+    ["recipient-quota-messages", "0", "7", 0, 7, (c) => c.quotas.recipientMessages],
+    ["recipient-quota-bytes", "0", "2000000", 0, 2_000_000, (c) => c.quotas.recipientBytes],
+    ["request-quota-messages", "0", "3", 0, 3, (c) => c.quotas.requestMessages],
     ["max-body-bytes", "2048", "4096", 2048, 4096, (c) => c.limits.maxBodyBytes],
     ["max-batch", "10", "20", 10, 20, (c) => c.limits.maxBatch],
     ["max-message-bytes", "16", "32", 16, 32, (c) => c.limits.maxMessageBytes],
@@ -268,16 +293,26 @@ describe("parseConfig", () => {
     ["metrics-token", "f".repeat(16), "e".repeat(32), "f".repeat(16), "e".repeat(32), (c) => c.metrics.token],
   ];
 
-  it("covers every flag", () => {
+  it("covers every flag, and the settings table has exactly these flags and variables", () => {
     expect(cases.map(([flag]) => flag).sort()).toEqual(FLAGS.map(([flag]) => flag).sort());
+    const byFlag = (pairs: readonly (readonly [string, string])[]) => [...pairs].sort(([a], [b]) => a.localeCompare(b));
+    expect(byFlag(everySetting().map(({ setting }) => [setting.flag, setting.env] as const))).toEqual(byFlag(FLAGS));
   });
 
-  it.each(cases)("--%s: the flag beats the variable, the variable beats the default", (flag, flagValue, envValue, fromFlag, fromEnv, read) => {
+  it.each(cases)("--%s: the flag beats the variable, which beats the config file, which beats the default", (flag, flagValue, envValue, fromFlag, fromEnv, read) => {
     const envName = FLAGS.find(([name]) => name === flag)![1];
     const env = { [envName]: envValue };
+    // The file gives the variable's value (a TOML string, or a number where the value is one).
+    const tomlValue = /^\d+$/.test(envValue) ? envValue : JSON.stringify(envValue);
+    files = { "n.toml": `${flag} = ${tomlValue}\n`, "n.json": JSON.stringify({ [flag]: /^\d+$/.test(envValue) ? Number(envValue) : envValue }) };
     expect(read(config([`--${flag}`, flagValue], env))).toEqual(fromFlag);
     expect(read(config([`--${flag}=${flagValue}`], env))).toEqual(fromFlag);
+    expect(read(config(["--config", "n.toml", `--${flag}`, flagValue], env))).toEqual(fromFlag);
     expect(read(config([], env))).toEqual(fromEnv);
+    expect(read(config(["--config", "n.toml"], { ...env, [envName]: flagValue }))).toEqual(fromFlag);
+    expect(read(config(["--config", "n.toml"]))).toEqual(fromEnv);
+    expect(read(config(["--config", "n.json"]))).toEqual(fromEnv);
+    expect(read(config([], { NEUTRAL_CONFIG: "n.toml" }))).toEqual(fromEnv);
     expect(read(config([], env))).not.toEqual(read(config([])));
   });
 
@@ -288,11 +323,30 @@ describe("parseConfig", () => {
     expect(configError(["--max-response-bytes", "1023"]).message).toMatch(/--max-response-bytes/);
   });
 
-  it("reports no quota period when every quota is off", () => {
+  it("reports the protocol's limits, the rate limits and the quotas that are on; no quota period when every quota is off", () => {
+    expect(reportedLimits(config([]))).toEqual({
+      maxLimit: MAX_PAGE_LIMIT,
+      maxBatch: 100,
+      maxBodyBytes: 1024 * 1024,
+      maxMessageBytes: 64 * 1024,
+      clockSkewMs: 5 * 60 * 1000,
+      maxResponseBytes: 4 * 1024 * 1024,
+      maxPageScan: 256,
+      retentionSeconds: 90 * 86_400,
+      rateLimit: 100,
+      peerRateLimit: 10_000,
+      quotaPeriodSeconds: 3600,
+      senderQuotaMessages: 10_000,
+      senderQuotaBytes: 100 * 1024 * 1024,
+      recipientQuotaMessages: 20_000,
+      recipientQuotaBytes: 200 * 1024 * 1024,
+      requestQuotaMessages: 5,
+    });
     const off = ["--sender-quota-messages", "0", "--sender-quota-bytes", "0", "--recipient-quota-messages", "0", "--recipient-quota-bytes", "0", "--request-quota-messages", "0"];
     const quotaKeys = ["quotaPeriodSeconds", "senderQuotaMessages", "senderQuotaBytes", "recipientQuotaMessages", "recipientQuotaBytes", "requestQuotaMessages"];
-    expect(Object.keys(config(off).limits).filter((key) => quotaKeys.includes(key))).toEqual([]);
-    expect(config([...off, "--sender-quota-bytes", "65536"]).limits).toMatchObject({ quotaPeriodSeconds: 3600, senderQuotaBytes: 65536 });
+    const reported = reportedLimits(config([...off, "--rate-limit", "0", "--peer-rate-limit", "0"]));
+    expect(Object.keys(reported).filter((key) => quotaKeys.includes(key) || key.endsWith("RateLimit"))).toEqual([]);
+    expect(reportedLimits(config([...off, "--sender-quota-bytes", "65536"]))).toMatchObject({ quotaPeriodSeconds: 3600, senderQuotaBytes: 65536 });
   });
 
   it("--domain is repeatable and takes comma lists", () => {
@@ -433,16 +487,17 @@ describe("helpText", () => {
 
   it.each(FLAGS)("lists --%s and %s", (flag, env) => {
     const text = helpText();
-    const line = text.split("\n").find((candidate) => candidate.includes(`--${flag} `));
+    const line = text.split("\n").find((candidate) => candidate.trimStart().startsWith(`--${flag} `));
     expect(line, `--${flag}`).toBeDefined();
     expect(line).toContain(env);
     expect(line!.trim().length).toBeGreaterThan(`--${flag} ${env}`.length + 5); // with a description
   });
 
-  it("lists --help, and every flag it lists is one parseConfig knows", () => {
+  it("lists --help and --config, and every flag it lists is one parseConfig knows", () => {
     const text = helpText();
+    expect(text).toMatch(/--config FILE +NEUTRAL_CONFIG +read settings from FILE/);
     expect(text).toMatch(/--help\b/);
-    const listed = [...text.matchAll(/--([a-z][a-z-]*)/g)].map((match) => match[1]!).filter((flag) => flag !== "help");
+    const listed = [...text.matchAll(/--([a-z][a-z-]*)/g)].map((match) => match[1]!).filter((flag) => flag !== "help" && flag !== "config");
     expect(new Set(listed)).toEqual(new Set(FLAGS.map(([flag]) => flag)));
     for (const flag of listed) {
       let message = "";
@@ -460,5 +515,97 @@ describe("helpText", () => {
     for (const fallback of ["127.0.0.1", "8645", "./data", "info", "100", String(1024 * 1024), String(64 * 1024), String(5 * 60 * 1000)]) {
       expect(text).toContain(fallback);
     }
+  });
+});
+
+describe("the --config file", () => {
+  it("reads TOML (and JSON for a .json file) whose keys are the flags' names; lists as arrays or comma lists", () => {
+    files = {
+      "neutral.toml": ['# a node of two', 'port = 9000', 'host = "0.0.0.0"', 'peer = ["http://a:1", "http://b:2#0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc"]', 'domain = "a.example, b.example"', 'retention = "30d"'].join("\n"),
+      "neutral.json": JSON.stringify({ port: 9001, peer: "http://a:1,http://b:2", "max-batch": 7 }),
+    };
+    const fromToml = config(["--config", "neutral.toml"]);
+    expect(fromToml).toMatchObject({ port: 9000, host: "0.0.0.0", domains: ["a.example", "b.example"], limits: { retentionSeconds: 30 * 86_400 } });
+    expect(fromToml.federation.peers).toEqual([{ url: "http://a:1" }, { url: "http://b:2", address: "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc" }]);
+    const fromJson = config(["--config=neutral.json"]);
+    expect(fromJson).toMatchObject({ port: 9001, limits: { maxBatch: 7 } });
+    expect(fromJson.federation.peers).toEqual([{ url: "http://a:1" }, { url: "http://b:2" }]);
+    // Flags replace the file's list, they do not add to it.
+    expect(config(["--config", "neutral.toml", "--peer", "http://c:3"]).federation.peers).toEqual([{ url: "http://c:3" }]);
+  });
+
+  it.each([
+    ["an unknown key", "prot = 80\n", /n\.toml: unknown key "prot"/],
+    ["a key written as a section", "[limits]\nmax-batch = 5\n", /n\.toml: unknown key "limits"/],
+    ["a value out of range", "port = 70000\n", /n\.toml: port must be an integer in 0\.\.65535, got "70000"/],
+    ["a value at the limit plus one", "max-subscriptions-per-account = 10001\n", /n\.toml: max-subscriptions-per-account must be an integer in 1\.\.10000/],
+    ["a fraction", "max-batch = 1.5\n", /n\.toml: max-batch must be an integer/],
+    ["a boolean", "port = true\n", /n\.toml: port must be a string or a number/],
+    ["an array for a single value", 'host = ["a", "b"]\n', /n\.toml: host must be a string or a number/],
+    ["a bad choice", 'log-level = "loud"\n', /n\.toml: log-level must be one of/],
+    ["settings that disagree", "headers-timeout-ms = 20000\nrequest-timeout-ms = 10000\n", /--headers-timeout-ms must not exceed --request-timeout-ms/],
+    ["TOML that does not parse, with where", "port = = 1\n", /n\.toml is not valid TOML: .*line 1/i],
+  ])("refuses %s, naming the file and the key", (_what, text, message) => {
+    files = { "n.toml": text };
+    expect(configError(["--config", "n.toml"]).message).toMatch(message);
+  });
+
+  it("refuses a file that cannot be read, or that is not a table", () => {
+    expect(configError(["--config", "missing.toml"]).message).toMatch(/cannot read the config file missing\.toml: ENOENT/);
+    files = { "list.json": "[1, 2]", "bad.json": "{ port: 1 }" };
+    expect(configError(["--config", "list.json"]).message).toMatch(/list\.json must hold a table of settings/);
+    expect(configError(["--config", "bad.json"]).message).toMatch(/bad\.json is not valid JSON/);
+  });
+
+  it("never echoes a secret it refuses, nor a line of a file that does not parse", () => {
+    files = {
+      "key.toml": 'node-key = "0xhunter2hunter2hunter2"\n',
+      "url.toml": 'database-url = "mysql://root:hunter2@db/neutral"\n',
+      "token.toml": 'metrics-token = "hunter2"\n',
+      "broken.toml": 'node-key = "0xhunter2hunter2hunter2\n',
+      "broken.json": "xhunter2",
+      "broken2.json": '{"node-key": "0xhunter2" x',
+    };
+    const cases = [["key.toml", "node-key"], ["url.toml", "database-url"], ["token.toml", "metrics-token"], ["broken.toml", ""], ["broken.json", ""], ["broken2.json", ""]] as const;
+    for (const [file, key] of cases) {
+      const { message } = configError(["--config", file]);
+      expect(message).toContain(file);
+      expect(message).toContain(key);
+      expect(message).not.toContain("hunter2");
+    }
+  });
+
+  it("the README's example file is a valid config", () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const example = /<!-- example-config -->\s*```toml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example, "a ```toml block after <!-- example-config --> in the README").toBeDefined();
+    files = { "neutral.toml": example! };
+    const parsed = config(["--config", "neutral.toml"]);
+    expect(parsed).not.toEqual(config([])); // it says something
+  });
+});
+
+describe("the settings table", () => {
+  const integers = everySetting().filter(({ setting }) => setting.range !== undefined);
+
+  it.each(integers.map(({ setting }) => [setting.flag, setting] as const))("--%s: accepted at each end of its range, refused just past it", (flag, setting) => {
+    const { min, max } = setting.range!;
+    expect(setting.parse([String(min)], `--${flag}`)).toBe(min);
+    expect(setting.parse([String(max)], `--${flag}`)).toBe(max);
+    expect(() => setting.parse([String(max + 1)], `--${flag}`)).toThrow(new RegExp(`--${flag} must be an integer in ${min}\\.\\.${max}`));
+    if (min > 0) expect(() => setting.parse([String(min - 1)], `--${flag}`)).toThrow(ConfigError);
+    expect(() => setting.parse(["-1"], `--${flag}`)).toThrow(ConfigError);
+  });
+
+  it("every default parses as its setting's own value", () => {
+    for (const { setting } of everySetting()) {
+      if (setting.default !== undefined) expect(() => setting.parse([setting.default!], `--${setting.flag}`), setting.flag).not.toThrow();
+    }
+  });
+
+  it("is the README's table of settings, row for row (regenerate it: pnpm --filter @neutral/relay settings:readme)", () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const table = /<!-- settings:start -->\n([\s\S]*?)\n<!-- settings:end -->/.exec(readme)?.[1];
+    expect(table).toBe(settingsTable());
   });
 });

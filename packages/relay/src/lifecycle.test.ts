@@ -1,6 +1,6 @@
 // The relay process's life: start-up, identity, restarts, crashes, graceful stop, workers, flags.
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -204,6 +204,27 @@ describe("command line", () => {
     const token = await alice.token({ domain: "b.example:8443" });
     expect((await call(relay.url, "neutralService_getInbox", [], token)).status).toBe(200);
     await relay.stop();
+  });
+
+  it("reads a --config file (TOML), the variables and flags over it; a bad key stops it with exit 2 naming the file and the key", { timeout: 60_000 }, async () => {
+    const dir = tempDir("neutral-config-");
+    try {
+      const file = path.join(dir, "neutral.toml");
+      writeFileSync(file, ['domain = ["file.example"]', "max-batch = 7", "max-message-bytes = 4096", "peer-rate-limit = 0"].join("\n"));
+      const relay = await startRelay({ args: ["--config", file, "--max-message-bytes", "2048"] });
+      const { limits, domains } = (await call(relay.url, "neutralService_nodeInfo", [])).body.result[0];
+      expect(domains).toEqual(["file.example"]);
+      expect(limits).toMatchObject({ maxBatch: 7, maxMessageBytes: 2048 });
+      expect(limits.peerRateLimit).toBeUndefined();
+      await relay.stop();
+
+      writeFileSync(file, "max-batch = 7\nmax-bach = 8\n");
+      const bad = await run(process.execPath, [MAIN, "--config", file]).catch((error: { code: number; stderr: string }) => error);
+      expect(bad).toMatchObject({ code: 2 });
+      expect((bad as { stderr: string }).stderr).toBe(`neutral-relay: ${file}: unknown key "max-bach" (the keys are the flags' names, without --; see --help)\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("rate-limits a client with 429, Retry-After and -32029", async () => {

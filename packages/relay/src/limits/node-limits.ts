@@ -2,7 +2,7 @@ import cluster from "node:cluster";
 import type { IncomingMessage } from "node:http";
 import type { EntryHook, RequestHook } from "@neutral/server";
 import type { Authenticate } from "../auth/authenticator.js";
-import type { RelayConfig } from "../config.js";
+import { reportedLimits, type RelayConfig } from "../config.js";
 import { clientKey } from "../http/client-key.js";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit.js";
 import type { Caller, Limits, RelayContext } from "../service.js";
@@ -34,7 +34,7 @@ export interface NodeLimits {
 }
 
 export function createNodeLimits(config: RelayConfig): NodeLimits {
-  const { limits, replicas } = config;
+  const { replicas } = config;
   // A cluster worker reports its consumption to the primary (cluster-sync.ts); one process alone has nothing to share.
   const trackUsage = cluster.isWorker;
   let limiter: RateLimiter | undefined;
@@ -43,17 +43,7 @@ export function createNodeLimits(config: RelayConfig): NodeLimits {
     // At least the cost of one signature-checking entry, or such a request could never be admitted.
     limiter = createRateLimiter({ perSecond, burst: Math.max(2, perSecond * 2), trackUsage });
   }
-  const quotas = createStorageQuotas(
-    {
-      periodSeconds: limits.quotaPeriodSeconds ?? 1,
-      senderMessages: limits.senderQuotaMessages ?? 0,
-      senderBytes: limits.senderQuotaBytes ?? 0,
-      recipientMessages: limits.recipientQuotaMessages ?? 0,
-      recipientBytes: limits.recipientQuotaBytes ?? 0,
-      requestMessages: limits.requestQuotaMessages ?? 0,
-    },
-    { replicas, trackUsage },
-  );
+  const quotas = createStorageQuotas(config.quotas, { replicas, trackUsage });
   // Each peer's own budget (keyed by its node address, not its IP: a peer is one caller wherever it
   // calls from), charged what its calls cost: a delivery per message and record (request-costs.ts).
   let peerLimiter: RateLimiter | undefined;
@@ -82,7 +72,7 @@ export function createNodeLimits(config: RelayConfig): NodeLimits {
       : undefined;
 
   return {
-    reported: { ...limits, ...(config.rateLimit > 0 && { rateLimit: config.rateLimit }), ...(config.peerRateLimit > 0 && { peerRateLimit: config.peerRateLimit }) },
+    reported: reportedLimits(config),
     quotas,
     onRequest: limiter && admitRequest<RelayContext>(limiter, clientOf),
     onEntry,
