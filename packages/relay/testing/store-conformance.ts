@@ -24,7 +24,7 @@
  */
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
-import { afterEach, beforeEach, describe, expect, it, type TestContext } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, type TestContext } from "vitest";
 import { ID_CEILING, messageJson, type AcceptedMessage, type AppendResult, type MailboxRange, type MessageStore, type Page, type PageQuery, type Side, type StoredConsentPolicy, type StoredConsentRecord, type StoredKeyBundle } from "@neutral/relay";
 
 export interface OpenedStore {
@@ -312,6 +312,25 @@ const worldArb: fc.Arbitrary<World> = fc
     });
     return { addresses, messages, breaks: entries.map((e) => e.awaitBefore) };
   });
+
+/**
+ * `world` with fresh addresses and digests (one random salt for the world, so that a resend still
+ * has its original's digest): worlds appended to one store never share an owner or a digest.
+ */
+function freshWorld(world: World): World {
+  const renamed = new Map(world.addresses.map((address) => [address, randomAddress()]));
+  const salt = randomBytes(30);
+  const salted = (digest: Uint8Array) => {
+    const copy = new Uint8Array(digest);
+    for (let i = 2; i < copy.length; i++) copy[i]! ^= salt[i - 2]!;
+    return copy;
+  };
+  return {
+    addresses: world.addresses.map((address) => renamed.get(address)!),
+    messages: world.messages.map((message) => ({ ...message, from: renamed.get(message.from)!, to: renamed.get(message.to)!, digest: salted(message.digest) })),
+    breaks: world.breaks,
+  };
+}
 
 /** An address by index into the world's (modulo), or -1: a stranger who has no messages. */
 type Who = number;
@@ -764,6 +783,12 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
 
     describe("forward walks while others write (seeds/README.md §5: every message exactly once)", () => {
       const WALK_MS = 2500;
+      /**
+       * Rounds of writes (ten messages each, of every shape) the writers make at least, however
+       * long they take: each view gets two messages a round or more, so well over 50. (Writing for
+       * WALK_MS alone left a view 18 messages in a CI run on a loaded machine.)
+       */
+      const MIN_ROUNDS = 40;
       const views: Record<string, (owner: string, peer: string) => MailboxRange[]> = {
         "getInbox received": (owner) => inboxRanges(owner, "received"),
         "getInbox sent": (owner) => inboxRanges(owner, "sent"),
@@ -781,8 +806,9 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
           const shapes: [string, string][] = [[owner, peer], [peer, owner], [owner, owner], [other, owner], [owner, other]];
           const stored: ModelMessage[] = [];
           let writing = true;
+          let rounds = 0;
           const writer = async () => {
-            for (let round = 0; writing; round++) {
+            for (; writing; rounds++) {
               const batch = shapes.flatMap(([from, to]) => [testMessage(from, to), testMessage(from, to)]);
               const results = await Promise.all(batch.map((message) => store.append(message)));
               results.forEach((result, i) => stored.push({ id: result.stored.id, json: result.stored.json, message: batch[i]! }));
@@ -794,7 +820,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
           const deadline = Date.now() + WALK_MS;
           let pages = 0;
           for (;;) {
-            const stillWriting = Date.now() < deadline;
+            const stillWriting = Date.now() < deadline || rounds < MIN_ROUNDS;
             if (!stillWriting && writing) {
               writing = false;
               await Promise.all(writers);
@@ -1584,29 +1610,30 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
     });
 
     describe("model-based properties", () => {
-      // A run opens a fresh store, so shrinking a failure is slow: it is cut off after 240 s
-      // (reporting the smallest counterexample so far), and a run that slow fails too. The 100
-      // runs take ~12 s on SQLite with its writer thread on an idle 2-core machine, 48–52 s in
-      // CI runs beside the other packages' tests, and once over 110 s (a clean-clone run,
-      // 2026-11-28). One store for all runs (issue 34) is what would make them fast.
+      // Every run of a property appends its world to one store, opened at the first run: a run's
+      // world gets fresh addresses and digests (freshWorld), so the runs never meet. (A store per
+      // run made these the slowest tests of the suite: 12 s on an idle 2-core machine, over 110 s
+      // in CI beside the other packages.) Shrinking a failure is cut off after 240 s, reporting
+      // the smallest counterexample so far, and a run that slow fails too.
       const PROPERTY_RUNS = { numRuns: 100, interruptAfterTimeLimit: 240_000, markInterruptAsFailure: true } as const;
+      let shared: OpenedStore | undefined;
+      afterAll(async () => {
+        await shared?.store.close();
+        await shared?.cleanup();
+      });
 
-      /** Runs `body` with a fresh store holding `world`, closing and cleaning up after. */
-      async function withWorld<T>(world: World, body: (store: MessageStore, stored: ModelMessage[]) => Promise<T>): Promise<T> {
-        const fresh = await open();
-        try {
-          const stored = await appendWorld(fresh.store, world.messages, world.breaks);
-          return await body(fresh.store, stored);
-        } finally {
-          await fresh.store.close();
-          await fresh.cleanup();
-        }
+      /** Appends `world`, made fresh, to the properties' store, then runs `body` over it. */
+      async function withWorld<T>(world: World, body: (store: MessageStore, stored: ModelMessage[], world: World) => Promise<T>): Promise<T> {
+        shared ??= await open();
+        const fresh = freshWorld(world);
+        const stored = await appendWorld(shared.store, fresh.messages, fresh.breaks);
+        return body(shared.store, stored, fresh);
       }
 
       it("every page equals the naive model of the spec", { timeout: 300_000 }, async () => {
         await fc.assert(
           fc.asyncProperty(worldArb, fc.array(querySpecArb, { minLength: 1, maxLength: 12, size: "max" }), async (world, specs) => {
-            await withWorld(world, async (s, stored) => {
+            await withWorld(world, async (s, stored, world) => {
               for (const spec of specs) {
                 const query = queryOf(world, stored, spec);
                 const page = await s.page(query);
@@ -1643,7 +1670,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Opene
         });
         await fc.assert(
           fc.asyncProperty(worldArb, fc.array(walkArb, { minLength: 1, maxLength: 6, size: "max" }), async (world, walks) => {
-            await withWorld(world, async (s, stored) => {
+            await withWorld(world, async (s, stored, world) => {
               for (const walk of walks) {
                 const owner = who(world, walk.owner);
                 const ranges = rangesOf(world, owner, walk.ranges);
