@@ -2,7 +2,7 @@
 // `neutral-relay` runs it (config from `parseConfig`); `createRelay` assembles one over a store you
 // opened yourself; the stores, the handlers, the auth and crypto pieces, and the typed
 // infrastructure errors are below. Test support is `@neutral/relay/testing`.
-export { createNode, type NodeOptions, type RelayNode } from "./node.js";
+export { createNode, type NodeOptions, type RelayNode } from "./node/assemble.js";
 export { createRelay, type Relay, type RelayOptions } from "./relay.js";
 export { parseConfig, helpText, ConfigError, type RelayConfig, type MetricsConfig, type LogLevel } from "./config.js";
 export { createHandlers, type Caller, type Limits, type RelayContext, type ServiceOptions } from "./service.js";

@@ -10,7 +10,6 @@ import { DATABASE_FILE, openSqliteStore, startStoreWriter } from "./storage/sqli
 import type { AppendWriter } from "./storage/sqlite-append-writer.js";
 import type { MessageStore } from "./storage/store.js";
 import { createLocalCommitFeed, observeCommits, type CommitFeed } from "./live/commits.js";
-import { primaryCommitFeed } from "./live/cluster-commits.js";
 import { postgresCommitFeed } from "./live/postgres-commits.js";
 
 export interface NodeStorage {
@@ -31,9 +30,11 @@ export interface OpenStorageOptions {
   migrate?: boolean;
   /** SQLite: commit appends through this writer (a worker's is its primary's) instead of one of the store's own. */
   writer?: AppendWriter;
+  /** SQLite, with `writer` and `liveDelivery`: the feed of that writer's commits (a worker's: its primary's). */
+  writerCommits?: CommitFeed;
   /**
-   * Also open the feed of commits that wakes live streams: on SQLite the store's own writer's (or,
-   * given a `writer`, the primary's, which tells every worker), on PostgreSQL the database's notices.
+   * Also open the feed of commits that wakes live streams: on SQLite the store's own writer's (or
+   * `writerCommits`), on PostgreSQL the database's notices.
    */
   liveDelivery?: boolean;
   logger: Logger;
@@ -62,8 +63,10 @@ export async function openNodeStorage(
     const onCheckpointError = logCheckpointError(logger, file);
     let { writer } = options;
     let commits: CommitFeed | undefined;
-    if (options.liveDelivery && writer) commits = primaryCommitFeed();
-    else if (options.liveDelivery) {
+    if (options.liveDelivery && writer) {
+      if (!options.writerCommits) throw new Error("openNodeStorage: live delivery over a given writer needs its commits (writerCommits)");
+      commits = options.writerCommits;
+    } else if (options.liveDelivery) {
       const local = createLocalCommitFeed();
       writer = observeCommits(startStoreWriter({ file, onCheckpointError }), (events) => local.publish(events));
       commits = local;

@@ -1,15 +1,13 @@
-import cluster from "node:cluster";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isNodeAuthorization } from "@neutral/protocol";
 import { createDispatcher, createHttpHandler, RpcError, type HttpExchange, type JsonRpcResponse, type MethodDescriptor, type RequestBody, type RequestHook } from "@neutral/server";
 import { service } from "@neutral/server/neutral-service";
 import { createAuthenticator } from "./auth/authenticator.js";
-import { primaryGate } from "./cluster/connection-ledger.js";
 import { metricsWanted, streamsPerProcess, type RelayConfig } from "./config.js";
 import type { Secp256k1 } from "./crypto/secp256k1.js";
 import { clientKey } from "./http/client-key.js";
-import { ConnectionLedger, guardConnections, localGate, processConnectionCap, type ConnectionGate } from "./http/connection-guard.js";
+import { guardConnections, processConnectionCap } from "./http/connection-guard.js";
 import { requestIdHook, requestMark } from "./http/request-id.js";
 import { createFallbackRoutes } from "./http/routes.js";
 import { createNodeLimits } from "./limits/node-limits.js";
@@ -25,6 +23,7 @@ import { createSubscriptions, endEvent } from "./live/subscriptions.js";
 import { bearerChecker, createMetricsListener, type MetricsListener } from "./metrics/endpoint.js";
 import type { createRelayMetrics, RelayMetrics } from "./metrics/process-metrics.js";
 import { createReadiness } from "./http/readiness.js";
+import { SINGLE_PROCESS, type ServingTopology } from "./topology/serving.js";
 import { SOFTWARE } from "./version.js";
 
 export interface RelayOptions {
@@ -34,17 +33,15 @@ export interface RelayOptions {
   nodeKey: NodeKey;
   /** The open store (see `openNodeStorage`, or `createNode` for the whole node as configured); the relay closes it in `close()`. */
   store: MessageStore;
-  /** Who admits connections. Default: in a cluster worker the primary's ledger (cluster/connection-ledger.ts), else one of this process. */
-  connectionGate?: ConnectionGate;
   /** The node's peers, directory and deliverer; the relay closes it in `close()`. Absent: no federation (and no node-to-node methods). */
   federation?: Federation;
   /** Where this process hears of commits (live/): its own and the other processes'. The relay closes it in `close()`. Absent: `subscribe` is refused. */
   commits?: CommitFeed;
   /**
-   * Serve as one of the workers of `neutral-relay --workers N`: the metrics are the primary's to
-   * gather and serve on --metrics-port (metrics/cluster.ts). Default: whether this process is a cluster worker.
+   * The process topology this relay serves in (topology/serving.ts): who admits connections, who
+   * else counts toward the node's limits and metrics. Default: a node of one process.
    */
-  clusterWorker?: boolean;
+  topology?: ServingTopology;
   /**
    * The metrics' factory (metrics/process-metrics.ts), which `createNode` loads when `config.metrics`
    * asks for metrics: passed in rather than imported, so that a node without metrics never loads prom-client.
@@ -93,10 +90,10 @@ export function createRelay(options: RelayOptions): Relay {
   const { config, logger, curve, nodeKey, store, federation } = options;
   let domains: string[] = config.domains;
   let publicUrl = config.federation.publicUrl ?? "";
-  // Rate limit and storage quotas, per node (shared with the other workers: limits/cluster-sync.ts).
-  const limits = createNodeLimits(config);
+  // Rate limit and storage quotas, per node (shared with the other workers: topology/cluster/limits.ts).
+  const topology = options.topology ?? SINGLE_PROCESS;
+  const limits = createNodeLimits(config, topology.shareLimits);
   const { commits } = options;
-  const clusterWorker = options.clusterWorker ?? cluster.isWorker;
   // Streams leave room for ordinary requests (--reserved-connections): their bound in this process.
   const live = { ...config.live, maxSubscriptions: streamsPerProcess(config) };
   const memory = commits && createMemoryRelease();
@@ -120,7 +117,7 @@ export function createRelay(options: RelayOptions): Relay {
       methods: [...Object.keys(methods), "rpc.discover"],
       streams: new Set(Object.entries(methods).flatMap(([name, method]) => (method.stream ? [name] : []))),
       ...(subscriptions && { openSubscriptions: () => subscriptions.count }),
-      clusterWorker,
+      ...(topology.shareMetrics && { share: topology.shareMetrics }),
     });
   }
   const readiness = createReadiness(store);
@@ -212,7 +209,7 @@ export function createRelay(options: RelayOptions): Relay {
   };
   const server = createServer(serverOptions, rpc);
   const connectionLimits = { maxConnections: config.connections.maxConnections, maxConnectionsPerClient: config.connections.maxConnectionsPerIp };
-  const gate = options.connectionGate ?? (cluster.isWorker ? primaryGate(connectionLimits) : localGate(new ConnectionLedger(connectionLimits)));
+  const gate = topology.connectionGate(connectionLimits);
   // Descriptors kept for everything but client connections: files, IPC, the PostgreSQL pool.
   const reserve = 256 + (config.databaseUrl === undefined ? 0 : config.databasePoolSize);
   const processCap = processConnectionCap(config.connections.maxConnections, reserve);
@@ -223,12 +220,12 @@ export function createRelay(options: RelayOptions): Relay {
     onRefused: (refused) => logger.warn({ refused }, "refused connections over the limits"),
   });
 
-  // The --metrics-port listener of a node of one process (a cluster's primary serves its own: main.ts).
+  // The --metrics-port listener of a node of one process (a cluster's primary serves its own: topology/cluster/primary.ts).
   let metricsListener: MetricsListener | undefined;
 
   async function listenForMetrics(): Promise<void> {
     const { port, host } = config.metrics;
-    if (!metrics || clusterWorker || port === undefined) return;
+    if (!metrics || topology.role === "worker" || port === undefined) return;
     metricsListener = createMetricsListener(metrics.scrape);
     const url = await metricsListener.listen(port, host);
     logger.info({ url }, "metrics listening");

@@ -46,7 +46,6 @@ const federation = await createFederation({
   curve,
   nodeKey: { privateKey: Buffer.from(TEST_KEYS.node.slice(2), "hex"), address: node.address },
   logger: createLogger("silent"),
-  deliverer: "here",
   pollMs: 60_000,
 });
 const internalErrors: unknown[] = [];

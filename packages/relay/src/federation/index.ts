@@ -4,11 +4,11 @@ import { isPendingMessageJson } from "@neutral/protocol";
 import type { Deliverer } from "./deliverer.js";
 import { createNodeAuthenticator, type NodeAuthenticate } from "./node-auth.js";
 import type { KickHint } from "./deliverer.js";
-import { federationParts, KICK, startNodeDeliverer, type FederationOptions, type FederationParts, type KickMessage } from "./parts.js";
+import { federationParts, startNodeDeliverer, type FederationOptions, type FederationParts } from "./parts.js";
 
 export { NODE_METHODS } from "./node-auth.js";
 export type { Route } from "./directory.js";
-export { deliveryPollMs, federationParts, serveDeliveryKicks, startNodeDeliverer, type FederationOptions, type FederationParts } from "./parts.js";
+export { deliveryPollMs, federationParts, startNodeDeliverer, type FederationOptions, type FederationParts } from "./parts.js";
 
 /** A serving process's view of federation. */
 export interface Federation extends FederationParts {
@@ -25,16 +25,16 @@ export interface Federation extends FederationParts {
   close(): Promise<void>;
 }
 
-export async function createFederation(options: FederationOptions & { deliverer: "here" | "primary"; pollMs: number }): Promise<Federation> {
+/**
+ * `kickDeliverer`: how to reach the node's deliverer when it runs in another process (a cluster
+ * worker's primary: topology/); absent, the deliverer runs here.
+ */
+export async function createFederation(options: FederationOptions & { kickDeliverer?: ((hint?: KickHint) => void) | undefined; pollMs: number }): Promise<Federation> {
   const parts = await federationParts(options);
   const { store } = options;
   let deliverer: Deliverer | undefined;
-  if (options.deliverer === "here") deliverer = startNodeDeliverer(options, parts, { pollMs: options.pollMs });
-  const kick = (hint?: KickHint) => {
-    if (deliverer) return deliverer.kick(hint);
-    const message: KickMessage = { type: KICK, ...(hint && { hint }) };
-    if (process.connected) process.send?.(message, undefined, undefined, () => {});
-  };
+  if (!options.kickDeliverer) deliverer = startNodeDeliverer(options, parts, { pollMs: options.pollMs });
+  const kick = (hint?: KickHint) => (deliverer ? deliverer.kick(hint) : options.kickDeliverer?.(hint));
   // A send waiting for its receipt is woken when the deliverer settles it here; elsewhere (a
   // worker whose primary delivers, a replica without the lease) it looks in the database.
   const waiters = new Map<number, Set<(json: string) => void>>();

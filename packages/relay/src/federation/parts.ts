@@ -2,12 +2,11 @@
 // and the outbox's deliverer, which runs in one process per node: the only process, or the
 // cluster primary (its workers kick it over IPC), and on PostgreSQL the replica holding the
 // delivery lease. Nothing here loads the HTTP stack: the primary imports it.
-import cluster from "node:cluster";
 import type { FederationConfig, RelayConfig } from "../config.js";
 import type { Secp256k1 } from "../crypto/secp256k1.js";
 import type { Logger } from "../log.js";
 import type { MessageStore } from "../storage/store.js";
-import { startDeliverer, type Deliverer, type KickHint } from "./deliverer.js";
+import { startDeliverer, type Deliverer } from "./deliverer.js";
 import { createDirectory, type Directory } from "./directory.js";
 import { createNodeClient, type NodeClient } from "./node-client.js";
 import { createPeerRegistry, type PeerRegistry } from "./peers.js";
@@ -17,13 +16,6 @@ export const deliveryPollMs = (config: Pick<RelayConfig, "databaseUrl">): number
 
 /** Directory lookups wait at most this long for peers (or the peer timeout, if shorter). */
 const LOOKUP_TIMEOUT_MS = 2_000;
-
-export const KICK = "neutral:deliver";
-export interface KickMessage {
-  type: typeof KICK;
-  hint?: KickHint;
-}
-const isKick = (message: unknown): message is KickMessage => typeof message === "object" && message !== null && (message as { type?: unknown }).type === KICK;
 
 export interface FederationParts {
   peers: PeerRegistry;
@@ -72,13 +64,3 @@ export function startNodeDeliverer(options: FederationOptions, parts: Federation
     pollMs,
   });
 }
-
-/** In the cluster primary: passes its workers' kicks to the deliverer. Returns the function that stops listening. */
-export function serveDeliveryKicks(deliverer: Deliverer): () => void {
-  const onMessage = (_worker: unknown, message: unknown) => {
-    if (isKick(message)) deliverer.kick(message.hint);
-  };
-  cluster.on("message", onMessage);
-  return () => cluster.off("message", onMessage);
-}
-

@@ -17,7 +17,7 @@ export interface RateLimiterOptions {
   burst?: number;
   maxKeys?: number;
   now?: () => number;
-  /** Record consumption for the node's other processes (see limits/cluster-sync.ts). */
+  /** Record consumption for the node's other processes (see topology/cluster/limits.ts). */
   trackUsage?: boolean;
 }
 

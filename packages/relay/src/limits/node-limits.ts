@@ -1,4 +1,3 @@
-import cluster from "node:cluster";
 import type { IncomingMessage } from "node:http";
 import type { EntryHook, RequestHook } from "@neutral/server";
 import type { Authenticate } from "../auth/authenticator.js";
@@ -6,7 +5,6 @@ import { reportedLimits, type RelayConfig } from "../config.js";
 import { clientKey } from "../http/client-key.js";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit.js";
 import type { Caller, Limits, RelayContext } from "../service.js";
-import { shareLimitsWithNode } from "./cluster-sync.js";
 import { admitRequest, chargeEntry, peerEntryCost, rateLimitedError } from "./request-costs.js";
 import { createStorageQuotas, type StorageQuotas } from "./storage-quotas.js";
 import type { TokenBuckets } from "./token-buckets.js";
@@ -33,10 +31,13 @@ export interface NodeLimits {
   stop(): void;
 }
 
-export function createNodeLimits(config: RelayConfig): NodeLimits {
+/**
+ * `share`: how this process shares what its limits take with the node's other processes (a cluster
+ * worker's, topology/cluster/limits.ts); absent, a process alone, it has nothing to share.
+ */
+export function createNodeLimits(config: RelayConfig, share?: (tables: Record<string, TokenBuckets>) => () => void): NodeLimits {
   const { replicas } = config;
-  // A cluster worker reports its consumption to the primary (cluster-sync.ts); one process alone has nothing to share.
-  const trackUsage = cluster.isWorker;
+  const trackUsage = share !== undefined;
   let limiter: RateLimiter | undefined;
   if (config.rateLimit > 0) {
     const perSecond = config.rateLimit / replicas;
@@ -57,7 +58,7 @@ export function createNodeLimits(config: RelayConfig): NodeLimits {
     ...(peerLimiter && { peers: peerLimiter.buckets }),
     ...Object.fromEntries(Object.entries(quotas?.tables ?? {}).map(([name, table]) => [`quota-${name}`, table])),
   };
-  const stopSharing = shareLimitsWithNode(tables);
+  const stopSharing = share?.(tables) ?? (() => {});
 
   const chargeClient = limiter && chargeEntry<RelayContext>(limiter);
   // A peer's entries go to its own budget, into debt if need be (admitPeer refuses its next call

@@ -4,7 +4,6 @@ import { collectDefaultMetrics, Registry } from "prom-client";
 import type { MetricsConfig } from "../config.js";
 import type { Logger } from "../log.js";
 import type { MessageStore } from "../storage/store.js";
-import { answerClusterMetrics, serveClusterMetrics } from "./cluster.js";
 import { createMetricsListener, type MetricsListener, type Scrape } from "./endpoint.js";
 import { createRequestMetrics, type RequestMetrics } from "./request-metrics.js";
 import { registerStorageGauges } from "./storage-gauges.js";
@@ -34,14 +33,17 @@ export interface RelayMetricsParts {
   methods: readonly string[];
   streams: ReadonlySet<string>;
   openSubscriptions?: () => number;
-  /** A cluster worker: the storage gauges are its primary's, and so is the whole node's text. */
-  clusterWorker: boolean;
+  /**
+   * In a cluster worker: gives its registry to the primary, which keeps the storage gauges and
+   * answers with the whole node's text (topology/cluster/metrics.ts); absent, this process answers alone.
+   */
+  share?: (own: Registry) => { scrape: Scrape; stop(): void };
 }
 
 export function createRelayMetrics(parts: RelayMetricsParts): RelayMetrics {
   const registry = processRegistry();
   const requests = createRequestMetrics(registry, parts.methods, parts.streams, parts.openSubscriptions);
-  if (parts.clusterWorker) return { requests, ...answerClusterMetrics(registry) };
+  if (parts.share) return { requests, ...parts.share(registry) };
   registerStorageGauges(registry, parts.store);
   return { requests, scrape: () => registry.metrics(), stop: () => {} };
 }
@@ -50,10 +52,15 @@ export function createRelayMetrics(parts: RelayMetricsParts): RelayMetrics {
  * In the primary of a cluster: its registry (the storage gauges, its process) and the workers',
  * summed; served on `--metrics-port` when set, and to workers that ask (`--metrics-token`).
  */
-export async function startPrimaryMetrics(config: MetricsConfig, store: RelayMetricsParts["store"], logger: Logger): Promise<{ close: () => Promise<void> }> {
+export async function startPrimaryMetrics(
+  config: MetricsConfig,
+  store: RelayMetricsParts["store"],
+  logger: Logger,
+  gather: (own: Registry) => { scrape: Scrape; stop(): void },
+): Promise<{ close: () => Promise<void> }> {
   const registry = processRegistry();
   registerStorageGauges(registry, store);
-  const cluster = serveClusterMetrics(registry);
+  const cluster = gather(registry);
   let listener: MetricsListener | undefined;
   if (config.port !== undefined) {
     listener = createMetricsListener(cluster.scrape);

@@ -6,7 +6,7 @@ import { limitOf, reasonLabel } from "./labels.js";
 /** Where a stored message came from and goes: the `route` label of `neutral_sends_total`. */
 export type SendRoute = "local" | "outbound" | "inbound";
 
-/** What a serving process counts (every worker its own; the primary adds them up: metrics/cluster.ts). */
+/** What a serving process counts (every worker its own; the primary adds them up: topology/cluster/metrics-primary.ts). */
 export interface RequestMetrics {
   /** The HTTP stub's `onRequest` hook: notes when the request arrived, for the latency histogram. */
   readonly onRequest: RequestHook<RequestContext>;

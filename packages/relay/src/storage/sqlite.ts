@@ -129,7 +129,7 @@ export interface SqliteStoreOptions {
   /**
    * Where appends are committed. Default: a writer thread of the store's own, with a WAL
    * checkpointer thread beside it (`startSqliteWriter`). The relay's workers share their primary's
-   * writer instead (`shared-writer.ts`): one writer per database commits bigger batches.
+   * writer instead (`topology/cluster/writer.ts`): one writer per database commits bigger batches.
    */
   writer?: AppendWriter;
   /** Told when the store's own writer's background checkpoint fails (not when one is merely skipped). */

@@ -1,6 +1,3 @@
-import cluster, { type Worker as ClusterWorker } from "node:cluster";
-import type { TokenBuckets } from "./token-buckets.js";
-
 // A node's limits are the node's, not each worker's: with N workers sharing the port, a client
 // whose connections land on several workers would otherwise get N times its budget. Asking the
 // primary on every request would put an IPC round trip on the hot path, so each worker keeps its
@@ -10,35 +7,18 @@ import type { TokenBuckets } from "./token-buckets.js";
 // the IPC time, and what the others admit meanwhile is the over-admission: per key, what the other
 // N − 1 workers admit within d, never more than (N − 1) × (burst + rate × d) in all (two full
 // buckets spent at once); the debt that leaves is repaid, so over time the node admits its rate.
+import type { TokenBuckets } from "../../limits/token-buckets.js";
+import type { PrimaryLink, WireUsage, WorkersLink } from "../channel.js";
 
 export const INTERVAL_MS = 50;
 
-const USAGE = "neutral:limits-usage";
-const OTHERS = "neutral:limits-others";
-
-/** `[key, cost per dimension…]` rows, by table name. */
-type WireUsage = Record<string, [string, ...number[]][]>;
-
-interface UsageMessage {
-  type: typeof USAGE | typeof OTHERS;
-  tables: WireUsage;
-}
-
-const isUsageMessage = (message: unknown, type: UsageMessage["type"]): message is UsageMessage =>
-  typeof message === "object" &&
-  message !== null &&
-  (message as { type?: unknown }).type === type &&
-  typeof (message as { tables?: unknown }).tables === "object" &&
-  (message as { tables?: unknown }).tables !== null;
-
 /**
  * In a cluster worker: reports the consumption of `tables` (built with `trackUsage`) to the
- * primary, and applies the other workers' that it relays ({@link serveNodeLimits}). Outside a
- * cluster worker it does nothing. Returns a function that stops it.
+ * primary, and applies the other workers' that it relays ({@link serveNodeLimits}). Returns a
+ * function that stops it.
  */
-export function shareLimitsWithNode(tables: Record<string, TokenBuckets>, intervalMs = INTERVAL_MS): () => void {
-  const send = process.send?.bind(process);
-  if (!cluster.isWorker || !send || Object.keys(tables).length === 0) return () => {};
+export function shareLimitsWithNode(primary: PrimaryLink, tables: Record<string, TokenBuckets>, intervalMs = INTERVAL_MS): () => void {
+  if (Object.keys(tables).length === 0) return () => {};
   const report = () => {
     const wire: WireUsage = {};
     let any = false;
@@ -50,21 +30,19 @@ export function shareLimitsWithNode(tables: Record<string, TokenBuckets>, interv
       wire[name] = rows;
       any = true;
     }
-    if (any && process.connected) send({ type: USAGE, tables: wire } satisfies UsageMessage, undefined, {}, () => {});
+    if (any) primary.notify("limits-usage", { tables: wire });
   };
-  const onMessage = (message: unknown) => {
-    if (!isUsageMessage(message, OTHERS)) return;
-    for (const [name, rows] of Object.entries(message.tables)) {
+  const stop = primary.on("limits-others", ({ tables: others }) => {
+    for (const [name, rows] of Object.entries(others)) {
       const table = tables[name];
       if (table && Array.isArray(rows)) table.applyRemote(rows.map(([key, ...costs]) => [key, costs] as const));
     }
-  };
-  process.on("message", onMessage);
+  });
   const timer = setInterval(report, intervalMs);
   timer.unref();
   return () => {
     clearInterval(timer);
-    process.off("message", onMessage);
+    stop();
   };
 }
 
@@ -85,7 +63,7 @@ function accumulate(sums: Map<string, Map<string, number[]>>, name: string, rows
  * over `intervalMs`. Holds nothing longer than that; a worker forked later starts from full buckets.
  * Returns a function that stops it.
  */
-export function serveNodeLimits(intervalMs = INTERVAL_MS): () => void {
+export function serveNodeLimits(workers: WorkersLink, intervalMs = INTERVAL_MS): () => void {
   /** For each worker id: what the other workers took since its last update. */
   const pending = new Map<number, Map<string, Map<string, number[]>>>();
   let timer: NodeJS.Timeout | undefined;
@@ -93,31 +71,27 @@ export function serveNodeLimits(intervalMs = INTERVAL_MS): () => void {
   const flush = () => {
     timer = undefined;
     for (const [id, sums] of pending) {
-      const worker = cluster.workers?.[id];
-      if (!worker?.isConnected()) continue;
       const tables: WireUsage = {};
       for (const [name, table] of sums) tables[name] = [...table].map(([key, costs]) => [key, ...costs]);
-      worker.send({ type: OTHERS, tables } satisfies UsageMessage, undefined, () => {});
+      workers.notify({ id }, "limits-others", { tables });
     }
     pending.clear();
   };
 
-  const onMessage = (from: ClusterWorker, message: unknown) => {
-    if (!isUsageMessage(message, USAGE)) return;
-    for (const worker of Object.values(cluster.workers ?? {})) {
-      if (!worker || worker.id === from.id) continue;
+  const stop = workers.on("limits-usage", ({ tables }, from) => {
+    for (const worker of workers.workers()) {
+      if (worker.id === from.id) continue;
       let sums = pending.get(worker.id);
       if (!sums) pending.set(worker.id, (sums = new Map()));
-      for (const [name, rows] of Object.entries(message.tables)) if (Array.isArray(rows)) accumulate(sums, name, rows);
+      for (const [name, rows] of Object.entries(tables)) if (Array.isArray(rows)) accumulate(sums, name, rows);
     }
     if (pending.size > 0 && !timer) {
       timer = setTimeout(flush, intervalMs);
       timer.unref();
     }
-  };
-  cluster.on("message", onMessage);
+  });
   return () => {
-    cluster.off("message", onMessage);
+    stop();
     if (timer) clearTimeout(timer);
   };
 }

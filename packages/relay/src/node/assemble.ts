@@ -1,29 +1,25 @@
-// One way to build a node: its config in, a relay serving over the configured storage out. The
-// command line (main.ts) parses the config and calls createNode; so can a program embedding a node.
-import cluster from "node:cluster";
-import type { ConnectionGate } from "./http/connection-guard.js";
-import { metricsWanted, type RelayConfig } from "./config.js";
-import { loadSecp256k1, type Secp256k1 } from "./crypto/secp256k1.js";
-import type { Logger } from "./log.js";
-import { openNodeStorage, type NodeStorage } from "./node-storage.js";
-import { startRetentionSweep } from "./retention.js";
-import { createFederation, deliveryPollMs, type Federation } from "./federation/index.js";
-import { createRelay, type Relay } from "./relay.js";
-import { primaryWriter } from "./storage/shared-writer.js";
+// The one composition root of a serving process: its config and process topology in, a relay
+// serving over the configured storage out. The command line (topology/run.ts) calls it in every
+// serving process; so can a program embedding a node, and the tests (one process, in-process).
+import { metricsWanted, type RelayConfig } from "../config.js";
+import { loadSecp256k1, type Secp256k1 } from "../crypto/secp256k1.js";
+import type { Logger } from "../log.js";
+import { openNodeStorage, type NodeStorage } from "../node-storage.js";
+import { startRetentionSweep } from "../retention.js";
+import { createFederation, deliveryPollMs, type Federation } from "../federation/index.js";
+import { createRelay, type Relay } from "../relay.js";
+import { SINGLE_PROCESS, type ServingTopology } from "../topology/serving.js";
 
 export interface NodeOptions {
   logger: Logger;
   /** The secp256k1 implementation. Default: `loadSecp256k1()` (libsecp256k1 when its addon loads, else pure JS). */
   curve?: Secp256k1;
   /**
-   * Serve as one of the worker processes of `neutral-relay --workers N` (a cluster worker of its
-   * primary, main.ts): the primary has applied the migrations, commits every SQLite append
-   * (storage/shared-writer.ts) and keeps the node's connection counts and rate limits. Default:
-   * whether this process is a cluster worker.
+   * The process topology it serves in (topology/serving.ts). Default: a node of one process, which
+   * applies the migrations, sweeps and drains its outbox itself; a cluster worker's primary does
+   * those, commits its SQLite appends and keeps the node's connection counts and limits.
    */
-  clusterWorker?: boolean;
-  /** Who admits connections. Default: in a cluster worker the primary's ledger, else one of this process (relay.ts). */
-  connectionGate?: ConnectionGate;
+  topology?: ServingTopology;
 }
 
 /** A node: the relay, and what it serves from. */
@@ -53,20 +49,26 @@ export interface RelayNode extends Relay {
 export async function createNode(config: RelayConfig, options: NodeOptions): Promise<RelayNode> {
   const { logger } = options;
   const curve = options.curve ?? loadSecp256k1();
-  const clusterWorker = options.clusterWorker ?? cluster.isWorker;
+  const topology = options.topology ?? SINGLE_PROCESS;
+  const worker = topology.role === "worker";
   // A worker's primary has applied the migrations, and commits every worker's SQLite appends.
-  const writer = clusterWorker && config.databaseUrl === undefined ? primaryWriter() : undefined;
-  const storage = await openNodeStorage(config, curve, { migrate: !clusterWorker, ...(writer && { writer }), liveDelivery: true, logger });
+  const shared = config.databaseUrl === undefined ? topology.sqlite : undefined;
+  const storage = await openNodeStorage(config, curve, {
+    migrate: !worker,
+    ...(shared && { writer: shared.writer(), writerCommits: shared.commits() }),
+    liveDelivery: true,
+    logger,
+  });
   const { commits } = storage;
   // prom-client only for a node that serves metrics.
-  const metrics = metricsWanted(config.metrics) ? (await import("./metrics/process-metrics.js")).createRelayMetrics : undefined;
+  const metrics = metricsWanted(config.metrics) ? (await import("../metrics/process-metrics.js")).createRelayMetrics : undefined;
   let relay: Relay;
   let federation: Federation | undefined;
   // Expired messages are swept where the outbox is drained: here, unless this is a cluster worker.
-  const sweep = clusterWorker ? undefined : startRetentionSweep({ store: storage.store, retentionMs: config.limits.retentionSeconds * 1000, logger });
+  const sweep = worker ? undefined : startRetentionSweep({ store: storage.store, retentionMs: config.limits.retentionSeconds * 1000, logger });
   try {
     // The outbox is drained by one process of the node: this one, unless it is a cluster worker
-    // (then its primary, main.ts); on PostgreSQL by the replica holding the lease, which notices
+    // (then its primary, topology/cluster/primary.ts); on PostgreSQL by the replica holding the lease, which notices
     // other replicas' sends by looking every 250 ms.
     federation = await createFederation({
       config: config.federation,
@@ -75,7 +77,7 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
       curve,
       nodeKey: storage.nodeKey,
       logger,
-      deliverer: clusterWorker ? "primary" : "here",
+      kickDeliverer: topology.kickDeliverer,
       pollMs: deliveryPollMs(config),
     });
     relay = createRelay({
@@ -85,10 +87,9 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
       nodeKey: storage.nodeKey,
       store: storage.store,
       federation,
-      clusterWorker,
+      topology,
       ...(metrics && { metrics }),
       ...(commits && { commits }),
-      ...(options.connectionGate && { connectionGate: options.connectionGate }),
     });
   } catch (error) {
     await sweep?.stop();

@@ -1,10 +1,11 @@
-// Run by shared-writer.test.ts: a primary with two cluster workers that append through it, over
+// Run by src/topology/cluster/writer.test.ts: a primary with two cluster workers that append through it, over
 // the built modules (dist/). The primary prints one JSON line with what the workers saw.
 import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { openSqliteStore, startStoreWriter } from "../dist/storage/sqlite.js";
-import { primaryWriter, serveWorkerAppends } from "../dist/storage/shared-writer.js";
+import { linkToPrimary, linkToWorkers } from "../dist/topology/channel.js";
+import { primaryWriter, serveWorkerAppends } from "../dist/topology/cluster/writer.js";
 
 const file = process.argv[2];
 const address = () => `0x${randomBytes(20).toString("hex")}`;
@@ -22,7 +23,7 @@ const message = (from) => ({
 if (cluster.isPrimary) {
   await openSqliteStore({ file }).close();
   const writer = startStoreWriter({ file, inline: true, checkpointer: false }); // as the relay's primary runs it
-  serveWorkerAppends(writer);
+  serveWorkerAppends(linkToWorkers(), writer);
   const reports = [];
   for (let i = 0; i < 2; i++) cluster.fork().on("message", (message) => Array.isArray(message.ids) && reports.push(message));
   // Counted, not read off cluster.workers: a worker leaves it only once both its exit and its
@@ -35,7 +36,7 @@ if (cluster.isPrimary) {
   });
 } else {
   const threads = () => readdirSync("/proc/self/task").length;
-  const store = openSqliteStore({ file, migrate: false, writer: primaryWriter() });
+  const store = openSqliteStore({ file, migrate: false, writer: primaryWriter(linkToPrimary()) });
   const threadsBefore = threads();
   const from = address();
   const sent = Array.from({ length: 50 }, () => message(from));

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
 
-const FIXTURE = fileURLToPath(new URL("../../test/shared-writer.fixture.mjs", import.meta.url));
+const FIXTURE = fileURLToPath(new URL("../../../test/cluster-writer.fixture.mjs", import.meta.url));
 
 interface Report {
   ids: number[];
@@ -17,7 +17,7 @@ interface Report {
   threadsAdded: number;
 }
 
-it("cluster workers append through their primary's one writer: ids unique across workers, resends recognised, reads see them", async () => {
+it("cluster workers append through their primary's one writer: ids unique across workers, resends recognised, reads see them", { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "neutral-shared-writer-"));
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [FIXTURE, path.join(dir, "relay.db")], { timeout: 30_000 });
