@@ -2,7 +2,7 @@
 import { NeutralError, RpcError, RpcTransportError, type DecryptedMessage } from "@neutral/client";
 import { describe, expect, it } from "vitest";
 import { describeError, redactor, UsageError } from "./errors.js";
-import { sentLine } from "./commands.js";
+import { sentLine } from "./commands/send.js";
 import { escapeControls, jsonLine, localTime, messageJson, messageRows, shortAddress, textLines } from "./format.js";
 
 const message = (overrides: Partial<DecryptedMessage> = {}): DecryptedMessage => ({

@@ -6,7 +6,27 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { constants } from "node:os";
 import path from "node:path";
-import { CliError } from "./errors.js";
+import { defineCommand } from "../command.js";
+import { CliError } from "../errors.js";
+
+export const serve = defineCommand({
+  name: "serve",
+  summary: "run a relay node (the flags of `pnpm start`)",
+  options: {},
+  help: {
+    usage: "neutral serve [relay flags…]",
+    details: ["Runs @neutral/relay in a child process: its JSON logs go to stdout; SIGINT/SIGTERM stop it and neutral exits with its code."],
+    notes: ["every flag is the relay's: --host --port --data-dir --domain --node-key --log-level --workers --rate-limit …"],
+  },
+  positionals: [],
+  account: false,
+  passThrough: true,
+  async run({ args, io, helpText }) {
+    // The relay prints its own help after ours.
+    if (args.includes("--help") || args.includes("-h")) io.out(`${helpText}\n\nThe relay's own help follows.\n`);
+    return runRelay(args);
+  },
+});
 
 /** The relay's entry point (its `bin`), found through the package, not through a path in this repo. */
 export function relayMain(): string {
@@ -26,7 +46,7 @@ export function relayMain(): string {
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** Runs the relay until it exits; resolves with the exit code to use. */
-export function serve(args: readonly string[]): Promise<number> {
+export function runRelay(args: readonly string[]): Promise<number> {
   const main = relayMain();
   const child = spawn(process.execPath, [main, ...args], { stdio: "inherit" });
   const forward = (signal: NodeJS.Signals) => () => {

@@ -3,10 +3,41 @@
 // without live delivery, found by polling the inbox every `intervalMs`.
 import { RpcError, RpcTransportError, type DecryptedMessage, type InboxOptions, type LiveInterruption, type Neutral } from "@neutral/client";
 import { JSON_RPC_ERRORS, MAX_PAGE_LIMIT } from "@neutral/protocol";
-import type { Io } from "./commands.js";
-import { escapeControls, jsonLine, messageJson, messageRows, shortAddress, widthsOf } from "./format.js";
+import { defineCommand, type Io } from "../command.js";
+import { escapeControls, jsonLine, messageJson, messageRows, shortAddress, widthsOf } from "../format.js";
+import { FILTER_OPTIONS, filter, integer, jsonOption } from "../options.js";
+import { untilSignal } from "../signals.js";
 
-export interface WatchOptions {
+export const watch = defineCommand({
+  name: "watch",
+  summary: "print new messages as they arrive, until Ctrl-C",
+  options: {
+    interval: { type: "string", label: "--interval MS", help: ["how often to poll a node without live delivery, in ms (default 2000, at least 50)"] },
+    ...FILTER_OPTIONS,
+    ...jsonOption("one message object per line"),
+  },
+  help: {
+    usage: "neutral watch [--from ADDR] [--direction received|sent|all] [--interval MS] [--json]",
+    details: [
+      "Prints only what arrives after it started, each message the moment the node stores it (live",
+      "delivery: the node pushes it). A node without live delivery is polled every --interval instead;",
+      "stderr says which. If the connection drops or the node restarts, watch says so once, reconnects",
+      "and goes on where it left off. Stops on SIGINT (Ctrl-C) or SIGTERM and exits 0.",
+    ],
+  },
+  positionals: [],
+  account: true,
+  async run({ values, io, helpHint, signIn }) {
+    const session = signIn();
+    const which = filter(values, helpHint);
+    const intervalMs = integer(values.interval, "--interval", 50, 24 * 3600 * 1000, helpHint) ?? 2000;
+    const neutral = session.connect();
+    await untilSignal((signal) => watchMessages(neutral, { json: values.json === true, intervalMs, filter: which, signal }, io));
+    return 0;
+  },
+});
+
+interface WatchOptions {
   json: boolean;
   /** How often to poll a node without live delivery, ms. */
   intervalMs: number;
@@ -50,7 +81,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * pushed by the node, or polled from a node without live delivery. A node that stops answering is
  * reported once (and again when it is back); any other failure ends the watch.
  */
-export async function watch(neutral: Neutral, options: WatchOptions, io: Io): Promise<void> {
+async function watchMessages(neutral: Neutral, options: WatchOptions, io: Io): Promise<void> {
   const { signal } = options;
   const stopped = (error: unknown) => stoppedBy(signal, error);
   const print = (message: DecryptedMessage) => {
