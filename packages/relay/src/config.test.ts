@@ -323,7 +323,11 @@ describe("parseConfig", () => {
     expect(configError(["--max-response-bytes", "1023"]).message).toMatch(/--max-response-bytes/);
   });
 
-  it("reports the protocol's limits, the rate limits and the quotas that are on; no quota period when every quota is off", () => {
+  it("reports the protocol's limits, the quotas and the rate limits that are on, in the order of the interface's nodeInfo exchange; no quota period when every quota is off", () => {
+    expect(Object.keys(reportedLimits(config([])))).toEqual([
+      ...["maxLimit", "maxBatch", "maxBodyBytes", "maxMessageBytes", "clockSkewMs", "maxResponseBytes", "maxPageScan", "retentionSeconds"],
+      ...["quotaPeriodSeconds", "senderQuotaMessages", "senderQuotaBytes", "recipientQuotaMessages", "recipientQuotaBytes", "requestQuotaMessages", "rateLimit", "peerRateLimit"],
+    ]);
     expect(reportedLimits(config([]))).toEqual({
       maxLimit: MAX_PAGE_LIMIT,
       maxBatch: 100,

@@ -56,13 +56,21 @@ export function reportedLimits(config: Pick<RelayConfig, "limits" | "quotas" | "
     requestQuotaMessages: on(quotas.requestMessages),
   };
   const quotasOn = Object.values(figures).some((figure) => figure !== undefined);
+  const { limits } = config;
+  // In this order: nodeInfo's answer is compared byte for byte with seeds/exchanges/07_nodeInfo.json.
   return {
     maxLimit: MAX_PAGE_LIMIT, // fixed by the spec's Limit schema
-    ...config.limits,
-    ...(config.rateLimit > 0 && { rateLimit: config.rateLimit }),
-    ...(config.peerRateLimit > 0 && { peerRateLimit: config.peerRateLimit }),
+    maxBatch: limits.maxBatch,
+    maxBodyBytes: limits.maxBodyBytes,
+    maxMessageBytes: limits.maxMessageBytes,
+    clockSkewMs: limits.clockSkewMs,
+    maxResponseBytes: limits.maxResponseBytes,
+    maxPageScan: limits.maxPageScan,
+    retentionSeconds: limits.retentionSeconds,
     ...(quotasOn && { quotaPeriodSeconds: quotas.periodSeconds }),
     ...Object.fromEntries(Object.entries(figures).filter(([, figure]) => figure !== undefined)),
+    ...(config.rateLimit > 0 && { rateLimit: config.rateLimit }),
+    ...(config.peerRateLimit > 0 && { peerRateLimit: config.peerRateLimit }),
   };
 }
 

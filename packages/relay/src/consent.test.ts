@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
 import { TEST_KEYS, wallet, type TestWallet } from "../test/wallets.js";
 import { account, eventually, federation, startAll, type Federation, type TestNode } from "../test/federation.js";
-import { relaysPerTest } from "../test/relays.js";
+import { nodesPerTest } from "../test/relays.js";
 import { call } from "../testing/index.js";
 
 const alice = wallet(TEST_KEYS.alice);
@@ -23,7 +23,7 @@ async function policy(signer: TestWallet, mode: "open" | "allowed-only", timesta
   return { account: signer.address, mode, timestamp, signature: await signer.account.signTypedData({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "ConsentPolicy", message }) };
 }
 
-const relayWith = relaysPerTest();
+const relayWith = nodesPerTest();
 
 describe("consent on one node", () => {
   it("blocked senders are refused, unknown ones land in requests under allowed-only, allowed and replied-to ones in the inbox", { timeout: 60_000 }, async () => {

@@ -11,7 +11,7 @@ import { docsDir } from "@neutral/docs";
 import { launchChromium } from "@neutral/test-support/browser";
 import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startRelay, type RunningRelay } from "../testing/index.js";
+import { call, startNode, type InProcessNode } from "../testing/index.js";
 import { TEST_KEYS, wallet } from "../test/wallets.js";
 
 const outputDir = fileURLToPath(new URL("../test-output/", import.meta.url));
@@ -32,14 +32,14 @@ const siteFiles = readdirSync(docsDir, { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile())
   .map((entry) => path.relative(docsDir, path.join(entry.parentPath ?? entry.path, entry.name)).split(path.sep).join("/"));
 
-let relay: RunningRelay;
+let relay: InProcessNode;
 let browser: Browser;
 let page: Page;
 const problems: string[] = [];
 const loaded: { url: string; type: string; bytes: number }[] = [];
 
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await startNode();
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   page.on("console", (message) => message.type() === "error" && problems.push(`console: ${message.text()}`));

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Message as WireMessage } from "@neutral/server/neutral-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, post, startRelay, tempDir, type RunningRelay } from "../testing/index.js";
+import { call, post, startNode, tempDir, type InProcessNode } from "../testing/index.js";
 import { TEST_KEYS, wallet } from "../test/wallets.js";
 
 interface Fixture {
@@ -48,7 +48,7 @@ function storedMessages(): Map<string, WireMessage> {
 }
 
 const dataDir = tempDir();
-let relay: RunningRelay;
+let relay: InProcessNode;
 let tokens: { alice: string; bob: string };
 
 beforeAll(async () => {
@@ -61,7 +61,7 @@ afterAll(async () => {
 describe("the story of seeds/exchanges, on a real node", () => {
   it("sending messages 1–3 (fixture 06 exactly) gives the fixtures' ids and receipts", async () => {
     // The fixtures' timestamps are from 2026-01-01: widen the clock window for the sends only.
-    relay = await startRelay({ dataDir, args: [...nodeArgs, "--clock-skew-ms", String(10 * 365 * 86_400_000)] });
+    relay = await startNode({ dataDir, args: [...nodeArgs, "--clock-skew-ms", String(10 * 365 * 86_400_000)] });
     const story = storedMessages();
     expect([...story.keys()].sort()).toEqual(["1", "2", "3"]);
     for (const id of ["1", "2"]) {
@@ -78,7 +78,7 @@ describe("the story of seeds/exchanges, on a real node", () => {
   });
 
   it("every read and error fixture is answered exactly, after a restart with the default clock window", async () => {
-    relay = await startRelay({ dataDir, args: nodeArgs });
+    relay = await startNode({ dataDir, args: nodeArgs });
     let replayed = 0;
     for (const [name, { request, rawRequest, requestHeaders, response, responseHeaders, httpStatus }] of fixtures) {
       if (name.startsWith("06")) continue; // replayed above; its 2026-01-01 timestamp is outside today's window

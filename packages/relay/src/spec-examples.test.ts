@@ -1,10 +1,10 @@
-// Replays every example of every method of openrpc.json against the real relay, twice: with its
-// params by position, in the order the example lists them (what a generic OpenRPC tool sends), and
-// by name. Both must give the example's result. The node runs with the public test keys the
+// Replays every example of every method of openrpc.json against a real node (in this process: real
+// HTTP on loopback, a real SQLite file), twice: with its params by position, in the order the
+// example lists them (what a generic OpenRPC tool sends), and by name. Both must give the example's result. The node runs with the public test keys the
 // examples were made with (tools/scripts/sign-examples.mjs), and holds the messages they show.
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, post, startRelay, tempDir, type RunningRelay } from "../testing/index.js";
+import { call, post, startNode, tempDir, type InProcessNode } from "../testing/index.js";
 import { subscribe } from "../test/live.js";
 import {
   DOMAIN,
@@ -22,7 +22,7 @@ import {
 } from "../test/spec-examples.js";
 
 const dataDir = tempDir();
-let relay: RunningRelay | undefined;
+let relay: InProcessNode | undefined;
 afterAll(async () => {
   await relay?.stop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -63,7 +63,7 @@ async function replay(selected: typeof examples): Promise<void> {
 
 describe("every example of openrpc.json, on a real node, by position and by name", () => {
   it("sendMessage's (signed long ago), into a node holding the messages before them", async () => {
-    relay = await startRelay({ dataDir, args: [...nodeArgs, ...wideClockArgs] });
+    relay = await startNode({ dataDir, args: [...nodeArgs, ...wideClockArgs] });
     const selected = examples.filter(({ method }) => SIGNED_LONG_AGO.has(method.name));
     // Store the messages the examples show, in id order, up to the first one an example sends.
     await storeMessagesBefore(relay.url, selected);
@@ -73,12 +73,12 @@ describe("every example of openrpc.json, on a real node, by position and by name
   });
 
   it("every other method's, after a restart with the default clock window", async () => {
-    relay = await startRelay({ dataDir, args: [...nodeArgs, ...peerArgs] });
+    relay = await startNode({ dataDir, args: [...nodeArgs, ...peerArgs] });
     await replay(examples.filter(({ method }) => !SIGNED_LONG_AGO.has(method.name) && !DELIVERED_LONG_AGO.has(method.name)));
     await relay.stop();
     // A delivery is taken up to the retry period and the clock skew after its timestamp: the
     // examples' (2026-01-01) with a window as wide as sendMessage's.
-    relay = await startRelay({ dataDir, args: [...nodeArgs, ...peerArgs, ...wideClockArgs] });
+    relay = await startNode({ dataDir, args: [...nodeArgs, ...peerArgs, ...wideClockArgs] });
     await replay(examples.filter(({ method }) => DELIVERED_LONG_AGO.has(method.name)));
     expect(replayed).toHaveLength(2 * examples.length);
     expect(new Set(examples.map(({ method }) => method.name)).size, "every method has examples").toBe(spec.methods.length);

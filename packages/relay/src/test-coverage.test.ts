@@ -48,7 +48,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type testCoverageModule from "@open-rpc/test-coverage";
 import type examplesRuleModule from "@open-rpc/test-coverage/build/rules/examples-rule.js";
 import type { Call } from "@open-rpc/test-coverage/build/coverage.js";
-import { startRelay, tempDir, type RunningRelay } from "../testing/index.js";
+import { startNode, tempDir, type InProcessNode } from "../testing/index.js";
 import {
   DOMAIN,
   SIGNED_LONG_AGO,
@@ -74,7 +74,6 @@ const { parseOpenRPCDocument } = createRequire(require.resolve("@open-rpc/test-c
   parseOpenRPCDocument(document: object): Promise<OpenrpcDocument>;
 };
 
-const START_TIMEOUT_MS = 30_000;
 const TEST_TIMEOUT_MS = 60_000;
 /** The newest "openrpc" version the tool's meta-schema accepts (see the top). */
 const TOOL_OPENRPC_VERSION = "1.2.6";
@@ -122,7 +121,7 @@ function copyOfSpec(url: string, methods: (method: Method) => boolean): Record<s
 }
 
 /** Runs the tool with the examples of `methods` against `relay`; answers its calls. */
-async function runTool(relay: RunningRelay, methods: (method: Method) => boolean): Promise<Call[]> {
+async function runTool(relay: InProcessNode, methods: (method: Method) => boolean): Promise<Call[]> {
   const openrpcDocument = await parseOpenRPCDocument(copyOfSpec(relay.url, methods));
   return testCoverage({ openrpcDocument, transport: transport(), reporters: [quiet], rules: [new ExactExamplesRule()] });
 }
@@ -137,7 +136,7 @@ const failures = (calls: Call[]) =>
     });
 
 const dataDir = tempDir();
-let relay: RunningRelay | undefined;
+let relay: InProcessNode | undefined;
 afterAll(async () => {
   await relay?.stop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -167,7 +166,7 @@ describe("@open-rpc/test-coverage replays the examples of openrpc.json on a real
   it(
     "sendMessage's (signed long ago), into a node holding the messages before them",
     async () => {
-      relay = await startRelay({ dataDir, args: [...nodeArgs, ...wideClockArgs], startTimeoutMs: START_TIMEOUT_MS });
+      relay = await startNode({ dataDir, args: [...nodeArgs, ...wideClockArgs] });
       try {
         await storeMessagesBefore(
           relay.url,
@@ -188,7 +187,7 @@ describe("@open-rpc/test-coverage replays the examples of openrpc.json on a real
   it(
     "every other method's it can call, after a restart with the default clock window",
     async () => {
-      relay = await startRelay({ dataDir, args: [...nodeArgs, ...peerArgs], startTimeoutMs: START_TIMEOUT_MS });
+      relay = await startNode({ dataDir, args: [...nodeArgs, ...peerArgs] });
       const run = await runTool(relay, (method) => replayable(method) && !SIGNED_LONG_AGO.has(method.name));
       calls.push(...run);
       expect(failures(run).length, failures(run).join("\n")).toBe(0);

@@ -1,5 +1,9 @@
-// Vitest setup of every relay test file: no relay a test started outlives its file.
+// Vitest setup of every relay test file: no relay a test started outlives its file, in a process
+// of its own (startRelay) or in this one (startNode).
 import { afterAll } from "vitest";
-import { killRunningRelays } from "../testing/index.js";
+import { killRunningRelays, stopRunningNodes } from "../testing/index.js";
 
-afterAll(killRunningRelays);
+afterAll(async () => {
+  killRunningRelays();
+  await stopRunningNodes();
+});

@@ -5,11 +5,11 @@
 // Test support published on purpose (built from `testing/` into `dist/testing/`); the relay's own
 // private test helpers are in `test/`.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { killProcessGroup, trackProcessGroup } from "@neutral/test-support/run";
+import { tempDir } from "./temp.js";
 
 /** The relay package's directory: from `testing/` (the relay's own tests) and `dist/testing/` alike. */
 function packageDir(): string {
@@ -67,8 +67,7 @@ export interface StartOptions {
   startTimeoutMs?: number;
 }
 
-/** A new, empty temp dir. */
-export const tempDir = (prefix = "neutral-relay-") => mkdtempSync(path.join(os.tmpdir(), prefix));
+export { tempDir };
 
 /** The value of `--name value` or `--name=value` in `args` (the last one wins, as in the relay). */
 function flagValue(args: readonly string[], name: string): string | undefined {
@@ -219,4 +218,5 @@ export function call(url: string, method: string, params: unknown, token?: strin
 
 export { startThrowawayPostgres, findPostgresBinDir, type ThrowawayPostgres, type ThrowawayPostgresOptions } from "./postgres.js";
 export { freePorts, nodeAddressOf, startFederation, type FederatedNode, type Federation, type FederationOptions } from "./federation.js";
+export { startNode, stopRunningNodes, type InProcessNode, type InProcessOptions } from "./in-process.js";
 export { startHostilePeer, type DeliveredMessage, type DeliveryMode, type HostilePeer, type HostilePeerOptions } from "./hostile-peer.js";

@@ -1,14 +1,14 @@
 // What a client sees from the node outside a plain 200: GET / saying what the node is, and the
 // refusals (401, 413, 415, 429) carrying the CORS headers a browser needs to read them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { post, startRelay, type RunningRelay } from "../../testing/index.js";
+import { post, startNode, type InProcessNode } from "../../testing/index.js";
 
-let relay: RunningRelay;
+let relay: InProcessNode;
 /** A second node with a rate limit of 1 unit/s (burst 2). */
-let limited: RunningRelay;
+let limited: InProcessNode;
 
 beforeAll(async () => {
-  [relay, limited] = await Promise.all([startRelay({ args: ["--max-body-bytes", "1024"] }), startRelay({ args: ["--rate-limit", "1"] })]);
+  [relay, limited] = await Promise.all([startNode({ args: ["--max-body-bytes", "1024"] }), startNode({ args: ["--rate-limit", "1"] })]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all([relay?.stop(), limited?.stop()]);

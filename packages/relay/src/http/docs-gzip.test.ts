@@ -3,7 +3,7 @@
 import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRelay, type RunningRelay } from "../../testing/index.js";
+import { startNode, type InProcessNode } from "../../testing/index.js";
 import { acceptsGzip } from "./routes.js";
 
 describe("acceptsGzip", () => {
@@ -20,9 +20,9 @@ describe("acceptsGzip", () => {
 });
 
 describe("GET /docs/ on a real relay", () => {
-  let relay: RunningRelay;
+  let relay: InProcessNode;
   beforeAll(async () => {
-    relay = await startRelay();
+    relay = await startNode();
   }, 30_000);
   afterAll(() => relay?.stop());
 
