@@ -1,8 +1,10 @@
+// @ts-check
 // Custom @open-rpc/generator component: a typed client (types, one function per method, errors).
 // Its runtime is imported from `target.runtime` (default "@neutral/client/rpc").
 "use strict";
 const { templateFile } = require("../lib/component.cjs");
 
+/** @type {import("../lib/component.cjs").ComponentModule} */
 module.exports = {
   staticPath: () => undefined,
   hooks: {

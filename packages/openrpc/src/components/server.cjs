@@ -1,9 +1,11 @@
+// @ts-check
 // Custom @open-rpc/generator component: a server stub (the Handlers type a server implements, the
 // method descriptors the runtime dispatches by, the document as written). Its runtime is imported
 // from `target.runtime` (default "@neutral/server").
 "use strict";
 const { templateFile } = require("../lib/component.cjs");
 
+/** @type {import("../lib/component.cjs").ComponentModule} */
 module.exports = {
   staticPath: () => undefined,
   hooks: {

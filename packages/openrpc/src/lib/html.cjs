@@ -1,17 +1,42 @@
+// @ts-check
 // HTML helpers for the docs component: escaping, a small Markdown subset for the spec's prose,
 // and JSON Schema → tables. Every string from the spec is escaped; only these helpers emit tags.
 "use strict";
 
 const fs = require("node:fs");
 const path = require("node:path");
+const { isObject, isArray } = require("./document.cjs");
 
+/**
+ * @typedef {import("./document.cjs").Schema} Schema
+ * @typedef {import("./document.cjs").SchemaObject} SchemaObject
+ * @typedef {import("./model.cjs").MethodModel} MethodModel
+ * @typedef {import("./model.cjs").ParamModel} ParamModel
+ * @typedef {Map<string, string>} SchemaNames component key by title (model.schemaNames)
+ */
+
+/**
+ * An example as the helpers read it (model.cjs `ExampleModel`): its params by name, its result.
+ * @typedef {{ name?: string, params?: { name: string, value?: unknown }[], result?: { value?: unknown } }} ExampleView
+ */
+
+/** @type {Readonly<Record<string, string>>} */
 const ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-/** Escapes text for element content (quotes stay readable, e.g. in JSON blocks). */
-const esc = (value) => String(value).replace(/[&<>]/g, (c) => ENTITIES[c]);
-/** Escapes text for a quoted attribute value. */
-const attr = (value) => String(value).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+/**
+ * Escapes text for element content (quotes stay readable, e.g. in JSON blocks).
+ * @param {unknown} value
+ */
+const esc = (value) => String(value).replace(/[&<>]/g, (c) => ENTITIES[c] ?? c);
+/**
+ * Escapes text for a quoted attribute value.
+ * @param {unknown} value
+ */
+const attr = (value) => String(value).replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 
-/** `Limits (defaults, …)` → `limits`: lowercase words joined by dashes, parentheticals dropped. */
+/**
+ * `Limits (defaults, …)` → `limits`: lowercase words joined by dashes, parentheticals dropped.
+ * @param {string} text
+ */
 const slug = (text) =>
   String(text)
     .replace(/\([^)]*\)/g, "")
@@ -19,7 +44,10 @@ const slug = (text) =>
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
 
-/** Inline Markdown: `code` and **bold**. Code spans are split out first so their content stays literal. */
+/**
+ * Inline Markdown: `code` and **bold**. Code spans are split out first so their content stays literal.
+ * @param {string} text
+ */
 function inline(text) {
   return String(text)
     .split(/(`[^`]*`)/)
@@ -36,6 +64,7 @@ const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const TABLE_SEP = /^\s*\|?(\s*:?-+:?\s*\|)*\s*:?-+:?\s*\|?\s*$/;
 const FENCE = /^\s*```/;
 
+/** @param {string} row */
 const cells = (row) =>
   row
     .trim()
@@ -43,9 +72,13 @@ const cells = (row) =>
     .split(/(?<!\\)\|/)
     .map((cell) => cell.trim().replace(/\\\|/g, "|"));
 
-/** Gives each heading text a unique id: `idPrefix` + slug, with -2, -3… on repeats. */
+/**
+ * Gives each heading text a unique id: `idPrefix` + slug, with -2, -3… on repeats.
+ * @param {string} idPrefix
+ */
 function idMaker(idPrefix) {
   const ids = new Set();
+  /** @param {string} text */
   return (text) => {
     let id = idPrefix + slug(text);
     for (let n = 2; ids.has(id); n++) id = `${idPrefix}${slug(text)}-${n}`;
@@ -54,7 +87,12 @@ function idMaker(idPrefix) {
   };
 }
 
-/** The headings of a Markdown text, with the ids `markdown` gives them (for a table of contents). */
+/**
+ * The headings of a Markdown text, with the ids `markdown` gives them (for a table of contents).
+ * @param {string} text
+ * @param {{ idPrefix?: string }} [options]
+ * @returns {{ level: number, text: string, html: string, id: string }[]}
+ */
 function outline(text, { idPrefix = "" } = {}) {
   const nextId = idMaker(idPrefix);
   const out = [];
@@ -62,7 +100,10 @@ function outline(text, { idPrefix = "" } = {}) {
   for (const line of String(text).replace(/\r\n?/g, "\n").split("\n")) {
     if (FENCE.test(line)) fenced = !fenced;
     const m = !fenced && HEADING.exec(line);
-    if (m) out.push({ level: m[1].length, text: m[2], html: inline(m[2]), id: nextId(m[2]) });
+    if (m) {
+      const [, hashes = "", title = ""] = m;
+      out.push({ level: hashes.length, text: title, html: inline(title), id: nextId(title) });
+    }
   }
   return out;
 }
@@ -70,58 +111,76 @@ function outline(text, { idPrefix = "" } = {}) {
 /**
  * Block Markdown: ATX headings (shifted by `headingShift`, with ids `idPrefix` + slug), paragraphs,
  * `-`/`*`/`1.` lists, fenced code and GitHub tables. Anything else is a paragraph of plain text.
+ * @param {string} text
+ * @param {{ headingShift?: number, idPrefix?: string }} [options]
  */
 function markdown(text, { headingShift = 0, idPrefix = "" } = {}) {
   const lines = String(text).replace(/\r\n?/g, "\n").split("\n");
+  /** The line at `at`; "" past the end. @param {number} at */
+  const lineAt = (at) => lines[at] ?? "";
   const out = [];
   const nextId = idMaker(idPrefix);
-  const startsBlock = (i) =>
-    HEADING.test(lines[i]) || FENCE.test(lines[i]) || LIST_ITEM.test(lines[i]) || (TABLE_ROW.test(lines[i]) && TABLE_SEP.test(lines[i + 1] || ""));
+  /** @param {number} at */
+  const startsBlock = (at) =>
+    HEADING.test(lineAt(at)) || FENCE.test(lineAt(at)) || LIST_ITEM.test(lineAt(at)) || (TABLE_ROW.test(lineAt(at)) && TABLE_SEP.test(lineAt(at + 1)));
   let i = 0;
   while (i < lines.length) {
-    const line = lines[i];
+    const line = lineAt(i);
+    /** @type {RegExpExecArray | null} */
     let m;
     if (!line.trim()) {
       i++;
     } else if ((m = HEADING.exec(line))) {
-      const level = Math.min(6, m[1].length + headingShift);
-      const id = nextId(m[2]);
-      out.push(`<h${level} id="${attr(id)}">${inline(m[2])}</h${level}>`);
+      const [, hashes = "", title = ""] = m;
+      const level = Math.min(6, hashes.length + headingShift);
+      const id = nextId(title);
+      out.push(`<h${level} id="${attr(id)}">${inline(title)}</h${level}>`);
       i++;
     } else if (FENCE.test(line)) {
       const code = [];
-      for (i++; i < lines.length && !FENCE.test(lines[i]); i++) code.push(lines[i]);
+      for (i++; i < lines.length && !FENCE.test(lineAt(i)); i++) code.push(lineAt(i));
       i++;
       out.push(`<pre><code>${esc(code.join("\n"))}</code></pre>`);
-    } else if (TABLE_ROW.test(line) && TABLE_SEP.test(lines[i + 1] || "")) {
+    } else if (TABLE_ROW.test(line) && TABLE_SEP.test(lineAt(i + 1))) {
       const head = cells(line);
       const rows = [];
-      for (i += 2; i < lines.length && TABLE_ROW.test(lines[i]); i++) rows.push(cells(lines[i]));
+      for (i += 2; i < lines.length && TABLE_ROW.test(lineAt(i)); i++) rows.push(cells(lineAt(i)));
       out.push(table(head.map(inline), rows.map((row) => head.map((_, c) => inline(row[c] || "")))));
     } else if ((m = LIST_ITEM.exec(line))) {
-      const ordered = /\d/.test(m[1]);
+      const [, marker = ""] = m;
+      const ordered = /\d/.test(marker);
+      /** @type {string[]} */
       const items = [];
-      while (i < lines.length && lines[i].trim()) {
-        const item = LIST_ITEM.exec(lines[i]);
-        if (item) items.push(item[2]);
+      while (i < lines.length && lineAt(i).trim()) {
+        const item = LIST_ITEM.exec(lineAt(i));
+        if (item) items.push(item[2] ?? "");
         else if (startsBlock(i)) break;
-        else items[items.length - 1] += " " + lines[i].trim();
+        else items[items.length - 1] += " " + lineAt(i).trim();
         i++;
       }
       const tag = ordered ? "ol" : "ul";
       out.push(`<${tag}>\n${items.map((item) => `<li>${inline(item)}</li>`).join("\n")}\n</${tag}>`);
     } else {
       const para = [line.trim()];
-      for (i++; i < lines.length && lines[i].trim() && !startsBlock(i); i++) para.push(lines[i].trim());
+      for (i++; i < lines.length && lineAt(i).trim() && !startsBlock(i); i++) para.push(lineAt(i).trim());
       out.push(`<p>${inline(para.join(" "))}</p>`);
     }
   }
   return out.join("\n");
 }
 
-/** A table from already-rendered cell HTML, wrapped so it scrolls sideways on narrow screens. */
+/**
+ * A table from already-rendered cell HTML, wrapped so it scrolls sideways on narrow screens.
+ * @param {string[]} head
+ * @param {string[][]} rows
+ * @param {string} [className]
+ */
 function table(head, rows, className = "") {
   const cls = className ? ` class="${attr(className)}"` : "";
+  /**
+   * @param {"th" | "td"} tag
+   * @param {string[]} row
+   */
   const tr = (tag, row) => `<tr>${row.map((cell) => `<${tag}>${cell}</${tag}>`).join("")}</tr>`;
   return [
     `<div class="table-wrap"><table${cls}>`,
@@ -133,14 +192,26 @@ function table(head, rows, className = "") {
   ].join("\n");
 }
 
+/** @param {unknown} value */
 const code = (value) => `<code>${esc(value)}</code>`;
-/** One-line JSON with a space after `,` and `:` so it can wrap (raw newlines never occur inside JSON strings). */
+/**
+ * One-line JSON with a space after `,` and `:` so it can wrap (raw newlines never occur inside JSON strings).
+ * @param {unknown} value a JSON value
+ */
 const jsonInline = (value) => JSON.stringify(value, null, 1).replace(/\n\s*/g, " ");
+/** @param {unknown} value a JSON value */
 const jsonCode = (value) => code(jsonInline(value));
-/** Pretty JSON in a code block, as it travels on the wire (modulo whitespace). */
+/**
+ * Pretty JSON in a code block, as it travels on the wire (modulo whitespace).
+ * @param {unknown} value a JSON value
+ */
 const jsonBlock = (value) => `<pre><code class="json">${esc(JSON.stringify(value, null, 2))}</code></pre>`;
 
-/** A link to the component schema this (dereferenced) schema came from, if any. */
+/**
+ * A link to the component schema this (dereferenced) schema came from, if any.
+ * @param {Schema | undefined} schema
+ * @param {SchemaNames} names
+ */
 function schemaLink(schema, names) {
   if (!schema || typeof schema !== "object" || !schema.title || !names.has(schema.title)) return undefined;
   const name = names.get(schema.title);
@@ -152,30 +223,38 @@ const SCHEMA_REF = /^#\/components\/schemas\/(.+)$/;
 /**
  * The component a `$ref` names, for the schemas the engine leaves as written: it dereferences what
  * OpenRPC defines, not extensions such as `x-subscription`. Throws on a ref to anything else.
+ * @param {SchemaObject} schema
+ * @param {SchemaNames} names
  */
 function refName(schema, names) {
-  if (!schema || typeof schema !== "object" || typeof schema.$ref !== "string") return undefined;
-  const target = SCHEMA_REF.exec(schema.$ref);
-  if (!target || !names.has(target[1])) throw new Error(`cannot resolve ${schema.$ref}`);
-  return names.get(target[1]);
+  if (typeof schema.$ref !== "string") return undefined;
+  const key = SCHEMA_REF.exec(schema.$ref)?.[1];
+  if (key === undefined || !names.has(key)) throw new Error(`cannot resolve ${schema.$ref}`);
+  return names.get(key);
 }
 
 /**
  * A schema with every `$ref` to a component schema replaced by that (dereferenced) component, its
  * sibling keywords kept: the constraints and types of an extension's schemas read like the rest.
  * `components` maps a component name to its schema (model.schemas).
+ * @param {unknown} schema a schema, or any value inside one
+ * @param {Map<string, Schema>} components
+ * @returns {unknown}
  */
 function resolveRefs(schema, components) {
-  if (Array.isArray(schema)) return schema.map((s) => resolveRefs(s, components));
-  if (!schema || typeof schema !== "object") return schema;
+  if (isArray(schema)) return schema.map((s) => resolveRefs(s, components));
+  if (!isObject(schema)) return schema;
+  /** @type {Record<string, unknown>} */
   const out = {};
+  /** @type {SchemaObject} */
   let base = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === "$ref" && typeof value === "string") {
-      const target = SCHEMA_REF.exec(value);
-      const component = target && components.get(target[1]);
+      const name = SCHEMA_REF.exec(value)?.[1];
+      const component = name === undefined ? undefined : components.get(name);
       if (!component) throw new Error(`cannot resolve ${value}`);
-      base = component;
+      // `true` (anything) has no keywords to add.
+      base = component === true ? {} : component;
     } else {
       out[key] = resolveRefs(value, components);
     }
@@ -186,6 +265,10 @@ function resolveRefs(schema, components) {
 /**
  * The type of a schema as HTML. A schema titled like a component links to it, except `root`
  * (the component being described), which is spelled out.
+ * @param {Schema | undefined} schema
+ * @param {SchemaNames} names
+ * @param {Schema} [root]
+ * @returns {string}
  */
 function typeHtml(schema, names, root) {
   if (schema === true || schema === undefined || schema === null) return "any";
@@ -194,8 +277,9 @@ function typeHtml(schema, names, root) {
   if (link) return link;
   const ref = refName(schema, names);
   if (ref) return `<a href="#schema-${attr(ref)}"><code>${esc(ref)}</code></a>`;
-  for (const key of ["oneOf", "anyOf"]) {
-    if (Array.isArray(schema[key])) return schema[key].map((s) => typeHtml(s, names)).join(" | ");
+  for (const key of /** @type {const} */ (["oneOf", "anyOf"])) {
+    const members = schema[key];
+    if (Array.isArray(members)) return members.map((s) => typeHtml(s, names)).join(" | ");
   }
   if (Array.isArray(schema.allOf)) return schema.allOf.map((s) => typeHtml(s, names)).join(" &amp; ");
   if (Object.prototype.hasOwnProperty.call(schema, "const")) return jsonCode(schema.const);
@@ -207,14 +291,22 @@ function typeHtml(schema, names, root) {
   return schema.type ? code(schema.type) : "any";
 }
 
-/** `typeHtml`, parenthesized when it is a union (to read right after "array holding exactly one"). */
+/**
+ * `typeHtml`, parenthesized when it is a union (to read right after "array holding exactly one").
+ * @param {Schema | undefined} schema
+ * @param {SchemaNames} names
+ */
 function groupedTypeHtml(schema, names) {
   const type = typeHtml(schema, names);
   const union = schema && typeof schema === "object" && !schemaLink(schema, names) && (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf) || Array.isArray(schema.type));
   return union ? `(${type})` : type;
 }
 
-/** The validation keywords of a schema as short phrases (HTML). */
+/**
+ * The validation keywords of a schema as short phrases (HTML).
+ * @param {Schema | undefined} schema
+ * @returns {string[]}
+ */
 function constraints(schema) {
   if (!schema || typeof schema !== "object") return [];
   const out = [];
@@ -235,12 +327,23 @@ function constraints(schema) {
   return out;
 }
 
-const hasDefault = (schema) => schema && typeof schema === "object" && Object.prototype.hasOwnProperty.call(schema, "default");
+/**
+ * @param {Schema | undefined} schema
+ * @returns {schema is SchemaObject}
+ */
+const hasDefault = (schema) => isObject(schema) && Object.prototype.hasOwnProperty.call(schema, "default");
+/** @param {Schema | undefined} schema */
 const defaultHtml = (schema) => (hasDefault(schema) ? jsonCode(schema.default) : "");
+/** @param {Schema | undefined} schema */
 const constraintsHtml = (schema) => constraints(schema).join("<br>");
+/** @param {boolean} flag */
 const yesNo = (flag) => (flag ? `<span class="yes">yes</span>` : "no");
 
-/** A method's params (from model.methods[i].params) as a table. */
+/**
+ * A method's params (from model.methods[i].params) as a table.
+ * @param {ParamModel[]} params
+ * @param {SchemaNames} names
+ */
 function paramsTable(params, names) {
   return table(
     ["#", "name", "type", "required", "default", "constraints", "description"],
@@ -257,7 +360,11 @@ function paramsTable(params, names) {
   );
 }
 
-/** A notification's params (by name, as notifications send them) as a table: resolved schemas, see `resolveRefs`. */
+/**
+ * A notification's params (by name, as notifications send them) as a table: resolved schemas, see `resolveRefs`.
+ * @param {ParamModel[]} params
+ * @param {SchemaNames} names
+ */
 function eventParamsTable(params, names) {
   return table(
     ["name", "type", "required", "constraints", "description"],
@@ -266,12 +373,18 @@ function eventParamsTable(params, names) {
   );
 }
 
-/** An `eventId` JSON pointer as the member path it names: `/message/id` → `params.message.id`. */
+/**
+ * An `eventId` JSON pointer as the member path it names: `/message/id` → `params.message.id`.
+ * @param {string} pointer
+ */
 function eventIdPath(pointer) {
   return ["params", ...String(pointer).split("/").slice(1).map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"))].join(".");
 }
 
-/** Events as a node sends them on an event stream (`{id?, method, params}` each): an `id:` line if it has one, one `data:` line, a blank line between. */
+/**
+ * Events as a node sends them on an event stream (`{id?, method, params}` each): an `id:` line if it has one, one `data:` line, a blank line between.
+ * @param {{ id?: unknown, method?: unknown, params?: unknown }[]} events as an example's `x-events` lists them
+ */
 function sseText(events) {
   return events
     .map((event) => {
@@ -281,9 +394,14 @@ function sseText(events) {
     .join("\n\n");
 }
 
-/** The members of an object schema as a table, or "" if it has none. */
+/**
+ * The members of an object schema as a table, or "" if it has none.
+ * @param {Schema | undefined} schema
+ * @param {SchemaNames} names
+ */
 function fieldsTable(schema, names) {
-  const props = Object.entries((schema && schema.properties) || {});
+  if (!schema || typeof schema !== "object") return "";
+  const props = Object.entries(schema.properties || {});
   if (props.length === 0) return "";
   const required = new Set(schema.required || []);
   return table(
@@ -294,7 +412,7 @@ function fieldsTable(schema, names) {
       yesNo(required.has(key)),
       defaultHtml(value),
       constraintsHtml(value),
-      inline((value && value.description) || ""),
+      inline((value && typeof value === "object" && value.description) || ""),
     ]),
     "fields",
   );
@@ -304,8 +422,12 @@ function fieldsTable(schema, names) {
  * An example as the exact JSON-RPC request: params by position in the method's param order,
  * trailing absent ones dropped and absent ones in between sent as null; by name for a method that
  * takes them only so (`paramStructure: "by-name"`). A notification (no `result`) has no `id`.
+ * @param {Pick<MethodModel, "name" | "notification" | "paramStructure" | "params">} method
+ * @param {ExampleView} example
+ * @param {number} [id]
  */
 function exampleRequest(method, example, id = 1) {
+  /** @type {Map<string, unknown>} */
   const byName = new Map((example.params || []).map((p) => [p.name, p.value]));
   const head = method.notification ? { jsonrpc: "2.0", method: method.name } : { jsonrpc: "2.0", id, method: method.name };
   if (method.paramStructure === "by-name") {
@@ -316,7 +438,12 @@ function exampleRequest(method, example, id = 1) {
   return { ...head, params: params.map((v) => (v === undefined ? null : v)) };
 }
 
-/** The params an example leaves out (or lists as null) that `exampleRequest` sends as null to reach later ones. */
+/**
+ * The params an example leaves out (or lists as null) that `exampleRequest` sends as null to reach later ones.
+ * @param {Pick<MethodModel, "paramStructure" | "params">} method
+ * @param {ExampleView} example
+ * @returns {string[]}
+ */
 function nullFilled(method, example) {
   if (method.paramStructure === "by-name") return [];
   const given = new Set((example.params || []).filter((p) => p.value !== null).map((p) => p.name));
@@ -324,11 +451,20 @@ function nullFilled(method, example) {
   return method.params.slice(0, last + 1).filter((p) => !given.has(p.name)).map((p) => p.name);
 }
 
+/**
+ * An example's result as the JSON-RPC response (a null result when the example gives none).
+ * @param {ExampleView} example
+ * @param {number} [id]
+ */
 function exampleResponse(example, id = 1) {
   return { jsonrpc: "2.0", id, result: example.result ? example.result.value : null };
 }
 
-/** How the try-it form edits a value of this schema: number, enum (select), boolean (select), string, or JSON text. */
+/**
+ * How the try-it form edits a value of this schema: number, enum (select), boolean (select), string, or JSON text.
+ * @param {Schema | undefined} schema
+ * @returns {"json" | "number" | "enum" | "string" | "boolean"}
+ */
 function fieldKind(schema) {
   if (!schema || typeof schema !== "object") return "json";
   if (schema.type === "integer" || schema.type === "number") return "number";
@@ -337,13 +473,21 @@ function fieldKind(schema) {
   return "json";
 }
 
-/** A value as the text of its try-it field ("" when absent). */
+/**
+ * A value as the text of its try-it field ("" when absent).
+ * @param {ReturnType<typeof fieldKind>} kind
+ * @param {unknown} value
+ */
 function fieldText(kind, value) {
   if (value === undefined) return "";
   return kind === "json" ? JSON.stringify(value, null, 2) : String(value);
 }
 
-/** The params of an example by name (what a "fill from example" choice puts into the fields); null is absent. */
+/**
+ * The params of an example by name (what a "fill from example" choice puts into the fields); null is absent.
+ * @param {ExampleView} example
+ * @returns {Record<string, unknown>}
+ */
 const exampleParams = (example) => Object.fromEntries((example.params || []).filter((p) => p.value !== null).map((p) => [p.name, p.value]));
 
 /**
@@ -352,8 +496,11 @@ const exampleParams = (example) => Object.fromEntries((example.params || []).fil
  * answer goes. The docs package's try-it script makes it work (it reads the data-* attributes).
  * A method answered as an event stream (`x-subscription`) gets `data-stream="true"`, a Subscribe
  * and a Stop button, the stream's state and the list its events go to as they arrive.
+ * @param {MethodModel} method
+ * @param {SchemaNames} names
  */
 function tryItForm(method, names) {
+  /** @param {string} suffix */
   const id = (suffix) => attr(`try-${method.name}${suffix}`);
   const first = method.examples[0] ? exampleParams(method.examples[0]) : {};
   const stream = Boolean(method.subscription);
@@ -383,7 +530,7 @@ function tryItForm(method, names) {
       const rows = Math.min(12, Math.max(3, value.split("\n").length));
       out.push(`<textarea ${common} rows="${rows}" spellcheck="false" autocomplete="off"${hint}>${esc(value)}</textarea></p>`);
     } else if (kind === "enum" || kind === "boolean") {
-      const options = kind === "enum" ? p.schema.enum.map(String) : ["true", "false"];
+      const options = kind === "enum" ? enumOf(p.schema).map(String) : ["true", "false"];
       out.push(
         `<select ${common}>`,
         `<option value=""${value === "" ? " selected" : ""}>(absent)</option>`,
@@ -392,7 +539,9 @@ function tryItForm(method, names) {
       );
     } else {
       const type = kind === "number" ? ' type="number" inputmode="numeric"' : ' type="text" spellcheck="false" autocomplete="off"';
-      const range = kind === "number" ? ["minimum", "maximum"].filter((k) => p.schema[k] !== undefined).map((k) => ` ${k.slice(0, 3)}="${attr(p.schema[k])}"`).join("") : "";
+      const schema = p.schema;
+      // A "number" field's schema is an object (see `fieldKind`).
+      const range = kind === "number" && typeof schema === "object" ? /** @type {const} */ (["minimum", "maximum"]).filter((k) => schema[k] !== undefined).map((k) => ` ${k.slice(0, 3)}="${attr(schema[k])}"`).join("") : "";
       out.push(`<input ${common}${type}${range} value="${attr(value)}"${hint}></p>`);
     }
   }
@@ -416,6 +565,13 @@ function tryItForm(method, names) {
   out.push("</form>", "</details>");
   return out.join("\n");
 }
+
+/**
+ * The values an "enum" field offers (see `fieldKind`): the schema's `enum`.
+ * @param {Schema} schema
+ * @returns {unknown[]}
+ */
+const enumOf = (schema) => (typeof schema === "object" && schema.enum) || [];
 
 /**
  * The stylesheet a standalone page (no docs site around it, see the docs template) carries inline:

@@ -1,3 +1,4 @@
+// @ts-check
 // A normalized view of an OpenRPC document, as written ($refs kept), that every component renders
 // from: the names each method, param, schema and notification gets in the generated code, and the
 // document's extensions read and checked.
@@ -7,6 +8,100 @@ const { DocumentError } = require("./errors.cjs");
 
 const { camelCase, pascalCase, identifier, typeName, createNamespace, sharedPrefix, RESERVED_TYPE_NAMES } = require("./names.cjs");
 const { follow, resolvePointer, componentSchemaKey, inlineRefs } = require("./refs.cjs");
+const { isObject, isArray } = require("./document.cjs");
+
+/**
+ * @typedef {import("./document.cjs").OpenrpcDocument} OpenrpcDocument
+ * @typedef {import("./document.cjs").MethodObject} MethodObject
+ * @typedef {import("./document.cjs").ExamplePairingObject} ExamplePairingObject
+ * @typedef {import("./document.cjs").ExampleObject} ExampleObject
+ * @typedef {import("./document.cjs").ErrorObject} ErrorObject
+ * @typedef {import("./document.cjs").Extensions} Extensions
+ * @typedef {import("./document.cjs").Schema} Schema
+ * @typedef {import("./typescript.cjs").Types} Types
+ */
+
+/**
+ * A content descriptor (a param, a result, a notification's param) with its `$ref` followed.
+ * @typedef {object} ParamModel
+ * @property {string} name
+ * @property {string} summary
+ * @property {string} description
+ * @property {boolean} required
+ * @property {boolean} deprecated
+ * @property {boolean} hasDefault whether its schema (or the component schema it refers to) gives a `default`
+ * @property {unknown} default that default, when `hasDefault`
+ * @property {Schema} schema as written (`$ref`s kept)
+ */
+
+/**
+ * A method's result: its content descriptor, and the payload a one-item result array carries
+ * (`x-unwrap-single-item-results`).
+ * @typedef {ParamModel & { wrapped: boolean, payload: Schema }} ResultModel
+ */
+
+/**
+ * One notification of an `x-subscription`: a JSON-RPC notification sent as one event of the stream.
+ * @typedef {object} NotificationModel
+ * @property {string} name the JSON-RPC method it is sent as
+ * @property {string} summary
+ * @property {string} description
+ * @property {string | undefined} eventId a JSON pointer into its params naming the SSE event id
+ * @property {ParamModel[]} params by name; none has a default
+ * @property {string} typeBase its type's name
+ */
+
+/**
+ * @typedef {object} SubscriptionModel
+ * @property {string} description
+ * @property {NotificationModel[]} notifications at least one
+ */
+
+/**
+ * An example pairing with every `$ref` followed, each example param carrying its param's name.
+ * @typedef {Omit<ExamplePairingObject, "params" | "result"> & { params: ExampleObject[], result?: ExampleObject }} ExampleModel
+ */
+
+/**
+ * @typedef {object} MethodModel
+ * @property {string} name the JSON-RPC method, as the document names it
+ * @property {string} fn its function's name in the generated code (collision-free)
+ * @property {string} short the same as `fn`
+ * @property {string} typeBase its types' names start with it: `XParams`, `XArgs`, `XResult`, `XNotification`
+ * @property {string} summary
+ * @property {string} description
+ * @property {"none" | "bearer" | "node"} auth from `x-requires-auth` (see `authOf`)
+ * @property {boolean} requiresAuth
+ * @property {boolean} nodeToNode
+ * @property {boolean} deprecated
+ * @property {"by-name" | "by-position" | "either"} paramStructure
+ * @property {ParamModel[]} params
+ * @property {ResultModel | undefined} result
+ * @property {boolean} notification
+ * @property {SubscriptionModel | undefined} subscription from `x-subscription` (see `subscriptionOf`)
+ * @property {string[]} notificationTypes the type names of its subscription's notifications
+ * @property {ErrorObject[]} errors
+ * @property {ExampleModel[]} examples
+ * @property {string[]} tags the tags' names
+ */
+
+/**
+ * What every component renders from.
+ * @typedef {object} Model
+ * @property {boolean} usesAuth
+ * @property {string} title
+ * @property {string} version
+ * @property {string} description
+ * @property {string} className
+ * @property {string | undefined} prefix the `prefix_` every method name shares, left out of function names
+ * @property {boolean} unwrapSingleItemResults
+ * @property {{ name: string, typeName: string, schema: Schema }[]} schemas the component schemas: key, type name, schema
+ * @property {Map<string, string>} schemaTypeNames
+ * @property {Map<string, string>} schemaNames
+ * @property {Types} types
+ * @property {MethodModel[]} methods
+ * @property {({ key: string } & ErrorObject)[]} errors the component errors, by key
+ */
 
 /**
  * Names the generated client declares, imports or binds itself; a method's function never takes one of
@@ -20,6 +115,7 @@ const CLIENT_MODULE_NAMES = ["createRpcClient", "positionalParams", "namedParams
  * Root extension `x-unwrap-single-item-results: true`: a method whose result schema is an array of
  * exactly one item (`minItems` = `maxItems` = 1, one `items` schema) carries one payload in that
  * array. Clients unwrap it and stubs wrap it, so both sides deal in the payload.
+ * @param {Extensions} doc
  */
 function unwrapsSingleItemResults(doc) {
   const value = doc["x-unwrap-single-item-results"];
@@ -28,10 +124,15 @@ function unwrapsSingleItemResults(doc) {
   throw new DocumentError(`x-unwrap-single-item-results is ${JSON.stringify(value)}; use true or false`);
 }
 
-/** The payload of a one-item result array (see `unwrapsSingleItemResults`), or undefined. */
+/**
+ * The payload of a one-item result array (see `unwrapsSingleItemResults`), or undefined.
+ * @param {Schema} schema
+ * @param {unknown} doc
+ * @returns {Schema | undefined}
+ */
 function payloadOf(schema, doc) {
   const resolved = follow(doc, schema);
-  if (resolved && resolved.type === "array" && resolved.minItems === 1 && resolved.maxItems === 1 && resolved.items && !Array.isArray(resolved.items)) {
+  if (isObject(resolved) && resolved.type === "array" && resolved.minItems === 1 && resolved.maxItems === 1 && resolved.items && !Array.isArray(resolved.items)) {
     return resolved.items;
   }
   return undefined;
@@ -41,6 +142,8 @@ function payloadOf(schema, doc) {
  * How a method is authenticated, from its `x-requires-auth` extension: `true` a bearer token,
  * `"node"` a peer node's signature (node-to-node methods, which the generated client leaves out),
  * absent or `false` nothing.
+ * @param {{ name: string } & Extensions} method
+ * @returns {"none" | "bearer" | "node"}
  */
 function authOf(method) {
   const value = method["x-requires-auth"];
@@ -50,30 +153,62 @@ function authOf(method) {
   throw new DocumentError(`${method.name}: x-requires-auth is ${JSON.stringify(value)}; use true, false or "node"`);
 }
 
-/** A content descriptor (param, result, notification param) with its `$ref` followed. */
+/**
+ * An optional text member (`summary`, `description`) of an object: "" when absent. The meta-schema
+ * checks a method's; an extension's (`x-subscription`) are checked here.
+ * @param {Record<string, unknown>} object
+ * @param {string} member
+ * @param {string} where names the object
+ */
+function textOf(object, member, where) {
+  const value = object[member];
+  if (value === undefined) return "";
+  if (typeof value !== "string") throw new DocumentError(`${where}: ${member} must be a string`);
+  return value;
+}
+
+/**
+ * A content descriptor (param, result, notification param) with its `$ref` followed. `value` is
+ * `unknown`: an extension's params (`x-subscription`) are checked only here.
+ * @param {unknown} doc
+ * @param {unknown} value
+ * @param {string} where names it
+ * @returns {ParamModel}
+ */
 function contentDescriptor(doc, value, where) {
   const cd = follow(doc, value);
-  if (!cd || typeof cd !== "object" || typeof cd.name !== "string") throw new DocumentError(`${where}: not a content descriptor (needs a \`name\`)`);
+  if (!isObject(cd) || typeof cd.name !== "string") throw new DocumentError(`${where}: not a content descriptor (needs a \`name\`)`);
   const schema = cd.schema === undefined ? {} : cd.schema;
+  // The meta-schema checks a method's; an extension's that is no schema at all is refused (an object is taken to be one).
+  if (typeof schema !== "boolean" && !(isObject(schema) && !Array.isArray(schema))) throw new DocumentError(`${where}: its schema must be a JSON Schema (an object or a boolean)`);
   // A default sits beside the `$ref` or on the component it refers to (`{"$ref": "#/components/schemas/Limit"}`).
-  const ownDefault = schema !== null && typeof schema === "object" && Object.prototype.hasOwnProperty.call(schema, "default");
+  const ownDefault = isObject(schema) && Object.prototype.hasOwnProperty.call(schema, "default");
   const withDefault = ownDefault ? schema : follow(doc, schema);
+  const hasDefault = isObject(withDefault) && Object.prototype.hasOwnProperty.call(withDefault, "default");
   return {
     name: cd.name,
-    summary: cd.summary || "",
-    description: cd.description || "",
+    summary: textOf(cd, "summary", where),
+    description: textOf(cd, "description", where),
     required: cd.required === true,
     deprecated: cd.deprecated === true,
-    hasDefault: withDefault !== null && typeof withDefault === "object" && Object.prototype.hasOwnProperty.call(withDefault, "default"),
-    default: withDefault && withDefault.default,
+    hasDefault,
+    default: hasDefault ? withDefault.default : undefined,
     schema,
   };
 }
 
-/** A method's (or notification's) params, each named once: they become the members of one object type. */
+/**
+ * A method's (or notification's) params, each named once: they become the members of one object type.
+ * @param {unknown} doc
+ * @param {unknown} params a method's (checked by the meta-schema) or an extension's
+ * @param {string} where names their method or notification
+ * @returns {ParamModel[]}
+ */
 function paramsOf(doc, params, where) {
   const seen = new Set();
-  return (params || []).map((p, i) => {
+  const list = params || [];
+  if (!isArray(list)) throw new DocumentError(`${where}: params must be an array`);
+  return list.map((p, i) => {
     const cd = contentDescriptor(doc, p, `${where}: params[${i}]`);
     if (seen.has(cd.name)) throw new DocumentError(`${where}: the param ${cd.name} is listed twice`);
     seen.add(cd.name);
@@ -87,33 +222,44 @@ function paramsOf(doc, params, where) {
  * notification is a JSON-RPC notification (`method`, by-name `params`); `eventId` is a JSON pointer
  * into its params naming the SSE event id (the resume cursor), e.g. "/message/id". `typeBase` is
  * filled in by `buildModel` (collision-free); read alone, it is the notification's own name.
+ * @param {{ name: string } & Extensions} method
+ * @param {unknown} [doc] the document its `$ref`s point into
+ * @param {string} [prefix] the document's shared method prefix (`buildModel`'s `prefix`), left out of type names
+ * @returns {SubscriptionModel | undefined}
  */
 function subscriptionOf(method, doc = {}, prefix) {
   const extension = method["x-subscription"];
   if (extension === undefined) return undefined;
+  const where = `${method.name}: x-subscription`;
+  /** @type {(what: string) => never} */
   const fail = (what) => {
-    throw new DocumentError(`${method.name}: x-subscription ${what}`);
+    throw new DocumentError(`${where} ${what}`);
   };
-  if (typeof extension !== "object" || extension === null || !Array.isArray(extension.notifications) || extension.notifications.length === 0) {
+  if (!isObject(extension) || !isArray(extension.notifications) || extension.notifications.length === 0) {
     fail("must be an object with a non-empty `notifications` array");
   }
   const names = new Set();
   const notifications = extension.notifications.map((n, i) => {
-    if (typeof n !== "object" || n === null || typeof n.name !== "string" || n.name === "") fail(`notifications[${i}] needs a \`name\``);
-    if (names.has(n.name)) fail(`names the notification ${n.name} twice`);
-    names.add(n.name);
-    if (n.eventId !== undefined && (typeof n.eventId !== "string" || !n.eventId.startsWith("/"))) fail(`${n.name}: eventId must be a JSON pointer ("/member/...")`);
-    const params = paramsOf(doc, n.params, `${method.name}: x-subscription ${n.name}`).map((p) => ({ ...p, hasDefault: false }));
-    const local = prefix && n.name.startsWith(`${prefix}_`) ? n.name.slice(prefix.length + 1) : n.name.split(/[._]/).pop();
-    return { name: n.name, summary: n.summary || "", description: n.description || "", eventId: n.eventId, params, typeBase: typeName(`${pascalCase(local) || "Event"}Notification`) };
+    if (!isObject(n) || typeof n.name !== "string" || n.name === "") fail(`notifications[${i}] needs a \`name\``);
+    const name = n.name;
+    if (names.has(name)) fail(`names the notification ${name} twice`);
+    names.add(name);
+    const eventId = n.eventId;
+    if (eventId !== undefined && (typeof eventId !== "string" || !eventId.startsWith("/"))) fail(`${name}: eventId must be a JSON pointer ("/member/...")`);
+    const params = paramsOf(doc, n.params, `${where} ${name}`).map((p) => ({ ...p, hasDefault: false }));
+    const local = prefix && name.startsWith(`${prefix}_`) ? name.slice(prefix.length + 1) : name.split(/[._]/).pop() ?? "";
+    return { name, summary: textOf(n, "summary", `${where} ${name}`), description: textOf(n, "description", `${where} ${name}`), eventId, params, typeBase: typeName(`${pascalCase(local) || "Event"}Notification`) };
   });
-  return { description: extension.description || "", notifications };
+  return { description: textOf(extension, "description", where), notifications };
 }
 
 /**
  * `[{name, value}]` example pairings with every `$ref` (pairing, param example, result example)
  * followed. OpenRPC pairs example params with the method's params by position; when every one is
  * named after a param (a common convention, which allows gaps), by name. Each gets its param's name.
+ * @param {unknown} doc
+ * @param {MethodObject} method
+ * @returns {ExampleModel[]}
  */
 function examplesOf(doc, method) {
   const names = (method.params || []).map((param) => follow(doc, param).name);
@@ -121,16 +267,21 @@ function examplesOf(doc, method) {
     const p = follow(doc, pairing);
     const params = (p.params || []).map((param) => follow(doc, param));
     const byName = params.every((param) => names.includes(param.name));
-    return {
+    // A `result` is followed in place (a cast: TypeScript cannot tell the last spread replaces `p.result`).
+    return /** @type {ExampleModel} */ ({
       ...p,
-      params: byName ? params : params.map((param, i) => (i < names.length ? { ...param, name: names[i] } : param)),
+      params: byName ? params : params.map((param, i) => {
+        const name = names[i];
+        return name === undefined ? param : { ...param, name };
+      }),
       ...(p.result !== undefined && { result: follow(doc, p.result) }),
-    };
+    });
   });
 }
 
 /**
- * @param doc the OpenRPC document as written (parsed JSON, not dereferenced)
+ * @param {OpenrpcDocument} doc the OpenRPC document as written (parsed JSON, not dereferenced), valid
+ * @returns {Model}
  */
 function buildModel(doc) {
   const unwrap = unwrapsSingleItemResults(doc);
@@ -139,6 +290,7 @@ function buildModel(doc) {
   const className = typeName(pascalCase(doc.info && doc.info.title), "Service");
   // Type names: component schemas first (by key, in document order), so a new method never renames one.
   const types = createNamespace([...RESERVED_TYPE_NAMES, `${className}Client`]);
+  /** @type {Map<string, string>} */
   const schemaTypeNames = new Map();
   const schemas = Object.entries(componentSchemas).map(([key, schema]) => {
     const name = types.take(typeName(pascalCase(key), "Schema"));
@@ -222,11 +374,14 @@ function buildModel(doc) {
 /**
  * The document for the docs page: every `$ref` inlined (a recursive one left as a titled stub), each
  * component schema carrying its key as `title`, so the page links a schema to its component by title.
+ * @param {OpenrpcDocument} doc
+ * @returns {OpenrpcDocument}
  */
 function docsDocument(doc) {
   const components = (doc.components && doc.components.schemas) || {};
   const titled = { ...doc, components: { ...doc.components, schemas: Object.fromEntries(Object.entries(components).map(([k, s]) => [k, s && typeof s === "object" ? { ...s, title: k } : s])) } };
-  return inlineRefs(titled, titled);
+  // Each `$ref` replaced by what it points at, which is what its place calls for: still a document.
+  return /** @type {OpenrpcDocument} */ (inlineRefs(titled, titled));
 }
 
 module.exports = { buildModel, docsDocument, payloadOf, authOf, subscriptionOf, unwrapsSingleItemResults };

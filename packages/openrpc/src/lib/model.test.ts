@@ -5,10 +5,11 @@ import { describe, expect, it } from "vitest";
 
 const require = createRequire(import.meta.url);
 const { subscriptionOf, buildModel } = require("./model.cjs") as {
-  subscriptionOf: (method: Record<string, unknown>) => unknown;
+  subscriptionOf: (method: Record<string, unknown>, doc?: unknown) => unknown;
   buildModel: (doc: unknown) => { types: unknown };
 };
 const { tsType } = require("./typescript.cjs") as { tsType: (schema: unknown, types: unknown) => string };
+const { DocumentError } = require("./errors.cjs") as { DocumentError: new () => Error };
 
 const method = (extension: unknown) => ({ name: "x_watch", "x-subscription": extension });
 
@@ -34,9 +35,27 @@ describe("x-subscription", () => {
     [{ notifications: [{ summary: "no name" }] }, /notifications\[0\] needs a `name`/],
     [{ notifications: [{ name: "x_a" }, { name: "x_a" }] }, /names the notification x_a twice/],
     [{ notifications: [{ name: "x_a", eventId: "id" }] }, /eventId must be a JSON pointer/],
+    // Nothing validates an extension: its members are checked here, not left to crash a template
+    // (params that are not a list) or to reach the output as they are (a schema or text of the wrong kind).
+    [{ notifications: [{ name: "x_a", params: "id" }] }, /x_a: params must be an array/],
+    [{ notifications: [{ name: "x_a", params: [{ name: "id", schema: "string" }] }] }, /x_a: params\[0\]: its schema must be a JSON Schema/],
+    [{ notifications: [{ name: "x_a", params: [{ name: "id", schema: [] }] }] }, /x_a: params\[0\]: its schema must be a JSON Schema/],
+    [{ notifications: [{ name: "x_a", params: [{ name: "id", description: ["a"] }] }] }, /x_a: params\[0\]: description must be a string/],
+    [{ notifications: [{ name: "x_a", summary: 1 }] }, /x_a: summary must be a string/],
+    [{ description: { text: "a" }, notifications: [{ name: "x_a" }] }, /x-subscription: description must be a string/],
   ])("refuses %j, naming the method", (extension, message) => {
     expect(() => subscriptionOf(method(extension))).toThrow(message);
     expect(() => subscriptionOf(method(extension))).toThrow(/^x_watch: x-subscription/);
+    // A DocumentError: the command reports it as one line, without a stack.
+    expect(() => subscriptionOf(method(extension))).toThrow(DocumentError);
+  });
+
+  it("accepts a notification param's schema as a boolean or a $ref, and no schema as any value", () => {
+    const model = subscriptionOf(
+      method({ notifications: [{ name: "x_a", params: [{ name: "any", schema: true }, { name: "none" }, { name: "ref", schema: { $ref: "#/components/schemas/X" } }] }] }),
+      { components: { schemas: { X: { type: "string" } } } },
+    ) as { notifications: { params: { name: string; schema: unknown }[] }[] };
+    expect(model.notifications[0]!.params.map((p) => p.schema)).toEqual([true, {}, { $ref: "#/components/schemas/X" }]);
   });
 
   it("resolves the component refs an extension keeps to their types, and names a ref that does not resolve", () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // Identifiers derived from an OpenRPC document's names: deterministic (the same document always gives
 // the same names) and collision-free (a name already taken gets the next free numeric suffix, in
 // document order, so adding a method or schema never renames an earlier one).
@@ -24,7 +25,11 @@ const RESERVED_TYPE_NAMES = new Set(
   ).split(" "),
 );
 
-/** `get_pet_by_id` → [get, pet, by, id]; `eth_signTypedData_v4` → [eth, sign, Typed, Data, v4]; `HTTPServer` → [HTTP, Server]. */
+/**
+ * `get_pet_by_id` → [get, pet, by, id]; `eth_signTypedData_v4` → [eth, sign, Typed, Data, v4]; `HTTPServer` → [HTTP, Server].
+ * @param {string} name
+ * @returns {string[]}
+ */
 function words(name) {
   return String(name)
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
@@ -33,23 +38,34 @@ function words(name) {
     .filter(Boolean);
 }
 
+/** @param {string} word */
 const upperFirst = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 
-/** `get_pet_by_id` → `getPetById`, `HTTPServer_get` → `httpServerGet`; an empty or symbol-only name gives "". */
+/**
+ * `get_pet_by_id` → `getPetById`, `HTTPServer_get` → `httpServerGet`; an empty or symbol-only name gives "".
+ * @param {string} name
+ */
 function camelCase(name) {
-  const parts = words(name);
-  if (parts.length === 0) return "";
+  const [head, ...rest] = words(name);
+  if (head === undefined) return "";
   // A leading acronym is lowercased whole (`URL` → `url`, not `uRL`).
-  const first = /^[A-Z0-9]+$/.test(parts[0]) ? parts[0].toLowerCase() : parts[0].charAt(0).toLowerCase() + parts[0].slice(1);
-  return first + parts.slice(1).map(upperFirst).join("");
+  const first = /^[A-Z0-9]+$/.test(head) ? head.toLowerCase() : head.charAt(0).toLowerCase() + head.slice(1);
+  return first + rest.map(upperFirst).join("");
 }
 
-/** `get_pet_by_id` → `GetPetById`. */
+/**
+ * `get_pet_by_id` → `GetPetById`.
+ * @param {string} name
+ */
 function pascalCase(name) {
   return words(name).map(upperFirst).join("");
 }
 
-/** Makes `candidate` a legal identifier: a leading digit gets `_`, a reserved word a trailing `_`. */
+/**
+ * Makes `candidate` a legal identifier: a leading digit gets `_`, a reserved word a trailing `_`.
+ * @param {string} candidate
+ * @param {string} fallback what an empty `candidate` (a name of symbols only) becomes
+ */
 function identifier(candidate, fallback) {
   let name = candidate || fallback;
   if (/^[0-9]/.test(name)) name = `_${name}`;
@@ -57,8 +73,12 @@ function identifier(candidate, fallback) {
   return name;
 }
 
-/** Makes a PascalCase `candidate` a legal type name: one that starts with a digit gets a `T` (`2faCode` → `T2faCode`). */
-function typeName(candidate, fallback) {
+/**
+ * Makes a PascalCase `candidate` a legal type name: one that starts with a digit gets a `T` (`2faCode` → `T2faCode`).
+ * @param {string} candidate
+ * @param {string} [fallback] what an empty `candidate` becomes (a candidate that cannot be empty needs none)
+ */
+function typeName(candidate, fallback = "") {
   const name = candidate || fallback;
   return /^[0-9]/.test(name) ? `T${name}` : name;
 }
@@ -66,11 +86,18 @@ function typeName(candidate, fallback) {
 /**
  * Hands out names: `take(base, derive)` returns the first of `base`, `base2`, `base3`, … for which
  * every name `derive(candidate)` lists is still free, and marks them taken.
+ * @param {Iterable<string>} [taken] names never handed out
  */
 function createNamespace(taken = []) {
   const used = new Set(taken);
   return {
+    /** @param {string} name */
     has: (name) => used.has(name),
+    /**
+     * @param {string} base
+     * @param {(candidate: string) => string[]} [derive] the names a candidate takes (default: itself)
+     * @returns {string}
+     */
     take(base, derive = (name) => [name]) {
       for (let n = 1; ; n++) {
         const candidate = n === 1 ? base : `${base}${n}`;
@@ -91,6 +118,8 @@ function createNamespace(taken = []) {
  * `net_version` → `ethGetBalance`, `create_pet` → `createPet`, `rpc.discover` → `rpcDiscover`).
  * Names that are plain lower-case snake_case throughout (`get_pet`, `get_owner`) share a verb, not a
  * namespace: they keep it (`getPet`, `getOwner`, not `pet`, `owner`).
+ * @param {string[]} methodNames
+ * @returns {string | undefined}
  */
 function sharedPrefix(methodNames) {
   const prefixes = methodNames.map((name) => /^([A-Za-z][A-Za-z0-9]*)_(?=[A-Za-z])/.exec(name)?.[1]);

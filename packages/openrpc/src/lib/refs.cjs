@@ -1,3 +1,4 @@
+// @ts-check
 // `$ref`s inside one OpenRPC document. The generator reads the document as written: a reference to a
 // component schema becomes a reference to its generated type (so recursive schemas need nothing
 // special), and the other references (content descriptors, errors, examples, pairings, tags, links)
@@ -6,8 +7,22 @@
 "use strict";
 
 const { DocumentError } = require("./errors.cjs");
+const { isObject, isArray } = require("./document.cjs");
 
-/** The value at a local JSON pointer (`#/components/schemas/Pet`), or throws naming the reference. */
+/** @typedef {import("./document.cjs").ReferenceObject} ReferenceObject */
+
+/**
+ * A JSON pointer's reference token, unescaped (`a~1b` → `a/b`), after its URI fragment encoding.
+ * @param {string} token
+ */
+const unescapeToken = (token) => decodeURIComponent(token).replace(/~1/g, "/").replace(/~0/g, "~");
+
+/**
+ * The value at a local JSON pointer (`#/components/schemas/Pet`), or throws naming the reference.
+ * @param {unknown} document
+ * @param {unknown} ref
+ * @returns {unknown}
+ */
 function resolvePointer(document, ref) {
   if (typeof ref !== "string" || !ref.startsWith("#")) {
     throw new DocumentError(`$ref ${JSON.stringify(ref)} points outside the document; only local references ("#/…") are supported (bundle the document first)`);
@@ -16,8 +31,8 @@ function resolvePointer(document, ref) {
   if (!ref.startsWith("#/")) throw new DocumentError(`$ref ${JSON.stringify(ref)} is not a JSON pointer ("#/…")`);
   let value = document;
   for (const raw of ref.slice(2).split("/")) {
-    const part = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (value === null || typeof value !== "object" || !Object.prototype.hasOwnProperty.call(value, part)) {
+    const part = unescapeToken(raw);
+    if (!isObject(value) || !Object.prototype.hasOwnProperty.call(value, part)) {
       throw new DocumentError(`$ref ${ref} does not resolve: no ${JSON.stringify(part)}`);
     }
     value = value[part];
@@ -25,40 +40,74 @@ function resolvePointer(document, ref) {
   return value;
 }
 
-/** Follows `$ref` objects (`{"$ref": "#/components/contentDescriptors/PetId"}`) until a value that is not one. */
+/**
+ * Follows `$ref` objects (`{"$ref": "#/components/contentDescriptors/PetId"}`) until a value that is
+ * not one. The result is typed as what the place calls for (a `$ref` in a content descriptor's place
+ * stands for a content descriptor: OpenRPC's rule, which the meta-schema cannot check); a caller
+ * reading a place nothing validated (an extension) passes `unknown` and checks what it gets.
+ * @template T
+ * @param {unknown} document
+ * @param {T | ReferenceObject} value
+ * @returns {T}
+ */
 function follow(document, value) {
   const seen = new Set();
-  while (value && typeof value === "object" && typeof value.$ref === "string") {
-    if (seen.has(value.$ref)) throw new DocumentError(`$ref ${value.$ref} refers to itself`);
-    seen.add(value.$ref);
-    value = resolvePointer(document, value.$ref);
+  /** @type {unknown} */
+  let current = value;
+  while (isObject(current) && typeof current.$ref === "string") {
+    if (seen.has(current.$ref)) throw new DocumentError(`$ref ${current.$ref} refers to itself`);
+    seen.add(current.$ref);
+    current = resolvePointer(document, current.$ref);
   }
-  return value;
+  return /** @type {T} */ (current);
 }
 
 const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
 
-/** The component key a `$ref` names when it is exactly a component schema (`#/components/schemas/Pet` → `Pet`). */
+/**
+ * The component key a `$ref` names when it is exactly a component schema (`#/components/schemas/Pet` → `Pet`).
+ * @param {unknown} ref
+ * @returns {string | undefined}
+ */
 function componentSchemaKey(ref) {
-  const match = typeof ref === "string" ? SCHEMA_REF.exec(ref) : null;
-  return match ? decodeURIComponent(match[1]).replace(/~1/g, "/").replace(/~0/g, "~") : undefined;
+  const key = typeof ref === "string" ? SCHEMA_REF.exec(ref)?.[1] : undefined;
+  return key === undefined ? undefined : unescapeToken(key);
 }
 
-/** A deep copy of `value` with every `$ref` replaced by what it points at (its sibling keywords kept), a recursive one by a stub with the target's name as `title`. */
+/**
+ * A deep copy of `value` with every `$ref` replaced by what it points at (its sibling keywords kept), a recursive one by a stub with the target's name as `title`.
+ * @param {unknown} document
+ * @param {unknown} value
+ * @param {Set<string>} [seen] the `$ref`s being inlined around `value`
+ * @returns {unknown}
+ */
 function inlineRefs(document, value, seen = new Set()) {
-  if (Array.isArray(value)) return value.map((item) => inlineRefs(document, item, seen));
-  if (!value || typeof value !== "object") return value;
-  if (typeof value.$ref === "string") {
+  if (isArray(value)) return value.map((item) => inlineRefs(document, item, seen));
+  if (!isObject(value)) return value;
+  const ref = value.$ref;
+  if (typeof ref === "string") {
     // Keywords beside the `$ref` (a description, a default) refine what it points at.
     const { $ref, ...siblings } = value;
-    const own = inlineRefs(document, siblings, seen);
-    if (seen.has($ref)) return { title: $ref.split("/").pop(), ...own };
-    const target = inlineRefs(document, resolvePointer(document, $ref), new Set(seen).add($ref));
-    return target && typeof target === "object" && !Array.isArray(target) ? { ...target, ...own } : target;
+    const own = inlineMembers(document, siblings, seen);
+    if (seen.has(ref)) return { title: ref.split("/").pop(), ...own };
+    const target = inlineRefs(document, resolvePointer(document, ref), new Set(seen).add(ref));
+    return isObject(target) && !Array.isArray(target) ? { ...target, ...own } : target;
   }
+  return inlineMembers(document, value, seen);
+}
+
+/**
+ * `inlineRefs` of an object that is not a `$ref`: each member inlined.
+ * @param {unknown} document
+ * @param {Record<string, unknown>} object
+ * @param {Set<string>} seen
+ * @returns {Record<string, unknown>}
+ */
+function inlineMembers(document, object, seen) {
+  /** @type {Record<string, unknown>} */
   const out = {};
   // defineProperty, not `out[key] =`: a "__proto__" key (JSON.parse makes it an own key) stays a key.
-  for (const [key, member] of Object.entries(value)) Object.defineProperty(out, key, { value: inlineRefs(document, member, seen), enumerable: true, writable: true, configurable: true });
+  for (const [key, member] of Object.entries(object)) Object.defineProperty(out, key, { value: inlineRefs(document, member, seen), enumerable: true, writable: true, configurable: true });
   return out;
 }
 

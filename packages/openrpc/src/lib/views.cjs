@@ -1,3 +1,4 @@
+// @ts-check
 // What the client and server templates print, decided here (tested in views.test.ts) rather than in
 // the lodash templates: which runtime names a file imports, how a method's params go on the wire,
 // its signatures and its doc comment.
@@ -5,12 +6,44 @@
 
 const { propertyKey } = require("./typescript.cjs");
 
+/**
+ * @typedef {import("./model.cjs").Model} Model
+ * @typedef {import("./model.cjs").MethodModel} MethodModel
+ * @typedef {"stream" | "notification" | "call"} MethodKind
+ */
+
+/**
+ * One client method, as the client's templates print it.
+ * @typedef {object} ClientMethodView
+ * @property {MethodModel} method
+ * @property {MethodKind} kind
+ * @property {string} key its member key in the bound client
+ * @property {boolean} hasParams
+ * @property {string} paramArg the function's params parameter (`params: T.XParams = {}`), or "" for a method without params
+ * @property {string} memberParam the same in the bound client's interface (`params?: T.XParams`)
+ * @property {"StreamOptions" | "CallOptions"} optionsType
+ * @property {string} call the runtime call that sends the request
+ * @property {string} wire the expression that puts params on the wire
+ * @property {string} returns the function's return type
+ * @property {string} doc its doc comment's text
+ */
+
+/** @param {string[]} items */
 const list = (items) => `[${items.map((item) => JSON.stringify(item)).join(", ")}]`;
 
-/** How a method is answered: an event stream, nothing (a notification), or one result. */
+/**
+ * How a method is answered: an event stream, nothing (a notification), or one result.
+ * @param {Pick<MethodModel, "subscription" | "notification">} m
+ * @returns {MethodKind}
+ */
 const kindOf = (m) => (m.subscription ? "stream" : m.notification ? "notification" : "call");
 
-/** One client method: its function's parameter, the expression that puts params on the wire, what it returns, its doc. */
+/**
+ * One client method: its function's parameter, the expression that puts params on the wire, what it returns, its doc.
+ * @param {MethodModel} m
+ * @param {Pick<Model, "usesAuth">} model
+ * @returns {ClientMethodView}
+ */
 function clientMethod(m, model) {
   const hasParams = m.params.length > 0;
   const optional = m.params.every((p) => !p.required);
@@ -51,9 +84,13 @@ function clientMethod(m, model) {
   };
 }
 
-/** The client module: the methods a client calls (node-to-node ones left out) and the runtime names it imports. */
+/**
+ * The client module: the methods a client calls (node-to-node ones left out) and the runtime names it imports.
+ * @param {Model} model
+ */
 function clientView(model) {
   const methods = model.methods.filter((m) => !m.nodeToNode).map((m) => clientMethod(m, model));
+  /** @param {(method: ClientMethodView) => boolean} test */
   const some = (test) => methods.some(test);
   return {
     methods,
@@ -68,7 +105,10 @@ function clientView(model) {
   };
 }
 
-/** The server stub's `Handlers`: each member's signature and doc, and the runtime types it imports. */
+/**
+ * The server stub's `Handlers`: each member's signature and doc, and the runtime types it imports.
+ * @param {Model} model
+ */
 function handlersView(model) {
   const methods = model.methods.map((m) => {
     const ctx = m.requiresAuth ? "Authenticated<Ctx>" : "Ctx";
