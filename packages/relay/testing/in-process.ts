@@ -4,7 +4,7 @@
 // kill -9, workers, the command line) needs `startRelay`.
 import { rmSync } from "node:fs";
 import { pino } from "pino";
-import { createNode, parseConfig, type RelayNode } from "@neutral/relay";
+import type { RelayNode } from "@neutral/relay";
 import { tempDir } from "./temp.js";
 
 export interface InProcessNode {
@@ -41,6 +41,8 @@ export async function stopRunningNodes(): Promise<void> {
 }
 
 export async function startNode(options: InProcessOptions = {}): Promise<InProcessNode> {
+  // Loaded at the first node: a test file that only spawns relays never loads the relay itself.
+  const { createNode, parseConfig } = await import("@neutral/relay");
   const dataDir = options.dataDir ?? tempDir();
   const created = options.dataDir === undefined;
   const parsed = parseConfig(["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--workers", "1", "--rate-limit", "0", ...(options.args ?? [])], options.env ?? {});
