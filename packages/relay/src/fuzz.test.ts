@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthenticator } from "./auth/authenticator.js";
 import { loadSecp256k1 } from "./crypto/secp256k1.js";
 import { loadNodeKey } from "./node-key.js";
-import { createHandlers, type Limits, type RelayContext } from "./service.js";
+import { createHandlers, type Limits, type RelayContext } from "./rpc/index.js";
 import { openSqliteStore } from "./storage/sqlite.js";
 import { TEST_KEYS, wallet, xOnlyKeyOf } from "../test/wallets.js";
 import { SOFTWARE } from "./version.js";

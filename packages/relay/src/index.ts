@@ -5,7 +5,7 @@
 export { createNode, type NodeOptions, type RelayNode } from "./node/assemble.js";
 export { createRelay, type Relay, type RelayOptions } from "./relay.js";
 export { parseConfig, helpText, ConfigError, type RelayConfig, type MetricsConfig, type LogLevel } from "./config.js";
-export { createHandlers, type Caller, type Limits, type RelayContext, type ServiceOptions } from "./service.js";
+export { createHandlers, type Caller, type Limits, type RelayContext, type ServiceOptions } from "./rpc/index.js";
 export { createAuthenticator, type Authenticate } from "./auth/authenticator.js";
 export { verifySiweToken, type VerifiedToken, type TokenRules } from "./auth/siwe-token.js";
 export { loadSecp256k1, isXOnlyPublicKey, type Secp256k1 } from "./crypto/secp256k1.js";

@@ -15,7 +15,7 @@ import { StoreClosedError } from "./errors.js";
 import type { Federation } from "./federation/index.js";
 import type { Logger } from "./log.js";
 import type { NodeKey } from "./node-key.js";
-import { createHandlers, type RelayContext } from "./service.js";
+import { createHandlers, type RelayContext } from "./rpc/index.js";
 import type { MessageStore } from "./storage/store.js";
 import type { CommitFeed } from "./live/commits.js";
 import { createMemoryRelease } from "./live/memory-release.js";

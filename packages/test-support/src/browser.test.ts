@@ -49,7 +49,9 @@ describe("launchChromium", () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
-  it.each(["SIGINT", "SIGTERM"] as const)("on %s, a process with a browser open dies of it and leaves no browser and nothing in the temp dir", async (signal) => {
+  // Each run unpacks Chromium afresh into its own temp dir: on a loaded 2-core machine (a CI run,
+  // every package's tests at once) that alone took over a minute once.
+  it.each(["SIGINT", "SIGTERM"] as const)("on %s, a process with a browser open dies of it and leaves no browser and nothing in the temp dir", { timeout: 180_000 }, async (signal) => {
     const dir = mkdtempSync(path.join(root, "interrupted-"));
     // The built module, as the suites that use it get it (turbo builds this package before its tests).
     const script = `import { launchChromium } from "@neutral/test-support/browser";

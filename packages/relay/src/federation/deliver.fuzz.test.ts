@@ -14,7 +14,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadSecp256k1 } from "../crypto/secp256k1.js";
 import { createLogger } from "../log.js";
-import { createHandlers, type RelayContext } from "../service.js";
+import { createHandlers, type RelayContext } from "../rpc/index.js";
 import { openSqliteStore } from "../storage/sqlite.js";
 import { SOFTWARE } from "../version.js";
 import { createFederation } from "./index.js";

@@ -4,7 +4,7 @@ import type { Authenticate } from "../auth/authenticator.js";
 import { reportedLimits, type RelayConfig } from "../config.js";
 import { clientKey } from "../http/client-key.js";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit.js";
-import type { Caller, Limits, RelayContext } from "../service.js";
+import type { Caller, Limits, RelayContext } from "../rpc/index.js";
 import { admitRequest, chargeEntry, peerEntryCost, rateLimitedError } from "./request-costs.js";
 import { createStorageQuotas, type StorageQuotas } from "./storage-quotas.js";
 import type { TokenBuckets } from "./token-buckets.js";

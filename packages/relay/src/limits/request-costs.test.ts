@@ -2,7 +2,7 @@ import { createDispatcher, type JsonRpcResponse } from "@neutral/server";
 import { methodDescriptors, service, type Handlers } from "@neutral/server/neutral-service";
 import { describe, expect, it } from "vitest";
 import { createRateLimiter } from "../http/rate-limit.js";
-import type { RelayContext } from "../service.js";
+import type { RelayContext } from "../rpc/index.js";
 import { chargeEntry, entryCost } from "./request-costs.js";
 
 /** Handlers that answer every call "ran" (the charge comes first; the dispatcher checks params after it). */

@@ -9,13 +9,13 @@ import { getAddress, hashTypedData, recoverTypedDataAddress, type Hex } from "vi
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS as SPEC_DEFAULT_LIMITS, EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
 import { fixtureSigner } from "@neutral/protocol/testing";
-import { loadSecp256k1 } from "./crypto/secp256k1.js";
-import { loadNodeKey } from "./node-key.js";
-import { createHandlers, type Limits, type RelayContext } from "./service.js";
-import { openSqliteStore } from "./storage/sqlite.js";
-import type { MessageStore } from "./storage/store.js";
-import { TEST_KEYS, wallet, xOnlyKeyOf, type TestWallet } from "../test/wallets.js";
-import { SOFTWARE } from "./version.js";
+import { loadSecp256k1 } from "../crypto/secp256k1.js";
+import { loadNodeKey } from "../node-key.js";
+import { createHandlers, type Limits, type RelayContext } from "./index.js";
+import { openSqliteStore } from "../storage/sqlite.js";
+import type { MessageStore } from "../storage/store.js";
+import { TEST_KEYS, wallet, xOnlyKeyOf, type TestWallet } from "../../test/wallets.js";
+import { SOFTWARE } from "../version.js";
 
 const curve = loadSecp256k1();
 const NOW = Date.parse("2026-01-01T12:00:00.000Z");
@@ -600,7 +600,7 @@ describe("neutralService_publishKey and neutralService_getKey", () => {
   });
 
   it("replays the spec's examples: publishKey's two, then getKey's two", async () => {
-    const spec = JSON.parse(readFileSync(new URL("../../../openrpc.json", import.meta.url), "utf8")) as {
+    const spec = JSON.parse(readFileSync(new URL("../../../../openrpc.json", import.meta.url), "utf8")) as {
       methods: { name: string; examples: { params: { value: unknown }[]; result: { value: unknown } }[] }[];
     };
     const examples = (name: string) => spec.methods.find((m) => m.name === name)!.examples;
@@ -798,7 +798,7 @@ describe("neutralService_publishHome and neutralService_getHome", () => {
 describe("neutralService_nodeInfo", () => {
   it("answers the node's address, software, domains and limits, with or without a token", async () => {
     const node = createNode({ maxMessageBytes: 1000, clockSkewMs: 1234 });
-    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
     const expected = {
       address: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
       software: "neutral-relay",

@@ -1,0 +1,77 @@
+// neutralService_importMessages: an account brings its history (delivered messages, with both
+// receipts) to its home node.
+import { ErrorCode, RpcError } from "@neutral/server";
+import type { Handlers, ImportResult } from "@neutral/server/neutral-service";
+import { errors } from "@neutral/protocol";
+import { messageDigest, receiptDigest } from "../crypto/eip712.js";
+import type { ImportedMessage, MessageStore } from "../storage/store.js";
+import { expiryProblem, recovers, reserveQuota, type RelayContext, type Reservation, type Rpc } from "./context.js";
+
+export function importHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_importMessages"> {
+  const { store, curve, federation, nodeAddress, limits } = rpc;
+  return {
+    async neutralService_importMessages({ messages }, { auth }): Promise<ImportResult> {
+      const account = auth.address;
+      if (federation?.enabled) {
+        const own = await federation.directory.localHome(account);
+        if (own && own.node !== nodeAddress) {
+          throw new RpcError(ErrorCode.Forbidden, `Forbidden: the account is homed at ${own.node}; import at your home node`, { field: "messages", home: own });
+        }
+      }
+      // Every message is checked before any is stored (nothing is stored unless all are fine): the
+      // cheap checks first, the signature recoveries last, as for sendMessage.
+      const clock = rpc.now();
+      const imported: ImportedMessage[] = [];
+      for (const [index, message] of messages.entries()) {
+        const at = (field: string) => `messages[${index}].${field}`;
+        const fields = {
+          from: message.from.toLowerCase(),
+          to: message.to.toLowerCase(),
+          message: message.message.toLowerCase(),
+          timestamp: message.timestamp,
+          ...(message.expires !== undefined && { expires: message.expires }),
+          signature: message.signature.toLowerCase(),
+          senderReceipt: message.sender_receipt.toLowerCase(),
+        };
+        if (fields.from !== account && fields.to !== account) {
+          throw new RpcError(ErrorCode.Forbidden, `Forbidden: ${at("from")} and ${at("to")}: the authenticated account is neither; import only your own messages`, { field: at("from"), index });
+        }
+        if ((message.status !== undefined && message.status !== "delivered") || message.receiver_receipt === undefined) {
+          throw RpcError.invalidParams(at("status"), "is not delivered (pending or failed, or no receiver_receipt): only delivered messages are history to import", { param: "messages", path: `/${index}/status`, index });
+        }
+        const bytes = fields.message.length / 2;
+        if (bytes > limits.maxMessageBytes) {
+          throw new RpcError(ErrorCode.TooLarge, `Message too large: ${at("message")} is ${bytes} bytes, at most ${limits.maxMessageBytes}`, { field: at("message"), limit: limits.maxMessageBytes, index });
+        }
+        const expiry = expiryProblem(fields, clock);
+        if (expiry) throw RpcError.invalidParams(at("expires"), expiry, { param: "messages", path: `/${index}/expires`, index });
+        imported.push({ fields: { ...fields, receiverReceipt: message.receiver_receipt.toLowerCase() }, digest: messageDigest(fields) });
+      }
+      for (const [index, { fields, digest }] of imported.entries()) {
+        const at = (field: string) => `messages[${index}].${field}`;
+        if (!recovers(rpc, digest, fields.signature, fields.from)) {
+          throw new RpcError(errors.InvalidSignature.code, `Invalid signature: ${at("signature")} does not recover ${at("from")}`, { field: at("signature"), index });
+        }
+        for (const role of ["sender", "receiver"] as const) {
+          const receipt = role === "sender" ? fields.senderReceipt : fields.receiverReceipt;
+          if (curve.recoverAddress(receiptDigest(digest, role), Buffer.from(receipt.slice(2), "hex")) === undefined) {
+            throw new RpcError(errors.InvalidSignature.code, `Invalid signature: ${at(`${role}_receipt`)} is not a signature of this message`, { field: at(`${role}_receipt`), index });
+          }
+        }
+      }
+      // The account's own quotas, as a sender and as a recipient: an import cannot store more than
+      // sends could. Reserved before, given back for what was not stored (here already, or a failure).
+      const reserved: Reservation[] = [];
+      let stored: Awaited<ReturnType<MessageStore["importMessages"]>>;
+      try {
+        for (const { fields } of imported) reserved.push(reserveQuota(rpc, account, account, fields.message.length / 2));
+        stored = await store.importMessages(account, imported);
+      } catch (error) {
+        for (const reservation of reserved) reservation.release();
+        throw error;
+      }
+      stored.forEach(({ created }, i) => created || reserved[i]!.release());
+      return { ids: stored.map(({ id }) => String(id)) };
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// Reading a mailbox: getInbox, getChat (seeds/README.md §5), and the live stream of the same
+// selections (neutralService_subscribe).
+import { budgetSpentError, ErrorCode, RpcError, rawJson, type ResponseBudget } from "@neutral/server";
+import type { Handlers, InboxFilter } from "@neutral/server/neutral-service";
+import { MESSAGE_ID_PATTERN } from "@neutral/protocol";
+import type { StreamSelection } from "../live/subscriptions.js";
+import { cursorValue, fitPageBytes, type MailboxRange, type Page, type PageQuery } from "../storage/store.js";
+import { pageBounds, type RelayContext, type Rpc } from "./context.js";
+
+/** The ranges of a mailbox that `getInbox`'s filter selects (seeds/README.md §5). */
+export function inboxRanges(owner: string, filter: InboxFilter): MailboxRange[] {
+  const direction = filter.direction ?? "received";
+  const from = filter.from?.toLowerCase();
+  if (filter.folder === "requests") {
+    if (direction !== "received") {
+      throw RpcError.invalidParams("inboxFilter.direction", 'must be absent or "received" with folder "requests" (the requests folder holds received messages)', { param: "inboxFilter" });
+    }
+    return [from === undefined ? { side: "requests" } : { side: "requests", peer: from }];
+  }
+  const ranges: MailboxRange[] = [];
+  if (direction !== "sent") ranges.push(from === undefined ? { side: "received" } : { side: "received", peer: from });
+  // Every sent message is from the owner: a `from` naming someone else leaves nothing to send-side.
+  if (direction !== "received" && (from === undefined || from === owner)) ranges.push({ side: "sent" });
+  return ranges;
+}
+
+/** The ranges of one chat: both sides with `peer`, or its requests. */
+const chatRanges = (peer: string, folder: InboxFilter["folder"]): MailboxRange[] =>
+  folder === "requests"
+    ? [{ side: "requests", peer }]
+    : [
+        { side: "received", peer },
+        { side: "sent", peer },
+      ];
+
+interface Walk {
+  after?: string;
+  before?: string;
+  limit: number;
+}
+
+/** Cursor params → the keyset bounds and order of seeds/README.md §5. */
+function walkOf({ after, before, limit }: Walk): Pick<PageQuery, "after" | "before" | "order" | "limit"> {
+  return {
+    ...(after !== undefined && { after: cursorValue(after) }),
+    ...(before !== undefined && { before: cursorValue(before) }),
+    order: after !== undefined ? "asc" : "desc",
+    limit,
+  };
+}
+
+/**
+ * A page's `data`, `end` and `cursor` members, within what is left of the request's answer budget
+ * (seeds/README.md §5, openrpc.json `maxResponseBytes`). Another entry of the batch may have spent some
+ * of it while this page was being read: it is cut again to what is left now, and counted.
+ */
+function pageMembers(page: Page, budget: ResponseBudget | undefined): string {
+  let fitted = page;
+  if (budget) {
+    if (budget.remaining <= 0) throw budgetSpentError(budget.limit);
+    fitted = fitPageBytes(page, budget.remaining);
+  }
+  const data = fitted.messages.map((message) => message.json).join(",");
+  budget?.spend(data.length);
+  return `"data":[${data}],"end":${fitted.end}${fitted.resumeAt !== undefined ? `,"cursor":"${fitted.resumeAt}"` : ""}`;
+}
+
+export function mailboxHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_getInbox" | "neutralService_getChat" | "neutralService_subscribe"> {
+  const { store } = rpc;
+  return {
+    async neutralService_getInbox({ inboxFilter, ...walk }, { auth, responseBudget }) {
+      const owner = auth.address;
+      const ranges = inboxRanges(owner, inboxFilter);
+      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...pageBounds(rpc, responseBudget) });
+      return rawJson(`{"address":"${owner}",${pageMembers(page, responseBudget)}}`);
+    },
+
+    async neutralService_getChat({ inboxFilter, ...walk }, { auth, responseBudget }) {
+      const owner = auth.address;
+      const peer = inboxFilter.chat?.toLowerCase() ?? (await store.latestPeer(owner));
+      if (peer === undefined) {
+        throw RpcError.invalidParams("inboxFilter.chat", "is required: this user has no chat yet", { param: "inboxFilter" });
+      }
+      const ranges = chatRanges(peer, inboxFilter.folder);
+      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...pageBounds(rpc, responseBudget) });
+      return rawJson(`{"id":"${peer}",${pageMembers(page, responseBudget)}}`);
+    },
+
+    neutralService_subscribe({ filter, after }, context) {
+      const { auth, signal, lastEventId } = context;
+      const subscriptions = rpc.live?.subscriptions;
+      if (!subscriptions) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: this node does not stream (neutralService_subscribe)");
+      if (auth.kind === "node") throw new RpcError(ErrorCode.Forbidden, "Forbidden: streams are for accounts, not nodes", { reason: "not an account" });
+      if (lastEventId !== undefined && !MESSAGE_ID_PATTERN.test(lastEventId)) {
+        throw RpcError.invalidParams("Last-Event-ID", "must be a message id (decimal digits, no leading zeros): the id of the last event received", { param: "Last-Event-ID" });
+      }
+      const owner = auth.address;
+      const chat = "chat" in filter ? filter.chat?.toLowerCase() : undefined;
+      const selection: StreamSelection = {
+        owner,
+        ranges: chat === undefined ? inboxRanges(owner, filter as InboxFilter) : chatRanges(chat, filter.folder),
+        ...(filter.since !== undefined && { since: filter.since }),
+        ...(filter.until !== undefined && { until: filter.until }),
+      };
+      const start = lastEventId ?? after;
+      return subscriptions.open({
+        selection,
+        client: context.client ?? auth.address,
+        after: start === undefined ? 0 : cursorValue(start),
+        ...(auth.expiresAt !== undefined && { expiresAt: auth.expiresAt }),
+        signal,
+      });
+    },
+  };
+}
