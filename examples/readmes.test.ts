@@ -4,7 +4,8 @@
 // - ts, tsx, js, mjs: type-checked strictly (the repository's tsconfig.base.json), all blocks in
 //   one TypeScript program, in a throwaway project that depends on every workspace package and
 //   resolves it through its package.json exports, as an app would. Each block is its own module.
-// - json: must parse.
+// - json: must parse. toml (a relay's --config file): must parse; the relay's own tests also read its
+//   README's example as a config (src/config.test.ts).
 // - sh, bash, shell, console (the `$ ` lines): every command it runs must exist: `pnpm <script>`
 //   (in the package.json of the repository or of the README's package; `--filter` names a
 //   workspace package that has it), `node <file>` (on disk, from the repository root or the
@@ -25,6 +26,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generatePrivateKey } from "@neutral/client";
 import { startRelay } from "@neutral/relay/testing";
+import { parse as parseToml } from "smol-toml";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -103,6 +105,7 @@ const where = (block: Block) => `${block.readme}:${block.line - 1}`;
 const TYPESCRIPT: Record<string, string> = { ts: ".ts", typescript: ".ts", tsx: ".tsx", js: ".mjs", javascript: ".mjs", mjs: ".mjs" };
 const SHELL = new Set(["sh", "bash", "shell", "console"]);
 const JSON_LANGS = new Set(["json"]);
+const TOML_LANGS = new Set(["toml"]);
 const SHOWN = new Set(["", "text", "nginx", "yaml"]);
 
 const checked = allBlocks.filter((block) => block.directive === undefined || block.directive === "run");
@@ -514,7 +517,7 @@ describe("every README's code blocks", () => {
   it("are found: every README.md outside node_modules, every block closed, every language known", () => {
     expect(readmes.map(rel)).toEqual(expect.arrayContaining(["README.md", "packages/relay/README.md", "packages/server/README.md", "seeds/README.md", "examples/README.md"]));
     expect(allBlocks.filter((block) => !block.closed).map(where), "unclosed fences").toEqual([]);
-    const known = (lang: string) => lang in TYPESCRIPT || SHELL.has(lang) || JSON_LANGS.has(lang) || SHOWN.has(lang);
+    const known = (lang: string) => lang in TYPESCRIPT || SHELL.has(lang) || JSON_LANGS.has(lang) || TOML_LANGS.has(lang) || SHOWN.has(lang);
     expect(allBlocks.filter((block) => !known(block.lang)).map((block) => `${where(block)}: \`\`\`${block.lang}`), "languages this test does not know").toEqual([]);
   });
 
@@ -570,6 +573,20 @@ describe("every README's code blocks", () => {
       // A relay start and one node process per block (each ≤ 30 s).
       120_000,
     );
+  });
+
+  it("toml: parse", () => {
+    const blocks = checked.filter((block) => TOML_LANGS.has(block.lang));
+    expect(blocks.length, "the relay README's example config").toBeGreaterThan(0);
+    const problems: string[] = [];
+    for (const block of blocks) {
+      try {
+        parseToml(block.code);
+      } catch (error) {
+        problems.push(`${where(block)}: ${(error as Error).message.split("\n")[0]}`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 
   it("json: parse", () => {
