@@ -1,9 +1,9 @@
 // Keeps the repository README's quick start true: its SDK snippet and its CLI session run, exactly
 // as written, against a fresh relay (only NEUTRAL_URL points them at it).
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { runAsync } from "@neutral/test-support/exec";
 import { startRelay, type RunningRelay } from "@neutral/relay/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -34,15 +34,15 @@ describe("the README's quick start", () => {
     expect(snippet("sdk")).toBe(readFileSync(path.join(examples, "hello.mjs"), "utf8"));
   });
 
-  it("SDK: node examples/hello.mjs prints Bob's decrypted, verified message", () => {
-    const run = spawnSync(process.execPath, ["examples/hello.mjs"], { cwd: root, env: env(), encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "pipe"] });
+  it("SDK: node examples/hello.mjs prints Bob's decrypted, verified message", async () => {
+    const run = await runAsync(process.execPath, ["examples/hello.mjs"], { cwd: root, env: env(), timeoutMs: 30_000 });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout.trim()).toMatch(/^0x[0-9a-f]{40} Hello, Bob! ✓ verified$/);
   });
 
-  it("CLI: the shell session ends with Bob's inbox showing the message, verified", () => {
-    const run = spawnSync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", snippet("cli")], { cwd: root, env: env(), encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"] });
+  it("CLI: the shell session ends with Bob's inbox showing the message, verified", async () => {
+    const run = await runAsync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", snippet("cli")], { cwd: root, env: env(), timeoutMs: 60_000 });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n");

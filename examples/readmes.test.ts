@@ -19,12 +19,12 @@
 // The quick start's two blocks are run too, and compared with examples/ (quickstart.test.ts).
 // Relative links of every Markdown file must reach a file, and their #anchors a heading (GitHub's
 // ids) of that file.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generatePrivateKey } from "@neutral/client";
+import { runAsync } from "@neutral/test-support/exec";
 import { startRelay } from "@neutral/relay/testing";
 import { parse as parseToml } from "smol-toml";
 import ts from "typescript";
@@ -180,11 +180,11 @@ function typeCheck({ dir, files }: { dir: string; files: Map<string, Block> }): 
 }
 
 /** Runs a block, transpiled to JavaScript beside it, with `env`; its problem, if any. */
-function runBlock(file: string, block: Block, env: Record<string, string>): string | undefined {
+async function runBlock(file: string, block: Block, env: Record<string, string>): Promise<string | undefined> {
   const js = ts.transpileModule(block.code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
   const script = file.replace(/\.[a-z]+$/, ".run.mjs");
   writeFileSync(script, js);
-  const result = spawnSync(process.execPath, [script], { cwd: path.dirname(script), encoding: "utf8", timeout: 30_000, env: { ...process.env, ...env } });
+  const result = await runAsync(process.execPath, [script], { cwd: path.dirname(script), timeoutMs: 30_000, env: { ...process.env, ...env } });
   if (result.status === 0 && result.stderr === "") return undefined;
   return `${where(block)}: exit ${result.status ?? result.signal}\n${result.stderr}${result.stdout}`;
 }
@@ -308,9 +308,9 @@ function shellSource(block: Block): string {
   return lines.join("\n");
 }
 
-function run(args: string[]): string {
-  const result = spawnSync(process.execPath, args, { cwd: root, encoding: "utf8", timeout: 30_000, env: { ...process.env, NEUTRAL_KEY: "", NO_COLOR: "1" } });
-  if (result.status !== 0) throw new Error(`node ${args.join(" ")} failed (${result.status}): ${result.stderr}`);
+async function run(args: string[]): Promise<string> {
+  const result = await runAsync(process.execPath, args, { cwd: root, timeoutMs: 30_000, env: { ...process.env, NEUTRAL_KEY: "", NO_COLOR: "1" } });
+  if (result.status !== 0) throw new Error(`node ${args.join(" ")} failed (${result.status ?? result.signal}): ${result.stderr}`);
   return result.stdout;
 }
 
@@ -319,12 +319,18 @@ const flagsIn = (help: string) => new Set([...help.matchAll(/(?<![\w-])(--[a-z][
 const CLI_MAIN = path.join(root, "packages/cli/dist/main.js");
 const OPENRPC_MAIN = path.join(root, "packages/openrpc/bin/neutral-openrpc.mjs");
 const RELAY_MAIN = path.join(root, "packages/relay/dist/main.js");
+/** Every `--help` the shell checks read, fetched once beforehand (loadHelp): the checks themselves stay synchronous. */
 const helpCache = new Map<string, string>();
 const help = (main: string, ...args: string[]) => {
-  const key = [main, ...args].join(" ");
-  if (!helpCache.has(key)) helpCache.set(key, run([main, ...args, "--help"]));
-  return helpCache.get(key)!;
+  const text = helpCache.get([main, ...args].join(" "));
+  if (text === undefined) throw new Error(`${[main, ...args].join(" ")} --help was not loaded (loadHelp)`);
+  return text;
 };
+async function loadHelp(): Promise<void> {
+  const fetch = async (main: string, ...args: string[]) => helpCache.set([main, ...args].join(" "), await run([main, ...args, "--help"]));
+  await Promise.all([fetch(RELAY_MAIN), fetch(OPENRPC_MAIN), fetch(CLI_MAIN)]);
+  for (const command of cliCommands()) await fetch(CLI_MAIN, command);
+}
 /** The commands `neutral --help` lists under "Commands:". */
 const cliCommands = () => {
   const section = /^Commands:\n((?: {2}.*\n)+)/m.exec(help(CLI_MAIN))?.[1] ?? "";
@@ -513,6 +519,8 @@ function checkLinks(file: string): string[] {
 
 // ---- the tests -------------------------------------------------------------------------------
 
+beforeAll(loadHelp, 180_000);
+
 describe("every README's code blocks", () => {
   it("are found: every README.md outside node_modules, every block closed, every language known", () => {
     expect(readmes.map(rel)).toEqual(expect.arrayContaining(["README.md", "packages/relay/README.md", "packages/server/README.md", "seeds/README.md", "examples/README.md"]));
@@ -564,7 +572,8 @@ describe("every README's code blocks", () => {
         expect(runs.length).toBeGreaterThan(0);
         const relay = await startRelay();
         try {
-          const problems = runs.map(([file, block]) => runBlock(file, block, { NEUTRAL_URL: relay.url, NEUTRAL_KEY: generatePrivateKey() }));
+          const problems: (string | undefined)[] = [];
+          for (const [file, block] of runs) problems.push(await runBlock(file, block, { NEUTRAL_URL: relay.url, NEUTRAL_KEY: generatePrivateKey() }));
           expect(problems.filter((problem) => problem !== undefined)).toEqual([]);
         } finally {
           await relay.stop();

@@ -1,13 +1,13 @@
 // The package as users get it: `pnpm pack`, installed with plain npm into a fresh project that
 // type-checks under `strict` + `nodenext` and then sends and reads a message against a real relay.
 // publint and arethetypeswrong check the exports.
-import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startRelay, type RunningRelay } from "@neutral/relay/testing";
+import { runAsync } from "@neutral/test-support/exec";
 import { publint } from "publint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_KEYS } from "./test/wallet.js";
@@ -16,6 +16,13 @@ const packageDir = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const tsc = require.resolve("typescript/bin/tsc");
 const attw = path.join(packageDir, "node_modules", ".bin", "attw");
+/** Runs a program to its end (without blocking the event loop: see @neutral/test-support/exec); throws when it fails. */
+async function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+  const ran = await runAsync(command, args, { cwd: options.cwd ?? packageDir, env: options.env ?? process.env, timeoutMs: 180_000 });
+  if (ran.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${ran.status ?? ran.signal}): ${ran.stderr}${ran.stdout}`);
+  return ran.stdout;
+}
+const spawnAsync = (command: string, args: string[], cwd = packageDir) => runAsync(command, args, { cwd, env: process.env, timeoutMs: 180_000 });
 const quietNpmEnv = { ...process.env, npm_config_loglevel: "error", npm_config_fund: "false", npm_config_audit: "false", npm_config_update_notifier: "false" };
 
 let work: string;
@@ -27,18 +34,18 @@ let relay: RunningRelay;
 beforeAll(async () => {
   if (!existsSync(path.join(packageDir, "dist", "index.js"))) throw new Error("build the package first (pnpm build); turbo's test task does");
   work = mkdtempSync(path.join(os.tmpdir(), "neutral-client-pack-"));
-  execFileSync("pnpm", ["pack", "--pack-destination", work], { cwd: packageDir, stdio: "pipe" });
+  await run("pnpm", ["pack", "--pack-destination", work]);
   tarball = path.join(work, readdirSync(work).find((name) => name.endsWith(".tgz"))!);
   // Its one workspace dependency, packed the same way (as the registry would serve it).
   const protocolDir = path.join(work, "protocol");
   mkdirSync(protocolDir);
-  execFileSync("pnpm", ["pack", "--pack-destination", protocolDir], { cwd: path.join(packageDir, "../protocol"), stdio: "pipe" });
+  await run("pnpm", ["pack", "--pack-destination", protocolDir], { cwd: path.join(packageDir, "../protocol") });
   protocolTarball = path.join(protocolDir, readdirSync(protocolDir).find((name) => name.endsWith(".tgz"))!);
 
   consumer = path.join(work, "consumer");
   mkdirSync(consumer);
   writeFileSync(path.join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  execFileSync("npm", ["install", "--no-package-lock", "--prefer-offline", protocolTarball, tarball], { cwd: consumer, stdio: "pipe", env: quietNpmEnv });
+  await run("npm", ["install", "--no-package-lock", "--prefer-offline", protocolTarball, tarball], { cwd: consumer, env: quietNpmEnv });
   relay = await startRelay();
 }, 240_000);
 
@@ -48,23 +55,23 @@ afterAll(async () => {
 });
 
 describe("the packed package", () => {
-  it("ships the built code and types, and none of the tests or test vectors", () => {
-    const listing = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
+  it("ships the built code and types, and none of the tests or test vectors", async () => {
+    const listing = (await run("tar", ["-tzf", tarball])).split("\n");
     expect(listing).toContain("package/dist/index.js");
     expect(listing).toContain("package/dist/index.d.ts");
     expect(listing).toContain("package/dist/neutral.d.ts");
     expect(listing.filter((file) => /\.test\.|test-|vectors\//.test(file))).toEqual([]);
   });
 
-  it("has no workspace-only dependencies", () => {
-    const manifest = JSON.parse(execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" })) as Record<string, Record<string, string>>;
+  it("has no workspace-only dependencies", async () => {
+    const manifest = JSON.parse(await run("tar", ["-xzOf", tarball, "package/package.json"])) as Record<string, Record<string, string>>;
     const runtime = { ...manifest.dependencies, ...manifest.peerDependencies };
     expect(Object.keys(runtime).sort()).toEqual(["@neutral/protocol", "@noble/ciphers", "@noble/curves", "@noble/hashes"]);
     expect(JSON.stringify(manifest)).not.toContain("workspace:");
   });
 
   // tsc takes ~3 s alone and far longer beside the other suites on a 2-core machine: these get 2 minutes.
-  it("type-checks in a fresh project under strict + nodenext, then sends and reads a message in Node", { timeout: 120_000 }, () => {
+  it("type-checks in a fresh project under strict + nodenext, then sends and reads a message in Node", { timeout: 120_000 }, async () => {
     writeFileSync(
       path.join(consumer, "tsconfig.json"),
       JSON.stringify({
@@ -103,19 +110,19 @@ export async function conversation(url: string, aliceKey: \`0x\${string}\`, bobK
       path.join(consumer, "run.mjs"),
       `import { conversation } from "./out/conversation.js";\nconsole.log(await conversation(process.argv[2], process.argv[3], process.argv[4]));\n`,
     );
-    const compiled = spawnSync(process.execPath, [tsc, "-p", consumer], { encoding: "utf8" });
+    const compiled = await spawnAsync(process.execPath, [tsc, "-p", consumer]);
     expect(compiled.stdout + compiled.stderr).toBe("");
     expect(compiled.status).toBe(0);
 
-    const run = spawnSync(process.execPath, ["run.mjs", relay.url, TEST_KEYS.alice, TEST_KEYS.bob], { cwd: consumer, encoding: "utf8" });
-    expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout)).toEqual({ node: relay.address, sent: expect.stringMatching(/^\d+$/), read: ["hello from a fresh project:true"], code: "INVALID_ARGUMENT", exported: [1, 1, 0] });
+    const conversation = await spawnAsync(process.execPath, ["run.mjs", relay.url, TEST_KEYS.alice, TEST_KEYS.bob], consumer);
+    expect(conversation.stderr).toBe("");
+    expect(JSON.parse(conversation.stdout)).toEqual({ node: relay.address, sent: expect.stringMatching(/^\d+$/), read: ["hello from a fresh project:true"], code: "INVALID_ARGUMENT", exported: [1, 1, 0] });
   });
 
-  it("fails to type-check a misuse (the check above can fail)", { timeout: 120_000 }, () => {
+  it("fails to type-check a misuse (the check above can fail)", { timeout: 120_000 }, async () => {
     writeFileSync(path.join(consumer, "misuse.ts"), `import { createNeutral } from "@neutral/client";\ncreateNeutral({ url: "http://x", account: 42 });\n`);
     writeFileSync(path.join(consumer, "tsconfig.misuse.json"), JSON.stringify({ extends: "./tsconfig.json", files: ["misuse.ts"], compilerOptions: { noEmit: true } }));
-    const compiled = spawnSync(process.execPath, [tsc, "-p", path.join(consumer, "tsconfig.misuse.json")], { encoding: "utf8" });
+    const compiled = await spawnAsync(process.execPath, [tsc, "-p", path.join(consumer, "tsconfig.misuse.json")]);
     expect(compiled.status).not.toBe(0);
     expect(compiled.stdout).toContain("misuse.ts");
   });
@@ -127,9 +134,9 @@ export async function conversation(url: string, aliceKey: \`0x\${string}\`, bobK
     expect(messages).toEqual([]);
   });
 
-  it("passes arethetypeswrong (ESM-only profile)", { timeout: 120_000 }, () => {
+  it("passes arethetypeswrong (ESM-only profile)", { timeout: 120_000 }, async () => {
     // esm-only: CommonJS `require` resolutions are out of scope (the package is ESM-only, Node ≥ 20).
-    const result = spawnSync(attw, [tarball, "--profile", "esm-only", "--format", "ascii"], { encoding: "utf8" });
+    const result = await spawnAsync(attw, [tarball, "--profile", "esm-only", "--format", "ascii"]);
     expect(result.stdout).toMatch(/node16 \(from ESM\): 🟢 \(ESM\)/);
     expect(result.stdout).toMatch(/bundler: 🟢/);
     expect(result.status, result.stdout).toBe(0);
