@@ -227,20 +227,14 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
 
   const config: Record<string, unknown> = {};
   for (const { path, setting } of SETTINGS_LIST) {
+    // Its section exists even when none of its settings has a value (e.g. metrics without a port).
+    let section = config;
+    for (const key of path.slice(0, -1)) section = (section[key] ??= {}) as Record<string, unknown>;
     const source = given(setting);
-    let value: unknown;
-    if (source !== undefined) value = setting.parse(source.texts, source.name);
-    else if (setting.default !== undefined) value = setting.parse([setting.default], `the default of --${setting.flag}`);
-    else if (setting.multiple) value = setting.parse([], `--${setting.flag}`);
-    else continue; // no value: absent
-    let section = config;
-    for (const key of path.slice(0, -1)) section = (section[key] ??= {}) as Record<string, unknown>;
-    section[path[path.length - 1]!] = value;
-  }
-  // Every section exists even when none of its settings has a value (e.g. metrics without a port).
-  for (const { path } of SETTINGS_LIST) {
-    let section = config;
-    for (const key of path.slice(0, -1)) section = (section[key] ??= {}) as Record<string, unknown>;
+    if (source !== undefined) section[path[path.length - 1]!] = setting.parse(source.texts, source.name);
+    else if (setting.default !== undefined) section[path[path.length - 1]!] = setting.parse([setting.default], `the default of --${setting.flag}`);
+    else if (setting.multiple) section[path[path.length - 1]!] = setting.parse([], `--${setting.flag}`);
+    // else: no value, absent
   }
   const relayConfig = config as RelayConfig;
   checkSettings(relayConfig);

@@ -82,11 +82,11 @@ export function createStdoutSink(out: NodeJS.WritableStream & { writableLength: 
 let sink: StdoutSink | undefined;
 
 /**
- * JSON lines on stdout (pino). Nothing here ever receives a token, a key or a message body: the
- * access log names the caller by address only.
+ * JSON lines on stdout (pino), or to `destination` (a node in a test's process keeps them). Nothing
+ * here ever receives a token, a key or a message body: the access log names the caller by address only.
  */
-export function createLogger(level: LogLevel, bindings: Record<string, unknown> = {}): Logger {
-  if (!sink) {
+export function createLogger(level: LogLevel, bindings: Record<string, unknown> = {}, destination?: { write(line: string): void }): Logger {
+  if (!destination && !sink) {
     sink = createStdoutSink(process.stdout);
     // A warning Node prints to a stderr whose reader is gone must not crash the node either.
     process.stderr.on("error", () => {});
@@ -98,7 +98,7 @@ export function createLogger(level: LogLevel, bindings: Record<string, unknown> 
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    sink,
+    destination ?? sink,
   );
 }
 

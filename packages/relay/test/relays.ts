@@ -2,30 +2,22 @@
 import { afterEach } from "vitest";
 import { startNode, startRelay, type InProcessNode, type InProcessOptions, type RunningRelay, type StartOptions } from "../testing/index.js";
 
-/** Registers the `afterEach` that stops them; returns the function that starts one. */
-export function relaysPerTest(): (options?: StartOptions) => Promise<RunningRelay> {
-  let running: RunningRelay[] = [];
+/** Registers the `afterEach` that stops what `start` started in the test; returns the function that starts one. */
+function stoppedAfterEach<Options, Started extends { stop(): Promise<unknown> }>(start: (options: Options) => Promise<Started>): (options?: Options) => Promise<Started> {
+  let running: Started[] = [];
   afterEach(async () => {
-    await Promise.all(running.map((relay) => relay.stop()));
+    await Promise.all(running.map((started) => started.stop()));
     running = [];
   });
-  return async (options = {}) => {
-    const relay = await startRelay(options);
-    running.push(relay);
-    return relay;
+  return async (options = {} as Options) => {
+    const started = await start(options);
+    running.push(started);
+    return started;
   };
 }
 
+/** Relays in processes of their own (startRelay). */
+export const relaysPerTest = (): ((options?: StartOptions) => Promise<RunningRelay>) => stoppedAfterEach(startRelay);
+
 /** The same for nodes in this process (startNode): for protocol tests, which need no process of their own. */
-export function nodesPerTest(): (options?: InProcessOptions) => Promise<InProcessNode> {
-  let running: InProcessNode[] = [];
-  afterEach(async () => {
-    await Promise.all(running.map((node) => node.stop()));
-    running = [];
-  });
-  return async (options = {}) => {
-    const node = await startNode(options);
-    running.push(node);
-    return node;
-  };
-}
+export const nodesPerTest = (): ((options?: InProcessOptions) => Promise<InProcessNode>) => stoppedAfterEach(startNode);

@@ -3,7 +3,6 @@
 // 1–4 s a relay on a loaded 2-core machine), the same HTTP. Only process behaviour (signals,
 // kill -9, workers, the command line) needs `startRelay`.
 import { rmSync } from "node:fs";
-import { pino } from "pino";
 import type { RelayNode } from "@neutral/relay";
 import { tempDir } from "./temp.js";
 
@@ -42,25 +41,17 @@ export async function stopRunningNodes(): Promise<void> {
 
 export async function startNode(options: InProcessOptions = {}): Promise<InProcessNode> {
   // Loaded at the first node: a test file that only spawns relays never loads the relay itself.
-  const { createNode, parseConfig } = await import("@neutral/relay");
+  const { createLogger, createNode, parseConfig } = await import("@neutral/relay");
   const dataDir = options.dataDir ?? tempDir();
   const created = options.dataDir === undefined;
   const parsed = parseConfig(["--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, "--workers", "1", "--rate-limit", "0", ...(options.args ?? [])], options.env ?? {});
   if (parsed.help) throw new Error("startNode: --help is not a node");
   const logs: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: parsed.config.logLevel, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
-    { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
-  );
+  const logger = createLogger(parsed.config.logLevel, {}, { write: (line) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
   let node: RelayNode;
-  try {
-    node = await createNode(parsed.config, { logger });
-  } catch (error) {
-    if (created) rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
   let url: string;
   try {
+    node = await createNode(parsed.config, { logger });
     url = await node.listen(); // closes the storage if it fails
   } catch (error) {
     if (created) rmSync(dataDir, { recursive: true, force: true });

@@ -46,8 +46,11 @@ interface Common {
 /** A setting before the table names it (its key gives the flag and the variable unless they are given). */
 export type Declared<T, Required extends boolean> = Omit<Setting<T, Required>, "flag" | "env"> & { readonly flag: string | undefined; readonly env: string | undefined };
 
-function declare<T, Required extends boolean>(common: Common, rest: Omit<Setting<T, Required>, "flag" | "env" | "help" | "defaultNote" | "docs">): Declared<T, Required> {
-  return { flag: common.flag, env: common.env, help: common.help, defaultNote: common.defaultNote, docs: common.docs, ...rest };
+type Kind<T, Required extends boolean> = Pick<Setting<T, Required>, "default" | "required" | "parse"> & Partial<Pick<Setting<T, Required>, "multiple" | "secret" | "range">>;
+
+/** A setting of `kind`: single, not secret and without a range unless the kind says so. */
+function declare<T, Required extends boolean>(common: Common, kind: Kind<T, Required>): Declared<T, Required> {
+  return { flag: common.flag, env: common.env, help: common.help, defaultNote: common.defaultNote, docs: common.docs, multiple: false, secret: false, range: undefined, ...kind };
 }
 
 const single = (texts: readonly string[]): string => texts[texts.length - 1]!;
@@ -59,8 +62,6 @@ export function integer(options: Common & { min: number; max: number; default?: 
   const { min, max } = options;
   return declare(options, {
     default: options.default === undefined ? undefined : String(options.default),
-    multiple: false,
-    secret: false,
     range: { min, max },
     required: options.default !== undefined,
     parse(texts, name) {
@@ -73,7 +74,7 @@ export function integer(options: Common & { min: number; max: number; default?: 
 
 /** Any text. */
 export function text(options: Common & { default: string }): Declared<string, true> {
-  return declare(options, { default: options.default, multiple: false, secret: false, range: undefined, required: true, parse: single });
+  return declare(options, { default: options.default, required: true, parse: single });
 }
 
 /** One of `values`. */
@@ -81,9 +82,6 @@ export function choice<const V extends string>(options: Common & { values: reado
   const { values } = options;
   return declare(options, {
     default: options.default,
-    multiple: false,
-    secret: false,
-    range: undefined,
     required: true,
     parse(texts, name) {
       const text = single(texts);
@@ -97,9 +95,7 @@ export function choice<const V extends string>(options: Common & { values: reado
 export function secret(options: Common & { pattern: RegExp; expected: string }): Declared<string, false> {
   return declare(options, {
     default: undefined,
-    multiple: false,
     secret: true,
-    range: undefined,
     required: false,
     parse(texts, name) {
       const text = single(texts);
@@ -115,9 +111,6 @@ const DURATION_UNITS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
 export function duration(options: Common & { default: string; maxDays: number }): Declared<number, true> {
   return declare(options, {
     default: options.default,
-    multiple: false,
-    secret: false,
-    range: undefined,
     required: true,
     parse(texts, name) {
       const text = single(texts);
@@ -147,7 +140,7 @@ export function baseUrl(name: string, text: string): string {
 
 /** An http(s) base URL, kept without its trailing slash. */
 export function url(options: Common): Declared<string, false> {
-  return declare(options, { default: undefined, multiple: false, secret: false, range: undefined, required: false, parse: (texts, name) => baseUrl(name, single(texts)) });
+  return declare(options, { default: undefined, required: false, parse: (texts, name) => baseUrl(name, single(texts)) });
 }
 
 /**
@@ -158,8 +151,6 @@ export function list<T>(options: Common & { item: (text: string, name: string) =
   return declare(options, {
     default: undefined,
     multiple: true,
-    secret: false,
-    range: undefined,
     required: true,
     parse(texts, name) {
       const items = texts
