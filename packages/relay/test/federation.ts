@@ -15,8 +15,14 @@ export const freePort = async (): Promise<number> => (await freePorts(1))[0]!;
 export type TestNode = FederatedNode;
 export type { Federation };
 
-/** Fast retries for tests: a node that comes back is retried within a second. */
-export const FAST_RETRIES = ["--retry-backoff-ms", "50", "--retry-backoff-max-ms", "500", "--delivery-wait-ms", "2000"];
+/**
+ * Fast retries for tests: a node that comes back is retried within a second. A send waits up to 10 s
+ * for the other node's receipt: the wait ends as soon as it comes, and a loaded 2-core CI machine
+ * once took more than the default 2 s for a federation's first delivery. A send whose receipt cannot
+ * come (its node down, the message refused for now) waits all of it.
+ */
+export const DELIVERY_WAIT_MS = 10_000;
+export const FAST_RETRIES = ["--retry-backoff-ms", "50", "--retry-backoff-max-ms", "500", "--delivery-wait-ms", String(DELIVERY_WAIT_MS)];
 
 /** `count` nodes (keys: NODE_KEYS, or `keyOf`), each a peer of every other, with fast retries; not started. */
 export function federation(options: Omit<FederationOptions, "keys" | "start"> & { count: number; keyOf?: (index: number) => `0x${string}` }): Promise<Federation> {

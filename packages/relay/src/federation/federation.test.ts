@@ -6,7 +6,7 @@ import { messageDigest, receiptDigest } from "../crypto/eip712.js";
 import { loadSecp256k1 } from "../crypto/secp256k1.js";
 import { TEST_KEYS } from "@neutral/protocol/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { account, eventually, federation, startAll, type Federation, type StoredMessage, type TestNode } from "../../test/federation.js";
+import { account, DELIVERY_WAIT_MS, eventually, federation, startAll, type Federation, type StoredMessage, type TestNode } from "../../test/federation.js";
 
 const curve = loadSecp256k1();
 const alice = account(TEST_KEYS.alice);
@@ -60,7 +60,7 @@ describe("three nodes", () => {
       { url: b!.url, address: b!.address },
       { url: c!.url, address: c!.address },
     ]);
-    expect(info.limits).toMatchObject({ deliveryWaitMs: 2000, retryPeriodSeconds: 259_200 });
+    expect(info.limits).toMatchObject({ deliveryWaitMs: DELIVERY_WAIT_MS, retryPeriodSeconds: 259_200 });
   });
 
   it("any node answers getHome and getKey for an account homed on another, as its account signed them", async () => {
