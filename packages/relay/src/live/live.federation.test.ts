@@ -21,8 +21,9 @@ describe("live delivery across nodes", () => {
   }, 60_000);
 
   it("a message delivered from another node reaches its recipient's stream; the sender's pending copy turns delivered as a status event; one undelivered past the retry period, failed", { timeout: 120_000 }, async () => {
-    // A retry period B's restart fits in, and a failure the test can wait for.
-    fed = await federation({ count: 2, args: ["--retry-period", "8"] });
+    // A retry period B's restart fits in after a pending send's whole wait (B down: 3 s), and a
+    // failure the test can wait for.
+    fed = await federation({ count: 2, args: ["--retry-period", "15", "--delivery-wait-ms", "3000"] });
     const [a, b] = fed.nodes as [TestNode, TestNode];
     await startAll(fed.nodes);
     await alice.homeAt(a);

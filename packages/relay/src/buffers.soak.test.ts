@@ -1,6 +1,6 @@
-// Memory held for clients (issue 19, findings 5 and 2): stalled request bodies and answers nobody
-// reads are bounded per client address and per process, refused cleanly past the bound, and let go
-// of in bounded time. Real relays on loopback; each client from its own address in 127.0.0.0/8.
+// Soak (pnpm test:soak). Memory held for clients (issue 19, findings 5 and 2): floods of stalled
+// request bodies and of answers nobody reads are bounded per client address and per process,
+// refused cleanly past the bound, and let go of in bounded time. Real relays on loopback; each client from its own address in 127.0.0.0/8.
 import type net from "node:net";
 import { describe, expect, it } from "vitest";
 import { childPids, connectFrom, httpFrom, NODE_INFO, pssBytes, serves, sleep } from "../test/clients.js";
