@@ -24,11 +24,18 @@ export type { Federation };
 export const DELIVERY_WAIT_MS = 10_000;
 export const FAST_RETRIES = ["--retry-backoff-ms", "50", "--retry-backoff-max-ms", "500", "--delivery-wait-ms", String(DELIVERY_WAIT_MS)];
 
-/** `count` nodes (keys: NODE_KEYS, or `keyOf`), each a peer of every other, with fast retries; not started. */
-export function federation(options: Omit<FederationOptions, "keys" | "start"> & { count: number; keyOf?: (index: number) => `0x${string}` }): Promise<Federation> {
-  const { count, keyOf, args, ...rest } = options;
+/**
+ * `count` nodes (keys: NODE_KEYS, or `keyOf`), each a peer of every other, with fast retries; not
+ * started. Built in this process (protocol tests) unless the test needs processes: `processes: true`
+ * for `crash()` (kill -9), or `workers`.
+ */
+export function federation(
+  options: Omit<FederationOptions, "keys" | "start" | "inProcess"> & { count: number; keyOf?: (index: number) => `0x${string}`; processes?: boolean },
+): Promise<Federation> {
+  const { count, keyOf, args, processes, ...rest } = options;
   const keys = Array.from({ length: count }, (_, i) => keyOf?.(i) ?? NODE_KEYS[i]!);
-  return startFederation({ ...rest, keys, args: [...FAST_RETRIES, ...(args ?? [])], start: false });
+  const inProcess = !processes && (rest.workers === undefined || rest.workers === 1);
+  return startFederation({ ...rest, keys, args: [...FAST_RETRIES, ...(args ?? [])], start: false, inProcess });
 }
 
 export const startAll = (nodes: readonly TestNode[]) => Promise.all(nodes.map((node) => node.start()));

@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { startRelay, tempDir, type RunningRelay, type StartOptions } from "./index.js";
+import { startNode } from "./in-process.js";
 
 /** Free loopback ports, all asked at once (so they differ), released before they are used. */
 export async function freePorts(count: number): Promise<number[]> {
@@ -45,15 +46,18 @@ export interface FederatedNode {
   /** host:port: the SIWE domain its tokens name. */
   readonly domain: string;
   readonly dataDir: string;
-  /** The running relay; undefined while stopped. */
-  relay: RunningRelay | undefined;
+  /** The running relay (a process, or a node in this process with `inProcess`); undefined while stopped. */
+  relay: FederatedRelay | undefined;
   /** Starts (or starts again) the relay on the same port, key and data dir. */
-  start(): Promise<RunningRelay>;
-  /** SIGTERM, and waits for it to exit. */
+  start(): Promise<FederatedRelay>;
+  /** SIGTERM, and waits for it to exit (in process: closes it, in-flight requests finished). */
   stop(): Promise<void>;
-  /** SIGKILL to its whole process group. */
+  /** SIGKILL to its whole process group; refused for a node in this process (start it as a process). */
   crash(): Promise<void>;
 }
+
+/** What a test sees of a federated node's relay, whichever way it runs. */
+export type FederatedRelay = Pick<RunningRelay, "url" | "domain" | "address" | "dataDir" | "logs">;
 
 export interface Federation {
   nodes: FederatedNode[];
@@ -74,15 +78,23 @@ export interface FederationOptions {
   pinned?: (from: number, to: number) => boolean;
   env?: StartOptions["env"];
   workers?: number;
+  /**
+   * Each node built in this process (`startNode`: real HTTP on loopback, a real SQLite file) rather
+   * than spawned: no process start-up, but no `crash()` and no `workers` either. Default false.
+   */
+  inProcess?: boolean;
   /** Start every node now (default true); false leaves them to `node.start()`. */
   start?: boolean;
 }
 
 export async function startFederation(options: FederationOptions): Promise<Federation> {
+  if (options.inProcess && options.workers !== undefined && options.workers !== 1) throw new Error("startFederation: nodes in this process have no workers");
   const ports = await freePorts(options.keys.length);
   const addresses = options.keys.map((key) => nodeAddressOf(key));
   const nodes = options.keys.map((initialKey, i): FederatedNode => {
     const dataDir = tempDir(`neutral-federation-${i}-`);
+    let stopRelay: () => Promise<void> = async () => {};
+    let crashRelay: () => Promise<void> = async () => {};
     const peers = ports.flatMap((port, j) => {
       if (j === i) return [];
       const url = options.peerUrl?.(i, j) ?? `http://127.0.0.1:${port}`;
@@ -99,23 +111,29 @@ export async function startFederation(options: FederationOptions): Promise<Feder
       relay: undefined,
       async start() {
         if (node.relay) return node.relay;
-        node.relay = await startRelay({
-          dataDir,
-          args: ["--port", String(node.port), "--node-key", node.key, ...peers, ...(options.args ?? []), ...(options.argsOf?.(i) ?? [])],
-          ...(options.env && { env: options.env }),
-          ...(options.workers !== undefined && { workers: options.workers }),
-        });
+        const args = ["--port", String(node.port), "--node-key", node.key, ...peers, ...(options.args ?? []), ...(options.argsOf?.(i) ?? [])];
+        if (options.inProcess) {
+          const started = await startNode({ dataDir, args, ...(options.env && { env: options.env }) });
+          stopRelay = () => started.stop();
+          node.relay = started;
+        } else {
+          const started = await startRelay({ dataDir, args, ...(options.env && { env: options.env }), ...(options.workers !== undefined && { workers: options.workers }) });
+          stopRelay = () => started.stop().then(() => undefined);
+          crashRelay = () => started.crash();
+          node.relay = started;
+        }
         return node.relay;
       },
       async stop() {
-        const relay = node.relay;
+        const stopping = node.relay && stopRelay;
         node.relay = undefined;
-        await relay?.stop();
+        await stopping?.();
       },
       async crash() {
-        const relay = node.relay;
+        if (options.inProcess) throw new Error("crash(): a node in this process cannot be killed; start the federation without inProcess");
+        const crashing = node.relay && crashRelay;
         node.relay = undefined;
-        await relay?.crash();
+        await crashing?.();
       },
     };
     return node;

@@ -14,7 +14,7 @@ const nodeA = fixtureSigner(TEST_KEYS.node);
 const nodeB = fixtureSigner(TEST_KEYS.peer);
 
 /** A running relay as the `account` helpers take it. */
-const asNode = (name: string, relay: RunningRelay): TestNode => ({
+const asNode = (name: string, relay: RunningRelay): TestNode & { relay: RunningRelay } => ({
   name,
   key: TEST_KEYS.node,
   address: relay.address,
@@ -56,16 +56,16 @@ describe("a PostgreSQL node with two replicas, federating", () => {
       running.push(relay);
       return asNode("B", relay);
     };
-    let b = await startB();
+    const firstB = await startB();
     await alice.homeAt(replicas[0]!);
-    await bob.homeAt(b);
-    await b.stop();
-    running.splice(running.indexOf(b.relay!), 1);
+    await bob.homeAt(firstB);
+    await firstB.stop();
+    running.splice(running.indexOf(firstB.relay), 1);
 
     const sent: StoredMessage[] = [];
     for (let i = 0; i < 100; i++) sent.push(await alice.send(replicas[i % 2]!, bob.address, i.toString(16).padStart(4, "0")));
     expect(sent.every((message) => message.status === "pending")).toBe(true);
-    b = await startB();
+    const b = await startB();
 
     const inbox = await eventually("bob to have all 100", () => bob.mailbox(b), (messages) => messages.length >= 100, 60_000);
     await new Promise((resolve) => setTimeout(resolve, 1000)); // a second drain would have come by now

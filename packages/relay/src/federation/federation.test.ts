@@ -235,7 +235,7 @@ describe("a peer that is down", () => {
   }, 120_000);
 
   it("kill -9 of A with a full outbox, then restart: every acknowledged message is delivered exactly once", async () => {
-    const started = await aliceAtABobAtB({ args: ["--delivery-wait-ms", "0"] });
+    const started = await aliceAtABobAtB({ args: ["--delivery-wait-ms", "0"], processes: true });
     const { a, b } = started;
     fed = started.fed;
     await b.stop();
@@ -249,7 +249,7 @@ describe("a peer that is down", () => {
   }, 180_000);
 
   it("kill -9 of B while batches are arriving: no message lost, none stored twice", async () => {
-    const started = await aliceAtABobAtB({ args: ["--delivery-wait-ms", "0"] });
+    const started = await aliceAtABobAtB({ args: ["--delivery-wait-ms", "0"], processes: true });
     const { a, b } = started;
     fed = started.fed;
     await b.stop();
