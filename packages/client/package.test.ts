@@ -60,6 +60,8 @@ describe("the packed package", () => {
     expect(listing).toContain("package/dist/index.js");
     expect(listing).toContain("package/dist/index.d.ts");
     expect(listing).toContain("package/dist/neutral.d.ts");
+    expect(listing).toContain("package/dist/actions/index.js");
+    expect(listing).toContain("package/dist/actions/index.d.ts");
     expect(listing.filter((file) => /\.test\.|test-|vectors\//.test(file))).toEqual([]);
   });
 
@@ -82,6 +84,7 @@ describe("the packed package", () => {
     writeFileSync(
       path.join(consumer, "conversation.ts"),
       `import { createNeutral, NeutralError, RpcError, type DecryptedMessage, type Neutral, type NodeInfo } from "@neutral/client";
+import { createNeutralContext, keyOf, type KeyOfReturnType } from "@neutral/client/actions";
 import { exportMailbox, verifyMailboxExport, type MailboxVerification } from "@neutral/client/export";
 
 export async function conversation(url: string, aliceKey: \`0x\${string}\`, bobKey: \`0x\${string}\`): Promise<string> {
@@ -102,7 +105,8 @@ export async function conversation(url: string, aliceKey: \`0x\${string}\`, bobK
   const lines: string[] = [];
   for await (const line of exportMailbox(bob)) lines.push(line);
   const summary: MailboxVerification = await verifyMailboxExport(lines);
-  return JSON.stringify({ node: info.address, sent: sent.id, read, code, exported: [summary.messages, summary.verified, summary.problems.length] });
+  const bundle: KeyOfReturnType = await keyOf(createNeutralContext({ url, account: aliceKey }), await bob.getAddress());
+  return JSON.stringify({ node: info.address, sent: sent.id, read, code, exported: [summary.messages, summary.verified, summary.problems.length], bobKey: bundle?.key === undefined ? "none" : "published" });
 }
 `,
     );
@@ -116,7 +120,7 @@ export async function conversation(url: string, aliceKey: \`0x\${string}\`, bobK
 
     const conversation = await spawnAsync(process.execPath, ["run.mjs", relay.url, TEST_KEYS.alice, TEST_KEYS.bob], consumer);
     expect(conversation.stderr).toBe("");
-    expect(JSON.parse(conversation.stdout)).toEqual({ node: relay.address, sent: expect.stringMatching(/^\d+$/), read: ["hello from a fresh project:true"], code: "INVALID_ARGUMENT", exported: [1, 1, 0] });
+    expect(JSON.parse(conversation.stdout)).toEqual({ node: relay.address, sent: expect.stringMatching(/^\d+$/), read: ["hello from a fresh project:true"], code: "INVALID_ARGUMENT", exported: [1, 1, 0], bobKey: "published" });
   });
 
   it("fails to type-check a misuse (the check above can fail)", { timeout: 120_000 }, async () => {

@@ -9,5 +9,9 @@ export default defineConfig({
     // The run's own temp dir, and every relay a test started killed at the end of the run, also
     // when it is interrupted (SIGINT/SIGTERM); the temp dir removed, a failed test's too.
     globalSetup: ["@neutral/test-support/global-setup"],
+    // Nodes built in the test's process (startNode) are the relay's built JavaScript (dist/): loaded
+    // by Node as it is, not each module through vite's transform (seconds per test file on a loaded
+    // 2-core machine).
+    server: { deps: { external: [/\/packages\/[^/]+\/dist\//] } },
   },
 });

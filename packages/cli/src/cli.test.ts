@@ -1,33 +1,57 @@
-// The built CLI, run as a child process against a real relay on loopback (no mocks).
+// The CLI against a real node on loopback (no mocks). What a command prints and exits with is run in
+// this process (`runMain`: src/cli.ts's `main`, its stdout and stderr captured, its environment given),
+// against a node built in this process too (`startNode`: real HTTP, a real SQLite file). What is
+// process behaviour runs the built CLI (dist/main.js) as a child process, as a user would: watch and
+// its signals (SIGINT, SIGTERM), `send -` (standard input), serve (a relay in a child process of its
+// own), and the bin end to end for each kind of exit (0: --help, --version, send -; 1: an unreachable
+// node; 2: no command). A relay that must be killed -9 and started again (watch's reconnect) is spawned.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startRelay, tempDir, type RunningRelay } from "@neutral/relay/testing";
+import { startNode, startRelay, stopRunningNodes, tempDir, type InProcessNode } from "@neutral/relay/testing";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localTime } from "./format.js";
 import { startOldNode } from "../test/old-node.js";
 import { closedPort, exited, runCli, spawnCli, waitFor, type CliOptions, type CliResult } from "../test/run-cli.js";
+import { runMain, type InProcessOptions } from "../test/run-in-process.js";
+
+// Each test's time limit, for a loaded 2-core machine (a CI run of every package's tests at once):
+/** Runs the CLI in this process only: up to ~1 s here, each run a fraction of a second. */
+const IN_PROCESS = 30_000;
+/** Spawns the built CLI a few times: each start ~0.4 s alone, up to ~8 s on a loaded CI machine. */
+const SPAWNS = 60_000;
+/** Spawns watch or serve and waits for what it prints, and for it to exit on a signal. */
+const WATCHES = 90_000;
+/** Spawns a relay, kills it (-9) and starts it again, a watch waiting for it: up to 30 s for the message sent meanwhile alone. */
+const RESTARTS = 150_000;
 
 interface Account {
   address: string;
   privateKey: string;
 }
 
-let relay: RunningRelay;
+let relay: InProcessNode;
 /** Every private key made in this file, and every output of a command that is not keygen. */
 const keys: string[] = [];
 const outputs: { args: readonly string[]; result: CliResult }[] = [];
 
-/** Runs the CLI and records its output for the no-key-in-output check. */
-async function cli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+/** Runs the CLI in this process and records its output for the no-key-in-output check. */
+async function cli(args: readonly string[], options: InProcessOptions = {}): Promise<CliResult> {
+  const result = await runMain(args, options);
+  if (args[0] !== "keygen") outputs.push({ args, result });
+  return result;
+}
+
+/** Runs the built CLI as a child process (process behaviour: stdin, the bin itself) and records its output too. */
+async function spawned(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   const result = await runCli(args, options);
   if (args[0] !== "keygen") outputs.push({ args, result });
   return result;
 }
 
 async function keygen(): Promise<Account> {
-  const result = await runCli(["keygen", "--json"]);
+  const result = await runMain(["keygen", "--json"]);
   expect(result.code).toBe(0);
   const account = JSON.parse(result.stdout) as Account;
   keys.push(account.privateKey);
@@ -81,34 +105,35 @@ let alice: Account;
 let bob: Account;
 
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await startNode();
   [alice, bob] = [await keygen(), await keygen()];
 });
 
 afterAll(async () => {
   await relay?.stop();
+  await stopRunningNodes();
 });
 
 describe("keygen", () => {
   it("prints exactly one JSON line with a private key and its address", async () => {
-    const result = await runCli(["keygen", "--json"]);
+    const result = await runMain(["keygen", "--json"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(result.stdout).toMatch(/^\{"address":"0x[0-9a-f]{40}","privateKey":"0x[0-9a-f]{64}"\}\n$/);
     const { address, privateKey } = JSON.parse(result.stdout) as Account;
     keys.push(privateKey);
     expect(privateKeyToAccount(privateKey as `0x${string}`).address.toLowerCase()).toBe(address);
-  });
+  }, IN_PROCESS);
 
   it("makes a different key every time", async () => {
     const other = await keygen();
     expect(other.privateKey).not.toBe(alice.privateKey);
     expect(other.privateKey).not.toBe(bob.privateKey);
     expect(other.address).not.toBe(alice.address);
-  });
+  }, IN_PROCESS);
 
   it("says, for a person, to keep the key secret and how to use it", async () => {
-    const result = await runCli(["keygen"]);
+    const result = await runMain(["keygen"]);
     expect(result.code).toBe(0);
     const privateKey = /private key\s+(0x[0-9a-f]{64})/.exec(result.stdout)?.[1];
     expect(privateKey).toBeDefined();
@@ -117,7 +142,7 @@ describe("keygen", () => {
     expect(result.stdout).toContain(`export NEUTRAL_KEY=${privateKey}`);
     const address = /address\s+(0x[0-9a-f]{40})/.exec(result.stdout)?.[1];
     expect(privateKeyToAccount(privateKey as `0x${string}`).address.toLowerCase()).toBe(address);
-  });
+  }, IN_PROCESS);
 });
 
 describe("two accounts exchange messages", () => {
@@ -127,7 +152,7 @@ describe("two accounts exchange messages", () => {
     expect(line).toContain("NO_RECIPIENT_KEY");
     expect(line).toContain(bob.address);
     expect(line).toContain("neutral whoami");
-  });
+  }, IN_PROCESS);
 
   it("whoami signs bob in and publishes his key", async () => {
     const result = await cli(["whoami", "--json"], as(bob));
@@ -148,7 +173,7 @@ describe("two accounts exchange messages", () => {
     expect(again.stdout).toMatch(/messaging key\s+✓ published/);
     expect(again.stdout).toMatch(/home node\s+✓ this node/);
     expect(again.stdout).not.toContain("just now");
-  });
+  }, IN_PROCESS);
 
   let sentId: string;
   it("alice sends; the stored message comes back as JSON, verified", async () => {
@@ -160,20 +185,20 @@ describe("two accounts exchange messages", () => {
     expect(message).toMatchObject({ from: alice.address, to: bob.address, direction: "sent", text: "hello bob", verified: true, problems: [], status: "delivered" });
     expect(message.checks).toEqual({ decrypted: true, signature: true, senderReceipt: true, receiverReceipt: true });
     sentId = message.id;
-  });
+  }, IN_PROCESS);
 
   it("bob's inbox --json shows the plaintext, verified", async () => {
     const page = parsePage(await cli(["inbox", "--json"], as(bob)));
     expect(page.end).toBe(true);
     expect(page.messages).toHaveLength(1);
     expect(page.messages[0]).toMatchObject({ id: sentId, from: alice.address, to: bob.address, direction: "received", text: "hello bob", verified: true, problems: [] });
-  });
+  }, IN_PROCESS);
 
   it("bob answers with the human output: the stored id", async () => {
     const result = await cli(["send", alice.address, "hello alice"], as(bob));
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^sent message \\d+ to ${alice.address} ✓\\n$`));
-  });
+  }, IN_PROCESS);
 
   it("chat shows both directions, newest first", async () => {
     const page = parsePage(await cli(["chat", alice.address, "--json"], as(bob)));
@@ -190,7 +215,7 @@ describe("two accounts exchange messages", () => {
     expect(lines[1]).toMatch(/ ← {2}0x[0-9a-f]{4}…[0-9a-f]{4} {2}✓ {2}hello alice$/);
     expect(lines[2]).toMatch(/ → {2}0x[0-9a-f]{4}…[0-9a-f]{4} {2}✓ {2}hello bob$/);
     expect(lines[1]).toContain(`${bob.address.slice(0, 6)}…${bob.address.slice(-4)}`);
-  });
+  }, IN_PROCESS);
 
   it("alice reads back what she sent", async () => {
     const page = parsePage(await cli(["inbox", "--direction", "sent", "--json"], as(alice)));
@@ -200,7 +225,7 @@ describe("two accounts exchange messages", () => {
     expect(received.messages.map((message) => message.text)).toEqual(["hello alice"]);
     const all = parsePage(await cli(["inbox", "--direction", "all", "--json"], as(alice)));
     expect(all.messages.map((message) => message.text)).toEqual(["hello alice", "hello bob"]);
-  });
+  }, IN_PROCESS);
 
   it("pages: --limit gives the newest page, --all walks every page", async () => {
     for (let i = 1; i <= 4; i++) expect((await cli(["send", bob.address, `page ${i}`], as(alice))).code).toBe(0);
@@ -215,7 +240,7 @@ describe("two accounts exchange messages", () => {
     expect(human.code).toBe(0);
     expect(human.stdout.trimEnd().split("\n")).toHaveLength(3); // header + 2 rows
     expect(human.stderr).toContain("--all");
-  });
+  }, IN_PROCESS);
 
   it("delete removes messages from one's own mailbox, prints the node's receipt; the sender keeps its copy", async () => {
     const sent = await cli(["send", bob.address, "to be deleted", "--json"], as(alice));
@@ -229,7 +254,7 @@ describe("two accounts exchange messages", () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ node: relay.address, account: bob.address, ids: [id] });
     expect(expectOneErrorLine(await cli(["delete", id, "01"], as(bob)), 2)).toContain('<id> "01" is not a message id');
     expect(expectOneErrorLine(await cli(["delete"], as(bob)), 2)).toContain("missing <id>");
-  });
+  }, IN_PROCESS);
 
   it("send --expires gives the message an end the reader sees, signed with it; a bad duration is a usage error", async () => {
     const before = Date.now();
@@ -242,7 +267,7 @@ describe("two accounts exchange messages", () => {
     expect(read).toMatchObject({ id: message.id, expires: message.expires, verified: true });
     for (const bad of ["0s", "1", "2w", "366d", "1.5h"]) expect(expectOneErrorLine(await cli(["send", bob.address, "x", "--expires", bad], as(alice)), 2)).toContain("--expires must be a duration");
     expect((await cli(["send", bob.address, "a year", "--expires", "365d"], as(alice))).code).toBe(0);
-  });
+  }, IN_PROCESS);
 
   it("consent: allowed-only sends strangers to --requests, block refuses them, allow and unblock undo", async () => {
     const stranger = await keygen();
@@ -265,13 +290,13 @@ describe("two accounts exchange messages", () => {
     expect((await cli(["unblock", stranger.address], as(bob))).stdout).toContain("neither allowed nor blocked");
     expect((await cli(["consent", "--mode", "open"], as(bob))).code).toBe(0);
     expect(expectOneErrorLine(await cli(["consent", "--mode", "closed"], as(bob)), 2)).toContain("--mode must be open or allowed-only");
-  });
+  }, IN_PROCESS);
 
   it("send - reads the text from stdin", async () => {
-    const result = await cli(["send", bob.address, "-", "--json"], { ...as(alice), input: "from a pipe\n" });
+    const result = await spawned(["send", bob.address, "-", "--json"], { ...as(alice), input: "from a pipe\n" });
     expect(result.code, result.stderr).toBe(0);
     expect((JSON.parse(result.stdout) as MessageJson).text).toBe("from a pipe");
-  });
+  }, SPAWNS);
 });
 
 describe("human output", () => {
@@ -283,7 +308,7 @@ describe("human output", () => {
     const row = result.stdout.split("\n")[1]!;
     expect(row.startsWith(localTime(newest.timestamp))).toBe(true);
     expect(row).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +${newest.id} {2}← {2}${alice.address.slice(0, 6)}…${alice.address.slice(-4)} {2}✓ {2}${newest.text}$`));
-  });
+  }, IN_PROCESS);
 
   it("escapes control characters from the plaintext; --json keeps the exact text", async () => {
     const evil = "red \u001b[31malert\u001b[0m\u0007 \u009b2J \u202eevil\rline one\nline two";
@@ -300,7 +325,7 @@ describe("human output", () => {
 
     const json = parsePage(await cli(["inbox", "--limit", "1", "--json"], as(bob)));
     expect(json.messages[0]!.text).toBe(evil);
-  });
+  }, IN_PROCESS);
 });
 
 describe("errors", () => {
@@ -309,7 +334,7 @@ describe("errors", () => {
     expect(line).toContain("not an address");
     expectOneErrorLine(await cli(["chat", "bob"], as(alice)), 2);
     expectOneErrorLine(await cli(["inbox", "--from", "0xzz"], as(alice)), 2);
-  });
+  }, IN_PROCESS);
 
   it("an unknown command or flag exits 2 with a hint to --help", async () => {
     const command = expectOneErrorLine(await cli(["frobnicate"], as(alice)), 2);
@@ -321,13 +346,13 @@ describe("errors", () => {
     expectOneErrorLine(await cli(["send", bob.address], as(alice)), 2);
     expectOneErrorLine(await cli(["send", bob.address, "two", "words"], as(alice)), 2);
     expectOneErrorLine(await cli(["whoami", "--url"], as(alice)), 2);
-  });
+  }, IN_PROCESS);
 
   it("a missing key says how to set NEUTRAL_KEY", async () => {
     const line = expectOneErrorLine(await cli(["inbox"], { env: { NEUTRAL_URL: relay.url } }), 2);
     expect(line).toContain("NEUTRAL_KEY");
     expect(line).toContain("export NEUTRAL_KEY=");
-  });
+  }, IN_PROCESS);
 
   it("a key that is not a key is refused without being echoed", async () => {
     const short = alice.privateKey.slice(0, -1);
@@ -339,19 +364,19 @@ describe("errors", () => {
     const curve = expectOneErrorLine(await cli(["whoami", "--key", notOnCurve, "--url", relay.url]), 1);
     expect(curve).toContain("--key is not a usable private key");
     expect(curve).not.toContain("f".repeat(16));
-  });
+  }, IN_PROCESS);
 
   it("an unreachable node: one clear line", async () => {
     const port = await closedPort();
-    const line = expectOneErrorLine(await cli(["inbox"], as(alice, { NEUTRAL_URL: `http://127.0.0.1:${port}` })), 1);
+    const line = expectOneErrorLine(await spawned(["inbox"], as(alice, { NEUTRAL_URL: `http://127.0.0.1:${port}` })), 1);
     expect(line).toBe(
       `neutral: cannot reach the node at http://127.0.0.1:${port} (connection refused); is a relay running there? Start one with \`neutral serve\`, or point NEUTRAL_URL / --url at one`,
     );
-  });
+  }, SPAWNS);
 
   it("a refusal by the node names the JSON-RPC code", async () => {
     // This node accepts sign-in tokens for another domain only: every authenticated call is refused.
-    const strict = await startRelay({ args: ["--domain", "chat.example.org"] });
+    const strict = await startNode({ args: ["--domain", "chat.example.org"] });
     try {
       const line = expectOneErrorLine(await cli(["whoami"], as(alice, { NEUTRAL_URL: strict.url })), 1);
       expect(line).toMatch(/^neutral: the node refused: .*\(-32001\)$/);
@@ -359,7 +384,7 @@ describe("errors", () => {
     } finally {
       await strict.stop();
     }
-  });
+  }, IN_PROCESS);
 
   it("stack traces only with NEUTRAL_DEBUG=1, and never the key", async () => {
     const port = await closedPort();
@@ -369,7 +394,7 @@ describe("errors", () => {
     expect(debug.code).toBe(1);
     expect(debug.stderr).toContain("    at ");
     expectNoKey(debug.stderr, "the debug output");
-  });
+  }, IN_PROCESS);
 });
 
 describe("watch", () => {
@@ -394,7 +419,7 @@ describe("watch", () => {
     expect(lines.map((message) => message.text)).toEqual(["live one", "live two"]);
     expect(lines.every((message) => message.verified && message.direction === "received" && message.from === alice.address)).toBe(true);
     outputs.push({ args: ["watch"], result: { code: 0, signal: null, stdout, stderr } });
-  });
+  }, WATCHES);
 
   it("prints rows for a person and stops on SIGTERM too", async () => {
     const carol = await keygen();
@@ -415,7 +440,7 @@ describe("watch", () => {
     }
     expect(stdout).toMatch(/← {2}0x[0-9a-f]{4}…[0-9a-f]{4} {2}✓ {2}hi carol\n$/);
     outputs.push({ args: ["watch"], result: { code: 0, signal: null, stdout, stderr } });
-  });
+  }, WATCHES);
 });
 
 describe("watch: live delivery", () => {
@@ -459,11 +484,11 @@ describe("watch: live delivery", () => {
       watch.child.kill("SIGKILL");
     }
     expect(watch.stdout()).toMatch(/← {2}0x[0-9a-f]{4}…[0-9a-f]{4} {2}✓ {2}pushed one\n.*← {2}0x[0-9a-f]{4}…[0-9a-f]{4} {2}✓ {2}pushed two\n$/s);
-  });
+  }, WATCHES);
 
   it("falls back to polling a node without live delivery (-32601; the 406 of a node that refuses text/event-stream), and says so", async () => {
     const oldNode = await startOldNode();
-    const behind = await startRelay({ args: ["--domain", oldNode.host] });
+    const behind = await startNode({ args: ["--domain", oldNode.host] });
     oldNode.target = behind.url;
     const via = (account: Account) => ({ env: { NEUTRAL_URL: oldNode.url, NEUTRAL_KEY: account.privateKey } });
     try {
@@ -487,7 +512,7 @@ describe("watch: live delivery", () => {
       await oldNode.close();
       await behind.stop();
     }
-  });
+  }, WATCHES);
 
   it("says once that the connection was lost, reconnects when the relay is back on its port and data, and prints what was sent meanwhile, once", async () => {
     const dataDir = tempDir("neutral-cli-watch-");
@@ -514,7 +539,7 @@ describe("watch: live delivery", () => {
     }
     expect(watch.stdout().split("\n").filter((line) => line.includes("while it was away"))).toHaveLength(1);
     expect(watch.stderr().match(/reconnecting/g)).toHaveLength(1);
-  });
+  }, RESTARTS);
 });
 
 describe("serve", () => {
@@ -539,23 +564,23 @@ describe("serve", () => {
       child.kill("SIGKILL");
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, WATCHES);
 
   it("passes the relay's own errors and exit code through", async () => {
-    const result = await cli(["serve", "--port", "not-a-port"]);
+    const result = await spawned(["serve", "--port", "not-a-port"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("--port");
-  });
+  }, SPAWNS);
 });
 
 describe("help and version", () => {
   it("--help lists every command and recommends the variable over --key", async () => {
-    const result = await cli(["--help"]);
+    const result = await spawned(["--help"]);
     expect(result.code).toBe(0);
     for (const command of ["keygen", "whoami", "send", "inbox", "chat", "watch", "export", "verify-export <file>", "serve"]) expect(result.stdout).toContain(`  ${command}`);
     expect(result.stdout).toContain("NEUTRAL_KEY");
     expect(result.stdout).toMatch(/Prefer the variable/);
-  });
+  }, SPAWNS);
 
   it("<command> --help shows that command's usage", async () => {
     for (const command of ["keygen", "whoami", "send", "inbox", "chat", "watch", "export", "verify-export"]) {
@@ -563,24 +588,24 @@ describe("help and version", () => {
       expect(result.code, command).toBe(0);
       expect(result.stdout).toContain(`Usage: neutral ${command}`);
     }
-    const serve = await cli(["serve", "--help"]);
+    const serve = await spawned(["serve", "--help"]);
     expect(serve.code).toBe(0);
     expect(serve.stdout).toContain("Usage: neutral serve");
     expect(serve.stdout).toContain("--data-dir"); // the relay's own flags
-  });
+  }, SPAWNS);
 
   it("--version prints the version", async () => {
-    const result = await cli(["--version"]);
+    const result = await spawned(["--version"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^neutral \d+\.\d+\.\d+\n$/);
-  });
+  }, SPAWNS);
 
   it("no command: the help on stderr, exit 2", async () => {
-    const result = await cli([]);
+    const result = await spawned([]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("Usage: neutral <command>");
-  });
+  }, SPAWNS);
 });
 
 describe("the private key", () => {
@@ -605,5 +630,5 @@ describe("the private key", () => {
       expectNoKey(result.stdout, `stdout of neutral ${args[0]}`);
       expectNoKey(result.stderr, `stderr of neutral ${args[0]}`);
     }
-  });
+  }, IN_PROCESS);
 });

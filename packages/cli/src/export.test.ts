@@ -1,25 +1,28 @@
-// `neutral export` and `neutral verify-export`, the built CLI end to end: the export made against a
-// real relay on loopback, verified (and tampered with) once the relay is stopped.
+// `neutral export` and `neutral verify-export` end to end: the export made against a real node on
+// loopback, verified (and tampered with) once the node is stopped. The nodes (startNode: real HTTP,
+// real SQLite files) and the CLI (`main`, its output captured) run in this process; `verify-export -`
+// reads standard input, so that one runs the built CLI (dist/main.js) as a child process.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { TEST_KEYS } from "@neutral/protocol/testing";
-import { startRelay, type RunningRelay } from "@neutral/relay/testing";
+import { startNode, stopRunningNodes, type InProcessNode } from "@neutral/relay/testing";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closedPort, runCli, type CliResult } from "../test/run-cli.js";
+import { runMain } from "../test/run-in-process.js";
 
 const SLOW = 60_000;
 const aliceAddress = privateKeyToAccount(TEST_KEYS.alice).address.toLowerCase();
 const bobAddress = privateKeyToAccount(TEST_KEYS.bob).address.toLowerCase();
 
-let relay: RunningRelay | undefined;
+let relay: InProcessNode | undefined;
 let dir: string;
 let file: string;
 const outputs: CliResult[] = [];
 
 async function cli(args: readonly string[], key?: string): Promise<CliResult> {
-  const result = await runCli(args, { env: { ...(relay && { NEUTRAL_URL: relay.url }), ...(key && { NEUTRAL_KEY: key }) }, timeoutMs: 30_000 });
+  const result = await runMain(args, { env: { ...(relay && { NEUTRAL_URL: relay.url }), ...(key && { NEUTRAL_KEY: key }) }, timeoutMs: 30_000 });
   outputs.push(result);
   return result;
 }
@@ -40,7 +43,7 @@ interface VerifyJson {
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "neutral-cli-export-"));
   file = path.join(dir, "alice.jsonl");
-  relay = await startRelay();
+  relay = await startNode();
   ok(await cli(["whoami"], TEST_KEYS.bob));
   ok(await cli(["send", bobAddress, "hello bob"], TEST_KEYS.alice));
   ok(await cli(["send", aliceAddress, "hello alice"], TEST_KEYS.bob));
@@ -48,6 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await relay?.stop();
+  await stopRunningNodes();
   rmSync(dir, { recursive: true, force: true });
 }, SLOW);
 
@@ -77,15 +81,15 @@ describe("neutral export", () => {
 });
 
 describe("neutral import, at another node (a new home)", () => {
-  let newHome: RunningRelay | undefined;
+  let newHome: InProcessNode | undefined;
   afterAll(async () => {
     await newHome?.stop();
   }, SLOW);
 
   it("stores every message of the export with its original receipts; again, nothing twice; someone else's export is refused", async () => {
-    newHome = await startRelay();
+    newHome = await startNode();
     const at = async (args: readonly string[], key: string) => {
-      const result = await runCli(args, { env: { NEUTRAL_URL: newHome!.url, NEUTRAL_KEY: key }, timeoutMs: 30_000 });
+      const result = await runMain(args, { env: { NEUTRAL_URL: newHome!.url, NEUTRAL_KEY: key }, timeoutMs: 30_000 });
       outputs.push(result);
       return result;
     };
@@ -157,7 +161,7 @@ describe("neutral verify-export, with no relay running", () => {
 
   it("export leaves no file behind when it fails (no node answers)", async () => {
     const target = path.join(dir, "failed.jsonl");
-    const result = await runCli(["export", "--out", target], { env: { NEUTRAL_URL: `http://127.0.0.1:${await closedPort()}`, NEUTRAL_KEY: TEST_KEYS.alice } });
+    const result = await runMain(["export", "--out", target], { env: { NEUTRAL_URL: `http://127.0.0.1:${await closedPort()}`, NEUTRAL_KEY: TEST_KEYS.alice } });
     outputs.push(result);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^neutral: cannot reach the node/);

@@ -1,9 +1,12 @@
-// The built CLI across a federation: three real relays on loopback, each a peer of the others.
+// The CLI across a federation: three real nodes on loopback, each a peer of the others, run in this
+// process (startNode: real HTTP, real SQLite files), as is the CLI (`main`, its output captured): what
+// is tested is what the CLI shows of a federation, not the processes (cli.test.ts spawns the bin).
 // Alice is homed at A, Bob at B, Carol at C (whose deliveries give up after a second).
 import { TEST_KEYS } from "@neutral/protocol/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runCli, type CliResult } from "../test/run-cli.js";
-import { startFederation, type FederatedNode, type Federation } from "@neutral/relay/testing";
+import { startFederation, stopRunningNodes, type FederatedNode, type Federation } from "@neutral/relay/testing";
+import type { CliResult } from "../test/run-cli.js";
+import { runMain } from "../test/run-in-process.js";
 
 const SLOW = 120_000;
 /** Public test keys (never real secrets): the nodes' keys. */
@@ -35,13 +38,13 @@ let bob: Account;
 let carol: Account;
 
 async function keygen(): Promise<Account> {
-  const result = await runCli(["keygen", "--json"]);
+  const result = await runMain(["keygen", "--json"]);
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout) as Account;
 }
 
 /** Runs the CLI as `account` on `node`. */
-const cli = (account: Account, node: FederatedNode, args: readonly string[]) => runCli(args, { env: { NEUTRAL_URL: node.url, NEUTRAL_KEY: account.privateKey }, timeoutMs: 60_000 });
+const cli = (account: Account, node: FederatedNode, args: readonly string[]) => runMain(args, { env: { NEUTRAL_URL: node.url, NEUTRAL_KEY: account.privateKey }, timeoutMs: 60_000 });
 
 function ok(result: CliResult): string {
   expect(result.code, result.stderr).toBe(0);
@@ -69,6 +72,7 @@ const ALL_CHECKS = { decrypted: true, signature: true, senderReceipt: true, rece
 
 beforeAll(async () => {
   federation = await startFederation({
+    inProcess: true,
     keys: [...NODE_KEYS],
     args: ["--retry-backoff-ms", "100", "--retry-backoff-max-ms", "500", "--delivery-wait-ms", "3000"],
     // C gives up on a message after a second, and answers a send at once.
@@ -80,6 +84,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await federation?.close();
+  await stopRunningNodes();
 }, SLOW);
 
 describe("neutral across nodes", () => {

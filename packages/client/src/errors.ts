@@ -1,5 +1,6 @@
 // Errors the SDK raises itself (the node's own answers are `RpcError`, transport failures
 // `RpcTransportError`, both from rpc.ts). No error text ever contains a key, a token or a plaintext.
+import type { RpcError, RpcTransportError } from "./rpc.js";
 
 export type NeutralErrorCode =
   /** `account` is not a usable private key, local account or provider. */
@@ -29,3 +30,9 @@ export class NeutralError extends Error {
     super(message, options);
   }
 }
+
+/** A `NeutralError` whose `code` is one of `C`: the SDK actions' `…ErrorType`s name theirs with it. */
+export type NeutralErrorWith<C extends NeutralErrorCode> = NeutralError & { readonly code: C };
+
+/** What the node, or the way to it, answers instead of a result (see rpc.ts). */
+export type RequestErrorType = RpcError | RpcTransportError;

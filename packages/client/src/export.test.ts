@@ -32,7 +32,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 beforeAll(async () => {
-  federation = await startFederation({ keys: [TEST_KEYS.node, TEST_KEYS.peer] });
+  federation = await startFederation({ inProcess: true, keys: [TEST_KEYS.node, TEST_KEYS.peer] });
   [a, b] = federation.nodes as [FederatedNode, FederatedNode];
   alice = createNeutral({ url: a.url, account: TEST_KEYS.alice });
   const bob = createNeutral({ url: b.url, account: TEST_KEYS.bob });

@@ -30,6 +30,7 @@ let carol: Neutral;
 
 beforeAll(async () => {
   federation = await startFederation({
+    inProcess: true,
     keys: [TEST_KEYS.node, TEST_KEYS.peer, TEST_KEYS.mallory],
     // A node that comes back is retried within half a second.
     args: ["--retry-backoff-ms", "100", "--retry-backoff-max-ms", "500", "--delivery-wait-ms", "3000"],

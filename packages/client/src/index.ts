@@ -17,8 +17,10 @@ export {
   type StreamEvent,
   type StreamOptions,
 } from "./rpc.js";
+/** Server-Sent Events, read incrementally (what `subscribe` streams are made of). */
+export { createSseParser, readSse, type ReadSseOptions, type SseEvent, type SseParser, type SseParserOptions } from "@neutral/protocol";
 
-// The SDK: sign in, encrypt, send, read, verify.
+// The SDK: sign in, encrypt, send, read, verify. Its actions standalone: @neutral/client/actions.
 export {
   createNeutral,
   type ChatOptions,
@@ -34,7 +36,7 @@ export {
 } from "./neutral.js";
 export type { DecryptedMessage, DeliveryStatus, MessageChecks } from "./messages.js";
 export type { LiveInterruption, LiveOptions, LiveState } from "./live.js";
-export { NeutralError, type NeutralErrorCode } from "./errors.js";
+export { NeutralError, type NeutralErrorCode, type NeutralErrorWith, type RequestErrorType } from "./errors.js";
 export { toSigner, type AccountSource, type Eip1193Provider, type LocalAccountLike, type Signer } from "./account.js";
 export { createBearerToken, type BearerToken, type SignInOptions } from "./auth/token.js";
 export { deriveMessagingKey, isValidKeyBundle, signKeyBundle, type MessagingKey } from "./messaging-key.js";

@@ -1,20 +1,20 @@
 // The node speaks plain JSON-RPC 2.0: generic clients work against it with nothing from this
 // package but a token.
-import { startRelay, type RunningRelay } from "@neutral/relay/testing";
+import { startNode, type InProcessNode } from "@neutral/relay/testing";
 import { JSONRPCClient } from "json-rpc-2.0";
 import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNeutral } from "./neutral.js";
 import { privateKeyToAccount, TEST_KEYS } from "../test/wallet.js";
 
-let relay: RunningRelay;
+let relay: InProcessNode;
 let token: string;
 const alice = privateKeyToAccount(TEST_KEYS.alice).address.toLowerCase();
 const bob = privateKeyToAccount(TEST_KEYS.bob).address.toLowerCase();
 let sentId: string;
 
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await startNode();
   const sdk = createNeutral({ url: relay.url, account: TEST_KEYS.alice });
   await createNeutral({ url: relay.url, account: TEST_KEYS.bob }).ready();
   sentId = (await sdk.send(bob, "interop")).id;

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { startRelay, type RunningRelay } from "@neutral/relay/testing";
+import { startNode, type InProcessNode } from "@neutral/relay/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toSigner } from "./account.js";
 import { signDigest, toHex, type Hex } from "./crypto/ecdsa.js";
@@ -14,7 +14,7 @@ import { RpcError, RpcTransportError } from "./rpc.js";
 import { startTamperingProxy, type TamperingProxy } from "../test/tampering-proxy.js";
 import { privateKeyToAccount, signingProvider, TEST_KEYS, type SigningProvider } from "../test/wallet.js";
 
-let relay: RunningRelay;
+let relay: InProcessNode;
 let proxy: TamperingProxy;
 let alice: Neutral;
 let bob: Neutral;
@@ -26,7 +26,7 @@ const carolAddress = privateKeyToAccount(TEST_KEYS.carol).address.toLowerCase();
 const marker = `plaintext-marker-${Math.random().toString(36).slice(2)}`;
 
 beforeAll(async () => {
-  relay = await startRelay({ args: ["--node-key", TEST_KEYS.node] });
+  relay = await startNode({ args: ["--node-key", TEST_KEYS.node] });
   proxy = await startTamperingProxy(relay.url);
   alice = createNeutral({ url: relay.url, account: TEST_KEYS.alice });
   bob = createNeutral({ url: relay.url, account: privateKeyToAccount(TEST_KEYS.bob) });
@@ -319,7 +319,7 @@ describe("tokens and errors", () => {
   });
 
   it("checks a text against the node's own message size limit", async () => {
-    const small = await startRelay({ args: ["--node-key", TEST_KEYS.node, "--max-message-bytes", "1000"] });
+    const small = await startNode({ args: ["--node-key", TEST_KEYS.node, "--max-message-bytes", "1000"] });
     try {
       const sender = createNeutral({ url: small.url, account: TEST_KEYS.alice });
       await createNeutral({ url: small.url, account: TEST_KEYS.bob }).ready();
@@ -348,9 +348,9 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe("pages that stop early", () => {
-  let bounded: RunningRelay;
+  let bounded: InProcessNode;
   beforeAll(async () => {
-    bounded = await startRelay({ args: ["--max-page-scan", "101"] });
+    bounded = await startNode({ args: ["--max-page-scan", "101"] });
   }, 60_000);
   afterAll(async () => {
     await bounded?.stop();

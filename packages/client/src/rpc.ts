@@ -1,5 +1,6 @@
 // The whole runtime of the typed client: JSON-RPC 2.0 over fetch. Generated methods build
 // `RpcRequest`s; this module sends them. Kept tiny on purpose (budget: 5 KB min+gzip).
+import { readSse } from "@neutral/protocol";
 
 /** A request descriptor. `R` is the result type the caller gets back (after unwrapping). */
 export interface RpcRequest<R = unknown> {
@@ -152,42 +153,6 @@ function settle(request: RpcRequest<unknown>, response: WireResponse, status: nu
   return { ok: false, error: new RpcError(-32603, "Expected a result array holding exactly one payload", undefined, status) };
 }
 
-/** The events of a `text/event-stream` body (the WHATWG parsing rules that matter here: `id`, multi-line `data`, comments). */
-async function* readEvents(body: ReadableStream<Uint8Array>, onChunk: () => void): AsyncGenerator<{ id?: string; data: string }> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let data: string[] = [];
-  let id: string | undefined;
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      onChunk();
-      buffer += decoder.decode(value, { stream: true });
-      let newline: number;
-      while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
-        if (newline === buffer.length - 1 && buffer[newline] === "\r") break; // a "\r\n" split across chunks
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + (buffer[newline] === "\r" && buffer[newline + 1] === "\n" ? 2 : 1));
-        if (line === "") {
-          if (data.length > 0) yield { data: data.join("\n"), ...(id !== undefined && { id }) };
-          data = [];
-          id = undefined;
-          continue;
-        }
-        const colon = line.indexOf(":");
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? "" : line.slice(colon + (line[colon + 1] === " " ? 2 : 1));
-        if (field === "data") data.push(value);
-        else if (field === "id" && !value.includes("\0")) id = value;
-      }
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-}
-
 export function createRpcClient(options: RpcClientOptions): RpcClient {
   const url = String(options.url);
   let nextId = 1;
@@ -278,7 +243,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         };
         idle();
         try {
-          for await (const event of readEvents(response.body, idle)) {
+          for await (const event of readSse(response.body, { onChunk: idle })) {
             const json = JSON.parse(event.data) as { method?: unknown; params?: unknown };
             if (!isObject(json) || typeof json.method !== "string") continue;
             clearTimeout(idleTimer); // while the caller holds an event, the node is not silent: it is not being read

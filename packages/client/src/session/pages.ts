@@ -1,0 +1,61 @@
+// The walk behind `inbox()` and `chat()`: page after page from a cursor, each decoded.
+import type { NeutralContext } from "../context.js";
+import type { Message } from "../generated/types.js";
+import type { DecryptedMessage } from "../messages.js";
+import type { CallOptions } from "../rpc.js";
+import { authed } from "./authed.js";
+import { decodeAll } from "./decode.js";
+import { messagingKey } from "./ready.js";
+
+export interface PageOptions extends CallOptions {
+  /** Messages per page, 1..100 (default 20). */
+  limit?: number;
+  /** Start after this id and walk forwards (oldest first). */
+  after?: string;
+  /** Start before this id and walk backwards (newest first); the default walk starts at the newest message. */
+  before?: string;
+}
+
+export interface MessagePage {
+  /** Decrypted and checked, in walk order. */
+  messages: DecryptedMessage[];
+  /** No further message in the walk's direction. */
+  end: boolean;
+}
+
+/** Pages, for `for await`; `messages()` iterates the messages of every page instead. */
+export interface MessagePages extends AsyncIterable<MessagePage> {
+  messages(): AsyncIterable<DecryptedMessage>;
+}
+
+export type PageCursor = { after?: string; before?: string };
+export type FetchPage = (cursor: PageCursor, call: CallOptions) => Promise<{ data: Message[]; end: boolean; cursor?: string }>;
+
+/** The page size of a walk, as the methods' params. */
+export const walkParams = (walk: PageOptions) => ({ ...(walk.limit !== undefined && { limit: walk.limit }) });
+
+/** The walk `fetchPage` answers, from `walk`'s cursor; nothing is fetched until it is iterated. */
+export function pages(context: NeutralContext, fetchPage: FetchPage, walk: PageOptions): MessagePages {
+  const call: CallOptions = { ...(walk.signal && { signal: walk.signal }), ...(walk.timeoutMs !== undefined && { timeoutMs: walk.timeoutMs }) };
+  async function* iterate(): AsyncGenerator<MessagePage> {
+    await messagingKey(context);
+    const forwards = walk.after !== undefined;
+    let cursor: PageCursor = { ...(walk.after !== undefined && { after: walk.after }), ...(walk.before !== undefined && { before: walk.before }) };
+    for (;;) {
+      const page = await authed(context, () => fetchPage(cursor, call));
+      const messages = await decodeAll(context, page.data);
+      yield { messages, end: page.end };
+      // A page that stopped early (a sparse time filter, the node's answer budget) may be short or
+      // empty; `cursor`, when given, is where the walk goes on.
+      const next = page.cursor ?? page.data.at(-1)?.id;
+      if (page.end || next === undefined) return;
+      cursor = forwards ? { ...cursor, after: next } : { ...cursor, before: next };
+    }
+  }
+  return {
+    [Symbol.asyncIterator]: iterate,
+    async *messages() {
+      for await (const page of iterate()) yield* page.messages;
+    },
+  };
+}
