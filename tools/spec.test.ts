@@ -2,7 +2,7 @@
 // deterministic, current, and able to carry a new method through client, server and docs.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -430,6 +430,9 @@ describe("generation", () => {
       const client = path.join(out, "packages/client");
       await cp(path.join(repoRoot, "packages/client/src/rpc.ts"), path.join(client, "src/rpc.ts"));
       await writeFile(path.join(client, "package.json"), JSON.stringify({ type: "module" }));
+      // The runtime's own dependency (its event-stream parser), as an installed client has it.
+      await mkdir(path.join(client, "node_modules/@neutral"), { recursive: true });
+      await symlink(path.join(repoRoot, "packages/protocol"), path.join(client, "node_modules/@neutral/protocol"), "dir");
       await writeFile(
         path.join(client, "tsconfig.json"),
         JSON.stringify({
