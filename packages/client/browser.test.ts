@@ -51,7 +51,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await launchChromium();
-}, 60_000);
+}, 180_000); // unpacks and starts Chromium: past 60 s on a loaded 2-core CI machine
 
 afterAll(async () => {
   await browser?.close();

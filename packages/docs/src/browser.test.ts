@@ -120,7 +120,7 @@ beforeAll(async () => {
   await page.waitForSelector("html.js");
   await Promise.all(sizes);
   mkdirSync(outputDir, { recursive: true });
-});
+}, 180_000); // builds the site, then unpacks and starts Chromium: past 60 s on a loaded 2-core CI machine
 
 afterAll(async () => {
   await browser?.close();

@@ -262,7 +262,7 @@ describe("the corpus", () => {
       }
     });
 
-    it("petstore: the page renders in Chromium, every method and schema shown, no console errors", { timeout: 60_000 }, async () => {
+    it("petstore: the page renders in Chromium, every method and schema shown, no console errors", { timeout: 180_000 }, async () => {
       const r = row("petstore");
       expect(r.generateError, "generated").toBeUndefined();
       const browser = await launchChromium();

@@ -2,38 +2,31 @@
 // of the same database (fs.copyFile, then fsync) measured in the same run.
 // Then the same backup while a relay on that store takes sends: sends/s and the longest wait between
 // two acknowledgements, during the backup against the seconds before it.
+// No target is set: both lines end "target none · -" (harness.mjs's verdict line), and the closing
+// table ends the run. The exit status is non-zero only when the bench could not measure.
 // Env: BENCH_MESSAGES (1000000), BENCH_USERS (10000): the store of run.mjs, seeded and cached in
 // bench/.data/ (lib.mjs seededStore); BENCH_BACKUP_ROUNDS (3): interleaved rounds, medians reported;
-// BENCH_BACKUP_ONLINE=0 skips the part under load; BENCH_BACKUP=0 skips it all.
+// BENCH_BACKUP_ONLINE=0 skips the part under load; BENCH_BACKUP=0 skips it all; BENCH_BACKUP_OUT:
+// where the copies go (default bench/.data/backup-out; e.g. /dev/shm/… for no disk writes).
+// The relay and the copies are removed at the end, on error and on SIGINT/SIGTERM/SIGHUP.
 import { execFile } from "node:child_process";
 import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
-import { BENCH_DIR, MAIN, machineBusySeconds, percentile, resetStore, seededStore, signedMessage, startRelay, sendLoadWindow, token, users, envInt } from "./lib.mjs";
+import { BENCH_DIR, MAIN, machineBusySeconds, percentile, resetStore, seededStore, signedMessage, startRelay, sendLoadWindow, token, users } from "./lib.mjs";
+import { envInt as int, envOn, fmt, header, log, out as figure, removeDir, runBench, settings, trackDir, verdict } from "./harness.mjs";
 
-if (process.env.BENCH_BACKUP === "0") process.exit(0);
-
-const int = envInt;
-const MESSAGES = int("BENCH_MESSAGES", 1_000_000);
-const USERS = int("BENCH_USERS", 10_000);
+const MESSAGES = settings.messages;
+const USERS = settings.users;
 const ROUNDS = int("BENCH_BACKUP_ROUNDS", 3);
-const DEEP = Math.min(100_000, Math.floor(MESSAGES / 10));
-const log = (line) => console.log(line);
+const DEEP = settings.deep;
 const median = (values) => percentile([...values].sort((a, b) => a - b), 50);
 
-log(`backup bench: store of ${MESSAGES} messages, ${USERS} users; ${ROUNDS} rounds`);
-const store = await seededStore({ messages: MESSAGES, userCount: USERS, deep: DEEP, log });
-const database = path.join(store.dir, "neutral.sqlite");
-// The plain copy is only a consistent one of a database whose WAL is folded in and empty.
-const db = new Database(database);
-db.pragma("wal_checkpoint(TRUNCATE)");
-db.close();
-const bytes = statSync(database).size;
-// BENCH_BACKUP_OUT: where the copies go (default bench/.data/backup-out; e.g. /dev/shm/… for no disk writes).
-const out = process.env.BENCH_BACKUP_OUT ?? path.join(BENCH_DIR, ".data", "backup-out");
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
+/** Set by main(): the seeded store, its database file, and where the copies go. */
+let store;
+let database;
+let out;
 
 function plainCopy(target) {
   const started = performance.now();
@@ -53,45 +46,64 @@ async function backup(target, minimum = MESSAGES) {
   return { seconds, copy: result.copySeconds, check: result.checkSeconds, steps: result.steps, restarts: result.restarts };
 }
 
-// Untimed: both read the file once first, so neither pays for bringing it into the page cache.
-rmSync(path.join(out, "warm"), { force: true });
-plainCopy(path.join(out, "warm"));
-rmSync(path.join(out, "warm"), { force: true });
+async function main() {
+  header("neutral relay backup benchmark");
+  figure(`# backup: the store of ${fmt(MESSAGES)} messages among ${fmt(USERS)} users; ${ROUNDS} rounds`);
+  store = await seededStore({ messages: MESSAGES, userCount: USERS, deep: DEEP, log });
+  database = path.join(store.dir, "neutral.sqlite");
+  // The plain copy is only a consistent one of a database whose WAL is folded in and empty.
+  const db = new Database(database);
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+  const bytes = statSync(database).size;
+  out = trackDir(process.env.BENCH_BACKUP_OUT ?? path.join(BENCH_DIR, ".data", "backup-out"));
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
 
-const copies = [];
-const backups = [];
-for (let round = 1; round <= ROUNDS; round++) {
-  const busyBefore = machineBusySeconds();
-  const roundStarted = performance.now();
-  const copyFile = path.join(out, "copy.sqlite");
-  const backupFile = path.join(out, "backup.sqlite");
-  const first = round % 2 === 1 ? "copy" : "backup"; // interleaved: the machine's drift falls on both
-  for (const which of first === "copy" ? ["copy", "backup"] : ["backup", "copy"]) {
-    if (which === "copy") copies.push(plainCopy(copyFile));
-    else backups.push(await backup(backupFile));
+  // Untimed: both read the file once first, so neither pays for bringing it into the page cache.
+  rmSync(path.join(out, "warm"), { force: true });
+  plainCopy(path.join(out, "warm"));
+  rmSync(path.join(out, "warm"), { force: true });
+
+  const copies = [];
+  const backups = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const busyBefore = machineBusySeconds();
+    const roundStarted = performance.now();
+    const copyFile = path.join(out, "copy.sqlite");
+    const backupFile = path.join(out, "backup.sqlite");
+    const first = round % 2 === 1 ? "copy" : "backup"; // interleaved: the machine's drift falls on both
+    for (const which of first === "copy" ? ["copy", "backup"] : ["backup", "copy"]) {
+      if (which === "copy") copies.push(plainCopy(copyFile));
+      else backups.push(await backup(backupFile));
+    }
+    rmSync(copyFile, { force: true });
+    rmSync(backupFile, { force: true });
+    const b = backups.at(-1);
+    // The bench keeps one core busy at most (the copy, or the backup process); more is someone else's.
+    const busy = (machineBusySeconds() - busyBefore) / ((performance.now() - roundStarted) / 1000);
+    figure(`#   round ${round} (machine busy ${busy.toFixed(2)} cores of 2): fs.copyFile ${copies.at(-1).toFixed(2)} s | backup ${b.seconds.toFixed(2)} s (copy ${b.copy.toFixed(2)} s in ${b.steps} steps, ${b.restarts} restarts; integrity_check ${b.check.toFixed(2)} s)`);
   }
-  rmSync(copyFile, { force: true });
-  rmSync(backupFile, { force: true });
-  const b = backups.at(-1);
-  // The bench keeps one core busy at most (the copy, or the backup process); more is someone else's.
-  const busy = (machineBusySeconds() - busyBefore) / ((performance.now() - roundStarted) / 1000);
-  log(`  round ${round} (machine busy ${busy.toFixed(2)} cores of 2): fs.copyFile ${copies.at(-1).toFixed(2)} s | backup ${b.seconds.toFixed(2)} s (copy ${b.copy.toFixed(2)} s in ${b.steps} steps, ${b.restarts} restarts; integrity_check ${b.check.toFixed(2)} s)`);
+
+  const mb = bytes / 1e6;
+  const copySeconds = median(copies);
+  const backupSeconds = median(backups.map((b) => b.seconds));
+  const backupCopy = median(backups.map((b) => b.copy));
+  const check = median(backups.map((b) => b.check));
+  verdict({
+    name: `backup of the ${MESSAGES}-message store (${mb.toFixed(0)} MB)`,
+    label: "backup, idle node",
+    figure:
+      `${backupSeconds.toFixed(2)} s, ${(mb / backupSeconds).toFixed(0)} MB/s ` +
+      `(backup API ${backupCopy.toFixed(2)} s, ${(mb / backupCopy).toFixed(0)} MB/s; integrity_check ${check.toFixed(2)} s; the process included)`,
+    baseline: `fs.copyFile + fsync ${copySeconds.toFixed(2)} s, ${(mb / copySeconds).toFixed(0)} MB/s`,
+    ratio: `ratio backup ÷ copy ${(backupSeconds / copySeconds).toFixed(2)} (backup API alone ${(backupCopy / copySeconds).toFixed(2)}), medians of ${ROUNDS} rounds`,
+    measured: `${backupSeconds.toFixed(2)} s / ${copySeconds.toFixed(2)} s, ratio ${(backupSeconds / copySeconds).toFixed(2)}`,
+  });
+
+  if (envOn("BENCH_BACKUP_ONLINE")) await online();
+  removeDir(out);
 }
-
-const mb = bytes / 1e6;
-const copySeconds = median(copies);
-const backupSeconds = median(backups.map((b) => b.seconds));
-const backupCopy = median(backups.map((b) => b.copy));
-const check = median(backups.map((b) => b.check));
-log(
-  `backup of the ${MESSAGES}-message store (${mb.toFixed(0)} MB): ${backupSeconds.toFixed(2)} s, ${(mb / backupSeconds).toFixed(0)} MB/s ` +
-    `(backup API ${backupCopy.toFixed(2)} s, ${(mb / backupCopy).toFixed(0)} MB/s; integrity_check ${check.toFixed(2)} s; the process included) | ` +
-    `baseline fs.copyFile + fsync ${copySeconds.toFixed(2)} s, ${(mb / copySeconds).toFixed(0)} MB/s | ` +
-    `ratio backup ÷ copy ${(backupSeconds / copySeconds).toFixed(2)} (backup API alone ${(backupCopy / copySeconds).toFixed(2)}), medians of ${ROUNDS} rounds`,
-);
-
-if (process.env.BENCH_BACKUP_ONLINE !== "0") await online();
-rmSync(out, { recursive: true, force: true });
 
 /** The backup while a relay (`--workers 1`) on the store takes sends from 64 connections. */
 async function online() {
@@ -147,7 +159,7 @@ async function online() {
     b = await backupRun;
   } finally {
     await relay.stop();
-    log(`  removed the ${await resetStore(store.dir, store.maxId)} messages sent into the cached store`);
+    log(`backup: removed the ${await resetStore(store.dir, store.maxId)} messages sent into the cached store`);
   }
   if (b.ended > opened + WINDOW * 1000) throw new Error("the backup outlasted the send window");
   const times = acks.subarray(0, count);
@@ -167,10 +179,19 @@ async function online() {
   const checkFrom = b.ended - b.check * 1000;
   const rateCopying = within(b.started, checkFrom).length / ((checkFrom - b.started) / 1000);
   const rateChecking = within(checkFrom, b.ended).length / ((b.ended - checkFrom) / 1000);
-  log(
-    `backup under load (relay --workers 1, 64 connections sending): ${b.seconds.toFixed(2)} s (copy ${b.copy.toFixed(2)} s, ${b.restarts} restarts; integrity_check ${b.check.toFixed(2)} s), ` +
-      `holding all ${b.ackedBefore} sends acknowledged before it started | sends ${rateDuring.toFixed(0)}/s during it, ${rateBefore.toFixed(0)}/s in the ${((b.started - beforeFrom) / 1000).toFixed(0)} s before: ratio ${(rateDuring / rateBefore).toFixed(2)} ` +
-      `(while it copies ${rateCopying.toFixed(0)}/s, ${(rateCopying / rateBefore).toFixed(2)}; while it checks ${rateChecking.toFixed(0)}/s, ${(rateChecking / rateBefore).toFixed(2)}) | ` +
-      `longest wait between two acknowledgements ${longestGap(sendsDuring, b.started, b.ended).toFixed(0)} ms during, ${longestGap(sendsBefore, beforeFrom, b.started).toFixed(0)} ms before | WAL up to ${(walMax / 1e6).toFixed(0)} MB`,
-  );
+  verdict({
+    name: "backup under load (relay --workers 1, 64 connections sending)",
+    label: "backup under load: sends/s during ÷ before",
+    figure:
+      `${b.seconds.toFixed(2)} s (copy ${b.copy.toFixed(2)} s, ${b.restarts} restarts; integrity_check ${b.check.toFixed(2)} s), ` +
+      `holding all ${b.ackedBefore} sends acknowledged before it started; sends ${rateDuring.toFixed(0)}/s during it`,
+    baseline: `sends ${rateBefore.toFixed(0)}/s in the ${((b.started - beforeFrom) / 1000).toFixed(0)} s before`,
+    ratio:
+      `ratio ${(rateDuring / rateBefore).toFixed(2)} ` +
+      `(while it copies ${rateCopying.toFixed(0)}/s, ${(rateCopying / rateBefore).toFixed(2)}; while it checks ${rateChecking.toFixed(0)}/s, ${(rateChecking / rateBefore).toFixed(2)})`,
+    note: `longest wait between two acknowledgements ${longestGap(sendsDuring, b.started, b.ended).toFixed(0)} ms during, ${longestGap(sendsBefore, beforeFrom, b.started).toFixed(0)} ms before; WAL up to ${(walMax / 1e6).toFixed(0)} MB`,
+    measured: `${b.seconds.toFixed(2)} s; ${rateDuring.toFixed(0)} / ${rateBefore.toFixed(0)} sends/s, ratio ${(rateDuring / rateBefore).toFixed(2)}`,
+  });
 }
+
+await runBench({ name: "backup", skip: "BENCH_BACKUP" }, main);

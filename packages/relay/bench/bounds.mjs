@@ -3,8 +3,9 @@
 // findings 1-8: bounds 5-12), one line each:
 // `node bench/bounds.mjs` in packages/relay after a build (`pnpm bench` runs it after run.mjs;
 // BENCH_BOUNDS=0 skips it there). Each line prints the figure, the baseline measured in this same
-// run, their ratio, the target and PASS or FAIL. A FAIL is a finding, not a crash: the exit status
-// is non-zero only when the bench itself could not measure (a relay that would not start, ...).
+// run, their ratio, the target and PASS or MISS (harness.mjs's verdict line), and the closing table
+// ends the run. A MISS is a finding, not a crash: the exit status is non-zero only when the bench
+// itself could not measure (a relay that would not start, ...).
 // Loopback only (127.0.0.0/8): the honest client is 127.0.0.1, the floods come from other loopback
 // addresses (the idle connections from one, the stalled bodies from 15: see below).
 //  1 answer size, 2 scan cost, 3 connections held, 4 memory under stalled bodies: see main()'s lines.
@@ -55,12 +56,30 @@
 // Every relay, flood process, peer server and temp dir is removed at the end, on error and on SIGINT/SIGTERM.
 import { spawn, spawnSync, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import {
+  benchError,
+  childPids as childPidsOf,
+  envInt as int,
+  envList,
+  fmt,
+  header,
+  killTree,
+  log,
+  onCleanup,
+  out,
+  removeDir,
+  runBench,
+  settings,
+  tempDir as benchTempDir,
+  trackProcess,
+  verdict,
+  verdictWord,
+} from "./harness.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 const MiB = 2 ** 20;
@@ -68,7 +87,7 @@ const MiB = 2 ** 20;
 // ---------------------------------------------------------------------------------------------
 // Pure helpers (bounds.test.mjs)
 
-export const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export { fmt };
 export const mb = (bytes, digits = 1) => `${fmt(bytes / MiB, digits)} MB`;
 
 /** Median of a list of numbers (the lower of the middle two for an even count); NaN for none. */
@@ -76,12 +95,6 @@ export function median(values) {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
-}
-
-/** One bound's line: "name: figure · baseline · ratio · target · PASS|FAIL[ · note]". */
-export function boundLine({ name, figure, baseline, ratio, target, pass, note }) {
-  const ratioText = typeof ratio === "number" ? (Number.isFinite(ratio) ? `ratio ${ratio.toFixed(2)}` : "ratio n/a") : ratio;
-  return [`${name}: ${figure}`, `baseline ${baseline}`, ratioText, `target ${target}`, pass ? "PASS" : "FAIL", ...(note ? [note] : [])].join(" · ");
 }
 
 /** `--flag ... (default X)` of the relay's --help text: Map flag name (without dashes) → default text. */
@@ -248,59 +261,10 @@ async function call(url, body, { bearer, agent, timeoutMs = 10_000, localAddress
 }
 
 // ---------------------------------------------------------------------------------------------
-// Cleanup: every relay, flood process and temp dir this run made, also on error and signals.
+// Cleanup (harness.mjs): every relay, flood process, peer server and temp dir this run made, also on
+// error and signals.
 
-const live = { processes: new Set(), dirs: new Set(), closers: new Set() };
-
-function killTree(pid, signal) {
-  for (const child of childPidsOf(pid)) {
-    try {
-      process.kill(child, signal);
-    } catch {
-      // gone
-    }
-  }
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // gone
-  }
-}
-
-function childPidsOf(pid) {
-  const result = spawnSync("ps", ["--ppid", String(pid), "-o", "pid="], { encoding: "utf8", timeout: 5000 });
-  return (result.stdout ?? "")
-    .split("\n")
-    .map((line) => Number(line.trim()))
-    .filter((n) => n > 0);
-}
-
-/** Synchronous last resort: SIGKILL what is left, remove the temp dirs. */
-function cleanupNow() {
-  for (const close of live.closers) {
-    try {
-      close();
-    } catch {
-      // closed
-    }
-  }
-  live.closers.clear();
-  for (const child of live.processes) if (child.exitCode === null && child.signalCode === null) killTree(child.pid, "SIGKILL");
-  live.processes.clear();
-  for (const dir of live.dirs) rmSync(dir, { recursive: true, force: true });
-  live.dirs.clear();
-}
-
-function tempDir(label) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `neutral-bounds-${label}-`));
-  live.dirs.add(dir);
-  return dir;
-}
-
-function removeDir(dir) {
-  rmSync(dir, { recursive: true, force: true });
-  live.dirs.delete(dir);
-}
+const tempDir = (label) => benchTempDir(`bounds-${label}`);
 
 // ---------------------------------------------------------------------------------------------
 // Relays
@@ -313,7 +277,7 @@ function removeDir(dir) {
 async function launchRelay(lib, { dataDir, workers, extraArgs = [], port: fixedPort, rateLimit = 0, nodeKey, peers = [] }) {
   const port = fixedPort ?? (await within(lib.freePort(), 10_000, "free port"));
   const args = [
-    ...(process.env.BENCH_RELAY_NODE_ARGS ? process.env.BENCH_RELAY_NODE_ARGS.split(" ") : []),
+    ...settings.relayNodeArgs,
     lib.MAIN,
     "--host", "127.0.0.1",
     "--port", String(port),
@@ -327,15 +291,14 @@ async function launchRelay(lib, { dataDir, workers, extraArgs = [], port: fixedP
     ...extraArgs,
     ...(process.env.BENCH_BOUNDS_RELAY_ARGS ? process.env.BENCH_BOUNDS_RELAY_ARGS.split(" ").filter(Boolean) : []),
   ];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
-  live.processes.add(child);
+  const child = trackProcess(spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] }));
   let output = "";
   const keep = (chunk) => {
     output = (output + chunk).slice(-8000);
   };
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
-  if (process.env.BENCH_VERBOSE) child.stderr.pipe(process.stderr);
+  if (settings.verbose) child.stderr.pipe(process.stderr);
   const exit = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   const url = `http://127.0.0.1:${port}`;
   const exited = () => child.exitCode !== null || child.signalCode !== null;
@@ -359,14 +322,12 @@ async function launchRelay(lib, { dataDir, workers, extraArgs = [], port: fixedP
         killTree(child.pid, "SIGKILL");
         await within(exit, 5000, "relay kill").catch(() => {});
       }
-      live.processes.delete(child);
     },
   };
   const deadline = Date.now() + 60_000;
   let last = "no /health answer yet";
   for (;;) {
     if (exited()) {
-      live.processes.delete(child);
       throw new Error(`the relay exited before serving:\n${output}`);
     }
     if (Date.now() > deadline) {
@@ -425,8 +386,7 @@ function processChange(relay, before) {
 // and "close"; the child exits when told, when its parent goes away, or after 120 s.
 
 function startFlood(spec) {
-  const child = fork(SELF, ["--flood"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  live.processes.add(child);
+  const child = trackProcess(fork(SELF, ["--flood"], { stdio: ["ignore", "inherit", "inherit", "ipc"] }));
   const waiters = [];
   let exitedWith;
   child.on("message", (message) => {
@@ -437,7 +397,6 @@ function startFlood(spec) {
   });
   child.once("exit", (code, signal) => {
     exitedWith = { code, signal };
-    live.processes.delete(child);
     for (const waiter of waiters.splice(0)) waiter.reject(new Error(`the flood process exited (${code ?? signal})`));
   });
   const next = (type, ms) =>
@@ -693,13 +652,6 @@ async function streamsChild(spec) {
 // ---------------------------------------------------------------------------------------------
 // The bounds
 
-const int = (name, fallback) => {
-  const value = process.env[name];
-  if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new Error(`${name} must be a positive integer`);
-  return Number(value);
-};
-
 /** Bound 1 (finding 2): one batch of 40 × getInbox(limit 100) over 101 messages of 64 KiB. */
 async function answerSize(lib, ctx) {
   const ENTRIES = 40;
@@ -757,7 +709,7 @@ async function answerSize(lib, ctx) {
     const alive = after.ok && Array.isArray(after.result);
     const changed = processChange(relay, started);
     const ratio = answer.bytes / budgetBytes;
-    return boundLine({
+    return {
       name: "answer size",
       figure: `${answer.truncated ? "MORE than " : ""}${fmt(answer.bytes)} bytes answered to one batch of ${ENTRIES} × getInbox(limit ${LIMIT}) over a mailbox of 101 messages of 64 KiB (${shape}; ${fmt(answer.ms)} ms)`,
       baseline: `the answer budget ${fmt(budgetBytes)} bytes (${budgetSource}; unbounded, ${ENTRIES} full pages would be ${fmt(unbounded)} bytes, ${fmt(unbounded / budgetBytes, 1)} × it)`,
@@ -765,7 +717,7 @@ async function answerSize(lib, ctx) {
       target: "<= 1.05 (at most one message over), node alive after",
       pass: ratio <= 1.05 && complete && alive && !changed,
       note: alive ? `nodeInfo after: answered in ${after.ms.toFixed(1)} ms${changed ? `; ${changed}` : ""}` : `node NOT answering after (${after.error ?? after.status})${changed ? `; ${changed}` : ""}`,
-    });
+    };
   } finally {
     await relay.stop();
     removeDir(dir);
@@ -834,7 +786,7 @@ async function scanCost(lib, ctx) {
     const ratio = sparseP50 / firstP50;
     const changed = processChange(relay, started);
     const capped = sparse.length < PAGES ? ` (stopped at the ${CAP_MS / 1000} s cap)` : "";
-    return boundLine({
+    return {
       name: "scan cost",
       figure: `sparse page getChat {chat, until: 1} limit 20 on a chat of ${fmt(MESSAGES)} messages, p50 ${sparseP50.toFixed(2)} ms (${sparseShape}; nodeInfo.limits.maxPageScan ${maxScan ?? "ABSENT"})`,
       baseline: `first page getChat {chat} limit 20, p50 ${firstP50.toFixed(2)} ms; ${sparse.length} of each, interleaved, one keep-alive connection, --workers 1${capped}`,
@@ -842,7 +794,7 @@ async function scanCost(lib, ctx) {
       target: "<= 10 (issue 19, before the fix: 76 ms against well under 1 ms)",
       pass: ratio <= 10 && failures.length === 0 && !changed,
       note: [failures.length ? `${failures.length} requests FAILED (${failures[0]})` : "", changed].filter(Boolean).join("; ") || undefined,
-    });
+    };
   } finally {
     agent.destroy();
     await relay.stop();
@@ -894,7 +846,7 @@ async function connectionsHeld(lib, ctx) {
     const bounded = limit !== undefined ? heldConnections <= limit * 1.05 + 8 : heldConnections < FLOOD * 0.9;
     const changed = processChange(relay, started);
     const limitText = limits.length ? limits.map((l) => `--${l.flag} ${l.text ?? "?"}`).join(", ") : "no connection-limit flag in --help";
-    return boundLine({
+    return {
       name: "connections held",
       figure: `${fmt(heldConnections)} more fds held by the relay's ${started.length} processes 2 s into a flood of ${fmt(FLOOD)} idle connections (no request) from ${sources.length === 1 ? sources[0] : `${sources.length} addresses`} (${fmt(opened.opened)} connected, ${fmt(during.closedByPeer)} closed by the node, ${fmt(during.open)} still open at the client, ${fmt(opened.connectErrors)} refused${opened.firstError ? `: ${opened.firstError}` : ""}); /health during it: ${healthDuring.ok ? `${healthDuring.ms.toFixed(1)} ms` : `FAILED (${healthDuring.error ?? healthDuring.status})`}`,
       baseline: `${fmt(before)} fds before the flood (${fmt(held)} during, ${fmt(afterFds)} 1 s after it closed)`,
@@ -907,7 +859,7 @@ async function connectionsHeld(lib, ctx) {
         closed ? "" : "the flood did not confirm closing",
         changed,
       ].filter(Boolean).join("; "),
-    });
+    };
   } finally {
     if (flood) await flood.close();
     await relay.stop();
@@ -973,7 +925,7 @@ async function stalledBodies(lib, ctx) {
     const answered = honest?.ok && Array.isArray(honest.result) && honest.ms <= 2000;
     const changed = processChange(relay, started);
     const statuses = Object.entries(status.responses).map(([code, n]) => `${fmt(n)} × HTTP ${code}`).join(", ");
-    return boundLine({
+    return {
       name: "memory under stalled bodies",
       figure:
         `${mb(peak)} PSS over the relay's ${started.length} processes at the peak (${(peakAt / 1000).toFixed(1)} s in) of ${fmt(FLOOD)} connections from ${sources.length === 1 ? sources[0] : `${sources.length} addresses (${sources[0]}..)`}, ` +
@@ -991,7 +943,7 @@ async function stalledBodies(lib, ctx) {
         closed ? "" : "the flood did not confirm closing",
         changed,
       ].filter(Boolean).join("; "),
-    });
+    };
   } finally {
     if (flood) await flood.close();
     await relay.stop();
@@ -1149,9 +1101,9 @@ async function startHostilePeer(lib, node) {
   const close = () => {
     for (const socket of sockets) socket.destroy();
     server.close();
-    live.closers.delete(close);
+    forget();
   };
-  live.closers.add(close);
+  const forget = onCleanup(close);
   return { url: `http://127.0.0.1:${server.address().port}`, address: node.address, records, captured, calls, close };
 }
 
@@ -1170,9 +1122,9 @@ async function startDeadPeer() {
   const close = () => {
     for (const socket of sockets) socket.destroy();
     server.close();
-    live.closers.delete(close);
+    forget();
   };
-  live.closers.add(close);
+  const forget = onCleanup(close);
   return { port: server.address().port, accepted: () => accepted, close };
 }
 
@@ -1265,7 +1217,7 @@ async function slowStreams(lib, ctx) {
   const STREAMS = int("BENCH_BOUNDS_SLOW_STREAMS", 512);
   const MESSAGES = int("BENCH_BOUNDS_SLOW_MESSAGES", 120);
   const READ_EVERY_MS = int("BENCH_BOUNDS_SLOW_READ_EVERY_MS", 15_000);
-  const WORKER_COUNTS = (process.env.BENCH_BOUNDS_SLOW_WORKERS ?? "1,2").split(",").map((s) => Number(s.trim())).filter((n) => n > 0);
+  const WORKER_COUNTS = envList("BENCH_BOUNDS_SLOW_WORKERS", "1,2").filter((n) => n > 0);
   const PER_ACCOUNT = Number(ctx.flags.get("max-subscriptions-per-account") ?? 8) || 8;
   const PER_SOURCE = 128;
   const USER_BASE = 50_000;
@@ -1322,15 +1274,15 @@ async function slowStreams(lib, ctx) {
     return { run, perStream, pass, text };
   });
   const [first, ...others] = judged;
-  return boundLine({
+  return {
     name: "slow streams",
     figure: first.text,
     baseline: `the same relay idle just before: RSS ${mb(first.run.idleRss)} (PSS ${mb(first.run.idlePss)}), honest getInbox ${latencyText(first.run.before)}; ${fmt(ACCOUNTS)} mailboxes of ${MESSAGES} messages of 64 KiB (catch-up of ${mb(MESSAGES * (2 * BODY_BYTES + 600), 0)} of JSON each)`,
     ratio: `ratio ${(first.perStream / documented).toFixed(1)} of the documented bound per stream`,
     target: `RSS < ${mb(RSS_TARGET, 0)}, honest p99 < 1 s, back to baseline within 10 s, per stream <= 2 × the documented bound (${fmt((2 * documented) / 1024, 0)} KB); every worker count`,
     pass: judged.every((j) => j.pass),
-    note: others.map((j) => `${j.text} · ${j.pass ? "PASS" : "FAIL"}`).join(" · ") || undefined,
-  });
+    note: others.map((j) => `${j.text} · ${verdictWord(j.pass)}`).join(" · ") || undefined,
+  };
 }
 
 /** One run of bound 5 on the seeded `dir` with `workers`. */
@@ -1388,7 +1340,7 @@ async function slowStreamsRun(lib, ctx, { dir, workers, honest }) {
       while (honestOn && relay.alive()) {
         const sample = await honestCall();
         during.push(sample);
-        if (process.env.BENCH_VERBOSE) ctx.log(`  honest read ${((performance.now() - floodStarted) / 1000).toFixed(1)} s in: ${sample.ok ? `${sample.ms.toFixed(1)} ms` : sample.error}`);
+        if (settings.verbose) ctx.log(`  honest read ${((performance.now() - floodStarted) / 1000).toFixed(1)} s in: ${sample.ok ? `${sample.ms.toFixed(1)} ms` : sample.error}`);
         await sleep(1000);
       }
     })();
@@ -1531,7 +1483,7 @@ async function peerCapture(lib, ctx) {
       later.push((inbox.payload?.data ?? []).filter((m) => m.from === sender.address).length);
     }
     const captured = cases.reduce((sum, c) => sum + c.captured, 0);
-    return boundLine({
+    return {
       name: "peer capture",
       figure:
         `messages to accounts with only a key bundle (at A) captured by a hostile peer H replaying that bundle (${N} per case, from a user homed at S, S's peers A and H pinned): ` +
@@ -1541,7 +1493,7 @@ async function peerCapture(lib, ctx) {
       target: "0 captured in every case (the real node up or down)",
       pass: captured === 0 && baseline.captured === 0,
       note: `H was called ${Object.entries(hostile.calls).filter(([m]) => m.startsWith("neutralService_")).map(([m, n]) => `${m.replace("neutralService_", "")} ${n}`).join(", ") || "never"}${hostile.calls.errors ? `; H failed ${hostile.calls.errors} times (${hostile.calls.lastError})` : ""}`,
-    });
+    };
   } finally {
     for (const relay of relays) await relay.stop();
     if (a) await a.stop();
@@ -1622,7 +1574,7 @@ async function refusedStall(lib, ctx) {
     const chat = await rpcTo(a.url, "neutralService_getChat", [{ chat: R.address }, 100], { bearer: tokenOf(lib, stranger) });
     const strangerStates = (chat.payload?.data ?? []).filter((m) => m.from === stranger.address).map((m) => m.status ?? (m.receiver_receipt ? "delivered" : "stored"));
     const pct = (x) => (Number.isFinite(x) ? `${fmt(x / 1000, 1)} s` : "n/a");
-    return boundLine({
+    return {
       name: "refused message stall",
       figure:
         `after one A user's ${REFUSED_AFTER + 1} messages to an "allowed-only" account on B (request quota ${REFUSED_AFTER}; A answered ${tallyText(refusedOutcomes)}), ` +
@@ -1633,7 +1585,7 @@ async function refusedStall(lib, ctx) {
       target: `all ${HONEST} delivered within 10 s while the refused one waits`,
       pass: attack.within10 === HONEST,
       note: `B's requests folder of that account: ${(requests.payload?.data ?? []).length} messages; the stranger's copies at A: ${tallyText(strangerStates)}`,
-    });
+    };
   } finally {
     for (const relay of relays) await relay.stop();
     for (const dir of Object.values(dirs)) removeDir(dir);
@@ -1686,7 +1638,7 @@ async function idleStreams(lib, ctx) {
     const stats = latencyStats(during);
     const changed = processChange(relay, started);
     const statuses = Object.entries(opened.statuses).map(([code, n]) => `${fmt(n)} × HTTP ${code}`).join(", ") || "none";
-    return boundLine({
+    return {
       name: "idle streams",
       figure:
         `an honest client from 127.0.0.1 while ${SOURCES} other addresses hold ${fmt(held.open)} idle streams (${fmt(STREAMS)} tried, ${perSource} per address, ${PER_ACCOUNT} per account: ${statuses}` +
@@ -1703,7 +1655,7 @@ async function idleStreams(lib, ctx) {
         closed ? "" : "the flood did not confirm closing",
         changed,
       ].filter(Boolean).join("; "),
-    });
+    };
   } finally {
     if (flood) await flood.close();
     await relay.stop();
@@ -1770,7 +1722,7 @@ async function quotaWeapon(lib, ctx) {
     const refusedAfter = friendAfter.filter((o) => o !== "stored" && o !== "delivered").length;
     const refusedBefore = friendBefore.filter((o) => o !== "stored" && o !== "delivered").length;
     const changed = processChange(relay, started);
-    return boundLine({
+    return {
       name: "quota under consent",
       figure:
         `${refusedAfter} of ${FRIEND} messages of 64 KiB from F, whom V ("allowed-only") allowed, refused (${tallyText(friendAfter)}) after ${fmt(nextStranger)} throwaway strangers ` +
@@ -1784,7 +1736,7 @@ async function quotaWeapon(lib, ctx) {
         quotaArgs.length ? `--recipient-quota-bytes ${fmt(QUOTA_MIB)} MiB (the default is ${mb(defaultQuota, 0)}; BENCH_BOUNDS_RECIPIENT_QUOTA_MIB) to keep the bench short` : "default --recipient-quota-bytes",
         changed,
       ].filter(Boolean).join("; "),
-    });
+    };
   } finally {
     await relay.stop();
     removeDir(dir);
@@ -1844,7 +1796,7 @@ async function deadPeer(lib, ctx) {
   const sendRatio = s1.p50 / s0.p50;
   const keyRatio = k1.p50 / k0.p50;
   const capped = (samples) => (samples.length < N ? ` (${samples.length} of ${N}: the ${CAP_MS / 1000} s cap)` : "");
-  return boundLine({
+  return {
     name: "dead peer",
     figure:
       `with one peer that accepts connections and never answers (${dead.accepted()} connections to it): a local sendMessage between two accounts with only key bundles ${latencyText(withDead.sends)}${capped(withDead.sends)}; ` +
@@ -1854,7 +1806,7 @@ async function deadPeer(lib, ctx) {
     target: "<= 2 for both (a local account never waits for peers)",
     pass: sendRatio <= 2 && keyRatio <= 2 && s1.answered === s1.count && k1.answered === k1.count && !withDead.changed,
     note: [baseline.changed, withDead.changed].filter(Boolean).join("; ") || undefined,
-  });
+  };
 }
 
 /** Bound 11 (issue 33, finding 7): a peer's deliveries of 100 messages + 100 new home records each, 10 at once, against B's default rate limit. */
@@ -1959,7 +1911,7 @@ async function peerDeliveryCost(lib, ctx) {
     const stats = latencyStats(during);
     const changed = processChange(relay, started);
     const cpuPerDelivery = accepted ? (cpu * 1000) / accepted : NaN;
-    return boundLine({
+    return {
       name: "peer delivery cost",
       figure:
         `a peer's neutralService_deliver of ${PER} messages + ${PER} new home records each (new accounts each time), ${CONCURRENCY} at once for ${fmt(windowS, 1)} s against B (--rate-limit ${rateLimit}, --workers 2): ` +
@@ -1976,7 +1928,7 @@ async function peerDeliveryCost(lib, ctx) {
         next >= DELIVERIES ? `the ${DELIVERIES} pre-signed deliveries ran out (BENCH_BOUNDS_DELIVERIES)` : "",
         changed,
       ].filter(Boolean).join("; "),
-    });
+    };
   } finally {
     await relay.stop();
     removeDir(dir);
@@ -2047,7 +1999,7 @@ async function sweptResend(lib, ctx) {
     const yAfter = await inboxCount(Y);
     const rAfter = await inboxCount(R);
     const changed = processChange(relay, started);
-    return boundLine({
+    return {
       name: "swept messages",
       figure:
         `with --retention 6s, ${N} messages sent and ${N} delivered by a peer, then swept (no longer served, and the messages table at ${rows} rows, ${fmt(sweptAfterS, 1)} s after the resends before the sweep): ` +
@@ -2058,7 +2010,7 @@ async function sweptResend(lib, ctx) {
       target: "0 stored again",
       pass: again === 0 && rAfter === 0 && yAfter === 0 && !changed,
       note: changed || undefined,
-    });
+    };
   } finally {
     db?.close();
     await relay.stop();
@@ -2069,10 +2021,6 @@ async function sweptResend(lib, ctx) {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  if (process.env.BENCH_BOUNDS === "0") {
-    process.stderr.write("bounds: skipped (BENCH_BOUNDS=0)\n");
-    return 0;
-  }
   const lib = {
     ...(await import("./lib.mjs")),
     ...(await import("../dist/storage/sqlite.js")),
@@ -2080,15 +2028,12 @@ async function main() {
     eip712: await import("../dist/crypto/eip712.js"),
     Database: (await import("better-sqlite3")).default,
   };
-  const only = (process.env.BENCH_BOUNDS_ONLY ?? "1,2,3,4,5,6,7,8,9,10,11,12").split(",").map((s) => Number(s.trim()));
-  const log = (text) => process.stderr.write(`${text}\n`);
-  const out = (text) => process.stdout.write(`${text}\n`);
+  const only = envList("BENCH_BOUNDS_ONLY", "1,2,3,4,5,6,7,8,9,10,11,12");
   const helpRun = spawnSync(process.execPath, [lib.MAIN, "--help"], { encoding: "utf8", timeout: 15_000 });
   const help = `${helpRun.stdout ?? ""}${helpRun.stderr ?? ""}`;
   const flags = flagDefaults(help);
   const ctx = { help, flags, log };
-  const cpus = os.cpus();
-  out(`# neutral relay bounds, ${new Date().toISOString()}: node ${process.version}, ${cpus.length} CPUs (${cpus[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM`);
+  header("neutral relay bounds");
   out(
     "# What a hostile client can make one node hold (issue 19, findings 2-5), each against a relay of its own on 127.0.0.1 with default limits " +
       "(--rate-limit 0 so that the honest client is never the one throttled); the honest client is 127.0.0.1, each flood comes from " +
@@ -2117,58 +2062,38 @@ async function main() {
       "12 swept messages: --retention 6s, the same signed messages resent and delivered again after the sweep, against the resend before it",
   );
   const bounds = [
-    [1, answerSize],
-    [2, scanCost],
-    [3, connectionsHeld],
-    [4, stalledBodies],
-    [5, slowStreams],
-    [6, peerCapture],
-    [7, refusedStall],
-    [8, idleStreams],
-    [9, quotaWeapon],
-    [10, deadPeer],
-    [11, peerDeliveryCost],
-    [12, sweptResend],
+    [1, "answer size", answerSize],
+    [2, "scan cost", scanCost],
+    [3, "connections held", connectionsHeld],
+    [4, "memory under stalled bodies", stalledBodies],
+    [5, "slow streams", slowStreams],
+    [6, "peer capture", peerCapture],
+    [7, "refused message stall", refusedStall],
+    [8, "idle streams", idleStreams],
+    [9, "quota under consent", quotaWeapon],
+    [10, "dead peer", deadPeer],
+    [11, "peer delivery cost", peerDeliveryCost],
+    [12, "swept messages", sweptResend],
   ];
   // Each bound's bound: past it the line is an ERROR (the bound itself may still be winding down).
   const budgets = { 5: 600_000, 7: 360_000, 8: 600_000 };
-  let crashed = 0;
-  const runStarted = performance.now();
-  for (const [n, bound] of bounds) {
+  for (const [n, name, bound] of bounds) {
     if (!only.includes(n)) continue;
-    log(`bound ${n}: ${bound.name}`);
+    log(`bound ${n}: ${name}`);
     const boundStarted = performance.now();
     try {
-      out(`${n} ${await within(bound(lib, ctx), budgets[n] ?? 240_000, `bound ${n}`)}`);
+      const row = await within(bound(lib, ctx), budgets[n] ?? 240_000, `bound ${n}`);
+      verdict({ ...row, name: `${n} ${row.name}` });
     } catch (error) {
-      crashed++;
-      out(`${n} ERROR: the bench could not measure this bound: ${String(error.message).trim().replace(/\s*\n\s*/g, " | ")}`);
+      benchError(`${n} ${name}`, error);
     }
     log(`bound ${n}: ${((performance.now() - boundStarted) / 1000).toFixed(0)} s`);
   }
-  out(`# ${((performance.now() - runStarted) / 1000).toFixed(0)} s`);
-  return crashed ? 1 : 0;
 }
 
 const invoked = process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url;
 if (invoked && process.argv[2] === "--flood") {
   await floodChild();
 } else if (invoked) {
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-    process.once(signal, () => {
-      process.stderr.write(`bounds: ${signal}, stopping every relay and flood, removing temp dirs\n`);
-      cleanupNow();
-      process.exit(130);
-    });
-  }
-  process.once("exit", cleanupNow);
-  let code = 1;
-  try {
-    code = await main();
-  } catch (error) {
-    process.stderr.write(`bounds: crashed: ${error.stack ?? error}\n`);
-  } finally {
-    cleanupNow();
-  }
-  process.exitCode = code;
+  await runBench({ name: "bounds", skip: "BENCH_BOUNDS" }, main);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applicableConnectionLimit, batchAnswerBytes, boundLine, connectionLimitFlags, flagDefaults, floodSources, latencyStats, median, msText, storedAgain, streamRequestText } from "./bounds.mjs";
+import { applicableConnectionLimit, batchAnswerBytes, connectionLimitFlags, flagDefaults, floodSources, latencyStats, median, msText, storedAgain, streamRequestText } from "./bounds.mjs";
 
 const help = [
   "Flags (each also an environment variable; a flag wins over its variable):",
@@ -73,13 +73,6 @@ describe("floodSources", () => {
     expect(many[249]).toBe("127.0.2.250");
     expect(many[250]).toBe("127.0.3.1");
     expect(many.every((a) => a.startsWith("127.") && a !== "127.0.0.1")).toBe(true);
-  });
-});
-
-describe("boundLine", () => {
-  it("prints figure · baseline · ratio · target · verdict", () => {
-    expect(boundLine({ name: "x", figure: "2 ms", baseline: "1 ms", ratio: 2, target: "<= 10", pass: true })).toBe("x: 2 ms · baseline 1 ms · ratio 2.00 · target <= 10 · PASS");
-    expect(boundLine({ name: "x", figure: "f", baseline: "b", ratio: Number.NaN, target: "t", pass: false, note: "n" })).toBe("x: f · baseline b · ratio n/a · target t · FAIL · n");
   });
 });
 

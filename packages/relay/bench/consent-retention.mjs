@@ -1,8 +1,9 @@
 // What consent checks and the retention sweep cost (issue 24): `node bench/consent-retention.mjs`
 // in packages/relay after a build (`pnpm bench` runs it after run.mjs, bounds.mjs, federation.mjs
-// and live.mjs; BENCH_CONSENT_RETENTION=0 skips it). Like the other benches, each line prints a
-// figure, the baseline measured in this same run, their ratio, the target (>= 0.95) and PASS or
-// MISS; the exit status is non-zero only when the bench itself could not measure.
+// and live.mjs; BENCH_CONSENT_RETENTION=0 skips it). Like the other benches (harness.mjs), each line
+// prints a figure, the baseline measured in this same run, their ratio, the target (>= 0.95) and
+// PASS or MISS, and the closing table ends the run; the exit status is non-zero only when the bench
+// itself could not measure.
 //
 // Loopback only; SQLite, the default worker count (one per core), `--rate-limit 0` and the four
 // storage quotas off (`--sender-…`/`--recipient-quota-… 0`) and `--request-quota-messages 0` on
@@ -60,28 +61,23 @@
 //      core), BENCH_CR_MMAP_MIB (1024; 0 skips 2c), BENCH_RELAY_NODE_ARGS (node flags of the relays, e.g. --cpu-prof).
 // Every relay and temp dir is removed at the end, on error and on SIGINT/SIGTERM/SIGHUP.
 import { randomBytes } from "node:crypto";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { consentPolicy, consentRecord, cpuSeconds, diskWriteBytes, jsonHeaders, machineBusySeconds, percentile, seed, sendLoadWindow, signedMessage, slices, startRelay, token, user, envInt, killTree } from "./lib.mjs";
+import { consentPolicy, consentRecord, cpuSeconds, diskWriteBytes, jsonHeaders, machineBusySeconds, percentile, seed, sendLoadWindow, signedMessage, slices, startRelay, token, user } from "./lib.mjs";
+import { benchError, envInt as int, envList, fmt, header, log, out as figure, onCleanup, runBench, settings, tempDir as benchTempDir, verdict } from "./harness.mjs";
 import { medianRound, roundsText } from "./rounds.mjs";
 
 const require = createRequire(import.meta.url);
 
-if (process.env.BENCH_CONSENT_RETENTION === "0") {
-  process.stderr.write("consent-retention: skipped (BENCH_CONSENT_RETENTION=0)\n");
-  process.exit(0);
-}
-
-const int = envInt;
 const SECONDS = int("BENCH_CR_SECONDS", 6);
 const ROUNDS = int("BENCH_CR_ROUNDS", 5);
-const CONNECTIONS = int("BENCH_SEND_CONNECTIONS", 64);
-const READ_CONNECTIONS = int("BENCH_CONNECTIONS", 32);
+const CONNECTIONS = settings.sendConnections;
+const READ_CONNECTIONS = settings.connections;
 const SENDERS = int("BENCH_CR_SENDERS", 1000);
 const RECIPIENTS = int("BENCH_CR_RECIPIENTS", 200);
 const BLOCKED = int("BENCH_CR_BLOCKED", 10);
@@ -92,7 +88,7 @@ const EXPIRE_CAP = EXPIRE_RATE ?? 4000;
 const WORKERS = int("BENCH_CR_WORKERS", os.availableParallelism());
 /** 2c: the reads of 2b again, both relays reading their database through a memory map of this size (`--sqlite-mmap-mib`); 0 skips 2c. */
 const MMAP_MIB = process.env.BENCH_CR_MMAP_MIB === "0" ? 0 : int("BENCH_CR_MMAP_MIB", 1024);
-const ONLY = (process.env.BENCH_CR_ONLY ?? "1,2").split(",").map((s) => Number(s.trim()));
+const ONLY = envList("BENCH_CR_ONLY", "1,2");
 /** Recipients each sender writes to. */
 const FAN_OUT = 4;
 /** Messages pre-signed per second of a send window (a connection that runs out signs more during the window). */
@@ -105,9 +101,6 @@ const SWEEP_INTERVAL_S = Math.min(60, Math.max(1, RETENTION / 10));
 const QUOTAS_OFF = ["--sender-quota-messages", "0", "--sender-quota-bytes", "0", "--recipient-quota-messages", "0", "--recipient-quota-bytes", "0", "--request-quota-messages", "0"];
 const BUSY_CORES = 0.15;
 
-const log = (text) => process.stderr.write(`${text}\n`);
-const figure = (text) => process.stdout.write(`${text}\n`);
-const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : String(n));
 const ms = (n) => `${fmt(n, 2)} ms`;
 
 // ---------------------------------------------------------------------------------------------
@@ -120,24 +113,10 @@ const blockedPool = Array.from({ length: Math.max(BLOCKED * 4, 40) }, (_, b) => 
 const targetsOf = (i) => Array.from({ length: FAN_OUT }, (_, k) => (i * FAN_OUT + k) % RECIPIENTS);
 
 // ---------------------------------------------------------------------------------------------
-// Cleanup: every relay from its spawn on, every temp dir from its creation.
+// Cleanup (harness.mjs): every relay from its spawn on (lib.mjs startRelay), every temp dir from its
+// creation, the bench's own connection to B's database.
 
-const live = { children: new Set(), dirs: new Set(), dbs: new Set() };
-
-function tempDir(label) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `neutral-bench-cr-${label}-`));
-  live.dirs.add(dir);
-  return dir;
-}
-
-function cleanupNow() {
-  for (const db of live.dbs) if (db.open) db.close();
-  live.dbs.clear();
-  for (const child of live.children) killTree(child);
-  live.children.clear();
-  for (const dir of live.dirs) rmSync(dir, { recursive: true, force: true });
-  live.dirs.clear();
-}
+const tempDir = (label) => benchTempDir(`cr-${label}`);
 
 /** A relay on `dataDir` (a fresh one by default) with the quotas off and `extraArgs`. */
 async function relay(label, extraArgs, dataDir = tempDir(label)) {
@@ -145,10 +124,6 @@ async function relay(label, extraArgs, dataDir = tempDir(label)) {
     dataDir,
     workers: WORKERS,
     extraArgs: [...QUOTAS_OFF, ...extraArgs],
-    onSpawn: (child) => {
-      live.children.add(child);
-      child.once("exit", () => live.children.delete(child));
-    },
   });
   return { ...node, label, dataDir };
 }
@@ -301,9 +276,8 @@ async function rounds(a, b, label, run) {
   return results;
 }
 
-const verdicts = [];
-/** One figure: the median round of B / A, with every round's ratio; PASS at >= TARGET. */
-function judge({ name, unit, results, extra = () => "", problems = [] }) {
+/** One figure: the median round of B / A, with every round's ratio; PASS at >= TARGET. `label`: its name in the closing table. */
+function judge({ name, label, unit, results, extra = () => "", problems = [] }) {
   const summary = medianRound(results, (r) => r.b.perSecond / r.a.perSecond);
   const { a, b } = summary.run;
   const worstOther = Math.max(...results.flatMap((r) => [r.a.otherCores, r.b.otherCores]));
@@ -319,19 +293,20 @@ function judge({ name, unit, results, extra = () => "", problems = [] }) {
   // Relay CPU per operation, A's ÷ B's: what the rate ratio would be if the relay had the CPUs to
   // itself and were CPU-bound. Other processes move the rates far more than the CPU per operation.
   const cpu = medianRound(results, (r) => r.a.relayCores / r.a.perSecond / (r.b.relayCores / r.b.perSecond));
-  figure(
-    [
-      `${name}: ${fmt(b.perSecond)} ${unit}, p50 ${ms(b.p50)}, p99 ${ms(b.p99)} (relay ${b.relayCores.toFixed(2)} cores, ${perOp(b)} CPU, ${diskPerOp(b)}${extra(b, a)})`,
-      `baseline ${fmt(a.perSecond)} ${unit}, p50 ${ms(a.p50)}, p99 ${ms(a.p99)} (relay ${a.relayCores.toFixed(2)} cores, ${perOp(a)} CPU, ${diskPerOp(a)})`,
-      roundsText(summary),
-      `relay CPU per operation A ÷ B ${cpu.ratio.toFixed(2)} (${cpu.ratios.map((r) => r.toFixed(2)).join(" / ")})`,
-      `target >= ${TARGET}`,
-      pass ? "PASS" : "MISS",
-      `other processes ${results.map((r) => `${r.a.otherCores.toFixed(2)}/${r.b.otherCores.toFixed(2)}`).join(", ")} cores (A/B per round)`,
-      ...notes,
-    ].join(" · "),
-  );
-  verdicts.push({ name, ratio: summary.ratio, ratios: summary.ratios, cpu, pass });
+  const cpuText = `relay CPU per operation A ÷ B ${cpu.ratio.toFixed(2)} (${cpu.ratios.map((r) => r.toFixed(2)).join(" / ")})`;
+  verdict({
+    name,
+    label,
+    figure: `${fmt(b.perSecond)} ${unit}, p50 ${ms(b.p50)}, p99 ${ms(b.p99)} (relay ${b.relayCores.toFixed(2)} cores, ${perOp(b)} CPU, ${diskPerOp(b)}${extra(b, a)})`,
+    baseline: `${fmt(a.perSecond)} ${unit}, p50 ${ms(a.p50)}, p99 ${ms(a.p99)} (relay ${a.relayCores.toFixed(2)} cores, ${perOp(a)} CPU, ${diskPerOp(a)})`,
+    ratio: `${roundsText(summary)}; ${cpuText}`,
+    target: `>= ${TARGET}`,
+    pass,
+    note: [`other processes ${results.map((r) => `${r.a.otherCores.toFixed(2)}/${r.b.otherCores.toFixed(2)}`).join(", ")} cores (A/B per round)`, ...notes].join(" · "),
+    measured:
+      `ratio ${summary.ratio.toFixed(2)} (${summary.ratios.map((r) => r.toFixed(2)).join(" / ")}); ` +
+      `CPU A ÷ B ${cpu.ratio.toFixed(2)} (${cpu.ratios.map((r) => r.toFixed(2)).join(" / ")})`,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -384,12 +359,14 @@ async function consentPart(lists) {
   await Promise.all([a.stop(), b.stop()]);
   judge({
     name: `1a sendMessage, each recipient "allowed-only" with its senders allowed (B) vs no consent records (A), ${CONNECTIONS} connections`,
+    label: "1a consent: sendMessage",
     unit: "sends/s",
     results: sends,
     problems: requests ? [`${requests} messages in sampled requests folders: EXPECTED 0`] : [],
   });
   judge({
     name: `1b getInbox [{}, ${PAGE}] by the ${RECIPIENTS} recipients, same relays after the sends, ${READ_CONNECTIONS} connections`,
+    label: "1b consent: getInbox",
     unit: "req/s",
     results: reads,
   });
@@ -423,7 +400,7 @@ async function retentionPart(lists) {
       `(a sweep every ${SWEEP_INTERVAL_S} s); before each of B's windows ${EXPIRE_RATE ? `${fmt(EXPIRE_RATE * SECONDS)}` : `A's last sends/s x ${SECONDS}`} of them (the next in id order) are dated to expire over its first ${SECONDS - SWEEP_INTERVAL_S} s`,
   );
   const db = new Database(fileB);
-  live.dbs.add(db);
+  const forgetDb = onCleanup(() => db.open && db.close());
   db.pragma("busy_timeout = 10000");
   const seededLeft = db.prepare("SELECT count(*) FROM messages WHERE id <= ?").pluck();
   const firstSeeded = db.prepare("SELECT min(id) FROM messages").pluck();
@@ -439,6 +416,8 @@ async function retentionPart(lists) {
      });`,
     { eval: true, workerData: { module: require.resolve("better-sqlite3"), file: fileB } },
   );
+  // A worker thread keeps the process alive: ended by the cleanup too, should a window throw.
+  const forgetDater = onCleanup(() => void dater.terminate());
   const unexpire = db.prepare("UPDATE messages SET accepted_at = @far WHERE id >= @from AND accepted_at < @far");
   /** Around one of B's windows: date the next chunk to expire during it, then date what is left (and what B stored) ahead again. */
   const aroundB = async (node, measure) => {
@@ -494,7 +473,8 @@ async function retentionPart(lists) {
     mappedReads = await rounds(a, b, "retention reads, mapped", (node) => aroundB(node, (extra, onOpen) => readWindow(node, recipientTokens, extra, onOpen)));
   }
   db.close();
-  live.dbs.delete(db);
+  forgetDb();
+  forgetDater();
   await dater.terminate();
   await Promise.all([a.stop(), b.stop()]);
   const sweptText = (run) =>
@@ -505,13 +485,26 @@ async function retentionPart(lists) {
     list.map((r) => fmt(r.b.deleted)).join(" / ") +
     ` messages; pages B's file shrank by in the window (given back by the sweep): ${list.map((r) => fmt(r.b.pagesBack)).join(" / ")}` +
     `; B's file free at the window's end: ${list.map((r) => `${fmt(r.b.free * 100, 1)} %`).join(" / ")}`;
-  judge({ name: `2a sendMessage with the retention sweep deleting (B, --retention ${RETENTION}s) vs --retention 0 (A), ${CONNECTIONS} connections`, unit: "sends/s", results: sends, extra: (run) => sweptText(run) });
+  judge({
+    name: `2a sendMessage with the retention sweep deleting (B, --retention ${RETENTION}s) vs --retention 0 (A), ${CONNECTIONS} connections`,
+    label: "2a retention sweep: sendMessage",
+    unit: "sends/s",
+    results: sends,
+    extra: (run) => sweptText(run),
+  });
   figure(`#   2a swept per round (B's windows): ${allDeleted(sends)}`);
-  judge({ name: `2b getInbox [{}, ${PAGE}] by the ${RECIPIENTS} recipients with the sweep deleting (B) vs --retention 0 (A), ${READ_CONNECTIONS} connections`, unit: "req/s", results: reads, extra: (run) => sweptText(run) });
+  judge({
+    name: `2b getInbox [{}, ${PAGE}] by the ${RECIPIENTS} recipients with the sweep deleting (B) vs --retention 0 (A), ${READ_CONNECTIONS} connections`,
+    label: "2b retention sweep: getInbox",
+    unit: "req/s",
+    results: reads,
+    extra: (run) => sweptText(run),
+  });
   figure(`#   2b swept per round (B's windows): ${allDeleted(reads)}`);
   if (mappedReads) {
     judge({
       name: `2c getInbox as 2b, both relays --sqlite-mmap-mib ${MMAP_MIB} (reading the database through a memory map)`,
+      label: "2c retention sweep: getInbox, mapped",
       unit: "req/s",
       results: mappedReads,
       extra: (run) => sweptText(run),
@@ -523,57 +516,27 @@ async function retentionPart(lists) {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  const runStarted = performance.now();
+  header("neutral relay consent and retention benchmark");
   const quietFrom = { at: performance.now(), machine: machineBusySeconds(), self: process.cpuUsage() };
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const q = cores({ ...quietFrom, cpu: 0 }, { at: performance.now(), machine: machineBusySeconds(), self: process.cpuUsage(), cpu: 0 });
   figure(`# consent-retention: --workers ${WORKERS}, ${SECONDS} s per window, ${ROUNDS} rounds (A and B alternating); other processes kept ${q.otherCores.toFixed(2)} cores busy in the 2 s before the run`);
   log(`signing ${fmt(ROUNDS)} x ${fmt(SIGN_RATE * SECONDS)} messages`);
   const lists = Array.from({ length: ROUNDS }, () => presign(SIGN_RATE * SECONDS));
-  let crashed = 0;
   if (ONLY.includes(1)) {
     try {
       await consentPart(lists);
     } catch (error) {
-      crashed++;
-      figure(`1 ERROR: the bench could not measure: ${String(error.stack ?? error).trim().replace(/\s*\n\s*/g, " | ")}`);
+      benchError("1 consent", error.stack ?? error);
     }
   }
   if (ONLY.includes(2)) {
     try {
       await retentionPart(lists);
     } catch (error) {
-      crashed++;
-      figure(`2 ERROR: the bench could not measure: ${String(error.stack ?? error).trim().replace(/\s*\n\s*/g, " | ")}`);
+      benchError("2 retention sweep", error.stack ?? error);
     }
   }
-  if (verdicts.length) {
-    figure("");
-    for (const v of verdicts) {
-      figure(
-        `${v.name.split(" ")[0]} | ratio ${v.ratio.toFixed(2)} (${v.ratios.map((r) => r.toFixed(2)).join(" / ")}) | target >= ${TARGET} | ${v.pass ? "PASS" : "MISS"} | ` +
-          `relay CPU per operation A ÷ B ${v.cpu.ratio.toFixed(2)} (${v.cpu.ratios.map((r) => r.toFixed(2)).join(" / ")})`,
-      );
-    }
-  }
-  figure(`# ${((performance.now() - runStarted) / 1000).toFixed(0)} s`);
-  return crashed ? 1 : 0;
 }
 
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.once(signal, () => {
-    process.stderr.write(`consent-retention: ${signal}, stopping every relay, removing temp dirs\n`);
-    cleanupNow();
-    process.exit(130);
-  });
-}
-process.once("exit", cleanupNow);
-let code = 1;
-try {
-  code = await main();
-} catch (error) {
-  process.stderr.write(`consent-retention: the bench could not measure: ${error.stack ?? error}\n`);
-} finally {
-  cleanupNow();
-}
-process.exitCode = code;
+await runBench({ name: "consent-retention", skip: "BENCH_CONSENT_RETENTION" }, main);

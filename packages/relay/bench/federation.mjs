@@ -1,8 +1,9 @@
 // The relay's federation figures (issue 21): `node bench/federation.mjs` in packages/relay after a
 // build (`pnpm bench` runs it after run.mjs and bounds.mjs; BENCH_FEDERATION=0 skips it). Like
-// run.mjs, each line prints a figure, the baseline measured in this same run, their ratio and, where
-// a target is set, PASS or MISS. The exit status is non-zero only when the bench itself could not
-// measure (a relay that would not start, a count that does not add up is printed, not thrown).
+// every bench, each line prints a figure, the baseline measured in this same run, their ratio, the
+// target and PASS or MISS (harness.mjs; "target none" where none is set), and the closing table
+// ends the run. The exit status is non-zero only when the bench itself could not measure (a relay
+// that would not start; a count that does not add up is printed, not thrown).
 //
 // Two nodes on loopback, each `dist/main.js --workers 1 --rate-limit 0` with the four storage
 // quotas and the per-IP connection limit off (every client is 127.0.0.1), a node key of its own
@@ -29,60 +30,29 @@
 //      BENCH_FEDERATION_SENDERS (1000), BENCH_FEDERATION_RECIPIENTS (1000),
 //      BENCH_SEND_MESSAGES (6000 x BENCH_SECONDS: messages pre-signed per timed run).
 // Every relay and temp dir is removed at the end, on error and on SIGINT/SIGTERM/SIGHUP.
-import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
-import { cpuSeconds, curve, freePort, homeRecord, jsonHeaders, machineBusySeconds, nodeKey, percentile, sendLoadWindow, signedMessage, startRelay, token, user, envInt, killTree } from "./lib.mjs";
+import { cpuSeconds, curve, freePort, homeRecord, jsonHeaders, machineBusySeconds, nodeKey, percentile, sendLoadWindow, signedMessage, startRelay, token, user } from "./lib.mjs";
+import { envInt as int, fmt, header, log, ms, out as figure, runBench, settings, tempDir as benchTempDir, verdict } from "./harness.mjs";
 
-if (process.env.BENCH_FEDERATION === "0") {
-  process.stderr.write("federation: skipped (BENCH_FEDERATION=0)\n");
-  process.exit(0);
-}
-
-const int = envInt;
-const SECONDS = int("BENCH_SECONDS", 10);
+const SECONDS = settings.seconds;
 const MESSAGES = int("BENCH_FEDERATION_MESSAGES", 10_000);
-const CONNECTIONS = int("BENCH_SEND_CONNECTIONS", 64);
+const CONNECTIONS = settings.sendConnections;
 const SENDERS = int("BENCH_FEDERATION_SENDERS", 1000);
 const RECIPIENTS = int("BENCH_FEDERATION_RECIPIENTS", 1000);
-const PER_RUN = int("BENCH_SEND_MESSAGES", 6000 * SECONDS);
+const PER_RUN = settings.sendMessages;
 const TARGET = 0.5;
 /** The drain's retry backoff on A: first retry after 20 ms, never more than 100 ms apart. */
 const BACKOFF_MS = 20;
 const BACKOFF_MAX_MS = 100;
 
-const log = (text) => process.stderr.write(`${text}\n`);
-const figure = (text) => process.stdout.write(`${text}\n`);
-const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const ms = (n) => `${n.toFixed(2)} ms`;
-const verdict = (ok) => (ok ? "PASS" : "MISS");
 const sleep = (delay) => new Promise((resolve) => setTimeout(resolve, delay));
 
-// ---------------------------------------------------------------------------------------------
-// Cleanup: every relay is registered from its spawn on, every temp dir from its creation.
-
-const live = { children: new Set(), dirs: new Set() };
-const track = (child) => {
-  live.children.add(child);
-  child.once("exit", () => live.children.delete(child));
-};
-
-function tempDir(label) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `neutral-bench-federation-${label}-`));
-  live.dirs.add(dir);
-  return dir;
-}
-
-/** Synchronous last resort: SIGKILL every relay left (and any worker of it), remove the temp dirs. */
-function cleanupNow() {
-  for (const child of live.children) killTree(child);
-  live.children.clear();
-  for (const dir of live.dirs) rmSync(dir, { recursive: true, force: true });
-  live.dirs.clear();
-}
+// Cleanup (harness.mjs): every relay from its spawn on (lib.mjs startRelay), every temp dir from its creation.
+const tempDir = (label) => benchTempDir(`federation-${label}`);
 
 // ---------------------------------------------------------------------------------------------
 // The nodes
@@ -99,10 +69,7 @@ function node({ dataDir, port, key, peer, extraArgs = [], onSpawn }) {
     dataDir,
     workers: 1,
     port,
-    onSpawn: (child) => {
-      track(child);
-      onSpawn?.(child);
-    },
+    onSpawn,
     extraArgs: [
       "--node-key", key.key,
       ...QUOTAS_OFF,
@@ -295,12 +262,8 @@ const coresText = (run) => [...run.serverCores, run.clientCores, run.otherCores]
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  const runStarted = performance.now();
   const cpus = os.cpus();
-  figure(
-    `# neutral relay federation benchmark, ${new Date().toISOString()}: node ${process.version}, ${cpus.length} CPUs (${cpus[0]?.model.trim()}), ` +
-      `${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, secp256k1 ${curve.implementation}`,
-  );
+  header("neutral relay federation benchmark", `, secp256k1 ${curve.implementation}`);
   figure(
     `# two relays A and B on loopback, --workers 1 each, rate limit, quotas and per-IP connection limit off, each the other's pinned peer, fresh data dirs; ` +
       `${fmt(SENDERS)} senders homed on A, ${fmt(RECIPIENTS)} recipients homed on B; load: autocannon in the bench process, ` +
@@ -389,18 +352,26 @@ async function main() {
   ]);
   const ratio = cross.perSecond / basePerSecond;
   const crossBad = cross.failed > 0 || cross.notes.length > 0 || baseNotes.length > 0;
-  figure(
-    `cross-node sendMessage, senders on A → recipients on B through A, --workers 1 each, ${CONNECTIONS} connections: ${fmt(cross.perSecond)} delivered sends/s, ` +
+  verdict({
+    name: `cross-node sendMessage, senders on A → recipients on B through A, --workers 1 each, ${CONNECTIONS} connections`,
+    label: "cross-node sendMessage",
+    figure:
+      `${fmt(cross.perSecond)} delivered sends/s, ` +
       `p50 ${ms(cross.p50)}, p99 ${ms(cross.p99)} (in ${cross.seconds.toFixed(1)} s: ${fmt(cross.delivered)} answered with B's receipt, ${fmt(cross.pending)} pending` +
       `${cross.failed ? `, ${fmt(cross.failed)} FAILED (${cross.sample})` : ""}; ${fmt(cross.stored)} stored on A and delivered to B, the last ${(cross.tail / 1000).toFixed(1)} s after the window` +
-      `${cross.repeats ? `, ${cross.repeats} repeats` : ""}${cross.notes.length ? `; ${cross.notes.join("; ")}` : ""}) ` +
-      `| baseline same-node sendMessage on one relay alone, same load, just before and after: ${fmt(basePerSecond)} sends/s (${fmt(before.perSecond)} / ${fmt(after.perSecond)}), ` +
-      `p50 ${ms(base.p50)}, p99 ${ms(base.p99)}${baseNotes.length ? ` (${baseNotes.join("; ")})` : ""} ` +
-      `| CPU cores busy A/B/load generator/other processes ${coresText(cross)}, baseline relay/load generator/other ${coresText(base)}; ` +
+      `${cross.repeats ? `, ${cross.repeats} repeats` : ""}${cross.notes.length ? `; ${cross.notes.join("; ")}` : ""})`,
+    baseline:
+      `same-node sendMessage on one relay alone, same load, just before and after: ${fmt(basePerSecond)} sends/s (${fmt(before.perSecond)} / ${fmt(after.perSecond)}), ` +
+      `p50 ${ms(base.p50)}, p99 ${ms(base.p99)}${baseNotes.length ? ` (${baseNotes.join("; ")})` : ""}`,
+    ratio,
+    target: `>= ${TARGET}`,
+    pass: ratio >= TARGET && !crossBad,
+    note:
+      `CPU cores busy A/B/load generator/other processes ${coresText(cross)}, baseline relay/load generator/other ${coresText(base)}; ` +
       `CPU per delivered send A ${perMessage(cross.serverCores[0], cross.perSecond)} + B ${perMessage(cross.serverCores[1], cross.perSecond)}, ` +
-      `per same-node send ${perMessage(base.serverCores[0], base.perSecond)} ` +
-      `| ratio ${ratio.toFixed(2)} (target >= ${TARGET}) ${verdict(ratio >= TARGET && !crossBad)}`,
-  );
+      `per same-node send ${perMessage(base.serverCores[0], base.perSecond)}`,
+    measured: `${fmt(cross.perSecond)} / ${fmt(basePerSecond)} sends/s, ratio ${ratio.toFixed(2)}`,
+  });
 
   // -- 2. outbox drain ------------------------------------------------------------------------------
   const drainArgs = ["--delivery-wait-ms", "0", "--retry-backoff-ms", String(BACKOFF_MS), "--retry-backoff-max-ms", String(BACKOFF_MAX_MS)];
@@ -518,31 +489,20 @@ async function main() {
     await b?.stop();
   }
   const drainRatio = drain.perSecond / basePerSecond;
-  figure(
-    `outbox drain A → B once B is back: ${fmt(drain.perSecond)} msg/s (${fmt(drain.queued)} messages queued on A while B was down, ` +
+  verdict({
+    name: "outbox drain A → B once B is back",
+    figure:
+      `${fmt(drain.perSecond)} msg/s (${fmt(drain.queued)} messages queued on A while B was down, ` +
       `answered pending at ${fmt(drain.queued / drain.queueSeconds)} sends/s with --delivery-wait-ms 0; A's outbox empty ${drain.seconds.toFixed(2)} s after B answered /health ` +
       `(B served ${(drain.healthMs / 1000).toFixed(2)} s after its spawn), its first delivery ${drain.firstMs >= 0 ? `${fmt(drain.firstMs)} ms after` : `${fmt(-drain.firstMs)} ms before`} that ` +
-      `with A's retry backoff ${BACKOFF_MS}..${BACKOFF_MAX_MS} ms; batches of up to 100 messages, one at a time${drain.notes.length ? `; ${drain.notes.join("; ")}` : ""}) ` +
-      `| CPU cores busy A/B/bench process/other processes ${drain.cores}, CPU per message ${drain.cpuPerMessage} ` +
-      `| baseline same-node sendMessage sends/s of the line above: ${fmt(basePerSecond)} | ratio ${drainRatio.toFixed(2)} (no target set)` +
-      (drain.notes.length ? " MISS" : ""),
-  );
-  figure(`# ${((performance.now() - runStarted) / 1000).toFixed(0)} s`);
-}
-
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.once(signal, () => {
-    process.stderr.write(`federation: ${signal}, stopping every relay, removing temp dirs\n`);
-    cleanupNow();
-    process.exit(130);
+      `with A's retry backoff ${BACKOFF_MS}..${BACKOFF_MAX_MS} ms; batches of up to 100 messages, one at a time${drain.notes.length ? `; ${drain.notes.join("; ")}` : ""})`,
+    baseline: `same-node sendMessage sends/s of the line above: ${fmt(basePerSecond)}`,
+    ratio: drainRatio,
+    // No target set; a count that does not add up still voids the figure (MISS).
+    pass: drain.notes.length ? false : undefined,
+    note: `CPU cores busy A/B/bench process/other processes ${drain.cores}, CPU per message ${drain.cpuPerMessage}`,
+    measured: `${fmt(drain.perSecond)} msg/s (${drain.seconds.toFixed(2)} s), ratio ${drainRatio.toFixed(2)}`,
   });
 }
-process.once("exit", cleanupNow);
-try {
-  await main();
-} catch (error) {
-  process.stderr.write(`federation: the bench could not measure: ${error.stack ?? error}\n`);
-  process.exitCode = 1;
-} finally {
-  cleanupNow();
-}
+
+await runBench({ name: "federation", skip: "BENCH_FEDERATION" }, main);

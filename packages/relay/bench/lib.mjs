@@ -1,6 +1,8 @@
-// Shared helpers of the benchmark suite (see run.mjs). Plain ESM over the relay's build output.
+// Shared helpers of the benchmark suite (see run.mjs): users, tokens, signed records, seeding,
+// relays, CPU and memory readings. Plain ESM over the relay's build output. The settings, the verdict
+// line, the closing table and the cleanup registry are harness.mjs's.
 import { createHash, randomBytes } from "node:crypto";
-import { spawn, spawnSync, execFileSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import autocannon from "autocannon";
@@ -10,6 +12,9 @@ import { buildSiweMessage, encodeBearerToken, hashTypedData, personalMessageDige
 import { loadSecp256k1 } from "../dist/crypto/secp256k1.js";
 import { messageDigest } from "../dist/crypto/eip712.js";
 import { openSqliteStore } from "../dist/storage/sqlite.js";
+import { childPids, settings, trackProcess } from "./harness.mjs";
+
+export { childPids };
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const MAIN = path.join(BENCH_DIR, "..", "dist", "main.js");
@@ -130,18 +135,6 @@ export function freePort() {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Child pids of `pid` (cluster workers). */
-export function childPids(pid) {
-  try {
-    return execFileSync("ps", ["--ppid", String(pid), "-o", "pid="], { encoding: "utf8" })
-      .split("\n")
-      .map((line) => Number(line.trim()))
-      .filter((n) => n > 0);
-  } catch {
-    return []; // ps exits 1 when there is none
-  }
-}
-
 /** CPU seconds (user + system) used so far by these processes. */
 export function cpuSeconds(pids) {
   const tick = 100; // USER_HZ on Linux
@@ -195,16 +188,16 @@ export function rssOf(pid) {
 
 /**
  * Spawns `args` under node and waits until GET /health answers and `workers` children (if > 1) exist.
- * `onSpawn(child)`: called at once with the child process, so a caller can stop it on Ctrl-C even
- * before it serves (or when it never does).
+ * The child is in harness.mjs's cleanup registry from its spawn on (killed with its workers on exit,
+ * an exception or a signal, even before it serves). `onSpawn(child)`: called at once with it.
  */
 export async function startProcess({ args, port, workers = 1, env = {}, onSpawn }) {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  const child = trackProcess(spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } }));
   onSpawn?.(child);
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
-  if (process.env.BENCH_VERBOSE) child.stderr.pipe(process.stderr);
+  if (settings.verbose) child.stderr.pipe(process.stderr);
   let exited = false;
   const exit = new Promise((resolve) => child.on("exit", (code, signal) => ((exited = true), resolve({ code, signal }))));
   const url = `http://127.0.0.1:${port}`;
@@ -245,7 +238,7 @@ export async function startProcess({ args, port, workers = 1, env = {}, onSpawn 
 export async function startRelay({ dataDir, workers, extraArgs = [], env, port: fixedPort, onSpawn }) {
   const port = fixedPort ?? (await freePort());
   const args = [
-    ...(process.env.BENCH_RELAY_NODE_ARGS ? process.env.BENCH_RELAY_NODE_ARGS.split(" ") : []),
+    ...settings.relayNodeArgs,
     MAIN,
     "--host", "127.0.0.1",
     "--port", String(port),
@@ -318,7 +311,7 @@ const DATABASE_PAGE = 8192;
  * through its own 8 KiB writes and random reads). Each 8 KiB write into such a folio makes the
  * kernel walk all its buffer heads (`ext4_block_write_begin`), and the writer's system time per
  * append into the 1M store rose from ~115 to 156–200 µs, while a page read got ~10 % faster
- * (README, "Performance").
+ * (bench/HISTORY.md, "How the bench measures").
  *
  * Returns the bytes read and whether the file's earlier cached pages could be dropped.
  */
@@ -375,27 +368,6 @@ export function percentile(sorted, p) {
   return sorted[index];
 }
 
-/** SIGKILLs a child process that is still running and every process under it (a relay's workers): a bench's last-resort cleanup. */
-export function killTree(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  for (const pid of childPids(child.pid)) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }
-  child.kill("SIGKILL");
-}
-
-/** A positive integer from the environment variable `name` (a bench's `BENCH_*` setting), else `fallback`. */
-export function envInt(name, fallback) {
-  const value = process.env[name];
-  if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new Error(`${name} must be a positive integer`);
-  return Number(value);
-}
-
 export const jsonHeaders = (bearer) => ({ "content-type": "application/json", authorization: `Bearer ${bearer}` });
 
 /** Sender indexes 0…count-1 dealt to `connections` slots: slot c gets the i with i % connections == c. */
@@ -439,15 +411,17 @@ export async function sendLoadWindow({ url, connections, list, senderTokens, dur
   let instance;
   let warmConnections = 0;
   let slots = 0;
+  let timer;
   const close = () => {
     if (end) return;
     end = counters();
+    clearTimeout(timer); // closed early by `until`: the window's timer would keep the process alive
     instance.stop();
   };
   const begin = () => {
     window = counters();
     onOpen();
-    setTimeout(close, duration * 1000);
+    timer = setTimeout(close, duration * 1000);
     until?.then(close, close);
   };
   instance = autocannon({

@@ -1,9 +1,9 @@
 // Live delivery figures (neutralService_subscribe, protocol.md §12): `node bench/live.mjs` in
 // packages/relay after a build (`pnpm bench` runs it after run.mjs, bounds.mjs and federation.mjs;
-// BENCH_LIVE=0 skips it). Like the other benches, each line prints a figure, the baseline measured
-// in this same run, their ratio, the target and PASS or FAIL; a table of the verdicts closes the
-// run. A FAIL is a finding, not a crash: the exit status is non-zero only when the bench itself
-// could not measure (a relay that would not start, a stream that would not open, ...).
+// BENCH_LIVE=0 skips it). Like the other benches (harness.mjs), each line prints a figure, the
+// baseline measured in this same run, their ratio, the target and PASS or MISS; the closing table of
+// the verdicts ends the run. A MISS is a finding, not a crash: the exit status is non-zero only when
+// the bench itself could not measure (a relay that would not start, a stream that would not open, ...).
 //
 // SQLite, the default worker count (one per core: 2 here), `--rate-limit 0`, fresh temp data dirs,
 // loopback only. The bench process is the load generator and every client, on the same CPUs.
@@ -54,23 +54,18 @@
 //      (flags added to every relay), BENCH_RELAY_NODE_ARGS (node flags of the relay, e.g. --cpu-prof).
 // Every relay, connection and temp dir is removed at the end, on error and on SIGINT/SIGTERM/SIGHUP.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import Database from "better-sqlite3";
-import { cpuSeconds, curve, ensureOpenFiles, jsonHeaders, machineBusySeconds, percentile, sendLoadWindow, signedMessage, startRelay, token, user, envInt, killTree } from "./lib.mjs";
+import { cpuSeconds, curve, ensureOpenFiles, jsonHeaders, machineBusySeconds, percentile, sendLoadWindow, signedMessage, startRelay, token, user } from "./lib.mjs";
+import { benchError, envInt as int, envList, fmt, header, log, out as figure, onCleanup, removeDir, runBench, settings, tempDir as benchTempDir, verdict } from "./harness.mjs";
 
-if (process.env.BENCH_LIVE === "0") {
-  process.stderr.write("live: skipped (BENCH_LIVE=0)\n");
-  process.exit(0);
-}
-
-const int = envInt;
 const SUBSCRIPTIONS = int("BENCH_LIVE_SUBSCRIPTIONS", 10_000);
 const SECONDS = int("BENCH_LIVE_SECONDS", 10);
-const CONNECTIONS = int("BENCH_SEND_CONNECTIONS", 64);
+const CONNECTIONS = settings.sendConnections;
 const SENDERS = int("BENCH_LIVE_SENDERS", 2000);
 const LATENCY_RATE = int("BENCH_LIVE_LATENCY_RATE", 200);
 const LATENCY_SECONDS = int("BENCH_LIVE_LATENCY_SECONDS", 10);
@@ -80,7 +75,7 @@ const POLL_RATE = int("BENCH_LIVE_POLL_RATE", 50);
 const POLL_SECONDS = int("BENCH_LIVE_POLL_SECONDS", 10);
 const POLL_ROUNDS = int("BENCH_LIVE_POLL_ROUNDS", 2);
 const WORKERS = int("BENCH_LIVE_WORKERS", os.availableParallelism());
-const ONLY = (process.env.BENCH_LIVE_ONLY ?? "1,2,3").split(",").map((s) => Number(s.trim()));
+const ONLY = envList("BENCH_LIVE_ONLY", "1,2,3");
 const RELAY_ARGS = process.env.BENCH_LIVE_RELAY_ARGS ? process.env.BENCH_LIVE_RELAY_ARGS.split(" ").filter(Boolean) : [];
 /** Messages pre-signed per second of a timed send run (the relay peaks near 4,000/s here; a connection that runs out signs more during the run). */
 const SIGN_RATE = 6000;
@@ -91,9 +86,6 @@ const STREAMS_PER_SOURCE = 200;
 
 const TARGETS = { memory: 20 * 1024, sends: 0.9, latency: 3 };
 
-const log = (text) => process.stderr.write(`${text}\n`);
-const figure = (text) => process.stdout.write(`${text}\n`);
-const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : String(n));
 const ms = (n, digits = 2) => `${fmt(n, digits)} ms`;
 const kb = (bytes, digits = 1) => `${fmt(bytes / 1024, digits)} KB`;
 const mb = (bytes, digits = 1) => `${fmt(bytes / 2 ** 20, digits)} MB`;
@@ -101,10 +93,6 @@ const sleep = (delay) => new Promise((resolve) => setTimeout(resolve, delay));
 const sorted = (values) => Float64Array.from(values).sort();
 const median = (values) => (values.length ? sorted(values)[Math.floor((values.length - 1) / 2)] : NaN);
 
-/** One line: "name: figure · baseline … · ratio … · target … · PASS|FAIL[ · note]" (bounds.mjs's style). */
-function line({ name, value, baseline, ratio, target, pass, note }) {
-  return [`${name}: ${value}`, ...(baseline ? [`baseline ${baseline}`] : []), ratio, `target ${target}`, pass ? "PASS" : "FAIL", ...(note ? [note] : [])].join(" · ");
-}
 /** Other processes above this many cores during a timed run make its figures not comparable (said on the line, not judged). */
 const BUSY_CORES = 0.15;
 /** A note when other processes kept the machine busy during a timed run (another build or test run on this machine). */
@@ -122,32 +110,16 @@ function cpuBetween(a, b) {
   return { seconds, each, relay, self, otherCores: Math.max(0, (b.machine - a.machine - relay - self) / seconds) };
 }
 
-/** The closing table's rows: figure, value, target, verdict. */
-const verdicts = [];
-function judge(row) {
-  verdicts.push(row);
-  figure(line(row));
-}
-
 // ---------------------------------------------------------------------------------------------
-// Cleanup: every relay from its spawn on, every temp dir from its creation, every client socket.
+// Cleanup (harness.mjs): every relay from its spawn on (lib.mjs startRelay), every temp dir from its
+// creation, every client socket.
 
-const live = { children: new Set(), dirs: new Set(), sockets: new Set() };
-
-function tempDir(label) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `neutral-bench-live-${label}-`));
-  live.dirs.add(dir);
-  return dir;
-}
-
-function cleanupNow() {
-  for (const socket of live.sockets) socket.destroy();
-  live.sockets.clear();
-  for (const child of live.children) killTree(child);
-  live.children.clear();
-  for (const dir of live.dirs) rmSync(dir, { recursive: true, force: true });
-  live.dirs.clear();
-}
+const tempDir = (label) => benchTempDir(`live-${label}`);
+const sockets = new Set();
+onCleanup(() => {
+  for (const socket of sockets) socket.destroy();
+  sockets.clear();
+});
 
 /** A relay with the default worker count on a fresh data dir; `stop()` also removes the dir. */
 async function relay(label, extraArgs = []) {
@@ -156,10 +128,6 @@ async function relay(label, extraArgs = []) {
     dataDir,
     workers: WORKERS,
     extraArgs: [...extraArgs, ...RELAY_ARGS],
-    onSpawn: (child) => {
-      live.children.add(child);
-      child.once("exit", () => live.children.delete(child));
-    },
   });
   const db = new Database(path.join(dataDir, "neutral.sqlite"), { readonly: true, fileMustExist: true });
   const countMessages = db.prepare("SELECT count(*) AS n FROM messages").pluck();
@@ -171,8 +139,7 @@ async function relay(label, extraArgs = []) {
     async stop() {
       if (db.open) db.close();
       const result = await node.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-      live.dirs.delete(dataDir);
+      removeDir(dataDir);
       return result;
     },
   };
@@ -230,8 +197,8 @@ function openStream(url, bearer, localAddress, timeoutMs = 30_000) {
       headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${bearer}`, "content-length": Buffer.byteLength(body) },
     });
     request.on("socket", (socket) => {
-      live.sockets.add(socket);
-      socket.once("close", () => live.sockets.delete(socket));
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
     });
     request.on("error", (error) => settle(new Error(`subscribe from ${localAddress}: ${error.code ?? error.message}`)));
     request.on("response", (response) => {
@@ -750,13 +717,8 @@ async function deliveryMode(mode, round) {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  const runStarted = performance.now();
   const cpus = os.cpus();
-  let crashed = 0;
-  figure(
-    `# neutral relay live-delivery benchmark, ${new Date().toISOString()}: node ${process.version}, ${cpus.length} CPUs (${cpus[0]?.model.trim()}), ` +
-      `${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, secp256k1 ${curve.implementation}`,
-  );
+  header("neutral relay live-delivery benchmark", `, secp256k1 ${curve.implementation}`);
   figure(
     `# SQLite, --workers ${WORKERS}, --rate-limit 0, fresh data dirs; the bench process (load generator and every client) shares the ${cpus.length} CPUs with the relay; ` +
       `ratios against baselines measured in this run`,
@@ -781,9 +743,9 @@ async function main() {
         const perPss = (full.pss - idle.pss) / SUBSCRIPTIONS;
         const perRss = (full.rss - idle.rss) / SUBSCRIPTIONS;
         const slope = (full.pss - atHalf.pss) / (SUBSCRIPTIONS - half);
-        judge({
+        verdict({
           name: `1a memory per open subscription, ${fmt(SUBSCRIPTIONS)} idle caught-up streams`,
-          value:
+          figure:
             `${kb(perPss)} PSS (relay tree PSS ${mb(idle.pss)} with none → ${mb(atHalf.pss)} with ${fmt(half)} → ${mb(full.pss)} with ${fmt(SUBSCRIPTIONS)}; ` +
             `the second half alone ${kb(slope)} each; VmRSS sum ${mb(idle.rss)} → ${mb(full.rss)}: ${kb(perRss)} each; ` +
             `after ${fmt(r.delivered)} events delivered on the open streams (1b, 2) ${mb(r.afterLatency.pss)}, +${kb((r.afterLatency.pss - full.pss) / r.delivered, 2)} per event, GC timing included; ` +
@@ -808,9 +770,9 @@ async function main() {
           ...(r.endsDuring ? [`${r.endsDuring} streams ENDED by the node (${tally.endSample})`] : []),
           ...(r.cutDuring ? [`${r.cutDuring} streams CUT`] : []),
         ];
-        judge({
+        verdict({
           name: `1b sendMessage with ${fmt(SUBSCRIPTIONS)} streams open, each send to a subscribed account`,
-          value:
+          figure:
             `${fmt(w.perSecond)} sends/s, p50 ${ms(w.p50)}, p99 ${ms(w.p99)} (${fmt(r.storedWith)} stored, ${fmt(r.eventsWith)} events read by the bench, ` +
             `${fmt(w.eventsInWindow)} inside the ${w.seconds.toFixed(1)} s window; CPU cores relay/bench/other ${coresText(w)}` +
             `${w.split ? `; connections from 127.0.0.1 (the load's) per worker ${w.split.join("/")}` : ""}${w.signedLate ? `; ${fmt(w.signedLate)} signed during the run` : ""})`,
@@ -832,14 +794,19 @@ async function main() {
         const baseCpu = ((r.noneBefore.serverCores + r.noneAfter.serverCores) / 2 / base) * 1000;
         const i = r.idleStreams;
         const cpu = (run) => (run.serverCores / run.perSecond) * 1000;
-        figure(
-          `1c (no target) sendMessage with ${fmt(SUBSCRIPTIONS)} streams open but none woken (the same load to ${fmt(SUBSCRIPTIONS)} accounts without a stream): ` +
+        verdict({
+          name: `1c sendMessage with ${fmt(SUBSCRIPTIONS)} streams open but none woken (the same load to ${fmt(SUBSCRIPTIONS)} accounts without a stream)`,
+          figure:
             `${fmt(i.perSecond)} sends/s, p50 ${ms(i.p50)}, p99 ${ms(i.p99)}, relay CPU per send ${ms(cpu(i), 3)} (CPU cores relay/bench/other ${coresText(i)}; ` +
             `${i.split ? `load connections per worker ${i.split.join("/")}; ` : ""}` +
-            `${fmt(i.events)} events: EXPECTED 0) · ratio ${(i.perSecond / base).toFixed(2)} to the no-stream baseline (${fmt(base)} sends/s, ${ms(baseCpu, 3)} CPU per send) · ` +
+            `${fmt(i.events)} events: EXPECTED 0)`,
+          baseline: `the no-stream baseline of 1b: ${fmt(base)} sends/s, ${ms(baseCpu, 3)} CPU per send`,
+          ratio: i.perSecond / base,
+          note:
             `of 1b's extra relay CPU per send (${ms(cpu(r.withStreams) - baseCpu, 3)}), holding the streams ${ms(cpu(i) - baseCpu, 3)}, waking them and sending the events ${ms(cpu(r.withStreams) - cpu(i), 3)}` +
-            (busy([i.otherCores]).length ? ` · ${busy([i.otherCores])[0]}` : ""),
-        );
+            (busy([i.otherCores]).length ? `; ${busy([i.otherCores])[0]}` : ""),
+          measured: `${fmt(i.perSecond)} / ${fmt(base)} sends/s = ${(i.perSecond / base).toFixed(2)}`,
+        });
       }
       if (ONLY.includes(2) && r.latency) {
         const l = r.latency;
@@ -849,9 +816,9 @@ async function main() {
           ...(l.late > l.count * 0.01 ? [`${l.late} sends started > 5 ms late: the rate was not steady`] : []),
           ...busy([l.cpu.otherCores]),
         ];
-        judge({
+        verdict({
           name: `2 notification latency at ${LATENCY_RATE} sends/s for ${LATENCY_SECONDS} s, ${fmt(SUBSCRIPTIONS)} streams open`,
-          value:
+          figure:
             `from the sendMessage answer to the event: p50 ${ms(l.ack.p50)}, p99 ${ms(l.ack.p99)} (min ${ms(l.ack.min)}, max ${ms(l.ack.max)}; ` +
             `${fmt(l.beforeAck)} of ${fmt(l.count)} events came before their answer); from the send's start: p50 ${ms(l.start.p50)}, p99 ${ms(l.start.p99)} ` +
             `(sendMessage round trip p50 ${ms(l.sendRtt.p50)}, p99 ${ms(l.sendRtt.p99)}; ${fmt(l.count)} sends in ${l.sendSeconds.toFixed(1)} s; ` +
@@ -867,8 +834,7 @@ async function main() {
         });
       }
     } catch (error) {
-      crashed++;
-      figure(`1/2 ERROR: the bench could not measure: ${String(error.stack ?? error).trim().replace(/\s*\n\s*/g, " | ")}`);
+      benchError(`${ONLY.filter((n) => n === 1 || n === 2).join(" and ")} open subscriptions`, error.stack ?? error);
     }
   }
 
@@ -909,9 +875,9 @@ async function main() {
         ...busy([send.otherCores, poll.otherCores, stream.otherCores]),
       ];
       const ratio = per(stream) / per(poll);
-      judge({
+      verdict({
         name: `3 relay CPU per delivered message, ${POLL_RECIPIENTS} recipients, ${POLL_RATE} msgs/s for ${POLL_SECONDS} s, fresh node per mode and round`,
-        value: `live (one stream each) ${text(stream)}`,
+        figure: `live (one stream each) ${text(stream)}`,
         baseline:
           `polling (getInbox every ${POLL_INTERVAL_MS / 1000} s from its cursor) ${text(poll)}; sends alone, nobody reading: ${ms((send.cpu / send.count) * 1000, 3)} per message ` +
           `${send.perRound.length > 1 ? `(rounds ${send.perRound.map((n) => n.toFixed(3)).join(" / ")}) ` : ""}` +
@@ -924,39 +890,9 @@ async function main() {
         note: problems.length ? problems.join("; ") : undefined,
       });
     } catch (error) {
-      crashed++;
-      figure(`3 ERROR: the bench could not measure: ${String(error.stack ?? error).trim().replace(/\s*\n\s*/g, " | ")}`);
+      benchError("3 polling vs live", error.stack ?? error);
     }
   }
-
-  if (verdicts.length) {
-    const rows = verdicts.map((v) => [v.name.split(" ")[0], v.name.slice(v.name.indexOf(" ") + 1), v.measured, v.target, v.pass ? "PASS" : "FAIL"]);
-    const head = ["#", "figure", "measured", "target", ""];
-    const widths = head.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
-    const pad = (row) => row.map((cell, c) => cell.padEnd(widths[c])).join(" | ").trimEnd();
-    figure("");
-    figure(pad(head));
-    figure(widths.map((w) => "-".repeat(w)).join("-|-"));
-    for (const row of rows) figure(pad(row));
-  }
-  figure(`# ${((performance.now() - runStarted) / 1000).toFixed(0)} s`);
-  return crashed ? 1 : 0;
 }
 
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.once(signal, () => {
-    process.stderr.write(`live: ${signal}, stopping every relay, removing temp dirs\n`);
-    cleanupNow();
-    process.exit(130);
-  });
-}
-process.once("exit", cleanupNow);
-let code = 1;
-try {
-  code = await main();
-} catch (error) {
-  process.stderr.write(`live: the bench could not measure: ${error.stack ?? error}\n`);
-} finally {
-  cleanupNow();
-}
-process.exitCode = code;
+await runBench({ name: "live", skip: "BENCH_LIVE" }, main);

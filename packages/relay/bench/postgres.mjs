@@ -5,17 +5,18 @@
 // order as the relay's own appends would lay them out) into a throwaway PostgreSQL cluster, cached
 // under bench/.data/postgres-<SQLite store key>/ with a marker file; a later run starts that cluster
 // again. Replicas are relay processes (`--workers 1` each) on the one database, given its URL in
-// NEUTRAL_DATABASE_URL. The cluster is stopped (and kept) at the end.
+// NEUTRAL_DATABASE_URL. The cluster is stopped (and kept) at the end, on error and on a signal
+// (harness.mjs's cleanup). Its lines have no target: harness.mjs's verdict line ends "target none · -".
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { findPostgresBinDir, NO_POSTGRES, startThrowawayPostgres } from "../dist/testing/postgres.js";
 import { openPostgresStore } from "../dist/storage/postgres.js";
 import { BENCH_DIR, childPids, startRelay, warmFile } from "./lib.mjs";
+import { onCleanup, removeDir, tempDir, verdict } from "./harness.mjs";
 
 /**
  * Server settings for the bench (the rest are PostgreSQL's defaults). fsync and synchronous_commit
@@ -51,19 +52,14 @@ export async function postgresFigures(bench) {
   const major = execFileSync(path.join(binDir, "pg_ctl"), ["--version"], { encoding: "utf8" }).replace(/^.*\(PostgreSQL\)\s*/, "").split(".")[0].trim();
 
   let cluster;
-  // pg_ctl runs the server as a daemon: stop it on Ctrl-C too. (stop() runs pg_ctl synchronously.)
-  const onSignal = (signal) => {
-    process.stderr.write(`${signal}: stopping the PostgreSQL server\n`);
-    void cluster?.stop().finally(() => process.exit(130));
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  // pg_ctl runs the server as a daemon: stop it on an exception and on Ctrl-C too (harness.mjs's
+  // cleanup; stop() runs pg_ctl synchronously, a fast shutdown that keeps the cached cluster).
+  const forget = onCleanup(() => void cluster?.stop().catch(() => {}));
   try {
     const seeded = await seededPostgres({ dir, sqlite: bench.store, psql, major, log, started: (c) => (cluster = c) });
     await measure(bench, seeded);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    forget();
     await cluster?.stop();
   }
 }
@@ -336,7 +332,7 @@ async function measure(bench, { cluster, url, info, cached, dir }) {
   const { load, checkInbox, presign, sendLoad, figure, log, fmt, ms } = tools;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const scratch = mkdtempSync(path.join(os.tmpdir(), "neutral-bench-pg-")); // the replicas' --data-dir, unused with a database URL
+  const scratch = tempDir("pg"); // the replicas' --data-dir, unused with a database URL
   try {
     const version = (await client.query("SHOW server_version")).rows[0].server_version;
     const leftovers = await removeAdded(client, info.maxId);
@@ -374,7 +370,7 @@ async function measure(bench, { cluster, url, info, cached, dir }) {
     const cores = (run) =>
       `${run.serverCores.toFixed(2)}+${run.databaseCores.toFixed(2)}/${run.clientCores.toFixed(2)}/` +
       `${Math.max(0, run.machineCores - run.serverCores - run.databaseCores - run.clientCores).toFixed(2)}`;
-    const ratioText = (ours, theirs) => (theirs ? `ratio ${(ours / theirs).toFixed(2)} (no target)` : "ratio n/a (no SQLite --workers 1 figure in this run)");
+    const ratioOf = (ours, theirs) => (theirs ? ours / theirs : "ratio n/a (no SQLite --workers 1 figure in this run)");
 
     // -- reads -------------------------------------------------------------------------------
     for (const count of bench.doReads ? replicas : []) {
@@ -383,13 +379,17 @@ async function measure(bench, { cluster, url, info, cached, dir }) {
       try {
         for (const relayUrl of group.urls) await checkInbox(relayUrl, people, tokens);
         const result = await load({ url: group.urls, warm: readWarm, next: readRequest, duration: SECONDS, server: group.server, databaseCpu });
-        figure(
-          `getInbox PostgreSQL, ${label(count)} (${count === 1 ? "one relay process" : `${count} relay processes`}, --workers 1${count > 1 ? " each" : ""}, ` +
-            `${CONNECTIONS} connections${count > 1 ? " split among them" : ""}): ${fmt(result.perSecond)} req/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}` +
-            `${result.bad ? ` (${result.bad} failed!)` : ""} | SQLite --workers 1 in this run: ` +
-            (sqliteRead ? `${fmt(sqliteRead.perSecond)} req/s, p50 ${ms(sqliteRead.p50)}, p99 ${ms(sqliteRead.p99)}` : "not measured") +
-            ` | CPU cores busy relays+PostgreSQL/load generator/other processes ${cores(result)} | ${ratioText(result.perSecond, sqliteRead?.perSecond)}`,
-        );
+        verdict({
+          name:
+            `getInbox PostgreSQL, ${label(count)} (${count === 1 ? "one relay process" : `${count} relay processes`}, --workers 1${count > 1 ? " each" : ""}, ` +
+            `${CONNECTIONS} connections${count > 1 ? " split among them" : ""})`,
+          label: `getInbox PostgreSQL, ${label(count)}`,
+          figure: `${fmt(result.perSecond)} req/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}${result.bad ? ` (${result.bad} FAILED)` : ""}`,
+          baseline: `SQLite --workers 1 in this run: ${sqliteRead ? `${fmt(sqliteRead.perSecond)} req/s, p50 ${ms(sqliteRead.p50)}, p99 ${ms(sqliteRead.p99)}` : "not measured"}`,
+          ratio: ratioOf(result.perSecond, sqliteRead?.perSecond),
+          note: `CPU cores busy relays+PostgreSQL/load generator/other processes ${cores(result)}`,
+          measured: `${fmt(result.perSecond)} req/s${sqliteRead ? `, ratio ${(result.perSecond / sqliteRead.perSecond).toFixed(2)}` : ""}`,
+        });
       } finally {
         await stopReplicas(group);
       }
@@ -421,17 +421,21 @@ async function measure(bench, { cluster, url, info, cached, dir }) {
       // In-flight sends at the end of the run are stored but not counted by autocannon.
       const expectedOk = (n) => n >= acknowledged - repeats && n <= acknowledged + SEND_CONNECTIONS && removed.messages === n && removed.mailboxRows === 2 * n;
       const expected = `${acknowledged - repeats}..${acknowledged + SEND_CONNECTIONS}`;
-      figure(
-        `sendMessage PostgreSQL, ${label(count)} (--workers 1${count > 1 ? " each" : ""}), ${fmt(MESSAGES)}-message store, ${SEND_CONNECTIONS} connections${count > 1 ? " split among them" : ""}: ` +
-          `${fmt(result.perSecond)} msg/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}${result.bad ? ` (${result.bad} failed!)` : ""} ` +
+      verdict({
+        name: `sendMessage PostgreSQL, ${label(count)} (--workers 1${count > 1 ? " each" : ""}), ${fmt(MESSAGES)}-message store, ${SEND_CONNECTIONS} connections${count > 1 ? " split among them" : ""}`,
+        label: `sendMessage PostgreSQL, ${label(count)}`,
+        figure:
+          `${fmt(result.perSecond)} msg/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}${result.bad ? ` (${result.bad} FAILED)` : ""} ` +
           `(${fmt(stored)} new messages stored${expectedOk(stored) ? "" : `, EXPECTED ${expected} (removed ${removed.messages} messages, ${removed.mailboxRows} mailbox rows)`}` +
-          `${repeats ? `, ${repeats} repeats` : ""}; synchronous_commit=on, durable when acknowledged) | SQLite --workers 1 into the ${fmt(MESSAGES)}-message store in this run: ` +
-          (sqliteSend ? `${fmt(sqliteSend.perSecond)} msg/s, p50 ${ms(sqliteSend.p50)}, p99 ${ms(sqliteSend.p99)}` : "not measured") +
-          ` | CPU cores busy relays+PostgreSQL/load generator/other processes ${cores(result)} | ${ratioText(result.perSecond, sqliteSend?.perSecond)}`,
-      );
+          `${repeats ? `, ${repeats} repeats` : ""}; synchronous_commit=on, durable when acknowledged)`,
+        baseline: `SQLite --workers 1 into the ${fmt(MESSAGES)}-message store in this run: ${sqliteSend ? `${fmt(sqliteSend.perSecond)} msg/s, p50 ${ms(sqliteSend.p50)}, p99 ${ms(sqliteSend.p99)}` : "not measured"}`,
+        ratio: ratioOf(result.perSecond, sqliteSend?.perSecond),
+        note: `CPU cores busy relays+PostgreSQL/load generator/other processes ${cores(result)}`,
+        measured: `${fmt(result.perSecond)} msg/s${sqliteSend ? `, ratio ${(result.perSecond / sqliteSend.perSecond).toFixed(2)}` : ""}`,
+      });
     }
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    removeDir(scratch);
     await client.end();
   }
 }

@@ -19,12 +19,14 @@
 //     append order. Its sweep (3.) and a getInbox page (the newest 21 rows of one of 200 inboxes in
 //     turn, one read transaction, a 2 MiB cache like the relay's readers) as ratios to the layout
 //     as it is, measured in the same run.
+// Its lines are harness.mjs's verdict lines with no target ("target none · -"), then the closing table.
+// Env: BENCH_SA_MESSAGES (240000), BENCH_SA_SWEPT (60000), BENCH_SA_ROUNDS (3).
 // Every temp dir is removed at the end, on error and on SIGINT/SIGTERM/SIGHUP.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import os from "node:os";
+import { copyFileSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { envInt, percentile, seed } from "./lib.mjs";
+import { percentile, seed } from "./lib.mjs";
+import { envInt, header, log, out as figure, runBench, tempDir, verdict } from "./harness.mjs";
 import { openSqliteStore, WRITER_SCHEMA } from "../dist/storage/sqlite.js";
 import { SWEEP_BATCH } from "../dist/retention.js";
 
@@ -35,11 +37,8 @@ const PASSES = [3300, SWEEP_BATCH];
 const ACCOUNTS = 1200;
 const READS = 40_000;
 
-const root = mkdtempSync(path.join(os.tmpdir(), "neutral-bench-sweep-anatomy-"));
-const cleanup = () => rmSync(root, { recursive: true, force: true });
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.once(signal, () => (cleanup(), process.exit(130)));
-const log = (text) => process.stderr.write(`${text}\n`);
-const figure = (text) => process.stdout.write(`${text}\n`);
+/** The temp dir of the run (harness.mjs removes it at the end, on error and on a signal). */
+let root;
 const median = (values) => percentile([...values].sort((a, b) => a - b), 50);
 const fixed = (n, digits = 1) => n.toFixed(digits);
 const cpuMicros = (since) => {
@@ -69,7 +68,9 @@ const removeDatabase = (file) => {
   for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
 };
 
-try {
+async function main() {
+  header("neutral relay sweep anatomy (a diagnostic: no target)");
+  root = tempDir("sweep-anatomy");
   log(`sweep anatomy: seeding ${MESSAGES.toLocaleString("en-US")} messages among ${ACCOUNTS} accounts`);
   const seeded = path.join(root, "seeded");
   await seed({ dir: seeded, messages: MESSAGES, userCount: ACCOUNTS, deep: 0, chunk: 20_000 });
@@ -144,10 +145,13 @@ try {
       if (swept !== SWEPT) throw new Error(`the sweep deleted ${swept} messages, not ${SWEPT}`);
       runs.push({ cpu: used.total / swept, system: used.system / swept, disk: written / swept / 1024 });
     }
-    figure(
-      `the relay's sweep, passes of ${pass.toLocaleString("en-US")}: ${fixed(median(runs.map((r) => r.cpu)))} µs CPU per message (${fixed(median(runs.map((r) => r.system)))} µs of it in the kernel), ` +
+    verdict({
+      name: `the relay's sweep, passes of ${pass.toLocaleString("en-US")}`,
+      figure:
+        `${fixed(median(runs.map((r) => r.cpu)))} µs CPU per message (${fixed(median(runs.map((r) => r.system)))} µs of it in the kernel), ` +
         `${fixed(median(runs.map((r) => r.disk)))} KiB written to disk (median of ${ROUNDS}: ${runs.map((r) => fixed(r.cpu)).join(" / ")} µs)`,
-    );
+      measured: `${fixed(median(runs.map((r) => r.cpu)))} µs, ${fixed(median(runs.map((r) => r.disk)))} KiB per message`,
+    });
   }
 
   // 3. and 4.: table by table, both layouts.
@@ -242,10 +246,13 @@ try {
     }
     const mid = (list) => list.find((r) => r.cpu === median(list.map((x) => x.cpu))) ?? list[0];
     const [a, b] = [mid(asIs), mid(jsonApart)];
-    figure(`the sweep's deletes by table, passes of ${pass.toLocaleString("en-US")}, as it is: ${fixed(a.cpu)} µs CPU, ${a.pages.toFixed(2)} pages written per message (${a.parts.join("; ")})`);
-    figure(
-      `  JSON apart: ${fixed(b.cpu)} µs, ${b.pages.toFixed(2)} pages (${b.parts.join("; ")}); CPU ratio to as it is ${(b.cpu / a.cpu).toFixed(2)}, pages ${(b.pages / a.pages).toFixed(2)} (median of ${ROUNDS})`,
-    );
+    verdict({
+      name: `the sweep's deletes by table, passes of ${pass.toLocaleString("en-US")}, JSON apart`,
+      figure: `${fixed(b.cpu)} µs, ${b.pages.toFixed(2)} pages (${b.parts.join("; ")})`,
+      baseline: `as it is: ${fixed(a.cpu)} µs CPU, ${a.pages.toFixed(2)} pages written per message (${a.parts.join("; ")})`,
+      ratio: `CPU ratio to as it is ${(b.cpu / a.cpu).toFixed(2)}, pages ${(b.pages / a.pages).toFixed(2)} (median of ${ROUNDS})`,
+      measured: `${fixed(b.cpu)} / ${fixed(a.cpu)} µs, ratio ${(b.cpu / a.cpu).toFixed(2)}; pages ${(b.pages / a.pages).toFixed(2)}`,
+    });
   }
   const readsAsIs = [];
   const readsApart = [];
@@ -260,10 +267,14 @@ try {
     throw new Error(`the layouts' reads returned different rows: ${[...readsAsIs, ...readsApart].map((r) => r.rows).join(", ")}`);
   }
   const [readA, readB] = [median(readsAsIs.map((r) => r.micros)), median(readsApart.map((r) => r.micros))];
-  figure(
-    `a getInbox page in SQLite (the newest 21 rows, or all, of one of 200 inboxes): as it is ${fixed(readA)} µs CPU, JSON apart ${fixed(readB)} µs; ratio ${(readB / readA).toFixed(2)} ` +
-      `(median of ${ROUNDS}: ${readsAsIs.map((r) => fixed(r.micros)).join(" / ")} and ${readsApart.map((r) => fixed(r.micros)).join(" / ")} µs; ${fixed(readsAsIs[0].rows / READS)} rows a page)`,
-  );
-} finally {
-  cleanup();
+  verdict({
+    name: "a getInbox page in SQLite (the newest 21 rows, or all, of one of 200 inboxes), JSON apart",
+    figure: `${fixed(readB)} µs CPU`,
+    baseline: `as it is ${fixed(readA)} µs CPU`,
+    ratio: readB / readA,
+    note: `median of ${ROUNDS}: ${readsAsIs.map((r) => fixed(r.micros)).join(" / ")} and ${readsApart.map((r) => fixed(r.micros)).join(" / ")} µs; ${fixed(readsAsIs[0].rows / READS)} rows a page`,
+    measured: `${fixed(readB)} / ${fixed(readA)} µs, ratio ${(readB / readA).toFixed(2)}`,
+  });
 }
+
+await runBench({ name: "sweep-anatomy" }, main);

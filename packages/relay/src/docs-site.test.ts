@@ -59,7 +59,7 @@ beforeAll(async () => {
   await page.goto(`${relay.url}/docs/`, { waitUntil: "load" });
   await page.waitForSelector("html.js");
   await Promise.all(sizes);
-}, 60_000);
+}, 180_000); // unpacks and starts Chromium: past 60 s on a loaded 2-core CI machine
 
 afterAll(async () => {
   await browser?.close();

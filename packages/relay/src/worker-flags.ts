@@ -5,7 +5,7 @@
  * `--heap-growing-percent=20`: after a full collection the old space may grow by 20 %, not by
  * V8's own factor, so a worker caught before its next full collection holds ~10–15 MB less
  * (and no 40 MB outliers) at no measured cost in throughput.
- * (`--single-threaded-gc` was tried here too and measured no gain: README, "Performance".)
+ * (`--single-threaded-gc` was tried here too and measured no gain: bench/HISTORY.md.)
  */
 export const WORKER_V8_FLAGS: readonly string[] = ["--max-semi-space-size=2", "--heap-growing-percent=20"];
 

@@ -145,7 +145,7 @@ export interface SqliteStoreOptions {
 /**
  * The page cache of each connection, KiB. better-sqlite3 builds SQLite with 16 MB; on the 1M-message
  * bench store 2 MiB reads and appends as fast (pages come from the OS cache either way) and takes
- * ~14 MB less of each connection's memory. Measured: README, "Performance".
+ * ~14 MB less of each connection's memory. Measured: bench/HISTORY.md.
  */
 export const DEFAULT_CACHE_KIB = 2048;
 

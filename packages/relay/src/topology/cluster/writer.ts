@@ -1,6 +1,6 @@
 // The relay's workers share one SQLite writer, in their primary: two writers would take turns at
 // the database's single write lock, each committing smaller batches, and spend about twice the CPU
-// per append (measured: README, "Performance"). Appends travel over the cluster channel.
+// per append (measured: bench/HISTORY.md). Appends travel over the cluster channel.
 import { PrimaryGoneError, StoreClosedError } from "../../errors.js";
 import type { AppendWriter, WireEntry, WireResult } from "../../storage/sqlite-append-writer.js";
 import type { PrimaryLink, WorkersLink } from "../channel.js";
