@@ -123,7 +123,9 @@ export async function startThrowawayPostgres(options: ThrowawayPostgresOptions =
       run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]);
     }
     const port = await freePort();
-    const settings = { listen_addresses: "127.0.0.1", max_connections: "300", ...options.settings };
+    // Dynamic shared memory in files of the data dir (mmap), not POSIX segments in /dev/shm: a cluster
+    // killed outright (an interrupted run, its reaper's SIGKILL) leaves nothing outside its directory.
+    const settings = { listen_addresses: "127.0.0.1", max_connections: "300", dynamic_shared_memory_type: "mmap", ...options.settings };
     // TCP only: a Unix socket's path is limited to 107 bytes, which a deep temp dir passes.
     const serverOptions = [`-p ${port}`, "-c unix_socket_directories=''", ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`)].join(" ");
     launched = true;
