@@ -35,6 +35,19 @@ const common = {
   setupFiles: ["./test/setup.ts"],
 };
 
+/** A project whose files run one at a time, after the projects of a lower `groupOrder`. */
+const oneAtATime = (name: string, include: string[], groupOrder: number) => ({
+  resolve,
+  test: {
+    ...common,
+    name,
+    include,
+    globalSetup: ["@neutral/test-support/global-setup"],
+    poolOptions: { forks: { singleFork: true } },
+    sequence: { groupOrder },
+  },
+});
+
 export default defineConfig({
   resolve,
   test: {
@@ -56,28 +69,8 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      {
-        resolve,
-        test: {
-          ...common,
-          name: "alone",
-          include: ALONE,
-          globalSetup: ["@neutral/test-support/global-setup"],
-          poolOptions: { forks: { singleFork: true } },
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        resolve,
-        test: {
-          ...common,
-          name: "soak",
-          include: SOAK,
-          globalSetup: ["@neutral/test-support/global-setup"],
-          poolOptions: { forks: { singleFork: true } },
-          sequence: { groupOrder: 2 },
-        },
-      },
+      oneAtATime("alone", ALONE, 1),
+      oneAtATime("soak", SOAK, 2),
     ],
   },
 });

@@ -9,6 +9,7 @@ import { getInboxRequest, type NeutralServiceClient } from "./generated/methods.
 import type { Direction, EndReason, Message, NodeInfo, SubscribeFilter } from "./generated/types.js";
 import type { DecryptedMessage } from "./messages.js";
 import { RpcError, RpcTransportError } from "./rpc.js";
+import { pause } from "./utils/pause.js";
 
 /** Why a stream stopped before `live()` was done with it. */
 export type LiveInterruption =
@@ -113,20 +114,6 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined):
     const abort = () => reject(signal.reason);
     signal.addEventListener("abort", abort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-  });
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
   });
 }
 
@@ -279,7 +266,7 @@ export async function* liveMessages(session: LiveSession, filter: SubscribeFilte
     if (cause.kind === "ended" && cause.reason === "limit") afterMs = Math.max(afterMs ?? 0, maxDelay / 2);
     const delayMs = afterMs === 0 ? 0 : Math.max(afterMs ?? 0, Math.round(backoff * (0.5 + Math.random() / 2)));
     onState?.({ state: "reconnecting", attempt: attempts + 1, delayMs, cause });
-    await pause(delayMs, signal);
+    await pause(delayMs, signal).catch(() => undefined); // rejects only when aborted: the stream ends here
     if (signal?.aborted) return;
   }
 }

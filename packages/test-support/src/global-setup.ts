@@ -23,9 +23,9 @@ const RAM_DIR = "/dev/shm";
  * this machine's disk was most of a store test's time, and on tmpfs costs nothing. The files are as
  * real; what a RAM file system cannot show (a power cut) no test shows. NEUTRAL_TEST_TMPDIR chooses.
  */
-function runBase(): string {
-  if (process.env[RUN_DIR_VARIABLE] !== undefined) return os.tmpdir();
-  const chosen = process.env.NEUTRAL_TEST_TMPDIR;
+export function runBase(env: NodeJS.ProcessEnv = process.env): string {
+  if (env[RUN_DIR_VARIABLE] !== undefined) return env.TMPDIR || os.tmpdir();
+  const chosen = env.NEUTRAL_TEST_TMPDIR;
   if (chosen) return chosen;
   try {
     accessSync(RAM_DIR, constants.W_OK);
