@@ -7,6 +7,7 @@ import { NeutralError } from "./errors.js";
 import { createNeutralServiceClient, type NeutralServiceClient } from "./generated/methods.js";
 import type { KeyBundle, NodeInfo } from "./generated/types.js";
 import type { HomeNode } from "./messages.js";
+import type { VerifiedHead } from "./mailbox-proof.js";
 import type { MessagingKey } from "./messaging-key.js";
 import { checkAddress } from "./utils/address.js";
 import { lazy, type Lazy } from "./utils/lazy.js";
@@ -32,6 +33,28 @@ export interface NeutralOptions {
   fetch?: typeof globalThis.fetch;
   /** Default `Date.now`. */
   now?: () => number;
+  /**
+   * Where this device keeps the last mailbox head it verified per account and node (the verifiable
+   * mailbox: a later head must extend it). Default: in memory, for the session's life; give a
+   * storage that outlives it (the CLI keeps a file per account and node) to catch a node that
+   * rolls back or forks between runs.
+   */
+  heads?: HeadStore;
+}
+
+/** Keeps the last verified mailbox head per account and node (see `NeutralOptions.heads`). */
+export interface HeadStore {
+  get(account: string, node: string): VerifiedHead | undefined | Promise<VerifiedHead | undefined>;
+  set(account: string, node: string, head: VerifiedHead): void | Promise<void>;
+}
+
+/** A HeadStore in memory. */
+export function memoryHeadStore(): HeadStore {
+  const heads = new Map<string, VerifiedHead>();
+  return {
+    get: (account, node) => heads.get(`${node}/${account}`),
+    set: (account, node, head) => void heads.set(`${node}/${account}`, head),
+  };
 }
 
 /** A peer's key bundle (its signature checked) and the NIP-44 conversation key with it. */
@@ -69,6 +92,8 @@ export interface NeutralContext {
   /** The node's address, domains and limits (fetched once). */
   nodeInfo(): Promise<NodeInfo>;
   readonly cache: SessionCache;
+  /** The last mailbox heads this device verified. */
+  readonly heads: HeadStore;
 }
 
 /** A session for `options.account` with the node at `options.url`. Nothing is sent until an action needs it. */
@@ -116,5 +141,6 @@ export function createNeutralContext(options: NeutralOptions): NeutralContext {
     },
     nodeInfo: () => info.get(() => publicClient.nodeInfo()),
     cache: { ready: lazy(), peerKeys: new Map(), homes: new Map(), homesUnsupported: false },
+    heads: options.heads ?? memoryHeadStore(),
   };
 }

@@ -35,6 +35,9 @@ export {
   type SendOptions,
 } from "./neutral.js";
 export type { DecryptedMessage, DeliveryStatus, MessageChecks } from "./messages.js";
+export { memoryHeadStore, type HeadStore } from "./context.js";
+export { headDigest, mailboxProblems, type MailboxCheck, type MailboxProblem, type MailboxProblemKind, type VerifiedHead } from "./mailbox-proof.js";
+export type { ProveMessagesReturnType } from "./actions/proveMessages.js";
 export type { LiveInterruption, LiveOptions, LiveState } from "./live.js";
 export { NeutralError, type NeutralErrorCode, type NeutralErrorWith, type RequestErrorType } from "./errors.js";
 export { toSigner, type AccountSource, type Eip1193Provider, type LocalAccountLike, type Signer } from "./account.js";

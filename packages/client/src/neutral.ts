@@ -8,6 +8,7 @@ import { homeOf } from "./actions/homeOf.js";
 import { inbox, type InboxOptions } from "./actions/inbox.js";
 import { keyOf } from "./actions/keyOf.js";
 import { live } from "./actions/live.js";
+import { proveMessages, type ProveMessagesReturnType } from "./actions/proveMessages.js";
 import { ready } from "./actions/ready.js";
 import { send, type SendOptions } from "./actions/send.js";
 import { setConsent, type ConsentChoice } from "./actions/setConsent.js";
@@ -15,7 +16,7 @@ import { setConsentPolicy, type ConsentPolicyMode } from "./actions/setConsentPo
 import { waitForDelivery, type DeliveryWaitOptions } from "./actions/waitForDelivery.js";
 import { createNeutralContext, type NeutralOptions } from "./context.js";
 import type { NeutralServiceClient } from "./generated/methods.js";
-import type { ConsentState, DeletionReceipt, HomeRecord, KeyBundle, NodeInfo } from "./generated/types.js";
+import type { ConsentState, DeletionReceipt, HomeRecord, KeyBundle, Message, NodeInfo } from "./generated/types.js";
 import type { LiveOptions } from "./live.js";
 import type { DecryptedMessage } from "./messages.js";
 import type { CallOptions } from "./rpc.js";
@@ -93,6 +94,13 @@ export interface Neutral {
   setConsentPolicy(mode: ConsentPolicyMode, options?: CallOptions): Promise<ConsentState>;
   /** The account's policy and every allowed or blocked peer, as its home node keeps them. */
   consent(options?: CallOptions): Promise<ConsentState>;
+  /**
+   * The verifiable mailbox: proves that the node's log holds `messages` (as served: a
+   * `DecryptedMessage`'s `raw`) in a head it signed that extends the last one this device verified
+   * (`NeutralOptions.heads`). Resolves with the head and the problems found, each naming its kind
+   * and position; with none, the head becomes the verified one.
+   */
+  proveMessages(messages: readonly Message[], options?: CallOptions): Promise<ProveMessagesReturnType>;
 }
 
 export function createNeutral(options: NeutralOptions): Neutral {
@@ -115,5 +123,6 @@ export function createNeutral(options: NeutralOptions): Neutral {
     setConsent: (peer, choice, call) => setConsent(context, peer, choice, call),
     setConsentPolicy: (mode, call) => setConsentPolicy(context, mode, call),
     consent: (call) => consent(context, call),
+    proveMessages: (messages, call) => proveMessages(context, messages, call),
   };
 }

@@ -30,6 +30,10 @@ const samples: { [P in PrimaryType]: TypedValues[P][] } = {
     { account: ALICE, ids: [3, 2 ** 40, Number.MAX_SAFE_INTEGER], timestamp: 1767225600000 },
   ],
   DeletionReceipt: [{ node: BOB, request: `0x${"77".repeat(32)}` }],
+  MailboxHead: [
+    { account: ALICE, size: 0, root: `0x${"e3".repeat(32)}`, timestamp: 1767225600000 },
+    { account: BOB, size: Number.MAX_SAFE_INTEGER, root: `0x${"01".repeat(32)}`, timestamp: 0 },
+  ],
   Consent: [
     { account: BOB, peer: ALICE, state: "allowed", timestamp: 1767225900000 },
     { account: ALICE, peer: BOB, state: "blocked", timestamp: 0 },

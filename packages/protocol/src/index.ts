@@ -65,4 +65,15 @@ export { DERIVATION_NOTICE, DERIVATION_SALT, DERIVATION_VERSION, derivationInfo,
 export { ERROR_CODES, JSON_RPC_ERRORS, errors, type ErrorCode, type ErrorName } from "./errors.js";
 export { DEFAULT_LIMITS, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MESSAGE_ID_PATTERN, SPEC_VERSION, type SpecLimits } from "./limits.js";
 export { createSseParser, readSse, type ReadSseOptions, type SseEvent, type SseParser, type SseParserOptions } from "./sse.js";
+export {
+  MAILBOX_LEAF_BYTES,
+  MAILBOX_LEAF_VERSION,
+  MAILBOX_ROLE_BYTE,
+  mailboxHeadDigest,
+  mailboxLeaf,
+  mailboxLeafHash,
+  type MailboxHeadFields,
+  type MailboxLeafFields,
+  type MailboxRole,
+} from "./mailbox-log.js";
 export { MERKLE_HASH_BYTES, MerkleProofError, merkleConsistencyProof, merkleInclusionProof, merkleLeafHash, merkleNodeHash, merkleRoot, merkleRootFromInclusionProof, verifyMerkleConsistency, verifyMerkleInclusion } from "./merkle.js";

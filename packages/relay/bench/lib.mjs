@@ -341,14 +341,20 @@ export async function resetStore(dir, maxId) {
   // mailbox is clustered by (owner, side, id): find each row by its sender, not by a scan.
   const added = db.prepare("SELECT id, sender FROM messages WHERE id > ?");
   const recipient = db.prepare("SELECT peer FROM mailbox WHERE owner = ? AND side = 2 AND id = ?").pluck();
-  const drop = db.prepare("DELETE FROM mailbox WHERE owner = ? AND side = ? AND id = ?");
+  const drop = db.prepare("DELETE FROM mailbox WHERE owner = ? AND side = ? AND id = ? RETURNING seq");
+  // Their positions go too (schema version 11): the owners' logs end where the seeding left them.
+  const dropPosition = db.prepare("DELETE FROM mailbox_log WHERE account = (SELECT n FROM log_accounts WHERE address = ?) AND seq = ?");
   const dropPair = db.prepare("DELETE FROM pairs WHERE sender = ? AND recipient = ? AND id = ?");
   const removed = db.transaction(() => {
     for (const { id, sender } of added.all(maxId)) {
       const to = recipient.get(sender, id);
-      drop.run(sender, 2, id);
+      const forget = (owner, side) => {
+        const row = drop.get(owner, side, id);
+        if (row?.seq != null) dropPosition.run(owner, row.seq);
+      };
+      forget(sender, 2);
       if (to) {
-        drop.run(to, 1, id);
+        forget(to, 1);
         dropPair.run(sender, to, id);
       }
     }

@@ -49,6 +49,8 @@ const handlers: Handlers<TestContext> = {
   neutralService_setConsent: () => answer("neutralService_setConsent"),
   neutralService_getConsent: () => answer("neutralService_getConsent"),
   neutralService_importMessages: () => answer("neutralService_importMessages"),
+  neutralService_getProof: () => answer("neutralService_getProof"),
+  neutralService_getLog: () => answer("neutralService_getLog"),
 };
 
 function expectedPayloads(fixture: Fixture): Map<string, unknown> {

@@ -109,6 +109,14 @@ export function createTestHandlers() {
       calls.push({ method: "neutralService_importMessages", args, auth: context.auth });
       return { ids: args.messages.map((_, i) => String(i + 1)) };
     },
+    neutralService_getProof(args, context) {
+      calls.push({ method: "neutralService_getProof", args, auth: context.auth });
+      return { head: { account: context.auth.address, size: 0, root: `0x${"e3".repeat(32)}`, timestamp: 0, signature: `0x${"d".repeat(130)}` }, positions: [] };
+    },
+    neutralService_getLog(args, context) {
+      calls.push({ method: "neutralService_getLog", args, auth: context.auth });
+      return { head: { account: context.auth.address, size: 0, root: `0x${"e3".repeat(32)}`, timestamp: 0, signature: `0x${"d".repeat(130)}` }, entries: [], end: true };
+    },
     neutralService_deliver(args, context) {
       calls.push({ method: "neutralService_deliver", args, auth: context.auth });
       return { outcomes: args.messages.map(() => ({ receiver_receipt: sig("b") })), signature: sig("c") };

@@ -1,7 +1,7 @@
 // `@neutral/client/actions`: the SDK's actions standalone, as viem/actions, each taking the session
 // (`createNeutralContext(options)`) first. `createNeutral(options).send(to, text)` is
 // `send(createNeutralContext(options), to, text)`; a bundler keeps only the actions an app imports.
-export { createNeutralContext, type NeutralContext, type NeutralOptions } from "../context.js";
+export { createNeutralContext, memoryHeadStore, type HeadStore, type NeutralContext, type NeutralOptions } from "../context.js";
 export { chat, type ChatErrorType, type ChatOptions, type ChatReturnType } from "./chat.js";
 export { consent, type ConsentErrorType, type ConsentReturnType } from "./consent.js";
 export { deleteMessages, type DeleteMessagesErrorType, type DeleteMessagesReturnType } from "./deleteMessages.js";
@@ -9,6 +9,7 @@ export { homeOf, type HomeOfErrorType, type HomeOfReturnType } from "./homeOf.js
 export { inbox, type InboxErrorType, type InboxOptions, type InboxReturnType } from "./inbox.js";
 export { keyOf, type KeyOfErrorType, type KeyOfReturnType } from "./keyOf.js";
 export { live, type LiveErrorType, type LiveReturnType } from "./live.js";
+export { proveMessages, type ProveMessagesErrorType, type ProveMessagesReturnType } from "./proveMessages.js";
 export { publishHome, type PublishHomeErrorType, type PublishHomeReturnType } from "./publishHome.js";
 export { publishKey, type PublishKeyErrorType, type PublishKeyReturnType } from "./publishKey.js";
 export { ready, type ReadyErrorType, type ReadyReturnType } from "./ready.js";

@@ -295,6 +295,46 @@ export function importMessages(client: RpcClient, params: T.ImportMessagesParams
   return client.request(importMessagesRequest(params), options);
 }
 
+/** Request descriptor for `neutralService_getProof`. */
+export function getProofRequest(params: T.GetProofParams = {}): RpcRequest<T.GetProofResult> {
+  return {
+    method: "neutralService_getProof",
+    params: positionalParams(params, ["ids", "since"]),
+    unwrap: true,
+  };
+}
+
+/**
+ * The authenticated account's signed mailbox head, with inclusion proofs for messages and a consistency proof from a head the client saw before.
+ *
+ * The verifiable mailbox: with `ids` (messages a read returned), each copy of them in the caller's mailbox is answered with its position and its inclusion proof in the head's tree; an id with no copy there (never stored, or deleted) is left out, as is a copy stored after the head. With `since` (the size of the last head the client verified), the consistency proof from that size to the head's. Without either: the current head. A `since` larger than the log is refused (-32602, `data.field` "since", `data.size` the log's size): the node cannot show that log, and a client that verified it holds proof of a rollback.
+ *
+ * Needs a bearer token (`auth` option).
+ */
+export function getProof(client: RpcClient, params: T.GetProofParams = {}, options?: CallOptions): Promise<T.GetProofResult> {
+  return client.request(getProofRequest(params), options);
+}
+
+/** Request descriptor for `neutralService_getLog`. */
+export function getLogRequest(params: T.GetLogParams = {}): RpcRequest<T.GetLogResult> {
+  return {
+    method: "neutralService_getLog",
+    params: positionalParams(params, ["from", "limit"]),
+    unwrap: true,
+  };
+}
+
+/**
+ * A page of the authenticated account's mailbox log, with the signed head it ends at.
+ *
+ * Every position from `from` (default 1) in order, at most `limit`, none past the head's size; deleted copies keep their positions. An audit reads the whole log and checks its tree against the head: every position accounted for.
+ *
+ * Needs a bearer token (`auth` option).
+ */
+export function getLog(client: RpcClient, params: T.GetLogParams = {}, options?: CallOptions): Promise<T.GetLogResult> {
+  return client.request(getLogRequest(params), options);
+}
+
 /** A client bound to one node: every method of neutralService, plus the underlying `rpc` for batches. */
 export interface NeutralServiceClient {
   readonly rpc: RpcClient;
@@ -324,6 +364,10 @@ export interface NeutralServiceClient {
   getConsent(params?: T.GetConsentParams, options?: CallOptions): Promise<T.GetConsentResult>;
   /** Import messages of the authenticated account's own history (an export from its former home node) into its mailbox here, with their original signatures and receipts. */
   importMessages(params: T.ImportMessagesParams, options?: CallOptions): Promise<T.ImportMessagesResult>;
+  /** The authenticated account's signed mailbox head, with inclusion proofs for messages and a consistency proof from a head the client saw before. */
+  getProof(params?: T.GetProofParams, options?: CallOptions): Promise<T.GetProofResult>;
+  /** A page of the authenticated account's mailbox log, with the signed head it ends at. */
+  getLog(params?: T.GetLogParams, options?: CallOptions): Promise<T.GetLogResult>;
 }
 
 export function createNeutralServiceClient(options: RpcClientOptions | RpcClient): NeutralServiceClient {
@@ -343,8 +387,10 @@ export function createNeutralServiceClient(options: RpcClientOptions | RpcClient
     setConsent: (params, options) => setConsent(rpc, params, options),
     getConsent: (params, options) => getConsent(rpc, params, options),
     importMessages: (params, options) => importMessages(rpc, params, options),
+    getProof: (params, options) => getProof(rpc, params, options),
+    getLog: (params, options) => getLog(rpc, params, options),
   };
 }
 
 /** Every method name a client calls, in spec order. */
-export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo", "neutralService_subscribe", "neutralService_deleteMessages", "neutralService_setConsent", "neutralService_getConsent", "neutralService_importMessages"] as const;
+export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo", "neutralService_subscribe", "neutralService_deleteMessages", "neutralService_setConsent", "neutralService_getConsent", "neutralService_importMessages", "neutralService_getProof", "neutralService_getLog"] as const;

@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
-// Types of neutralService 2.5.0: one per component schema, and the params and
+// Types of neutralService 2.6.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -357,6 +357,68 @@ export interface ImportResult {
   ids: MessageId[];
 }
 
+/** A 32-byte hash: `0x` + 64 lowercase hex digits. */
+export type Hash = string;
+
+/** A page of the caller's mailbox log, positions `from` on, none past the head's `size`: every position, also those whose copy was deleted since (its message is no longer read). `end` is true when the page reaches the head's size. */
+export interface LogPage {
+  /** A node's signed statement of an account's mailbox log (the verifiable mailbox): at `timestamp` (when the node signed it) the log had `size` positions, whose RFC 9162 tree has root `root`. `signature` is the node's EIP-712 `MailboxHead(address account,uint64 size,bytes32 root,uint64 timestamp)` signature; it recovers the node's address (`nodeInfo.address`). A node signs a head when a read needs one newer than the last it signed, so two reads of an unchanged log may get the same head. */
+  head: MailboxHead;
+  entries: LogPosition[];
+  end: boolean;
+}
+
+/** One position of an account's mailbox log: the copy that took it (`id`, `role`) and its leaf hash, SHA-256(0x00 ‖ leaf) of the 82-byte leaf (see "The verifiable mailbox"). A client recomputes the leaf from the message it holds: the account, `seq`, the role, the other party and the message's EIP-712 digest. */
+export interface LogPosition {
+  /** The position, from 1. */
+  seq: number;
+  /** A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position. */
+  id: MessageId;
+  /** "received": the account received the message (inbox or requests folder); "sent": it sent it. */
+  role: "received" | "sent";
+  /** A 32-byte hash: `0x` + 64 lowercase hex digits. */
+  leafHash: Hash;
+}
+
+/** A number of positions of an account's mailbox log (the verifiable mailbox): the size of a tree. */
+export type LogSize = number;
+
+/** A node's signed statement of an account's mailbox log (the verifiable mailbox): at `timestamp` (when the node signed it) the log had `size` positions, whose RFC 9162 tree has root `root`. `signature` is the node's EIP-712 `MailboxHead(address account,uint64 size,bytes32 root,uint64 timestamp)` signature; it recovers the node's address (`nodeInfo.address`). A node signs a head when a read needs one newer than the last it signed, so two reads of an unchanged log may get the same head. */
+export interface MailboxHead {
+  /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
+  account: Address;
+  /** A number of positions of an account's mailbox log (the verifiable mailbox): the size of a tree. */
+  size: LogSize;
+  /** A 32-byte hash: `0x` + 64 lowercase hex digits. */
+  root: Hash;
+  /** Milliseconds since the Unix epoch. */
+  timestamp: Timestamp;
+  /** A 65-byte secp256k1 signature (r, s, v): `0x` + 130 hex digits. */
+  signature: Signature;
+}
+
+/** What `neutralService_getProof` answers: the current head of the caller's log, each position of the messages asked about (a message to oneself has two: received and sent) with its inclusion proof in that head's tree, and, when the caller gave `since`, the consistency proof from the tree of that size to the head's (RFC 9162 §2.1.4; empty when the sizes are equal). */
+export interface MailboxProof {
+  /** A node's signed statement of an account's mailbox log (the verifiable mailbox): at `timestamp` (when the node signed it) the log had `size` positions, whose RFC 9162 tree has root `root`. `signature` is the node's EIP-712 `MailboxHead(address account,uint64 size,bytes32 root,uint64 timestamp)` signature; it recovers the node's address (`nodeInfo.address`). A node signs a head when a read needs one newer than the last it signed, so two reads of an unchanged log may get the same head. */
+  head: MailboxHead;
+  positions: ProvenPosition[];
+  consistency?: Hash[];
+}
+
+/** A position (as `LogPosition`) with its inclusion proof in the tree of the answer's head (RFC 9162 §2.1.3: the sibling hashes from the leaf up). */
+export interface ProvenPosition {
+  /** The position, from 1. */
+  seq: number;
+  /** A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position. */
+  id: MessageId;
+  /** "received": the account received the message (inbox or requests folder); "sent": it sent it. */
+  role: "received" | "sent";
+  /** A 32-byte hash: `0x` + 64 lowercase hex digits. */
+  leafHash: Hash;
+  /** The inclusion proof: sibling hashes, from the leaf up. */
+  proof: Hash[];
+}
+
 
 /** Params of `neutralService_getInbox`. */
 export type GetInboxParams = {
@@ -590,4 +652,34 @@ export type ImportMessagesParams = {
 
 /** What `neutralService_importMessages` returns (the payload inside the one-element result array). */
 export type ImportMessagesResult = ImportResult;
+
+/** Params of `neutralService_getProof`. */
+export type GetProofParams = {
+  /** Messages to prove (at most 100). */
+  ids?: MessageId[];
+  /** The size of the last head the client verified: the answer proves the head consistent with it. */
+  since?: LogSize;
+};
+
+/** What `neutralService_getProof` returns (the payload inside the one-element result array). */
+export type GetProofResult = MailboxProof;
+
+/** Params of `neutralService_getLog`. */
+export type GetLogParams = {
+  /**
+   * The first position of the page.
+   *
+   * @default 1
+   */
+  from?: number;
+  /**
+   * Most positions on the page (1 to 1000).
+   *
+   * @default 100
+   */
+  limit?: number;
+};
+
+/** What `neutralService_getLog` returns (the payload inside the one-element result array). */
+export type GetLogResult = LogPage;
 

@@ -92,6 +92,13 @@ export const EIP712_TYPES = {
     { name: "mode", type: "string" },
     { name: "timestamp", type: "uint64" },
   ],
+  /** A node vouching for the state of an account's mailbox log (the verifiable mailbox): `size` positions whose Merkle tree (RFC 9162) has root `root`, as of `timestamp`. `MailboxHead(address account,uint64 size,bytes32 root,uint64 timestamp)` */
+  MailboxHead: [
+    { name: "account", type: "address" },
+    { name: "size", type: "uint64" },
+    { name: "root", type: "bytes32" },
+    { name: "timestamp", type: "uint64" },
+  ],
 } as const;
 
 /** The field values of each primary type, as JSON-friendly values (uints as numbers, bytes as 0x hex). */
@@ -108,6 +115,7 @@ export interface TypedValues {
   DeletionReceipt: { node: Hex; request: Hex };
   Consent: { account: Hex; peer: Hex; state: "allowed" | "blocked" | "none"; timestamp: number };
   ConsentPolicy: { account: Hex; mode: "open" | "allowed-only"; timestamp: number };
+  MailboxHead: { account: Hex; size: number; root: Hex; timestamp: number };
 }
 
 export type PrimaryType = keyof typeof EIP712_TYPES;

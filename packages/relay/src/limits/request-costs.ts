@@ -13,6 +13,8 @@ const SIGNATURE_METHODS: ReadonlySet<string> = new Set(["neutralService_sendMess
 
 /** The most messages one `importMessages` takes (openrpc.json): what its cost counts at most. */
 const MAX_IMPORT = 100;
+/** The most messages one `getProof` proves (openrpc.json). */
+const MAX_PROVEN = 100;
 
 /** How many messages an `importMessages` entry carries (by position or by name), at most {@link MAX_IMPORT}; 0 when malformed. */
 function importedCount(params: unknown): number {
@@ -22,11 +24,16 @@ function importedCount(params: unknown): number {
 
 /**
  * Units one batch entry (or a single request) costs. An import costs one more per message: it
- * checks three signatures of each (the sender's and both receipts).
+ * checks three signatures of each (the sender's and both receipts). A read of the mailbox log
+ * (getProof, getLog) costs 2, as a signature does (the node may sign a head), getProof one more for
+ * each ten messages it proves.
  */
 export function entryCost(entry: unknown): number {
   const { method, params } = typeof entry === "object" && entry !== null ? (entry as { method?: unknown; params?: unknown }) : {};
   if (method === "neutralService_importMessages") return 1 + importedCount(params);
+  // A head may have to be signed, and each ten proofs read about as much as a page.
+  if (method === "neutralService_getProof") return 2 + Math.ceil(Math.min(MAX_PROVEN, arrayParam(params, 0, "ids").length) / 10);
+  if (method === "neutralService_getLog") return 2;
   return typeof method === "string" && SIGNATURE_METHODS.has(method) ? 2 : 1;
 }
 

@@ -7,6 +7,7 @@ import { deletionHandlers } from "./deletion.js";
 import { federationHandlers } from "./federation.js";
 import { importHandlers } from "./import.js";
 import { mailboxHandlers } from "./mailbox.js";
+import { mailboxLogHandlers } from "./mailbox-log.js";
 import { nodeInfoHandlers } from "./node-info.js";
 import { recordHandlers } from "./records.js";
 import { sendHandlers } from "./send.js";
@@ -17,6 +18,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
   const rpc = rpcOf(options);
   return {
     ...mailboxHandlers(rpc),
+    ...mailboxLogHandlers(rpc),
     ...sendHandlers(rpc),
     ...recordHandlers(rpc),
     ...federationHandlers(rpc),

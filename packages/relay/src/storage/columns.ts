@@ -1,5 +1,6 @@
 // How both backends store hex fields: as raw bytes (BLOB / bytea), half the size of the text.
-import type { ConsentVerdict, OutboxDestination, OutboxEntry, StoredConsentPolicy, StoredConsentRecord, StoredHomeRecord, StoredKeyBundle } from "./store.js";
+import { MAILBOX_ROLE_BYTE, type MailboxRole } from "@neutral/protocol";
+import type { ConsentVerdict, LogEntry, OutboxDestination, OutboxEntry, StoredConsentPolicy, StoredConsentRecord, StoredHomeRecord, StoredKeyBundle } from "./store.js";
 
 /**
  * `mailbox.side`: which copy of a message a row is, the same numbers in both backends. (Their
@@ -10,6 +11,23 @@ export const SIDE = { received: 1, sent: 2, requests: 3 } as const;
 /** `consent.state` and `consent_policy.mode`, the same numbers in both backends. */
 export const CONSENT_STATE = { none: 0, allowed: 1, blocked: 2 } as const;
 export const CONSENT_MODE = { open: 1, "allowed-only": 2 } as const;
+
+/** A `mailbox_log` row (same columns in both backends): `role` is the leaf's role byte (@neutral/protocol `MAILBOX_ROLE_BYTE`). */
+export interface LogRow {
+  seq: number;
+  id: number;
+  role: number;
+  leaf: Buffer;
+}
+
+const ROLE_OF_BYTE = new Map(Object.entries(MAILBOX_ROLE_BYTE).map(([role, byte]) => [byte, role as MailboxRole]));
+
+/** A `mailbox_log` row → a log entry. */
+export function logEntryOf(row: LogRow): LogEntry {
+  const role = ROLE_OF_BYTE.get(row.role);
+  if (role === undefined) throw new Error(`a stored log position has the unknown role ${row.role}`);
+  return { seq: Number(row.seq), id: Number(row.id), role, leafHash: bytesHex(row.leaf) };
+}
 
 /** A lowercase `0x` address → its 20 bytes. */
 export const addressBytes = (address: string): Buffer => Buffer.from(address.slice(2), "hex");

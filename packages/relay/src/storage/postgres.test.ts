@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { MESSAGE_JSON_ID_HEAD } from "@neutral/protocol";
+import { MESSAGE_JSON_ID_HEAD, mailboxLeafHash, toHex, type MailboxRole } from "@neutral/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { describeStoreConformance, everyStoreCall, randomAddress, testMessage } from "../../testing/store-conformance.js";
+import { describeStoreConformance, everyStoreCall, randomAddress, randomDigest, testMessage } from "../../testing/store-conformance.js";
 import { SchemaTooNewError, StoreClosedError } from "../errors.js";
 import { describeDatabaseUrl, openPostgresStore, type PostgresStore } from "./postgres.js";
 import { latestSchemaVersion, migrations } from "./postgres-migrations.js";
@@ -65,7 +65,65 @@ describe("PostgreSQL store specifics", () => {
     const { rows } = await schema.query<{ version: number; name: string }>("SELECT version, name FROM schema_migrations ORDER BY version");
     expect(rows).toEqual(migrations.map(({ version, name }) => ({ version, name })));
     const tables = await schema.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1", [schema.name]);
-    expect(tables.rows.map((row) => row.table_name)).toEqual(["consent", "consent_policy", "destinations", "home_records", "id_counter", "key_bundles", "mailbox", "message_expiry", "messages", "node_identity", "outbox", "peer_pins", "schema_migrations", "swept_digests"]);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(["consent", "consent_policy", "destinations", "home_records", "id_counter", "key_bundles", "mailbox", "mailbox_log", "message_expiry", "messages", "node_identity", "outbox", "peer_pins", "schema_migrations", "swept_digests"]);
+  });
+
+  /** Every mailbox row's `seq` names its own log entry (same id, role of its side): 0 when so. */
+  const strayCopies = async () =>
+    Number(
+      (
+        await schema.query<{ count: string }>(
+          "SELECT count(*) AS count FROM mailbox b LEFT JOIN mailbox_log l ON l.owner = b.owner AND l.seq = b.seq " +
+            "WHERE l.id IS DISTINCT FROM b.id OR l.role <> CASE WHEN b.side = 2 THEN 2 ELSE 1 END",
+        )
+      ).rows[0]!.count,
+    );
+
+  it("version 7 numbers the copies already stored: per owner in id order, received before sent, with their leaves", async () => {
+    // A database at version 6, filled through version 6's append function.
+    await schema.query("CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)");
+    for (const migration of migrations.filter(({ version }) => version <= 6)) {
+      await schema.query(migration.sql);
+      await schema.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, 0)", [migration.version, migration.name]);
+    }
+    const [a, b, c, remote] = [randomAddress(), randomAddress(), randomAddress(), randomAddress()];
+    // [from, to, route]: 0 local, 1 outbound, 2 inbound, 3 local into the requests folder.
+    const sent: [string, string, number][] = [[a, b, 0], [a, a, 0], [c, b, 3], [b, a, 0], [a, remote, 1], [remote, b, 2]];
+    const digests = sent.map(() => randomDigest());
+    const bytes = (address: string) => Buffer.from(address.slice(2), "hex");
+    const { rows } = await schema.query<{ stored_id: string }>(
+      "SELECT stored_id FROM neutral_append_routed($1::bytea[], $2::bytea[], $3::bytea[], $4::bigint[], $5::text[], $6::smallint[], $7::bytea[], $8::smallint[], $9::bigint)",
+      [
+        digests.map((digest) => Buffer.from(digest)),
+        sent.map(([from]) => bytes(from)),
+        sent.map(([, to]) => bytes(to)),
+        sent.map((_, i) => 1_767_225_600_000 + i),
+        sent.map(() => ',"x":1}'),
+        sent.map(([, , route]) => route),
+        sent.map(([, , route]) => (route === 1 ? bytes(randomAddress()) : null)),
+        sent.map(() => 0),
+        Date.now(),
+      ],
+    );
+    const ids = rows.map((row) => Number(row.stored_id));
+    // Account a deleted her received copy of message 3 before the upgrade: it gets no position.
+    await schema.query("DELETE FROM mailbox WHERE owner = $1 AND side = 1 AND id = $2", [bytes(a), ids[3]]);
+    const store = await open();
+    const entries = (account: string, copies: [number, MailboxRole][]) =>
+      copies.map(([i, role], n) => {
+        const [from, to] = sent[i]!;
+        const leaf = { account, seq: n + 1, role, peer: role === "received" ? from : to, digest: digests[i]! };
+        return { seq: n + 1, id: ids[i]!, role, leafHash: toHex(mailboxLeafHash(leaf)) };
+      });
+    expect(await store.log(a, 1, 100)).toEqual(entries(a, [[0, "sent"], [1, "received"], [1, "sent"], [4, "sent"]]));
+    expect(await store.log(b, 1, 100)).toEqual(entries(b, [[0, "received"], [2, "received"], [3, "sent"], [5, "received"]]));
+    expect(await store.log(c, 1, 100)).toEqual(entries(c, [[2, "sent"]]));
+    expect(await store.logSize(remote)).toBe(0);
+    expect(await strayCopies()).toBe(0);
+    // New copies go on from there.
+    await store.append(testMessage(c, a));
+    expect(await store.log(a, 5, 10)).toMatchObject([{ seq: 5, role: "received" }]);
+    expect(await strayCopies()).toBe(0);
   });
 
   it("applies the migrations once when several replicas start at the same moment", async () => {
@@ -122,6 +180,26 @@ describe("PostgreSQL store specifics", () => {
     }
     const { rows } = await schema.query<{ count: string }>("SELECT count(*) AS count FROM messages");
     expect(Number(rows[0]!.count)).toBe(20);
+  });
+
+  it("replicas appending to the same accounts at once give each account's log positions with no gap, in id order", async () => {
+    const replicas = await Promise.all(Array.from({ length: 3 }, () => open({ poolSize: 3 })));
+    const accounts = Array.from({ length: 4 }, () => randomAddress());
+    await Promise.all(
+      replicas.flatMap((store, r) =>
+        Array.from({ length: 60 }, (_, i) => store.append(testMessage(accounts[(r + i) % 4]!, accounts[(r * 3 + i * 5) % 4]!))),
+      ),
+    );
+    for (const account of accounts) {
+      const log = await replicas[0]!.log(account, 1, 1000);
+      expect(log.map((entry) => entry.seq)).toEqual(log.map((_, i) => i + 1));
+      expect(await replicas[1]!.logSize(account)).toBe(log.length);
+      const ids = log.map((entry) => entry.id);
+      expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    }
+    const copies = await schema.query<{ count: string }>("SELECT count(*) AS count FROM mailbox");
+    expect(Number(copies.rows[0]!.count)).toBe(replicas.length * 60 * 2);
+    expect(await strayCopies()).toBe(0);
   });
 
   it("a reader walking forward with `after` during concurrent appends on several replicas sees every message once, in id order", async () => {

@@ -41,6 +41,8 @@ import {
   type HomeRow,
   type KeyBundleRow,
   type OutboxRow,
+  logEntryOf,
+  type LogRow,
 } from "./columns.js";
 
 
@@ -395,7 +397,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
-        // The id counter's lock, as every append takes it: ids commit in order (version 1's comment).
+        // The id counter's lock, as every append takes it: ids commit in order (version 1's comment),
+        // and the mailbox log's positions are handed out one writer at a time (version 7's).
         const counter = await client.query<{ last_id: number | string }>("SELECT last_id FROM id_counter WHERE singleton FOR UPDATE");
         let lastId = Number(counter.rows[0]!.last_id);
         const imported: (StoredMessage & { created: boolean })[] = [];
@@ -416,7 +419,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
             if (!party.equals(key)) continue;
             const held = await client.query<{ json: string }>("SELECT json FROM mailbox WHERE owner = $1 AND side = ANY($2::smallint[]) AND id = $3 LIMIT 1", [key, sides, id]);
             if (held.rows[0] === undefined) {
-              await client.query("INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES ($1, $2, $3, $4, $5, $6)", [key, side, id, peer, fields.timestamp, json]);
+              // With its position, the owner's next (under the id counter's lock, as appends: version 7's
+              // comment). Its role is its side: an import's received copies go to the inbox (side 1).
+              await client.query(
+                "INSERT INTO mailbox (owner, side, id, peer, ts, json, seq) VALUES ($1, $2, $3, $4, $5, $6, neutral_log_position($1, $3, $2, $4, $7))",
+                [key, side, id, peer, fields.timestamp, json, Buffer.from(digest)],
+              );
               created = true;
             }
             answer ??= held.rows[0]?.json ?? json;
@@ -434,6 +442,49 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       } finally {
         client.release();
       }
+    },
+
+    async log(owner, from, limit) {
+      ensureOpen();
+      const { rows } = await pool.query<LogRow>({
+        name: "neutral_log",
+        text: "SELECT seq, id, role, leaf_hash AS leaf FROM mailbox_log WHERE owner = $1 AND seq >= $2 ORDER BY seq LIMIT $3",
+        values: [addressBytes(owner), from, limit],
+      });
+      return rows.map(logEntryOf);
+    },
+
+    async logSize(owner) {
+      ensureOpen();
+      // Positions have no gap: the last one is the count.
+      const { rows } = await pool.query<{ size: number | null }>({
+        name: "neutral_log_size",
+        text: "SELECT max(seq) AS size FROM mailbox_log WHERE owner = $1",
+        values: [addressBytes(owner)],
+      });
+      return rows[0]?.size ?? 0;
+    },
+
+    async positions(owner, ids) {
+      ensureOpen();
+      if (ids.length === 0) return [];
+      // Through the copies' own `seq` (a deleted copy has none to find), in the order asked; of a
+      // message to oneself, the received copy first.
+      const { rows } = await pool.query<LogRow>({
+        name: "neutral_positions",
+        text:
+          "SELECT l.seq, l.id, l.role, l.leaf_hash AS leaf FROM unnest($2::bigint[]) WITH ORDINALITY AS q(id, n) " +
+          "JOIN mailbox b ON b.owner = $1 AND b.side IN (1, 2, 3) AND b.id = q.id " +
+          "JOIN mailbox_log l ON l.owner = $1 AND l.seq = b.seq ORDER BY q.n, b.side = 2",
+        values: [addressBytes(owner), [...ids]],
+      });
+      return rows.map(logEntryOf);
+    },
+
+    async logTiles() {
+      ensureOpen();
+      // This store keeps no tiles (store.ts allows it): the tree reads the leaves.
+      return [];
     },
 
     async deleteMessages(owner, ids) {

@@ -2,6 +2,7 @@
 // run on the calling thread by the inline writer (sqlite-append-writer.ts). Plain JavaScript, like
 // sqlite-writer.js, so that it runs from the TypeScript sources and from dist/.
 import Database from "better-sqlite3";
+import { MAILBOX_ROLE_BYTE, mailboxLeafHash, merkleRoot } from "@neutral/protocol";
 import { guarded, pause } from "./thread-guard.js";
 
 /**
@@ -15,6 +16,7 @@ import { guarded, pause } from "./thread-guard.js";
  * @property {Int32Array} [control] in a writer thread: its control array (thread-guard.js), so that
  *   its process's exit never cuts a call into SQLite short, and a wait for the write lock ends at once
  * @property {string} idHead
+ * @property {number} tileHeight
  */
 
 /**
@@ -55,7 +57,7 @@ const PAIR = 0;
 
 /** @param {AppendBatchOptions} options */
 function openBatches(options) {
-  const { sql, sides, idHead, control } = options;
+  const { sql, sides, idHead, control, tileHeight } = options;
   const db = new Database(options.file);
   // Another process's writer may hold the write lock. SQLite's own busy handler sleeps 1, 2, 5, 10…
   // ms between tries, long next to a commit here; whenUnlocked retries every 0.2 ms instead.
@@ -69,6 +71,14 @@ function openBatches(options) {
   const forgetSwept = db.prepare(sql.forgetSwept);
   const insertMessage = db.prepare(sql.insertMessage);
   const insertMailbox = db.prepare(sql.insertMailbox);
+  const logAccount = db.prepare(sql.logAccount).pluck();
+  const insertLogAccount = db.prepare(sql.insertLogAccount);
+  const lastPosition = db.prepare(sql.lastPosition).pluck();
+  const insertPosition = db.prepare(sql.insertPosition);
+  const selectLeaves = db.prepare(sql.selectLeaves).pluck();
+  const selectTiles = db.prepare(sql.selectTiles).pluck();
+  const insertTile = db.prepare(sql.insertTile);
+  const tileWidth = 2 ** tileHeight;
   const insertPair = db.prepare(sql.insertPair);
   const insertOutbox = db.prepare(sql.insertOutbox);
   const deleteOutbox = db.prepare(sql.deleteOutbox);
@@ -98,6 +108,30 @@ function openBatches(options) {
   // unbounded one held the writer (every send) for as long as the whole freelist took.
   function reclaimStep() {
     if (reclaimDue(db)) db.pragma("incremental_vacuum(" + RECLAIM_STEP_PAGES + ")");
+  }
+  /**
+   * Stores `owner`'s copy of message `id` (a mailbox row) under the next position of the owner's log,
+   * with its leaf (the verifiable mailbox, schema version 11), in the calling transaction.
+   * @param {Buffer} owner @param {number} side @param {number} id @param {Buffer} peer
+   * @param {number} ts @param {string} json @param {Buffer} digest the message's EIP-712 digest
+   */
+  function insertCopy(owner, side, id, peer, ts, json, digest) {
+    const account = logAccount.get(owner) ?? insertLogAccount.run(owner).lastInsertRowid;
+    const seq = (lastPosition.get(account) ?? 0) + 1;
+    const role = side === sides.sent ? "sent" : "received";
+    insertPosition.run(account, seq, id, MAILBOX_ROLE_BYTE[role], Buffer.from(mailboxLeafHash({ account: owner, seq, role, peer, digest })));
+    if (seq % tileWidth === 0) keepTiles(account, seq);
+    return insertMailbox.run(owner, side, id, peer, ts, json, seq);
+  }
+  /** Keeps the tiles position `seq` completes: level tileHeight from its leaves, each level above from the one below. */
+  function keepTiles(account, seq) {
+    let below = selectLeaves.all(account, seq - tileWidth, seq);
+    for (let level = tileHeight; seq % 2 ** level === 0; level += tileHeight) {
+      const index = seq / 2 ** level - 1;
+      insertTile.run(account, level, index, Buffer.from(merkleRoot(below)));
+      if (seq % 2 ** (level + tileHeight) !== 0) break;
+      below = selectTiles.all(account, level, index + 1 - tileWidth, index + 1);
+    }
   }
   const hexBytes = (hex) => Buffer.from(hex.startsWith("0x") ? hex.slice(2) : hex, "hex");
   /** Deletes `owner`'s copies of the messages `ids`; returns the ids still pending (then deletes nothing). */
@@ -255,12 +289,12 @@ function openBatches(options) {
       let created = false;
       if (to.equals(owner)) {
         const held = selectJson.get(to, sides.received, id) ?? selectJson.get(to, sides.requests, id);
-        if (held === undefined) created = insertMailbox.run(to, sides.received, id, from, m.timestamp, json).changes === 1;
+        if (held === undefined) created = insertCopy(to, sides.received, id, from, m.timestamp, json, digest).changes === 1;
         answer = held ?? json;
       }
       if (from.equals(owner)) {
         const held = selectJson.get(from, sides.sent, id);
-        if (held === undefined) created = insertMailbox.run(from, sides.sent, id, to, m.timestamp, json).changes === 1 || created;
+        if (held === undefined) created = insertCopy(from, sides.sent, id, to, m.timestamp, json, digest).changes === 1 || created;
         // An empty sent row reads its recipient's JSON.
         answer ??= held === "" ? (selectJson.get(to, sides.received, id) ?? selectJson.get(to, sides.requests, id) ?? json) : (held ?? json);
       }
@@ -301,18 +335,18 @@ function openBatches(options) {
       if (m.expires !== undefined) insertExpiry.run(id, m.expires);
       const json = idHead + id + '"' + m.tail;
       if (m.route === "out") {
-        insertMailbox.run(from, sides.sent, id, to, m.timestamp, json);
+        insertCopy(from, sides.sent, id, to, m.timestamp, json, digest);
         insertPair.run(from, to, id);
         insertOutbox.run(id, hexBytes(m.destination), m.lane ?? 0, from, Date.now());
         return id;
       }
       const request = m.folder === "requests";
-      insertMailbox.run(to, request ? sides.requests : sides.received, id, from, m.timestamp, json);
+      insertCopy(to, request ? sides.requests : sides.received, id, from, m.timestamp, json, digest);
       // The sender's row keeps no JSON (schema version 5): reads take the recipient's. A ~770-byte
       // copy here made the sender's mailbox leaves split every few appends; see sqlite-migrations.ts.
       // A message delivered from another node has no sender's copy here; one into the recipient's
       // requests folder keeps its JSON in the sender's row too (sent reads look in the inbox only).
-      if (m.route !== "in") insertMailbox.run(from, sides.sent, id, to, m.timestamp, request ? json : "");
+      if (m.route !== "in") insertCopy(from, sides.sent, id, to, m.timestamp, request ? json : "", digest);
       insertPair.run(from, to, id);
       return id;
     }),

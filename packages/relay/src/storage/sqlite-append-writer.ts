@@ -102,6 +102,13 @@ export interface SqliteWriterOptions {
 export interface WriterSchema {
   sql: {
     findByDigest: string;
+    logAccount: string;
+    insertLogAccount: string;
+    lastPosition: string;
+    insertPosition: string;
+    selectLeaves: string;
+    selectTiles: string;
+    insertTile: string;
     findOriginal: string;
     rememberSwept: string;
     forgetSwept: string;
@@ -130,6 +137,8 @@ export interface WriterSchema {
   sides: { received: number; sent: number; requests: number };
   /** `MESSAGE_JSON_ID_HEAD` of @neutral/protocol: the writer completes a message's JSON with its new id. */
   idHead: string;
+  /** The mailbox log's tile height (mailbox-log/tree.ts `TILE_HEIGHT`): the writer keeps every whole tile. */
+  tileHeight: number;
 }
 
 interface PendingAppend {

@@ -1,5 +1,12 @@
 import type { Database } from "better-sqlite3";
+import { MAILBOX_ROLE_BYTE, mailboxLeafHash, type MailboxRole } from "@neutral/protocol";
+import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
 import type { Migration } from "./store.js";
+
+/** A step of the SQLite schema: its SQL, then (in the same transaction) what SQL alone cannot do. */
+export interface SqliteMigration extends Migration {
+  backfill?: (db: Database) => void;
+}
 
 /**
  * The schema, in order. Append new migrations; never edit an applied one.
@@ -12,7 +19,7 @@ import type { Migration } from "./store.js";
  * `pairs` (version 3) finds the messages two accounts exchanged: one small row per message where an
  * index on mailbox had two, one per side; the JSON is then read from the recipient's row.
  */
-export const migrations: readonly Migration[] = [
+export const migrations: readonly SqliteMigration[] = [
   {
     version: 1,
     name: "messages and mailboxes",
@@ -207,7 +214,87 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX swept_digests_by_age ON swept_digests (accepted_at);
     `,
   },
+  {
+    // The verifiable mailbox (issue 35, openrpc.json "The verifiable mailbox"): every copy in an
+    // account's mailbox takes the next position of the account's log, in the append's transaction,
+    // and keeps it when the copy is deleted. `mailbox_log` is the log: per position the message id,
+    // the copy's role (1 received, 2 sent) and its leaf hash, 32 bytes, so that the Merkle tree's
+    // leaves are read without the messages (which retention deletes). `log_tiles` keeps the roots of
+    // the whole aligned subtrees of 2^8, 2^16, … positions (mailbox-log/tree.ts, TILE_HEIGHT): a
+    // root or a proof then reads at most 256 leaves or tiles a level. It is keyed by a number per
+    // account (`log_accounts`), not the 20-byte address: a position then takes ~48 bytes, not ~65
+    // (bench/mailbox-log.mjs). `mailbox.seq` is a copy's position, for reads that prove themselves.
+    // Copies stored before get positions here, per owner in id order (a message to oneself:
+    // received, then sent): `backfillPositions`.
+    version: 11,
+    name: "mailbox log positions",
+    sql: `
+      CREATE TABLE log_accounts (
+        n INTEGER PRIMARY KEY,
+        address BLOB NOT NULL UNIQUE
+      );
+      CREATE TABLE mailbox_log (
+        account INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        id INTEGER NOT NULL,
+        role INTEGER NOT NULL,
+        leaf BLOB NOT NULL,
+        PRIMARY KEY (account, seq)
+      ) WITHOUT ROWID;
+      CREATE TABLE log_tiles (
+        account INTEGER NOT NULL,
+        level INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        hash BLOB NOT NULL,
+        PRIMARY KEY (account, level, idx)
+      ) WITHOUT ROWID;
+      ALTER TABLE mailbox ADD COLUMN seq INTEGER;
+    `,
+    backfill: backfillPositions,
+  },
 ];
+
+/** Positions and leaves for the copies stored before schema version 11: one owner at a time, in id order. */
+function backfillPositions(db: Database): void {
+  const owners = db.prepare<[], Buffer>("SELECT DISTINCT owner FROM mailbox").pluck().all();
+  const copies = db
+    .prepare<[Buffer], [number, number, Buffer, Buffer]>(
+      "SELECT b.side, b.id, b.peer, m.digest FROM mailbox AS b JOIN messages AS m ON m.id = b.id WHERE b.owner = ? ORDER BY b.id, b.side = 2",
+    )
+    .raw();
+  const insertAccount = db.prepare<[Buffer]>("INSERT INTO log_accounts (address) VALUES (?)");
+  const insertPosition = db.prepare("INSERT INTO mailbox_log (account, seq, id, role, leaf) VALUES (?, ?, ?, ?, ?)");
+  const setPosition = db.prepare("UPDATE mailbox SET seq = ? WHERE owner = ? AND side = ? AND id = ?");
+  const insertTile = db.prepare("INSERT INTO log_tiles (account, level, idx, hash) VALUES (?, ?, ?, ?)");
+  for (const owner of owners) {
+    const account = insertAccount.run(owner).lastInsertRowid;
+    const leaves: Uint8Array[] = [];
+    for (const [side, id, peer, digest] of copies.all(owner)) {
+      const seq = leaves.length + 1;
+      const role: MailboxRole = side === 2 ? "sent" : "received";
+      const leaf = mailboxLeafHash({ account: owner, seq, role, peer, digest });
+      leaves.push(leaf);
+      insertPosition.run(account, seq, id, MAILBOX_ROLE_BYTE[role], Buffer.from(leaf));
+      setPosition.run(seq, owner, side, id);
+    }
+    for (const { level, index, hash } of wholeTiles(leaves, TILE_HEIGHT)) insertTile.run(account, level, index, Buffer.from(hash));
+  }
+}
+
+/**
+ * Undoes version 11 for a downgrade to a relay without the mailbox log: positions and leaves go (a
+ * later upgrade gives the copies then stored new positions, in id order). Run it with every relay
+ * stopped, before {@link undoVersion10Sql}.
+ */
+export const undoVersion11Sql = `
+  BEGIN IMMEDIATE;
+  DROP TABLE mailbox_log;
+  DROP TABLE log_tiles;
+  DROP TABLE log_accounts;
+  ALTER TABLE mailbox DROP COLUMN seq;
+  DELETE FROM schema_migrations WHERE version = 11;
+  COMMIT;
+`;
 
 /**
  * Undoes version 10 for a downgrade to a relay that does not remember swept digests: a message
@@ -300,6 +387,7 @@ export function migrate(db: Database): number[] {
     db.transaction(() => {
       if (isApplied.get(migration.version)) return;
       db.exec(migration.sql);
+      migration.backfill?.(db);
       record.run(migration.version, migration.name, Date.now());
       applied.push(migration.version);
     }).immediate();

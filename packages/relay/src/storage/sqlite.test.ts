@@ -5,12 +5,13 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { messageJson } from "../message.js";
+import { messageJson, messageJsonTail, type AcceptedMessage } from "../message.js";
 import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "../../testing/store-conformance.js";
 import { DEFAULT_CACHE_KIB, WRITER_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
-import { RECLAIM_STEP_PAGES, SWEEP_STEP_ROWS } from "./sqlite-append-batch.js";
+import { RECLAIM_STEP_PAGES, SWEEP_STEP_ROWS, openAppendBatches } from "./sqlite-append-batch.js";
+import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
 import type { WireAppend } from "./sqlite-append-writer.js";
-import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql } from "./sqlite-migrations.js";
+import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
@@ -148,7 +149,13 @@ describe("SQLite store specifics", () => {
         previous = now;
         expect(++steps).toBeLessThan(10);
       }
-      expect(previous.total, "back near an empty file").toBeLessThan(100);
+      // What stays: the mailbox log, whose positions outlive their messages (schema version 11).
+      const logPages = other
+        .prepare<[], number>("SELECT count(*) FROM dbstat WHERE name IN ('mailbox_log', 'log_accounts', 'sqlite_autoindex_log_accounts_1')")
+        .pluck()
+        .get()!;
+      expect(logPages).toBeGreaterThan(20);
+      expect(previous.total - logPages, "back near an empty file with the log").toBeLessThan(100);
       // Nothing more to give back: the next sweep leaves the file alone.
       expect(await store.sweepSenderExpired(100, Date.now())).toBe(0);
       expect(pages(other)).toEqual(previous);
@@ -340,13 +347,13 @@ describe("SQLite store specifics", () => {
       expect(Math.max(...rows.map((r) => r.version))).toBe(latestSchemaVersion);
       const objects = other.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all().map((r) => r.name);
       expect(objects).toEqual(
-        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins", "message_expiry", "message_expiry_by_time", "swept_digests", "swept_digests_by_age"]),
+        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins", "message_expiry", "message_expiry_by_time", "swept_digests", "swept_digests_by_age", "mailbox_log", "log_accounts", "log_tiles"]),
       );
       expect(objects).not.toContain("mailbox_by_peer");
       expect(objects).not.toContain("messages_v4");
       // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
       expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
-      expect(latestSchemaVersion).toBe(10);
+      expect(latestSchemaVersion).toBe(11);
     });
 
     it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
@@ -378,6 +385,7 @@ describe("SQLite store specifics", () => {
         [8, false],
         [9, false],
         [10, false],
+        [11, false],
       ]);
       // Version 7 gave the message its recipient, from pairs.
       expect(v1.prepare("SELECT id, ts, sender, accepted_at, recipient FROM messages").all()).toEqual([
@@ -436,6 +444,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT count(*) AS n FROM mailbox WHERE side = 2 AND json = ''").get()).toEqual({ n: 3 });
+      db.exec(undoVersion11Sql);
       db.exec(undoVersion10Sql);
       db.exec(undoVersion9Sql);
       db.exec(undoVersion8Sql);
@@ -447,6 +456,45 @@ describe("SQLite store specifics", () => {
       expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 4 });
     });
 
+    it("upgrades a version-10 database: every copy gets its position in id order with its leaf, the same as appends give; appends go on from there", async () => {
+      const first = open();
+      const [alice, bob, carol] = [randomAddress(), randomAddress(), randomAddress()];
+      await first.append(testMessage(alice, bob));
+      await first.append(testMessage(alice, alice));
+      await first.append({ ...testMessage(carol, alice), folder: "requests" });
+      await first.append({ ...testMessage(alice, carol), status: "pending", route: { kind: "outbound", destination: randomAddress() } });
+      await first.append({ ...testMessage(carol, bob), route: { kind: "inbound" } });
+      const deleted = (await first.append(testMessage(bob, alice))).stored.id;
+      await first.deleteMessages(alice, [deleted]);
+      // The upgrade knows only the copies still there: alice's deleted copy is not in her log.
+      const logs = async (store: MessageStore) => Promise.all([alice, bob, carol].map((owner) => store.log(owner, 1, 100)));
+      const expected = await logs(first);
+      expected[0] = expected[0]!.filter((entry) => entry.id !== deleted);
+      await first.close();
+      const db = connect();
+      db.exec(undoVersion11Sql);
+      expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'mailbox_log'").get()).toEqual({ n: 0 });
+
+      const store = open();
+      expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 11 });
+      const upgraded = await logs(store);
+      // Alice's deleted copy was her last: every other position and leaf is as the appends gave it.
+      expect(upgraded).toEqual(expected);
+      expect(upgraded[0]!.map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 5]);
+      // Each mailbox row holds its position.
+      const positions = db.prepare<[], { owner: Buffer; side: number; id: number; seq: number | null }>("SELECT owner, side, id, seq FROM mailbox ORDER BY owner, seq").all();
+      for (const row of positions) {
+        const owner = `0x${row.owner.toString("hex")}`;
+        const entry = upgraded[[alice, bob, carol].indexOf(owner)]!.find((one) => one.seq === row.seq);
+        expect(entry, `${owner} ${row.side} ${row.id}`).toMatchObject({ id: row.id, role: row.side === 2 ? "sent" : "received" });
+      }
+      expect(positions.every((row) => row.seq !== null)).toBe(true);
+      await store.append(testMessage(carol, bob));
+      // Bob: alice's message, carol's delivered one, his own to alice, and now carol's: 4. Carol: her request and this one.
+      expect((await store.log(bob, 1, 100)).map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
+      expect(await store.logSize(carol)).toBe(2);
+    });
+
     it("undoes version 9 for a downgrade: the sender-set ends go, the messages that had one stay", async () => {
       const store = open();
       const [alice, bob] = [randomAddress(), randomAddress()];
@@ -455,6 +503,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT id FROM message_expiry").all()).toEqual([{ id: stored.id }]);
+      db.exec(undoVersion11Sql);
       db.exec(undoVersion10Sql);
       expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 9 });
       expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'swept_digests%'").get()).toEqual({ n: 0 });
@@ -472,6 +521,7 @@ describe("SQLite store specifics", () => {
       const pending = (await store.append({ ...fields, status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored;
       await store.close();
       const db = connect();
+      db.exec(undoVersion11Sql);
       db.exec(undoVersion10Sql);
       db.exec(undoVersion9Sql);
       db.exec(undoVersion8Sql);
@@ -545,6 +595,40 @@ describe("SQLite store specifics", () => {
     });
   });
 
+  describe("the mailbox log's tiles", () => {
+    it("the writer keeps every whole tile, each level from the one below (tile height 2: levels 2, 4, 6 within 70 positions)", () => {
+      migrate(connect());
+      const batches = openAppendBatches({ file, synchronous: "NORMAL", walAutocheckpoint: 1000, ...WRITER_SCHEMA, tileHeight: 2 });
+      toClose.push(batches);
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      const wire = (message: AcceptedMessage): WireAppend => ({ digest: Buffer.from(message.digest).toString("hex"), from: message.from, to: message.to, timestamp: message.timestamp, tail: messageJsonTail(message) });
+      // In batches of 1 to 9: a tile's last position may be anywhere in a batch.
+      for (let sent = 0, size = 1; sent < 70; sent += size, size = (size % 9) + 1) {
+        batches.run(Array.from({ length: Math.min(size, 70 - sent) }, () => wire(testMessage(alice, bob))));
+      }
+      const db = connect({ readonly: true });
+      const account = db.prepare<[Buffer], number>("SELECT n FROM log_accounts WHERE address = ?").pluck().get(Buffer.from(bob.slice(2), "hex"))!;
+      const leaves = db.prepare<[number], Buffer>("SELECT leaf FROM mailbox_log WHERE account = ? ORDER BY seq").pluck().all(account);
+      expect(leaves).toHaveLength(70);
+      const kept = db.prepare<[number], { level: number; idx: number; hash: Buffer }>("SELECT level, idx, hash FROM log_tiles WHERE account = ? ORDER BY level, idx").all(account);
+      const expected = wholeTiles(leaves, 2).map(({ level, index, hash }) => ({ level, idx: index, hash: Buffer.from(hash) }));
+      expect(expected.map(({ level }) => level)).toEqual([...Array(17).fill(2), ...Array(4).fill(4), 6]);
+      expect(kept).toEqual(expected);
+    });
+
+    it("keeps the whole tiles of each account at TILE_HEIGHT, and the migration keeps the same ones", async () => {
+      const store = open();
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      await Promise.all(Array.from({ length: 600 }, (_, i) => store.append(i % 3 ? testMessage(alice, bob) : testMessage(bob, alice))));
+      const tiles = async (s: MessageStore) => Promise.all([alice, bob].map((owner) => s.logTiles(owner, TILE_HEIGHT, 0, 100)));
+      const before = await tiles(store);
+      expect(before.map((kept) => kept.map(({ index }) => index))).toEqual([[0, 1], [0, 1]]);
+      await store.close();
+      connect().exec(undoVersion11Sql);
+      expect(await tiles(open())).toEqual(before);
+    });
+  });
+
   describe("two stores on one file (the relay's worker processes)", () => {
     it("both append, concurrently and in turns, with unique ids increasing in each store's order", async () => {
       const [a, b] = [open(), open()];
@@ -592,6 +676,14 @@ describe("SQLite store specifics", () => {
       expect(await readAll(b)).toEqual(expectedForCarol);
       expect(await a.latestPeer(bob)).toBe(alice);
       expect(await b.latestPeer(bob)).toBe(alice);
+      // Each account's log has no gap and follows id order, whichever store stored a copy; both read it alike.
+      for (const owner of [alice, bob, carol]) {
+        const log = await a.log(owner, 1, 1000);
+        expect(log.map((entry) => entry.seq)).toEqual(log.map((_, i) => i + 1));
+        expect(log.every((entry, i) => i === 0 || entry.id >= log[i - 1]!.id)).toBe(true);
+        expect(await b.log(owner, 1, 1000)).toEqual(log);
+      }
+      expect((await a.logSize(carol)) + (await a.logSize(alice)) + (await a.logSize(bob))).toBe(2 * results.length + 12);
     });
 
     it("key bundles published through both stores: the greatest timestamp wins, whatever the interleaving", async () => {

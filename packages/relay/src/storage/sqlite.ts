@@ -4,6 +4,7 @@ import { MESSAGE_JSON_ID_HEAD } from "@neutral/protocol";
 import { SchemaTooNewError, StoreClosedError } from "../errors.js";
 import { messageIdOf, messageJsonTail, messageJsonWithId, type AcceptedMessage } from "../message.js";
 import { latestSchemaVersion, migrate } from "./sqlite-migrations.js";
+import { TILE_HEIGHT } from "../mailbox-log/tree.js";
 import {
   DEFAULT_MAX_SCAN,
   DEFAULT_SWEPT_DIGESTS_MS,
@@ -18,6 +19,7 @@ import {
   type StoredConsentRecord,
   type RangeRead,
   type MailboxRange,
+  type LogEntry,
   type MessageStore,
   type Page,
   type PageQuery,
@@ -26,6 +28,8 @@ import {
 import {
   addressBytes,
   bytesHex,
+  logEntryOf,
+  type LogRow,
   hexBytes,
   homeRecordOf,
   keyBundleOf,
@@ -190,7 +194,18 @@ export const WRITER_SCHEMA: WriterSchema = {
     deleteOutboxBelow: "DELETE FROM outbox WHERE id < ?",
     deleteMessagesBelow: "DELETE FROM messages WHERE id < ?",
     insertPairIfMissing: "INSERT OR IGNORE INTO pairs (sender, recipient, id) VALUES (?, ?, ?)",
-    insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json) VALUES (?, ?, ?, ?, ?, ?)",
+    insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json, seq) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    // The verifiable mailbox (schema version 11): a copy's position is the owner's last one plus
+    // one, read and written in the append's own IMMEDIATE transaction (one writer at a time). The
+    // log is keyed by the owner's number in `log_accounts`, given at its first copy.
+    logAccount: "SELECT n FROM log_accounts WHERE address = ?",
+    insertLogAccount: "INSERT INTO log_accounts (address) VALUES (?)",
+    lastPosition: "SELECT seq FROM mailbox_log WHERE account = ? ORDER BY seq DESC LIMIT 1",
+    insertPosition: "INSERT INTO mailbox_log (account, seq, id, role, leaf) VALUES (?, ?, ?, ?, ?)",
+    // A tile is kept once its last position is: from the leaves (level 8), or the tiles one level down.
+    selectLeaves: "SELECT leaf FROM mailbox_log WHERE account = ? AND seq > ? AND seq <= ? ORDER BY seq",
+    selectTiles: "SELECT hash FROM log_tiles WHERE account = ? AND level = ? AND idx >= ? AND idx < ? ORDER BY idx",
+    insertTile: "INSERT INTO log_tiles (account, level, idx, hash) VALUES (?, ?, ?, ?)",
     insertPair: "INSERT INTO pairs (sender, recipient, id) VALUES (?, ?, ?)",
     insertOutbox: "INSERT INTO outbox (id, destination, lane, sender, created_at) VALUES (?, ?, ?, ?, ?)",
     deleteOutbox: "DELETE FROM outbox WHERE id = ?",
@@ -199,6 +214,7 @@ export const WRITER_SCHEMA: WriterSchema = {
   },
   sides: SIDE,
   idHead: MESSAGE_JSON_ID_HEAD,
+  tileHeight: TILE_HEIGHT,
 };
 
 const KEY_SQL = {
@@ -280,6 +296,19 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   // The retention sweep deletes from the low end, so the span is the count of messages kept
   // (those their owners deleted count until the sweep: their trace stays for resends).
   const idSpan = db.prepare<[], { span: number | null }>("SELECT max(id) - min(id) + 1 AS span FROM messages");
+  const logRows = db.prepare<[Buffer, number, number], LogRow>(
+    "SELECT l.seq, l.id, l.role, l.leaf FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n WHERE a.address = ? AND l.seq >= ? ORDER BY l.seq LIMIT ?",
+  );
+  const tileRows = db.prepare<[Buffer, number, number, number], { idx: number; hash: Buffer }>(
+    "SELECT t.idx, t.hash FROM log_accounts AS a JOIN log_tiles AS t ON t.account = a.n WHERE a.address = ? AND t.level = ? AND t.idx >= ? AND t.idx < ? ORDER BY t.idx",
+  );
+  // A copy's position (mailbox.seq) and its log entry; one received copy is in the inbox or the requests folder.
+  const copyPosition = db.prepare<[Buffer, number, number], LogRow>(
+    "SELECT l.seq, l.id, l.role, l.leaf FROM mailbox AS b JOIN log_accounts AS a ON a.address = b.owner JOIN mailbox_log AS l ON l.account = a.n AND l.seq = b.seq WHERE b.owner = ? AND b.side = ? AND b.id = ?",
+  );
+  const lastPosition = db
+    .prepare<[Buffer], number>("SELECT l.seq FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n WHERE a.address = ? ORDER BY l.seq DESC LIMIT 1")
+    .pluck();
   const latestOnSide = db.prepare<[Buffer, number, number], { id: number; peer: Buffer }>(
     "SELECT id, peer FROM mailbox WHERE owner = ? AND side = ? AND id >= ? ORDER BY id DESC LIMIT 1",
   );
@@ -450,6 +479,34 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       const sent = latestOnSide.get(key, SIDE.sent, floor);
       const latest = !sent || (received && received.id > sent.id) ? received : sent;
       return latest && bytesHex(latest.peer);
+    },
+
+    async log(owner, from, limit) {
+      if (closed) throw new StoreClosedError();
+      return logRows.all(addressBytes(owner), from, limit).map(logEntryOf);
+    },
+
+    async logSize(owner) {
+      if (closed) throw new StoreClosedError();
+      return lastPosition.get(addressBytes(owner)) ?? 0;
+    },
+
+    async positions(owner, ids) {
+      if (closed) throw new StoreClosedError();
+      const key = addressBytes(owner);
+      const entries: LogEntry[] = [];
+      for (const id of ids) {
+        const received = copyPosition.get(key, SIDE.received, id) ?? copyPosition.get(key, SIDE.requests, id);
+        if (received) entries.push(logEntryOf(received));
+        const sent = copyPosition.get(key, SIDE.sent, id);
+        if (sent) entries.push(logEntryOf(sent));
+      }
+      return entries;
+    },
+
+    async logTiles(owner, level, from, to) {
+      if (closed) throw new StoreClosedError();
+      return tileRows.all(addressBytes(owner), level, from, to).map((row) => ({ index: row.idx, hash: bytesHex(row.hash) }));
     },
 
     async deleteMessages(owner, ids) {

@@ -1,4 +1,4 @@
-import type { WireMessageFields } from "@neutral/protocol";
+import type { MailboxRole, WireMessageFields } from "@neutral/protocol";
 import type { AcceptedMessage } from "../message.js";
 
 /**
@@ -278,12 +278,51 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
    * `now` (every copy and trace), and answers how many. Cheap when none is due: one index probe.
    */
   sweepSenderExpired(limit: number, now: number): Promise<number>;
+  /**
+   * `owner`'s mailbox log (openrpc.json "The verifiable mailbox"): its positions from `from`
+   * (inclusive) in order, at most `limit`. Every copy stored in the mailbox took the next position
+   * in the transaction that stored it; a copy deleted since keeps its position.
+   */
+  log(owner: string, from: number, limit: number): Promise<LogEntry[]>;
+  /** How many positions `owner`'s log has: its last position, 0 for none. */
+  logSize(owner: string): Promise<number>;
+  /**
+   * The positions of `owner`'s copies of the messages `ids` (a message to oneself has two: received,
+   * then sent), in the order of `ids`; an id with no copy in the mailbox (never stored, or deleted)
+   * has none.
+   */
+  positions(owner: string, ids: readonly number[]): Promise<LogEntry[]>;
+  /**
+   * The tiles of `owner`'s log the store keeps at `level` (a multiple of mailbox-log/tree.ts
+   * `TILE_HEIGHT`), with indexes in [from, to): tile t is the root of the whole subtree of positions
+   * t·2^level + 1 … (t+1)·2^level. A store may keep none (the tree then reads the leaves); one it
+   * keeps is always right.
+   */
+  logTiles(owner: string, level: number, from: number, to: number): Promise<LogTile[]>;
   /** Finishes pending writes and releases the storage. */
   close(): Promise<void>;
   /** Whether every migration this software knows is applied (GET /ready); rejects when the database does not answer. */
   migrated(): Promise<boolean>;
   /** What the storage takes, for the node's metrics: one or two cheap queries, never a table scan. */
   footprint(): Promise<StoreFootprint>;
+}
+
+/** One position of an account's mailbox log. */
+export interface LogEntry {
+  /** The position, from 1. */
+  seq: number;
+  /** The id of the message whose copy took it. */
+  id: number;
+  role: MailboxRole;
+  /** The position's leaf hash (`mailboxLeafHash` of @neutral/protocol): 0x + 64 hex. */
+  leafHash: string;
+}
+
+/** A tile of an account's log: the root of a whole aligned subtree. */
+export interface LogTile {
+  index: number;
+  /** 0x + 64 hex. */
+  hash: string;
 }
 
 /** The storage's size as metrics report it. */

@@ -7,6 +7,7 @@ import { deletionTests, importTests } from "./deletion-and-import.js";
 import { retentionTests, senderExpiryTests, sweptDigestTests } from "./expiry.js";
 import { federationTests } from "./federation.js";
 import { maxBytesTests, maxScanTests, sidesAndPeersTests, sinceAndUntilTests } from "./pages.js";
+import { positionLifecycleTests, positionTests } from "./positions.js";
 import { propertyTests } from "./properties.js";
 import { durabilityTests, migratedAndFootprintTests } from "./storage.js";
 import { sharedStore, storePerTest, type OpenStore } from "./stores.js";
@@ -66,5 +67,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describe("sender-set ends (expires)", () => senderExpiryTests(storePerTest(open)));
     describe("durability", () => durabilityTests(storePerTest(open)));
     describe("model-based properties", () => propertyTests(sharedStore(open)));
+    describe("mailbox log positions (the verifiable mailbox)", () => positionTests(sharedStore(open)));
+    describe("mailbox log positions through imports, sweeps and restarts", () => positionLifecycleTests(storePerTest(open)));
   });
 }

@@ -727,5 +727,109 @@ export const examples: readonly ExamplePairing[] = [
     },
     "stream": false,
     "notification": false
+  },
+  {
+    "method": "neutralService_getProof",
+    "name": "Bob proves two messages he read",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "ids",
+        "value": [
+          "1",
+          "3"
+        ]
+      },
+      {
+        "name": "since",
+        "value": 1
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "head": {
+            "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+            "size": 4,
+            "root": "0xff8baeff5c4dcd0470b9acb2a8ffac2e350d8678647b4b66a655fb9f27af3b7c",
+            "timestamp": 1795902017153,
+            "signature": "0x47ce9cbb7769a501a5410f4f9fa1791a0818dbbb51ba1638694d455e376efb0306b3048ddf0569b866a22039e8da969fe96faf2aba6b23d63fc8f023f98884911b"
+          },
+          "positions": [
+            {
+              "seq": 4,
+              "id": "1",
+              "role": "received",
+              "leafHash": "0x2d253675c2eb6d8901571b4761333ffc25730d80b65a2fb4dcb64cbb92e037c9",
+              "proof": [
+                "0x5b7af5e92e639650c534d4361c2064d21f7e6c8ad4276a546ae0b6cb56f2ef9c",
+                "0xc2dc9999c17a328acd28fe4688a1ee6a056e287ff653941de4af7368eacafbcb"
+              ]
+            },
+            {
+              "seq": 3,
+              "id": "3",
+              "role": "received",
+              "leafHash": "0x5b7af5e92e639650c534d4361c2064d21f7e6c8ad4276a546ae0b6cb56f2ef9c",
+              "proof": [
+                "0x2d253675c2eb6d8901571b4761333ffc25730d80b65a2fb4dcb64cbb92e037c9",
+                "0xc2dc9999c17a328acd28fe4688a1ee6a056e287ff653941de4af7368eacafbcb"
+              ]
+            }
+          ],
+          "consistency": [
+            "0x77761b4cd10dca261e3021cec987e5e7abaefd681ea34b17a2efb8d9c23092c3",
+            "0x072cefea2302219fa77cf82a86b4ae9b3cacf26f6aa6b47a37b6bfa0de426a6a"
+          ]
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_getLog",
+    "name": "The first two positions of Bob's log",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "from",
+        "value": 1
+      },
+      {
+        "name": "limit",
+        "value": 2
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "head": {
+            "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+            "size": 4,
+            "root": "0xff8baeff5c4dcd0470b9acb2a8ffac2e350d8678647b4b66a655fb9f27af3b7c",
+            "timestamp": 1795902017153,
+            "signature": "0x47ce9cbb7769a501a5410f4f9fa1791a0818dbbb51ba1638694d455e376efb0306b3048ddf0569b866a22039e8da969fe96faf2aba6b23d63fc8f023f98884911b"
+          },
+          "entries": [
+            {
+              "seq": 1,
+              "id": "1",
+              "role": "received",
+              "leafHash": "0xe5b268c2c93181297d81106c5e865a220c753244d5d5d3c3f65f9e21b8b6a81d"
+            },
+            {
+              "seq": 2,
+              "id": "2",
+              "role": "sent",
+              "leafHash": "0x77761b4cd10dca261e3021cec987e5e7abaefd681ea34b17a2efb8d9c23092c3"
+            }
+          ],
+          "end": false
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
   }
 ];

@@ -88,4 +88,16 @@ export interface Handlers<Ctx extends RequestContext = RequestContext> {
    * Called only with an authenticated context.
    */
   neutralService_importMessages(args: T.ImportMessagesArgs, context: Authenticated<Ctx>): Reply<T.ImportMessagesResult>;
+  /**
+   * The authenticated account's signed mailbox head, with inclusion proofs for messages and a consistency proof from a head the client saw before.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_getProof(args: T.GetProofArgs, context: Authenticated<Ctx>): Reply<T.GetProofResult>;
+  /**
+   * A page of the authenticated account's mailbox log, with the signed head it ends at.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_getLog(args: T.GetLogArgs, context: Authenticated<Ctx>): Reply<T.GetLogResult>;
 }

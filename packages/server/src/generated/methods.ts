@@ -327,6 +327,60 @@ export const methodDescriptors = {
       },
     ],
   },
+  "neutralService_getProof": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "ids",
+        required: false,
+        schema: {
+          "type": "array",
+          "maxItems": 100,
+          "items": {
+            "$ref": "#/components/schemas/MessageId"
+          }
+        },
+      },
+      {
+        name: "since",
+        required: false,
+        schema: {
+          "$ref": "#/components/schemas/LogSize"
+        },
+      },
+    ],
+  },
+  "neutralService_getLog": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "from",
+        required: false,
+        default: 1,
+        schema: {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 9007199254740991,
+          "default": 1
+        },
+      },
+      {
+        name: "limit",
+        required: false,
+        default: 100,
+        schema: {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000,
+          "default": 100
+        },
+      },
+    ],
+  },
 } as const satisfies Record<string, MethodDescriptor>;
 
 export type MethodName = keyof typeof methodDescriptors;

@@ -1,0 +1,124 @@
+// The verifiable mailbox on the client: proveMessages against a real node (in this process), and
+// mailboxProblems on that node's answers altered the ways a lying node would alter them.
+import { startNode, type InProcessNode } from "@neutral/relay/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNeutral, type Neutral } from "./neutral.js";
+import { memoryHeadStore, type HeadStore } from "./context.js";
+import type { MailboxProof, Message } from "./generated/types.js";
+import { mailboxProblems, type VerifiedHead } from "./mailbox-proof.js";
+import { generatePrivateKey } from "./keys.js";
+import { signDigest } from "./crypto/ecdsa.js";
+import { fromHex } from "@neutral/protocol";
+import { headDigest } from "./mailbox-proof.js";
+import { TEST_KEYS } from "../test/wallet.js";
+
+let relay: InProcessNode;
+beforeAll(async () => {
+  relay = await startNode({ args: ["--node-key", TEST_KEYS.node] });
+}, 120_000);
+afterAll(async () => {
+  await relay?.stop();
+});
+
+const session = (account = generatePrivateKey(), heads: HeadStore = memoryHeadStore()): Neutral => createNeutral({ url: relay.url, account, heads });
+
+/** Bob's mailbox with messages both ways and one to himself; what a read of it returned. */
+async function mailbox() {
+  const alice = session();
+  const bobKey = generatePrivateKey();
+  const heads = memoryHeadStore();
+  const bob = session(bobKey, heads);
+  const bobAddress = await bob.getAddress();
+  await bob.ready();
+  await alice.send(bobAddress, "one");
+  await bob.send(await alice.getAddress(), "two");
+  await bob.send(bobAddress, "note");
+  const read: Message[] = [];
+  for await (const page of bob.inbox({ direction: "all", limit: 20 })) read.push(...page.messages.map((message) => message.raw));
+  return { alice, bob, bobKey, bobAddress, heads, read };
+}
+
+describe("proveMessages on an honest node", () => {
+  it("proves what a read returned, keeps the head, and proves the next head extends it", { timeout: 60_000 }, async () => {
+    const { alice, bob, bobAddress, heads, read } = await mailbox();
+    expect(read).toHaveLength(3);
+    const node = (await bob.nodeInfo()).address.toLowerCase();
+    const first = await bob.proveMessages(read);
+    expect(first.problems).toEqual([]);
+    expect(first.head).toMatchObject({ account: bobAddress, size: 4 });
+    expect(await heads.get(bobAddress, node)).toEqual(first.head);
+    await alice.send(bobAddress, "three");
+    const next = await bob.proveMessages([]);
+    expect(next.problems).toEqual([]);
+    expect(next.head.size).toBe(5);
+    expect(await heads.get(bobAddress, node)).toEqual(next.head);
+  });
+
+  it("names a rollback and a fork against the head this device verified, and keeps that head", { timeout: 60_000 }, async () => {
+    const { bob, bobAddress, heads, read } = await mailbox();
+    const node = (await bob.nodeInfo()).address.toLowerCase();
+    const { head } = await bob.proveMessages(read);
+    // This device saw a longer log before: the node now shows fewer positions.
+    const longer: VerifiedHead = { ...head, size: head.size + 2 };
+    await heads.set(bobAddress, node, longer);
+    const rolledBack = await bob.proveMessages(read);
+    expect(rolledBack.problems).toEqual([expect.objectContaining({ kind: "rollback", seq: head.size + 1 })]);
+    expect(await heads.get(bobAddress, node)).toEqual(longer);
+    // The same size with another root: two histories.
+    const other: VerifiedHead = { ...head, root: `0x${"ab".repeat(32)}` };
+    await heads.set(bobAddress, node, other);
+    const forked = await bob.proveMessages(read);
+    expect(forked.problems).toEqual([expect.objectContaining({ kind: "fork", seq: head.size })]);
+    expect(await heads.get(bobAddress, node)).toEqual(other);
+  });
+});
+
+describe("mailboxProblems on a node's answers, altered", () => {
+  async function answered() {
+    const { bob, bobAddress, read } = await mailbox();
+    const proof = (await bob.client.getProof({ ids: read.map((message) => message.id) })) as MailboxProof;
+    const node = (await bob.nodeInfo()).address.toLowerCase();
+    expect(mailboxProblems({ account: bobAddress, node, proof, messages: read })).toEqual([]);
+    return { bobAddress, node, proof, read };
+  }
+  const clone = <T>(value: T): T => structuredClone(value);
+
+  it("a message read but not in the log: missing, naming the message", { timeout: 60_000 }, async () => {
+    const { bobAddress, node, proof, read } = await answered();
+    const dropped = clone(proof);
+    const gone = dropped.positions.shift()!;
+    expect(mailboxProblems({ account: bobAddress, node, proof: dropped, messages: read })).toEqual([expect.objectContaining({ kind: "missing", id: gone.id })]);
+  });
+
+  it("a message whose fields are not its position's leaf (body or order changed): altered, naming the position", { timeout: 60_000 }, async () => {
+    const { bobAddress, node, proof, read } = await answered();
+    const target = read.find((message) => message.from !== message.to)!;
+    const changed = read.map((message) => (message === target ? { ...message, message: `${message.message.slice(0, -2)}00` } : message));
+    const position = proof.positions.find((one) => one.id === target.id)!;
+    expect(mailboxProblems({ account: bobAddress, node, proof, messages: changed })).toEqual([expect.objectContaining({ kind: "altered", seq: position.seq, id: target.id })]);
+    // Two positions swapped: both are altered.
+    const swapped = clone(proof);
+    const [a, b] = swapped.positions.filter((one) => one.role === "received");
+    [a!.seq, b!.seq] = [b!.seq, a!.seq];
+    expect(mailboxProblems({ account: bobAddress, node, proof: swapped, messages: read }).map((problem) => problem.kind)).toEqual(["altered", "altered"]);
+  });
+
+  it("a proof that does not lead to the head's root: unproven; a head not the node's: forged", { timeout: 60_000 }, async () => {
+    const { bobAddress, node, proof, read } = await answered();
+    const bent = clone(proof);
+    const target = bent.positions.find((one) => one.proof.length > 0)!;
+    target.proof[0] = `0x${"00".repeat(32)}`;
+    expect(mailboxProblems({ account: bobAddress, node, proof: bent, messages: read })).toEqual([expect.objectContaining({ kind: "unproven", seq: target.seq })]);
+    const short = clone(proof);
+    short.positions.find((one) => one.proof.length > 0)!.proof.pop();
+    expect(mailboxProblems({ account: bobAddress, node, proof: short, messages: read }).map((problem) => problem.kind)).toEqual(["unproven"]);
+    // Signed by another key, or the head of another account.
+    const forged = clone(proof);
+    forged.head.signature = signDigest(headDigest(forged.head), fromHex(generatePrivateKey()));
+    expect(mailboxProblems({ account: bobAddress, node, proof: forged, messages: read })).toEqual([expect.objectContaining({ kind: "forged-head" })]);
+    const grown = clone(proof);
+    grown.head.size += 1;
+    expect(mailboxProblems({ account: bobAddress, node, proof: grown, messages: read })).toEqual([expect.objectContaining({ kind: "forged-head" })]);
+    expect(mailboxProblems({ account: `0x${"11".repeat(20)}`, node, proof, messages: read })).toEqual([expect.objectContaining({ kind: "forged-head" })]);
+  });
+});

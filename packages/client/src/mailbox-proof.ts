@@ -1,0 +1,108 @@
+// Checking what a node answers about an account's mailbox log (openrpc.json "The verifiable
+// mailbox"): that the head is the node's, that it extends the last head this device verified (no
+// rollback, no fork), and that every message a read returned sits in its tree at the position the
+// node claims, with the leaf its fields give. Pure: the node is asked in actions/proveMessages.ts.
+import { fromHex, hashTypedData, mailboxLeafHash, toHex, verifyMerkleConsistency, verifyMerkleInclusion, type Hex } from "@neutral/protocol";
+import { recoverAddress } from "./crypto/ecdsa.js";
+import type { MailboxHead, MailboxProof, Message } from "./generated/types.js";
+import { messageDigest } from "./messages.js";
+
+/**
+ * What is wrong, at which position:
+ * - `forged-head`: the head is not the node's signature over it, or is another account's;
+ * - `rollback`: the head is smaller than one this device verified before;
+ * - `fork`: the head does not extend the one verified before (the consistency proof fails);
+ * - `missing`: a message a read returned has no position in the log;
+ * - `altered`: a message's fields do not give the leaf at its position;
+ * - `unproven`: a position's inclusion proof does not lead to the head's root.
+ */
+export type MailboxProblemKind = "forged-head" | "rollback" | "fork" | "missing" | "altered" | "unproven";
+
+export interface MailboxProblem {
+  kind: MailboxProblemKind;
+  /** The position concerned, when there is one. */
+  seq?: number;
+  /** The message concerned, when there is one. */
+  id?: string;
+  /** In words. */
+  message: string;
+}
+
+/** A head this device has verified: what the next one must extend. */
+export type VerifiedHead = MailboxHead;
+
+export interface MailboxCheck {
+  /** The account whose log it is (lowercase). */
+  account: string;
+  /** The node that must have signed the head (lowercase). */
+  node: string;
+  /** The node's answer to `neutralService_getProof`. */
+  proof: MailboxProof;
+  /** The messages the read returned, as served. */
+  messages: readonly Pick<Message, "id" | "from" | "to" | "message" | "timestamp" | "expires">[];
+  /** The last head this device verified for the account at that node, if any. */
+  known?: VerifiedHead;
+}
+
+/** The EIP-712 digest of a head, which the node signs. */
+export const headDigest = (head: MailboxHead): Uint8Array =>
+  hashTypedData({ primaryType: "MailboxHead", message: { account: head.account as Hex, size: head.size, root: head.root as Hex, timestamp: head.timestamp } });
+
+/** Every problem with `check.proof`; none means the head is the node's, extends `known`, and proves every message. */
+export function mailboxProblems(check: MailboxCheck): MailboxProblem[] {
+  const { account, node, proof, messages, known } = check;
+  const { head } = proof;
+  if (head.account.toLowerCase() !== account) return [{ kind: "forged-head", message: `The head is ${head.account}'s log, not ${account}'s` }];
+  if (recoverAddress(headDigest(head), head.signature) !== node) return [{ kind: "forged-head", message: `The head of ${account}'s log is not signed by its node ${node}` }];
+  const problems: MailboxProblem[] = [];
+  if (known !== undefined) problems.push(...historyProblems(known, head, proof.consistency));
+  const positions = new Map<string, MailboxProof["positions"]>();
+  for (const position of proof.positions) positions.set(position.id, [...(positions.get(position.id) ?? []), position]);
+  let root: Uint8Array;
+  try {
+    root = fromHex(head.root);
+  } catch (error) {
+    return [{ kind: "forged-head", message: `The head's root is not a hash: ${reason(error)}` }];
+  }
+  for (const message of messages) {
+    const roles = [...(message.to.toLowerCase() === account ? ["received" as const] : []), ...(message.from.toLowerCase() === account ? ["sent" as const] : [])];
+    const claimed = positions.get(message.id) ?? [];
+    for (const role of roles) {
+      const position = claimed.find((one) => one.role === role);
+      if (position === undefined) {
+        problems.push({ kind: "missing", id: message.id, message: `Message ${message.id} (${role}) has no position in the log of ${head.size}` });
+        continue;
+      }
+      const digest = messageDigest(message);
+      const peer = role === "received" ? message.from : message.to;
+      const leaf = digest && mailboxLeafHash({ account, seq: position.seq, role, peer, digest });
+      if (leaf === undefined || toHex(leaf) !== String(position.leafHash).toLowerCase()) {
+        problems.push({ kind: "altered", seq: position.seq, id: message.id, message: `Message ${message.id} is not what position ${position.seq} of the log holds` });
+        continue;
+      }
+      try {
+        verifyMerkleInclusion(position.seq - 1, head.size, leaf, position.proof.map(fromHex), root);
+      } catch (error) {
+        problems.push({ kind: "unproven", seq: position.seq, id: message.id, message: `Position ${position.seq} (message ${message.id}) is not in the head's tree: ${reason(error)}` });
+      }
+    }
+  }
+  return problems;
+}
+
+/** Whether `head` extends `known`: not smaller, and consistent with it. */
+function historyProblems(known: VerifiedHead, head: MailboxHead, consistency: readonly string[] | undefined): MailboxProblem[] {
+  if (head.size < known.size) {
+    return [{ kind: "rollback", seq: head.size + 1, message: `The node shows ${head.size} positions; this device verified ${known.size} before` }];
+  }
+  if (known.size === 0) return []; // nothing to extend
+  try {
+    verifyMerkleConsistency(known.size, head.size, fromHex(known.root), fromHex(head.root), (consistency ?? []).map(fromHex));
+    return [];
+  } catch (error) {
+    return [{ kind: "fork", seq: known.size, message: `The head of ${head.size} does not extend the one of ${known.size} verified before: ${reason(error)}` }];
+  }
+}
+
+/** Why a proof failed, in words: a MerkleProofError, or hex that is not hex. */
+const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));

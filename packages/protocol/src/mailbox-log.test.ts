@@ -1,0 +1,63 @@
+import { createHash } from "node:crypto";
+import { hashTypedData as viemHashTypedData } from "viem";
+import { describe, expect, it } from "vitest";
+import { EIP712_DOMAIN, EIP712_TYPES } from "./eip712.js";
+import { toHex } from "./hex.js";
+import { MAILBOX_LEAF_BYTES, mailboxHeadDigest, mailboxLeaf, mailboxLeafHash, type MailboxLeafFields } from "./mailbox-log.js";
+
+const fields: MailboxLeafFields = {
+  account: "0x" + "11".repeat(20),
+  seq: 258,
+  role: "sent",
+  peer: "0x" + "22".repeat(20),
+  digest: "0x" + "33".repeat(32),
+};
+
+describe("mailbox leaves", () => {
+  it("lay out version, account, seq (uint64 big-endian), role, peer and digest in 82 bytes", () => {
+    const expected = "01" + "11".repeat(20) + "0000000000000102" + "02" + "22".repeat(20) + "33".repeat(32);
+    expect(toHex(mailboxLeaf(fields))).toBe("0x" + expected);
+    expect(MAILBOX_LEAF_BYTES).toBe(82);
+    const received = mailboxLeaf({ ...fields, role: "received" });
+    expect(received[29]).toBe(0x01);
+  });
+
+  it("hash as RFC 9162 leaves: SHA-256 of 0x00 and the leaf", () => {
+    const leaf = Buffer.from(mailboxLeaf(fields));
+    const independent = createHash("sha256").update(Buffer.concat([Buffer.from([0]), leaf])).digest("hex");
+    expect(toHex(mailboxLeafHash(fields))).toBe("0x" + independent);
+  });
+
+  it("take bytes or hex alike, and differ in every field", () => {
+    const asBytes = { ...fields, account: Buffer.from("11".repeat(20), "hex"), peer: Buffer.from("22".repeat(20), "hex"), digest: Buffer.from("33".repeat(32), "hex") };
+    const hash = toHex(mailboxLeafHash(fields));
+    expect(toHex(mailboxLeafHash(asBytes))).toBe(hash);
+    const variants: MailboxLeafFields[] = [
+      { ...fields, account: "0x" + "12".repeat(20) },
+      { ...fields, seq: 257 },
+      { ...fields, seq: 2 ** 40 + 258 },
+      { ...fields, role: "received" },
+      { ...fields, peer: "0x" + "23".repeat(20) },
+      { ...fields, digest: "0x" + "34".repeat(32) },
+    ];
+    const hashes = new Set([hash, ...variants.map((variant) => toHex(mailboxLeafHash(variant)))]);
+    expect(hashes.size).toBe(variants.length + 1);
+  });
+
+  it("refuse a position below 1 or not whole, a field of the wrong length, an unknown role", () => {
+    for (const seq of [0, -1, 1.5, Number.NaN, 2 ** 53]) expect(() => mailboxLeaf({ ...fields, seq })).toThrow(RangeError);
+    expect(() => mailboxLeaf({ ...fields, account: "0x" + "11".repeat(19) })).toThrow(/account is 20 bytes, not 19/);
+    expect(() => mailboxLeaf({ ...fields, digest: "0x" + "33".repeat(31) })).toThrow(/digest is 32 bytes/);
+    expect(() => mailboxLeaf({ ...fields, peer: new Uint8Array(21) })).toThrow(/peer is 20 bytes/);
+    expect(() => mailboxLeaf({ ...fields, role: "requests" as never })).toThrow(/role/);
+  });
+});
+
+describe("mailbox heads", () => {
+  it("digest as EIP-712 MailboxHead(address account,uint64 size,bytes32 root,uint64 timestamp) in the protocol's domain", () => {
+    const head = { account: `0x${"ab".repeat(20)}`, size: 1_000_001, root: `0x${"cd".repeat(32)}`, timestamp: 1_764_000_000_000 } as const;
+    const viem = viemHashTypedData({ domain: EIP712_DOMAIN, types: { MailboxHead: [...EIP712_TYPES.MailboxHead] }, primaryType: "MailboxHead", message: { ...head, size: BigInt(head.size), timestamp: BigInt(head.timestamp) } });
+    expect(toHex(mailboxHeadDigest(head))).toBe(viem);
+    expect(toHex(mailboxHeadDigest({ ...head, size: head.size - 1 }))).not.toBe(viem);
+  });
+});

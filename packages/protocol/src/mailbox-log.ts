@@ -1,0 +1,64 @@
+// The verifiable mailbox's log (protocol.md §13, openrpc.json "The verifiable mailbox"): each copy
+// stored in an account's mailbox takes the next position `seq`, and its leaf commits to the account,
+// the position, the copy's role, the other party and the sender's EIP-712 digest (not the
+// ciphertext, so a deleted body leaves the log verifiable). The leaves form an RFC 9162 tree
+// (merkle.ts) whose root the node signs as a `MailboxHead`.
+import { hashTypedData } from "./eip712.js";
+import type { TypedValues } from "./generated/eip712.js";
+import { fromHex } from "./hex.js";
+import { merkleLeafHash } from "./merkle.js";
+
+/** The first byte of every leaf: the encoding's version. */
+export const MAILBOX_LEAF_VERSION = 0x01;
+
+/** Bytes of a leaf: version, account, seq, role, peer, digest. */
+export const MAILBOX_LEAF_BYTES = 1 + 20 + 8 + 1 + 20 + 32;
+
+/** Which copy a position holds: one its account received (inbox or requests folder), or one it sent. */
+export type MailboxRole = "received" | "sent";
+
+/** The role's byte in a leaf. */
+export const MAILBOX_ROLE_BYTE: Readonly<Record<MailboxRole, number>> = { received: 0x01, sent: 0x02 };
+
+/** What a position commits to. Addresses and the digest as bytes or as hex (0x optional). */
+export interface MailboxLeafFields {
+  /** The mailbox's account. */
+  account: Uint8Array | string;
+  /** The position, from 1. */
+  seq: number;
+  role: MailboxRole;
+  /** The other party: the sender of a received copy, the recipient of a sent one. */
+  peer: Uint8Array | string;
+  /** The EIP-712 digest of the sender's `Message` (or `ExpiringMessage`). */
+  digest: Uint8Array | string;
+}
+
+function bytesOf(value: Uint8Array | string, length: number, field: string): Uint8Array {
+  const bytes = typeof value === "string" ? fromHex(value) : value;
+  if (bytes.length !== length) throw new RangeError(`a mailbox leaf's ${field} is ${length} bytes, not ${bytes.length}`);
+  return bytes;
+}
+
+/** The leaf of one position: `0x01 ‖ account ‖ seq (uint64 big-endian) ‖ role ‖ peer ‖ digest`, 82 bytes. */
+export function mailboxLeaf(fields: MailboxLeafFields): Uint8Array {
+  if (!Number.isSafeInteger(fields.seq) || fields.seq < 1) throw new RangeError(`a mailbox position is a whole number from 1, not ${fields.seq}`);
+  const role = MAILBOX_ROLE_BYTE[fields.role];
+  if (role === undefined) throw new RangeError(`a mailbox leaf's role is "received" or "sent", not ${String(fields.role)}`);
+  const leaf = new Uint8Array(MAILBOX_LEAF_BYTES);
+  leaf[0] = MAILBOX_LEAF_VERSION;
+  leaf.set(bytesOf(fields.account, 20, "account"), 1);
+  new DataView(leaf.buffer).setBigUint64(21, BigInt(fields.seq));
+  leaf[29] = role;
+  leaf.set(bytesOf(fields.peer, 20, "peer"), 30);
+  leaf.set(bytesOf(fields.digest, 32, "digest"), 50);
+  return leaf;
+}
+
+/** The position's leaf hash in its account's tree: SHA-256(0x00 ‖ leaf). */
+export const mailboxLeafHash = (fields: MailboxLeafFields): Uint8Array => merkleLeafHash(mailboxLeaf(fields));
+
+/** A node's statement about an account's log: `size` positions, tree root `root`, signed at `timestamp`. */
+export type MailboxHeadFields = TypedValues["MailboxHead"];
+
+/** The EIP-712 digest a node signs for a head. */
+export const mailboxHeadDigest = (head: MailboxHeadFields): Uint8Array => hashTypedData({ primaryType: "MailboxHead", message: head });

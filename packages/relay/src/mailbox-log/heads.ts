@@ -1,0 +1,63 @@
+// The heads a node signs for its accounts' logs (openrpc.json `MailboxHead`): lazily, when a read
+// needs one newer than the last it signed, never once per message. The last head of each recently
+// read account is kept in memory (per process: another worker signs its own, for the same root).
+import { mailboxHeadDigest, toHex, type Hex } from "@neutral/protocol";
+import type { MessageStore } from "../storage/store.js";
+import { LogTree, storeLogHashes } from "./tree.js";
+
+/** A head as the wire carries it: every hex field lowercase. */
+export interface SignedHead {
+  account: string;
+  size: number;
+  /** 0x + 64 hex. */
+  root: string;
+  /** When the node signed it, ms. */
+  timestamp: number;
+  /** The node's EIP-712 `MailboxHead` signature: 0x + 130 hex. */
+  signature: string;
+}
+
+/** How many accounts' last heads a process keeps (~300 bytes each). */
+export const HEADS_KEPT = 10_000;
+
+export interface MailboxHeadsOptions {
+  store: Pick<MessageStore, "logSize" | "log" | "logTiles">;
+  /** Signs a 32-byte digest with the node's key: 65 bytes (r, s, v). */
+  sign: (digest: Uint8Array) => Uint8Array;
+  now: () => number;
+  kept?: number;
+}
+
+export class MailboxHeads {
+  private readonly kept: number;
+  /** The last head signed per account, least recently read first. */
+  private readonly last = new Map<string, SignedHead>();
+
+  constructor(private readonly options: MailboxHeadsOptions) {
+    this.kept = options.kept ?? HEADS_KEPT;
+  }
+
+  /**
+   * The head of `account`'s log as it is now, and the tree it was computed on (proofs of the same
+   * request read it: the subtrees the root needed are not read again).
+   */
+  async current(account: string): Promise<{ head: SignedHead; tree: LogTree }> {
+    const { store, sign, now } = this.options;
+    const size = await store.logSize(account);
+    const tree = new LogTree(storeLogHashes(store, account));
+    const last = this.last.get(account);
+    this.last.delete(account);
+    let head: SignedHead;
+    if (last !== undefined && last.size === size) head = last;
+    else {
+      const root = toHex(await tree.root(size));
+      // Never earlier than a head this process signed before: a client compares their times.
+      const timestamp = Math.max(now(), last?.timestamp ?? 0);
+      const signature = toHex(sign(mailboxHeadDigest({ account: account as Hex, size, root, timestamp })));
+      head = { account, size, root, timestamp, signature };
+    }
+    this.last.set(account, head);
+    if (this.last.size > this.kept) this.last.delete(this.last.keys().next().value!);
+    return { head, tree };
+  }
+}

@@ -1,0 +1,183 @@
+// The verifiable mailbox's reads on a real node (in this process: real HTTP, a real SQLite file):
+// neutralService_getProof and neutralService_getLog, checked with viem and @neutral/protocol alone,
+// as a client would (the node's own tree code is not used to check it).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
+import {
+  EIP712_DOMAIN,
+  EIP712_TYPES,
+  fromHex,
+  mailboxLeafHash,
+  merkleRoot,
+  toHex,
+  verifyMerkleConsistency,
+  verifyMerkleInclusion,
+  type MailboxRole,
+} from "@neutral/protocol";
+import { call, startNode, type InProcessNode } from "../../testing/index.js";
+import { TEST_KEYS, wallet, type TestWallet } from "../../test/wallets.js";
+
+const alice = wallet(TEST_KEYS.alice);
+const bob = wallet(TEST_KEYS.bob);
+
+interface Head {
+  account: string;
+  size: number;
+  root: string;
+  timestamp: number;
+  signature: string;
+}
+interface Position {
+  seq: number;
+  id: string;
+  role: MailboxRole;
+  leafHash: string;
+}
+interface WireMessage {
+  id: string;
+  from: string;
+  to: string;
+  message: string;
+  timestamp: number;
+}
+
+let node: InProcessNode;
+const tokens = new Map<TestWallet, string>();
+beforeAll(async () => {
+  node = await startNode();
+  for (const user of [alice, bob]) tokens.set(user, await user.token({ domain: node.domain }));
+}, 60_000);
+afterAll(() => node.stop());
+
+const rpc = async (user: TestWallet, method: string, params: unknown) => (await call(node.url, method, params, tokens.get(user))).body;
+const send = async (from: TestWallet, to: TestWallet, body: string) => (await rpc(from, "neutralService_sendMessage", [await from.sign({ to: to.address, message: body })])).result[0] as WireMessage;
+
+/** Who signed `head`: the EIP-712 `MailboxHead` signature recovered with viem. */
+const signerOf = (head: Head) =>
+  recoverTypedDataAddress({
+    domain: EIP712_DOMAIN,
+    types: EIP712_TYPES,
+    primaryType: "MailboxHead",
+    message: { account: head.account as Hex, size: BigInt(head.size), root: head.root as Hex, timestamp: BigInt(head.timestamp) },
+    signature: head.signature as Hex,
+  });
+
+/** The leaf a client computes for its copy of `message` at `seq`. */
+function leafOf(account: TestWallet, message: WireMessage, seq: number, role: MailboxRole): string {
+  const digest = hashTypedData({
+    domain: EIP712_DOMAIN,
+    types: EIP712_TYPES,
+    primaryType: "Message",
+    message: { from: message.from as Hex, to: message.to as Hex, message: `0x${message.message}`, timestamp: BigInt(message.timestamp) }, // the wire ciphertext has no 0x
+  });
+  return toHex(mailboxLeafHash({ account: account.address, seq, role, peer: role === "received" ? message.from : message.to, digest }));
+}
+
+describe("neutralService_getProof and neutralService_getLog", () => {
+  it("prove what a read returned: a head the node signed, each copy's leaf in its tree, consistency with an earlier head; the log adds up to the head", { timeout: 60_000 }, async () => {
+    const first = await send(alice, bob, "0a01");
+    const empty = (await rpc(bob, "neutralService_getProof", [])).result[0] as { head: Head; positions: Position[] };
+    expect(empty.positions).toEqual([]);
+    expect(empty.head).toMatchObject({ account: bob.address, size: 1 });
+    expect((await signerOf(empty.head)).toLowerCase()).toBe(node.address);
+    const earlier = empty.head;
+
+    await send(bob, alice, "0b01");
+    await send(alice, bob, "0a02");
+    const self = await send(bob, bob, "0b02");
+    const inbox = (await rpc(bob, "neutralService_getInbox", [{ direction: "all" }, 100])).result[0].data as WireMessage[];
+    expect(inbox.map((message) => message.id)).toHaveLength(4);
+
+    const answer = (await rpc(bob, "neutralService_getProof", [inbox.map((message) => message.id), earlier.size])).result[0] as {
+      head: Head;
+      positions: (Position & { proof: string[] })[];
+      consistency: string[];
+    };
+    const { head } = answer;
+    expect((await signerOf(head)).toLowerCase()).toBe(node.address);
+    // Bob's copies: alice's first (1), his to alice (2), alice's second (3), his to himself (4 received, 5 sent).
+    expect(head.size).toBe(5);
+    expect(head.timestamp).toBeGreaterThanOrEqual(earlier.timestamp);
+    const root = fromHex(head.root);
+    const byId = new Map(inbox.map((message) => [message.id, message]));
+    const expectedRoles = new Map([
+      [1, "received"],
+      [2, "sent"],
+      [3, "received"],
+      [4, "received"],
+      [5, "sent"],
+    ]);
+    expect(answer.positions.map((position) => position.seq).sort()).toEqual([1, 2, 3, 4, 5]);
+    for (const position of answer.positions) {
+      expect(position.role).toBe(expectedRoles.get(position.seq));
+      expect(position.leafHash).toBe(leafOf(bob, byId.get(position.id)!, position.seq, position.role));
+      verifyMerkleInclusion(position.seq - 1, head.size, fromHex(position.leafHash), position.proof.map(fromHex), root);
+    }
+    verifyMerkleConsistency(earlier.size, head.size, fromHex(earlier.root), root, answer.consistency.map(fromHex));
+    expect(answer.positions.filter((position) => position.id === self.id).map((position) => position.role)).toEqual(["received", "sent"]);
+
+    // The log, in pages of 2: every position, the tree over its leaves is the head's.
+    const entries: Position[] = [];
+    for (let from = 1; ; from += 2) {
+      const page = (await rpc(bob, "neutralService_getLog", [from, 2])).result[0] as { head: Head; entries: Position[]; end: boolean };
+      expect(page.head).toEqual(head); // unchanged log: the same head, not signed again
+      entries.push(...page.entries);
+      if (page.end) break;
+    }
+    expect(entries.map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(toHex(merkleRoot(entries.map((entry) => fromHex(entry.leafHash))))).toBe(head.root);
+    expect(entries[0]).toEqual({ seq: 1, id: first.id, role: "received", leafHash: leafOf(bob, first, 1, "received") });
+  });
+
+  it("a deleted copy keeps its place in the log and has no proof; another account's messages and unknown ids get none", { timeout: 60_000 }, async () => {
+    const carol = wallet(TEST_KEYS.carol);
+    tokens.set(carol, await carol.token({ domain: node.domain }));
+    const kept = await send(alice, carol, "0c01");
+    const gone = await send(alice, carol, "0c02");
+    const notCarols = await send(alice, bob, "0c03");
+    const deletion = { account: carol.account.address, ids: [BigInt(gone.id)], timestamp: BigInt(Date.now()) };
+    const signature = await carol.account.signTypedData({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "Deletion", message: deletion });
+    const deleted = await rpc(carol, "neutralService_deleteMessages", [{ account: carol.address, ids: [gone.id], timestamp: Number(deletion.timestamp), signature }]);
+    expect(deleted.error).toBeUndefined();
+
+    const answer = (await rpc(carol, "neutralService_getProof", [[kept.id, gone.id, notCarols.id, "999999"]])).result[0] as { head: Head; positions: Position[] };
+    expect(answer.head.size).toBe(2);
+    expect(answer.positions.map((position) => position.id)).toEqual([kept.id]);
+    const log = (await rpc(carol, "neutralService_getLog", [])).result[0] as { head: Head; entries: Position[]; end: boolean };
+    expect(log.end).toBe(true);
+    expect(log.entries.map((entry) => [entry.seq, entry.id])).toEqual([
+      [1, kept.id],
+      [2, gone.id],
+    ]);
+    expect(log.entries[1]!.leafHash).toBe(leafOf(carol, gone, 2, "received"));
+    expect(toHex(merkleRoot(log.entries.map((entry) => fromHex(entry.leafHash))))).toBe(log.head.root);
+  });
+
+  it("refuses a `since` past the log, ids and positions that are not well-formed, and a caller without a token", { timeout: 30_000 }, async () => {
+    const mallory = wallet(TEST_KEYS.mallory);
+    tokens.set(mallory, await mallory.token({ domain: node.domain }));
+    const past = await rpc(mallory, "neutralService_getProof", [[], 1]);
+    expect(past.error).toEqual({ code: -32602, message: "Invalid params: since (1) is past the log's size (0)", data: { field: "since", size: 0 } });
+    const emptyLog = (await rpc(mallory, "neutralService_getLog", [])).result[0] as { head: Head; entries: Position[]; end: boolean };
+    expect(emptyLog).toMatchObject({ head: { account: mallory.address, size: 0, root: "0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" }, entries: [], end: true });
+    for (const params of [[["01"]], [["x"]], [Array.from({ length: 101 }, () => "1")], [[], -1], [[], 1.5]]) {
+      expect((await rpc(mallory, "neutralService_getProof", params)).error, JSON.stringify(params)).toMatchObject({ code: -32602 });
+    }
+    for (const params of [[0], [1, 0], [1, 1001], ["1"]]) {
+      expect((await rpc(mallory, "neutralService_getLog", params)).error, JSON.stringify(params)).toMatchObject({ code: -32602 });
+    }
+    const anonymous = (await call(node.url, "neutralService_getProof", [])).body;
+    expect(anonymous.error).toMatchObject({ code: -32001 });
+  });
+
+  it("signs a new head once the log grows, never earlier than the last", { timeout: 30_000 }, async () => {
+    const head = async () => ((await rpc(alice, "neutralService_getProof", [])).result[0] as { head: Head }).head;
+    const before = await head();
+    expect(await head()).toEqual(before);
+    await send(bob, alice, "0d01");
+    const after = await head();
+    expect(after.size).toBe(before.size + 1);
+    expect(after.timestamp).toBeGreaterThanOrEqual(before.timestamp);
+    expect(after.root).not.toBe(before.root);
+  });
+});

@@ -1,0 +1,179 @@
+// An account's log as the RFC 9162 tree the node signs (openrpc.json "The verifiable mailbox"), over
+// what the store keeps: the leaf hash of every position, and tiles, the roots of whole aligned
+// subtrees of 2^TILE_HEIGHT, 2^(2·TILE_HEIGHT), … positions. Roots and proofs are the ones
+// @neutral/protocol's merkle.ts makes from all the leaves (its tests prove it), but read at most
+// 2^TILE_HEIGHT leaves or tiles per subtree: a proof costs reads logarithmic in the log's size.
+// A tile the store does not have is computed from the level below (a store may keep none).
+import { fromHex, merkleNodeHash, merkleRoot } from "@neutral/protocol";
+import type { MessageStore } from "../storage/store.js";
+
+/** Tiles summarise 2^8 positions (level 8), 2^16 (level 16), …: at most 256 reads per subtree. */
+export const TILE_HEIGHT = 8;
+
+/** What the tree reads of one account's log. Indexes from 0: position `seq` is index `seq - 1`. */
+export interface LogHashes {
+  /** The leaf hashes of indexes [from, to), in order; the store has them all. */
+  leaves(from: number, to: number): Promise<Uint8Array[]>;
+  /**
+   * The stored roots of the tiles of `level` (a multiple of the tile height) with indexes [from, to):
+   * tile t covers leaf indexes [t·2^level, (t+1)·2^level). One the store lacks is undefined.
+   */
+  tiles(level: number, from: number, to: number): Promise<(Uint8Array | undefined)[]>;
+}
+
+const EMPTY_ROOT = merkleRoot([]);
+
+/** The largest power of two smaller than `n` (n > 1): where RFC 9162 splits a tree of n leaves. */
+function split(n: number): number {
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+}
+
+const isPowerOfTwo = (n: number): boolean => n > 0 && 2 ** Math.round(Math.log2(n)) === n;
+
+/** The tree over one account's log, read through `hashes`; subtree roots are remembered for the object's life (one request). */
+export class LogTree {
+  private readonly memo = new Map<string, Promise<Uint8Array>>();
+
+  constructor(
+    private readonly hashes: LogHashes,
+    private readonly tileHeight = TILE_HEIGHT,
+  ) {}
+
+  /** MTH(D[0:size]): the root of the tree of the first `size` positions. */
+  async root(size: number): Promise<Uint8Array> {
+    checkSize(size, "size");
+    return size === 0 ? EMPTY_ROOT : this.range(0, size);
+  }
+
+  /** PATH: the inclusion proof of index `index` (position index + 1) in the tree of `size`, leaf side first. */
+  async inclusionProof(index: number, size: number): Promise<Uint8Array[]> {
+    checkSize(size, "size");
+    if (!Number.isSafeInteger(index) || index < 0 || index >= size) throw new RangeError(`index ${index} is not in a tree of ${size}`);
+    const path: Promise<Uint8Array>[] = [];
+    // Top down; RFC 9162 lists the siblings bottom up.
+    for (let start = 0, n = size, m = index; n > 1; ) {
+      const k = split(n);
+      if (m < k) {
+        path.push(this.range(start + k, n - k));
+        n = k;
+      } else {
+        path.push(this.range(start, k));
+        start += k;
+        m -= k;
+        n -= k;
+      }
+    }
+    return (await Promise.all(path)).reverse();
+  }
+
+  /** PROOF(size1, D[0:size2]): that the tree of `size1` is a prefix of the tree of `size2` (empty when either is 0 or they are equal). */
+  async consistencyProof(size1: number, size2: number): Promise<Uint8Array[]> {
+    checkSize(size1, "size1");
+    checkSize(size2, "size2");
+    if (size1 > size2) throw new RangeError(`a tree of ${size1} is not a prefix of one of ${size2}`);
+    if (size1 === 0 || size1 === size2) return [];
+    const proof: Promise<Uint8Array>[] = [];
+    // SUBPROOF(m, D[start:start+n], whole), top down; the hashes are listed bottom up.
+    let start = 0;
+    let n = size2;
+    let m = size1;
+    let whole = true;
+    for (;;) {
+      if (m === n) {
+        if (!whole) proof.push(this.range(start, n));
+        break;
+      }
+      const k = split(n);
+      if (m <= k) {
+        proof.push(this.range(start + k, n - k));
+        n = k;
+      } else {
+        proof.push(this.range(start, k));
+        start += k;
+        m -= k;
+        n -= k;
+        whole = false;
+      }
+    }
+    return (await Promise.all(proof)).reverse();
+  }
+
+  /** MTH(D[start:start+n]) for n ≥ 1, where the recursion from a whole tree reaches it. */
+  private range(start: number, n: number): Promise<Uint8Array> {
+    const key = `${start}:${n}`;
+    let hash = this.memo.get(key);
+    if (hash === undefined) {
+      hash = isPowerOfTwo(n) && start % n === 0 ? this.perfect(start, n) : this.split(start, n);
+      this.memo.set(key, hash);
+    }
+    return hash;
+  }
+
+  private async split(start: number, n: number): Promise<Uint8Array> {
+    const k = split(n);
+    const [left, right] = await Promise.all([this.range(start, k), this.range(start + k, n - k)]);
+    return merkleNodeHash(left, right);
+  }
+
+  /** The root of the whole aligned subtree of `size` (a power of two) leaves from `start`: from tiles where it spans them, else from leaves. */
+  private async perfect(start: number, size: number): Promise<Uint8Array> {
+    const level = Math.floor(Math.log2(size) / this.tileHeight) * this.tileHeight;
+    if (level === 0) return merkleRoot(await this.hashes.leaves(start, start + size));
+    const tileSize = 2 ** level;
+    const first = start / tileSize;
+    const count = size / tileSize;
+    const stored = await this.hashes.tiles(level, first, first + count);
+    // Tiles are equal whole subtrees: their tree is the subtree's.
+    const tiles = await Promise.all(stored.map((tile, i) => tile ?? this.belowTile((first + i) * tileSize, tileSize)));
+    return merkleRoot(tiles);
+  }
+
+  /** A tile's root from the level below it (the store lacks the tile). */
+  private belowTile(start: number, tileSize: number): Promise<Uint8Array> {
+    const below = tileSize / 2 ** this.tileHeight;
+    if (below === 1) return this.hashes.leaves(start, start + tileSize).then(merkleRoot);
+    const subtrees: Promise<Uint8Array>[] = [];
+    for (let at = start; at < start + tileSize; at += below) subtrees.push(this.perfect(at, below));
+    return Promise.all(subtrees).then(merkleRoot);
+  }
+}
+
+function checkSize(size: number, name: string): void {
+  if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`${name} ${size} is not a whole number from 0`);
+}
+
+/** Every whole tile of `leaves` (levels tileHeight, 2·tileHeight, …), lowest level first: what a store keeps. */
+export function wholeTiles(leaves: readonly Uint8Array[], tileHeight = TILE_HEIGHT): { level: number; index: number; hash: Uint8Array }[] {
+  const tiles: { level: number; index: number; hash: Uint8Array }[] = [];
+  let below: readonly Uint8Array[] = leaves;
+  for (let level = tileHeight; below.length >= 2 ** tileHeight; level += tileHeight) {
+    const width = 2 ** tileHeight;
+    const hashes: Uint8Array[] = [];
+    for (let index = 0; (index + 1) * width <= below.length; index++) {
+      const hash = merkleRoot(below.slice(index * width, (index + 1) * width));
+      hashes.push(hash);
+      tiles.push({ level, index, hash });
+    }
+    below = hashes;
+  }
+  return tiles;
+}
+
+/** The tree's reads of `owner`'s log, from a store. */
+export function storeLogHashes(store: Pick<MessageStore, "log" | "logTiles">, owner: string): LogHashes {
+  return {
+    async leaves(from, to) {
+      const entries = await store.log(owner, from + 1, to - from);
+      if (entries.length !== to - from || entries[0]?.seq !== from + 1) throw new Error(`${owner}'s log has no positions ${from + 1} to ${to}`);
+      return entries.map((entry) => fromHex(entry.leafHash));
+    },
+    async tiles(level, from, to) {
+      const kept = await store.logTiles(owner, level, from, to);
+      const tiles: (Uint8Array | undefined)[] = Array.from({ length: to - from });
+      for (const tile of kept) tiles[tile.index - from] = fromHex(tile.hash);
+      return tiles;
+    },
+  };
+}

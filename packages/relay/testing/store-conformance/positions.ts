@@ -1,0 +1,235 @@
+// The verifiable mailbox's positions (openrpc.json "The verifiable mailbox"): every copy stored in an
+// account's mailbox takes the next position of its log, in the transaction that stores it, and keeps it.
+import { expect, it } from "vitest";
+import { fromHex, mailboxLeafHash, merkleRoot, toHex, verifyMerkleConsistency, verifyMerkleInclusion, type MailboxRole } from "@neutral/protocol";
+import { LogTree, TILE_HEIGHT, storeLogHashes, type AcceptedMessage, type LogEntry, type MessageStore } from "@neutral/relay";
+import { parties, randomAddress, randomSignature, resendOf, testMessage } from "./data.js";
+import type { SharedStore, StorePerTest } from "./stores.js";
+
+/** What one position should hold: the message whose copy took it, and the copy's role. */
+interface ExpectedCopy {
+  id: number;
+  message: AcceptedMessage;
+  role: MailboxRole;
+}
+
+/** The log entry `copy` should be at position `seq` of `account`'s log. */
+const expectedEntry = (account: string, seq: number, { id, message, role }: ExpectedCopy): LogEntry => ({
+  seq,
+  id,
+  role,
+  leafHash: toHex(mailboxLeafHash({ account, seq, role, peer: role === "received" ? message.from : message.to, digest: message.digest })),
+});
+
+/** The log entries `copies` (in position order) should give `account`. */
+const expectedLog = (account: string, copies: readonly ExpectedCopy[]): LogEntry[] => copies.map((copy, i) => expectedEntry(account, i + 1, copy));
+
+/** `owner`'s whole log, read in pages of `pageSize`. */
+async function wholeLog(store: MessageStore, owner: string, pageSize = 100): Promise<LogEntry[]> {
+  const all: LogEntry[] = [];
+  for (;;) {
+    const page = await store.log(owner, all.length + 1, pageSize);
+    all.push(...page);
+    if (page.length < pageSize) return all;
+  }
+}
+
+/** Every log of `owners` is its positions 1..n with no gap, and `logSize` says n. */
+async function expectContiguous(store: MessageStore, owners: readonly string[]): Promise<Map<string, LogEntry[]>> {
+  const logs = new Map<string, LogEntry[]>();
+  for (const owner of owners) {
+    const log = await wholeLog(store, owner, 7);
+    expect(
+      log.map((entry) => entry.seq),
+      `${owner}'s positions`,
+    ).toEqual(log.map((_, i) => i + 1));
+    expect(await store.logSize(owner)).toBe(log.length);
+    logs.set(owner, log);
+  }
+  return logs;
+}
+
+/** Positions on every way a copy is stored, their leaves, and their order under concurrent appends. */
+export function positionTests(area: SharedStore): void {
+  it("gives every copy the next position of its account's log with its leaf: received, sent, to oneself (twice), requests, outbound, inbound", async () => {
+    const store = area.store;
+    const { alice, bob, carol } = parties();
+    const remote = randomAddress();
+    const local = testMessage(alice, bob);
+    const self = testMessage(alice, alice);
+    const request = { ...testMessage(carol, bob), folder: "requests" as const };
+    const outbound = { ...testMessage(alice, remote), status: "pending" as const, route: { kind: "outbound" as const, destination: randomAddress() } };
+    const inbound = { ...testMessage(remote, bob), route: { kind: "inbound" as const } };
+    const ids: number[] = [];
+    for (const message of [local, self, request, outbound, inbound]) ids.push((await store.append(message)).stored.id);
+    const [localId, selfId, requestId, outboundId, inboundId] = ids as [number, number, number, number, number];
+    expect(await wholeLog(store, alice)).toEqual(
+      expectedLog(alice, [
+        { id: localId, message: local, role: "sent" },
+        { id: selfId, message: self, role: "received" },
+        { id: selfId, message: self, role: "sent" },
+        { id: outboundId, message: outbound, role: "sent" },
+      ]),
+    );
+    expect(await wholeLog(store, bob)).toEqual(
+      expectedLog(bob, [
+        { id: localId, message: local, role: "received" },
+        { id: requestId, message: request, role: "received" },
+        { id: inboundId, message: inbound, role: "received" },
+      ]),
+    );
+    expect(await wholeLog(store, carol)).toEqual(expectedLog(carol, [{ id: requestId, message: request, role: "sent" }]));
+    // The other node's account has no log here.
+    expect(await store.logSize(remote)).toBe(0);
+    expect(await store.log(remote, 1, 10)).toEqual([]);
+    expect(await store.logSize(randomAddress())).toBe(0);
+  });
+
+  it("reads a log from any position, at most `limit` entries", async () => {
+    const store = area.store;
+    const { alice, bob } = parties();
+    for (let i = 0; i < 5; i++) await store.append(testMessage(alice, bob));
+    const log = await wholeLog(store, bob);
+    expect(log).toHaveLength(5);
+    expect(await store.log(bob, 2, 2)).toEqual(log.slice(1, 3));
+    expect(await store.log(bob, 5, 10)).toEqual(log.slice(4));
+    expect(await store.log(bob, 6, 10)).toEqual([]);
+  });
+
+  it("a resend takes no position", async () => {
+    const store = area.store;
+    const { alice, bob } = parties();
+    const message = testMessage(alice, bob);
+    await store.append(message);
+    await store.append(resendOf(message));
+    await Promise.all([store.append(resendOf(message)), store.append(resendOf(message))]);
+    expect(await store.logSize(alice)).toBe(1);
+    expect(await store.logSize(bob)).toBe(1);
+  });
+
+  it("250 concurrent appends among six accounts: each log has no gap and follows id order", { timeout: 30_000 }, async () => {
+    const store = area.store;
+    const accounts = [...Object.values(parties()), ...Object.values(parties())];
+    const messages = Array.from({ length: 250 }, (_, i) => {
+      const from = accounts[i % accounts.length]!;
+      const to = accounts[(i * 7 + 3) % accounts.length]!;
+      return i % 5 === 0 ? { ...testMessage(from, to), folder: "requests" as const } : testMessage(from, to);
+    });
+    const results = await Promise.all(messages.map((message) => store.append(message)));
+    const logs = await expectContiguous(store, accounts);
+    const copies = new Map(accounts.map((account) => [account, [] as ExpectedCopy[]]));
+    // In id order, a message's received copy before its sent copy (one to oneself).
+    [...results.keys()]
+      .sort((a, b) => results[a]!.stored.id - results[b]!.stored.id)
+      .forEach((i) => {
+        const message = messages[i]!;
+        const id = results[i]!.stored.id;
+        copies.get(message.to)!.push({ id, message, role: "received" });
+        copies.get(message.from)!.push({ id, message, role: "sent" });
+      });
+    for (const account of accounts) expect(logs.get(account), account).toEqual(expectedLog(account, copies.get(account)!));
+  });
+
+  it("the log's tree is RFC 9162's over its leaves; a tile the store keeps is the root of its positions", { timeout: 60_000 }, async () => {
+    const store = area.store;
+    const { alice, bob } = parties();
+    const width = 2 ** TILE_HEIGHT;
+    // 2 whole tiles and some: alice sends and receives in turns, some at once.
+    for (let round = 0; round < 6; round++) {
+      await Promise.all(Array.from({ length: 50 }, (_, i) => store.append((i + round) % 2 ? testMessage(alice, bob) : testMessage(bob, alice))));
+    }
+    await store.append(testMessage(alice, alice));
+    const log = await wholeLog(store, alice);
+    expect(log).toHaveLength(302);
+    const leaves = log.map((entry) => fromHex(entry.leafHash));
+    const tiles = await store.logTiles(alice, TILE_HEIGHT, 0, 10);
+    for (const tile of tiles) {
+      expect(tile.index, "only whole tiles").toBeLessThan(Math.floor(log.length / width));
+      expect(tile.hash).toBe(toHex(merkleRoot(leaves.slice(tile.index * width, (tile.index + 1) * width))));
+    }
+    expect(await store.logTiles(alice, TILE_HEIGHT, 1, 1)).toEqual([]);
+    const tree = new LogTree(storeLogHashes(store, alice));
+    const root = await tree.root(log.length);
+    expect(toHex(root)).toBe(toHex(merkleRoot(leaves)));
+    verifyMerkleInclusion(277, log.length, leaves[277]!, await tree.inclusionProof(277, log.length), root);
+    verifyMerkleConsistency(100, log.length, merkleRoot(leaves.slice(0, 100)), root, await tree.consistencyProof(100, log.length));
+  });
+
+  it("positions(ids): the owner's copies of each message, in the order asked, none for a deleted copy, another's message or an unknown id", async () => {
+    const store = area.store;
+    const { alice, bob, carol } = parties();
+    const toBob = (await store.append(testMessage(alice, bob))).stored.id;
+    const self = (await store.append(testMessage(alice, alice))).stored.id;
+    const request = (await store.append({ ...testMessage(carol, alice), folder: "requests" })).stored.id;
+    const others = (await store.append(testMessage(bob, carol))).stored.id;
+    const deleted = (await store.append(testMessage(bob, alice))).stored.id;
+    await store.deleteMessages(alice, [deleted]);
+    const log = await wholeLog(store, alice);
+    const at = (seq: number) => log[seq - 1]!;
+    expect(await store.positions(alice, [request, toBob, self, others, deleted, deleted + 1000])).toEqual([at(4), at(1), at(2), at(3)]);
+    expect(await store.positions(alice, [])).toEqual([]);
+    expect(await store.positions(bob, [toBob, others])).toEqual(await store.log(bob, 1, 2));
+  });
+
+  it("a deleted copy keeps its position, and the next copy takes the next one", async () => {
+    const store = area.store;
+    const { alice, bob } = parties();
+    const first = (await store.append(testMessage(alice, bob))).stored.id;
+    await store.append(testMessage(bob, alice));
+    const before = await wholeLog(store, bob);
+    expect(await store.deleteMessages(bob, [first])).toEqual({ pending: [] });
+    expect(await wholeLog(store, bob)).toEqual(before);
+    await store.append(testMessage(alice, bob));
+    const after = await wholeLog(store, bob);
+    expect(after.slice(0, 2)).toEqual(before);
+    expect(after.map((entry) => entry.seq)).toEqual([1, 2, 3]);
+  });
+}
+
+/** Positions through imports, sweeps and a restart: each on a store of its own (sweeps and reopening are store-wide). */
+export function positionLifecycleTests(area: StorePerTest): void {
+  const imported = (message: AcceptedMessage) => ({ fields: { ...message, receiverReceipt: message.receiverReceipt! }, digest: message.digest });
+
+  it("an import gives each new copy the next position (also one added under an older id); importing again adds none", async () => {
+    const store = area.store;
+    const { alice, bob, carol } = parties();
+    // Bob is homed here and received alice's message from her former node; then carol writes to alice here.
+    const delivered = testMessage(alice, bob, { route: { kind: "inbound" } });
+    const held = (await store.append(delivered)).stored.id;
+    const fromCarol = testMessage(carol, alice);
+    const carolsId = (await store.append(fromCarol)).stored.id;
+    // Alice moves here: her history brings her sent copy of the delivered message (its id is older) and a new one.
+    const alicesCopy = { ...delivered, senderReceipt: randomSignature(), receiverReceipt: randomSignature() };
+    const older = testMessage(bob, alice);
+    const answered = await store.importMessages(alice, [imported(alicesCopy), imported(older)]);
+    expect(answered.map(({ created }) => created)).toEqual([true, true]);
+    expect(answered[0]!.id).toBe(held);
+    const expected = expectedLog(alice, [
+      { id: carolsId, message: fromCarol, role: "received" },
+      { id: held, message: delivered, role: "sent" },
+      { id: answered[1]!.id, message: older, role: "received" },
+    ]);
+    expect(await wholeLog(store, alice)).toEqual(expected);
+    await store.importMessages(alice, [imported(alicesCopy), imported(older)]);
+    expect(await wholeLog(store, alice)).toEqual(expected);
+    // Bob's log: only his received copy of the delivered message; the import was alice's.
+    expect(await wholeLog(store, bob)).toEqual(expectedLog(bob, [{ id: held, message: delivered, role: "received" }]));
+  });
+
+  it("copies swept for their sender's end keep their positions; numbering goes on after a restart", async (context) => {
+    let store = area.store;
+    const { alice, bob } = parties();
+    const ending = testMessage(alice, bob, { expires: Date.now() + 60_000 });
+    await store.append(testMessage(alice, bob));
+    await store.append(ending);
+    const before = await wholeLog(store, bob);
+    expect(await store.sweepSenderExpired(100, ending.expires!)).toBe(1);
+    expect(await wholeLog(store, bob)).toEqual(before);
+    expect(await wholeLog(store, alice)).toHaveLength(2);
+    store = await area.reopen(context);
+    expect(await wholeLog(store, bob)).toEqual(before);
+    const next = testMessage(alice, bob);
+    const id = (await store.append(next)).stored.id;
+    expect(await wholeLog(store, bob)).toEqual([...before, expectedEntry(bob, 3, { id, message: next, role: "received" })]);
+  });
+}
