@@ -17,7 +17,9 @@ interface Sent {
   to: string;
 }
 
-describe("replicas of one PostgreSQL database", () => {
+// Each test starts PostgreSQL replicas as processes (two workers each for the walks): on a loaded
+// 2-core CI machine the walk test took over 30 s, so every test here has 90 s.
+describe("replicas of one PostgreSQL database", { timeout: 90_000 }, () => {
   let schema: TestSchema;
   let running: RunningRelay[] = [];
 
