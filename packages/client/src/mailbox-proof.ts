@@ -2,7 +2,7 @@
 // mailbox"): that the head is the node's, that it extends the last head this device verified (no
 // rollback, no fork), and that every message a read returned sits in its tree at the position the
 // node claims, with the leaf its fields give. Pure: the node is asked in actions/proveMessages.ts.
-import { fromHex, hashTypedData, mailboxLeafHash, toHex, verifyMerkleConsistency, verifyMerkleInclusion, type Hex } from "@neutral/protocol";
+import { fromHex, mailboxHeadDigest, mailboxLeafHash, toHex, verifyMerkleConsistency, verifyMerkleInclusion, type Hex } from "@neutral/protocol";
 import { recoverAddress } from "./crypto/ecdsa.js";
 import type { MailboxHead, MailboxProof, Message } from "./generated/types.js";
 import { messageDigest } from "./messages.js";
@@ -44,9 +44,9 @@ export interface MailboxCheck {
   known?: VerifiedHead;
 }
 
-/** The EIP-712 digest of a head, which the node signs. */
+/** The EIP-712 digest of a head as the wire carries it, which the node signs (@neutral/protocol `mailboxHeadDigest`). */
 export const headDigest = (head: MailboxHead): Uint8Array =>
-  hashTypedData({ primaryType: "MailboxHead", message: { account: head.account as Hex, size: head.size, root: head.root as Hex, timestamp: head.timestamp } });
+  mailboxHeadDigest({ account: head.account as Hex, size: head.size, root: head.root as Hex, timestamp: head.timestamp });
 
 /** Every problem with `check.proof`; none means the head is the node's, extends `known`, and proves every message. */
 export function mailboxProblems(check: MailboxCheck): MailboxProblem[] {

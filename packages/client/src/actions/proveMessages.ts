@@ -26,12 +26,13 @@ const PROOF_BATCH = 100;
 export async function proveMessages(context: NeutralContext, messages: readonly Message[], options?: CallOptions): Promise<ProveMessagesReturnType> {
   const [account, info] = await Promise.all([context.signer.getAddress(), context.nodeInfo()]);
   const node = info.address.toLowerCase();
-  const known = await context.heads.get(account, node);
   const problems: MailboxProblem[] = [];
+  // What each batch's head must extend: the device's verified head, then the previous batch's.
+  let known = await context.heads.get(account, node);
   let head: MailboxHead | undefined;
   for (let at = 0; at === 0 || at < messages.length; at += PROOF_BATCH) {
     const batch = messages.slice(at, at + PROOF_BATCH);
-    const since = (head ?? known)?.size;
+    const since = known?.size;
     const ids = batch.map((message) => message.id);
     const proof = await authed(context, () => context.client.getProof({ ids, ...(since !== undefined && since > 0 && { since }) }, options)).catch((error: unknown) => {
       // The node's log is smaller than a head this device verified: it cannot prove that head. Its
@@ -39,8 +40,8 @@ export async function proveMessages(context: NeutralContext, messages: readonly 
       if (error instanceof RpcError && (error.data as { field?: unknown } | undefined)?.field === "since") return authed(context, () => context.client.getProof({ ids }, options));
       throw error;
     });
-    problems.push(...mailboxProblems({ account, node, proof, messages: batch, ...((head ?? known) && { known: head ?? known }) }));
-    head = proof.head;
+    problems.push(...mailboxProblems({ account, node, proof, messages: batch, ...(known && { known }) }));
+    head = known = proof.head;
   }
   if (problems.length === 0) await context.heads.set(account, node, head!);
   return { head: head!, problems };

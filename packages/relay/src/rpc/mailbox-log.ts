@@ -4,8 +4,7 @@ import { ErrorCode, RpcError } from "@neutral/server";
 import type { Handlers, LogPage, LogPosition, MailboxHead, MailboxProof } from "@neutral/server/neutral-service";
 import { toHex } from "@neutral/protocol";
 import { MailboxHeads } from "../mailbox-log/heads.js";
-import type { LogEntry } from "../storage/store.js";
-import { cursorValue } from "../storage/store.js";
+import { cursorValue, type LogEntry } from "../storage/store.js";
 import type { RelayContext, Rpc } from "./context.js";
 
 const positionOf = (entry: LogEntry): LogPosition => ({ seq: entry.seq, id: String(entry.id), role: entry.role, leafHash: entry.leafHash });
