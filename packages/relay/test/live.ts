@@ -34,12 +34,22 @@ export interface SubscribeOptions {
   params?: unknown;
   lastEventId?: string;
   headers?: Record<string, string>;
+  /**
+   * Gives up (rejects) when the answer's headers have not come within this many ms. Unset: waits as
+   * long as the connection lives. A connection the node accepted as a worker died can stay open
+   * with nobody serving it; a subscriber that reconnects around such deaths needs a deadline.
+   */
+  headersTimeoutMs?: number;
 }
 
 /** Opens `neutralService_subscribe` on `url` and reads it in the background. */
 export async function subscribe(url: string, token: string, options: SubscribeOptions = {}): Promise<Stream> {
   const abort = new AbortController();
   const params = options.params ?? { ...(options.filter && { filter: options.filter }), ...(options.after !== undefined && { after: options.after }) };
+  const headersDeadline =
+    options.headersTimeoutMs === undefined
+      ? undefined
+      : setTimeout(() => abort.abort(new Error(`no answer headers within ${options.headersTimeoutMs} ms`)), options.headersTimeoutMs);
   const response = await fetch(url, {
     method: "POST",
     headers: {
@@ -51,7 +61,7 @@ export async function subscribe(url: string, token: string, options: SubscribeOp
     },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_subscribe", params }),
     signal: abort.signal,
-  });
+  }).finally(() => clearTimeout(headersDeadline));
   const events: LiveEvent[] = [];
   const waiters = new Set<() => void>();
   let comments = 0;

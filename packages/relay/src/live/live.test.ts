@@ -90,10 +90,10 @@ describe("live delivery (neutralService_subscribe)", () => {
         for (const deadline = Date.now() + 60_000; ; ) {
           if (Date.now() > deadline) throw new Error(`resuming after ${received.length} messages: no stream within 60 s`);
           try {
-            stream = await open(relay.url, bobToken!, { lastEventId: received.at(-1) ?? "0" });
+            stream = await open(relay.url, bobToken!, { lastEventId: received.at(-1) ?? "0", headersTimeoutMs: 10_000 });
             if (stream.status === 200) return;
           } catch {
-            // the node is restarting
+            // the node is restarting, or the connection went to a worker as it died and nobody answers it
           }
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
