@@ -131,11 +131,12 @@ describe("openrpc.json", () => {
     }
   });
 
-  it("gives getInbox and getChat the params inboxFilter, limit, after, before; limit 1..100 default 20", () => {
+  it("gives getInbox and getChat the params inboxFilter, limit, after, before (the interface's, in its order), then proof (the verifiable mailbox); limit 1..100 default 20", () => {
     for (const name of ["neutralService_getInbox", "neutralService_getChat"]) {
       const m = methods.get(name)!;
-      expect(m.params.map((p) => p.name), name).toEqual(["inboxFilter", "limit", "after", "before"]);
+      expect(m.params.map((p) => p.name), name).toEqual(["inboxFilter", "limit", "after", "before", "proof"]);
       expect(m.params[1]!.schema, name).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+      expect(m.params[4]!, name).toMatchObject({ required: false, schema: { type: "object", additionalProperties: false, properties: { since: { type: "integer", minimum: 0 } } } });
     }
   });
 

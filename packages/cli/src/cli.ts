@@ -126,7 +126,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io, stre
   const before = argv.slice(0, at).filter((arg) => arg !== "--");
   const after = argv.slice(at + 1);
   const input = { args: after, io, stdout: streams.stdout, helpHint, helpText };
-  const session = (flags: OptionValues<typeof GLOBAL_OPTIONS>) => () => signIn({ flags: { url: flags.url, key: flags.key }, env, helpHint, context, addSecret });
+  const session = (flags: OptionValues<typeof GLOBAL_OPTIONS>) => () => signIn({ flags: { url: flags.url, key: flags.key, state: flags.state }, env, helpHint, context, addSecret });
 
   if (command.passThrough) return command.run({ ...input, values: {}, positionals: [], signIn: session({}) });
 

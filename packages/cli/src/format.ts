@@ -1,6 +1,6 @@
 // What the CLI prints: the stable JSON shapes and the human table. Everything that came over the
 // network (plaintexts above all: other people write them) is escaped before it reaches a terminal.
-import type { DecryptedMessage, DeliveryStatus } from "@neutral/client";
+import type { DecryptedMessage, DeliveryStatus, MailboxProblem } from "@neutral/client";
 
 /** A message as `--json` prints it. The shape is stable (see README.md, "JSON output"). */
 export interface MessageJson {
@@ -20,6 +20,8 @@ export interface MessageJson {
   status: DeliveryStatus;
   /** Only with status "failed": why, in the words of your node. */
   reason?: string;
+  /** The verifiable mailbox: whether the node's signed head proved the message (absent when nothing was proven, as for `watch`). */
+  proven?: boolean;
 }
 
 export function messageJson(message: DecryptedMessage): MessageJson {
@@ -37,6 +39,7 @@ export function messageJson(message: DecryptedMessage): MessageJson {
     problems: [...message.problems],
     status: message.status,
     ...(message.status === "failed" && { reason: message.reason ?? "" }),
+    ...(message.proven !== undefined && { proven: message.proven }),
   };
 }
 
@@ -110,8 +113,9 @@ export function otherProblems(message: DecryptedMessage): string[] {
   return message.problems.filter((problem) => !problem.startsWith("not delivered yet") && !problem.startsWith("delivery failed"));
 }
 
-/** The mark of a message: ✓ verified, … pending, ✗ otherwise (failed, or a check failed). */
+/** The mark of a message: ✓ verified (and proven, when it was asked), … pending, ✗ otherwise (failed, a check failed, not proven). */
 export function markOf(message: DecryptedMessage): string {
+  if (message.proven === false) return UNVERIFIED;
   if (message.verified) return VERIFIED;
   return message.status === "pending" && otherProblems(message).length === 0 ? PENDING : UNVERIFIED;
 }
@@ -137,7 +141,7 @@ export function tableHeader(widths: Widths): string {
  * the peer's short address, ✓ or ✗, and the text; further lines of the text, then what failed
  * verification, are indented under the text column.
  */
-export function messageRows(message: DecryptedMessage, widths: Widths): string[] {
+export function messageRows(message: DecryptedMessage, widths: Widths, unproven: readonly MailboxProblem[] = []): string[] {
   const peer = message.direction === "sent" ? message.to : message.from;
   const arrow = message.direction === "sent" ? "→" : "←";
   const mark = markOf(message);
@@ -151,11 +155,15 @@ export function messageRows(message: DecryptedMessage, widths: Widths): string[]
   if (!message.verified && (message.status === "delivered" || problems.length > 0)) {
     rows.push(`${indent}${UNVERIFIED} not verified: ${problems.map(escapeControls).join("; ") || "unknown reason"}`);
   }
+  if (message.proven === false) {
+    const why = unproven.filter((problem) => problem.id === message.id).map((problem) => escapeControls(problem.message));
+    rows.push(`${indent}${UNVERIFIED} not proven: ${why.join("; ") || "the node's head is not proven (see above)"}`);
+  }
   return rows;
 }
 
-/** A page of messages as a table with a header. */
-export function messageTable(messages: readonly DecryptedMessage[]): string[] {
+/** A page of messages as a table with a header; `unproven`: what the pages' proofs did not show (the verifiable mailbox). */
+export function messageTable(messages: readonly DecryptedMessage[], unproven: readonly MailboxProblem[] = []): string[] {
   const widths = widthsOf(messages);
-  return [tableHeader(widths), ...messages.flatMap((message) => messageRows(message, widths))];
+  return [tableHeader(widths), ...messages.flatMap((message) => messageRows(message, widths, unproven))];
 }

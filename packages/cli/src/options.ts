@@ -13,6 +13,11 @@ export const ACCOUNT_OPTIONS = {
     label: "--key KEY",
     help: ["the account's private key (default: $NEUTRAL_KEY). Prefer the variable:", "a flag shows up in `ps` and in your shell history"],
   },
+  state: {
+    type: "string",
+    label: "--state DIR",
+    help: ["this device's state: the last mailbox head it verified per account and node", "(default: $NEUTRAL_STATE, else ~/.local/state/neutral); two folders are two devices"],
+  },
 } as const satisfies OptionSpecs;
 
 export const HELP_OPTION = { help: { type: "boolean", short: "h", label: "-h, --help", help: ["this help"] } } as const satisfies OptionSpecs;

@@ -3,6 +3,7 @@
 // made from them.
 import { createNeutral, type Neutral } from "@neutral/client";
 import { CliError, UsageError, type ErrorContext } from "./errors.js";
+import { fileHeadStore, stateDir } from "./head-store.js";
 
 export const DEFAULT_URL = "http://127.0.0.1:8645";
 
@@ -17,8 +18,8 @@ export interface Session {
 }
 
 export interface SignInOptions {
-  /** The --url and --key flags, when given. */
-  flags: { url?: string | undefined; key?: string | undefined };
+  /** The --url, --key and --state flags, when given. */
+  flags: { url?: string | undefined; key?: string | undefined; state?: string | undefined };
   env: NodeJS.ProcessEnv;
   /** Where a usage error points: `neutral inbox --help`. */
   helpHint: string;
@@ -58,12 +59,13 @@ export function signIn({ flags, env, helpHint: help, context, addSecret }: SignI
   addSecret(rawKey);
   if (!PRIVATE_KEY.test(rawKey)) throw new UsageError(`${keySource} is not a private key: expected 0x followed by 64 hex digits`, help);
   const key = (rawKey.startsWith("0x") || rawKey.startsWith("0X") ? `0x${rawKey.slice(2)}` : `0x${rawKey}`) as `0x${string}`;
+  const state = stateDir(flags.state, env);
 
   return {
     url: shownUrl,
     connect() {
       try {
-        return createNeutral({ url: url.toString().replace(/\/$/, ""), account: key });
+        return createNeutral({ url: url.toString().replace(/\/$/, ""), account: key, ...(state !== undefined && { heads: fileHeadStore(state) }) });
       } catch (error) {
         if (error instanceof Error && "code" in error && error.code === "INVALID_ACCOUNT") {
           throw new CliError(`${keySource} is not a usable private key (0x followed by 64 hex digits, a valid secp256k1 key)`);

@@ -1,6 +1,8 @@
 // Test support (never built nor shipped): runs the built CLI (dist/main.js) as a child process, as a user would.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
@@ -23,7 +25,8 @@ export interface CliOptions {
 /** This process's environment without any NEUTRAL_* variable of the developer's, plus `env`. */
 export function cliEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("NEUTRAL_")));
-  const merged: NodeJS.ProcessEnv = { ...clean, NO_COLOR: "1" };
+  // The device state (verified mailbox heads) of a spawned CLI stays in the run's temp dir, never in the home folder.
+  const merged: NodeJS.ProcessEnv = { ...clean, NO_COLOR: "1", NEUTRAL_STATE: path.join(os.tmpdir(), "neutral-cli-state") };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete merged[name];
     else merged[name] = value;

@@ -40,6 +40,12 @@ export interface NeutralOptions {
    * rolls back or forks between runs.
    */
   heads?: HeadStore;
+  /**
+   * Whether reads prove themselves (the verifiable mailbox; default true): each inbox and chat page
+   * is asked with its proof, checked against the node's signed head and the last one this device
+   * verified, and each message marked `proven`. `false` reads as a node before v3 answers.
+   */
+  verify?: boolean;
 }
 
 /** Keeps the last verified mailbox head per account and node (see `NeutralOptions.heads`). */
@@ -94,6 +100,8 @@ export interface NeutralContext {
   readonly cache: SessionCache;
   /** The last mailbox heads this device verified. */
   readonly heads: HeadStore;
+  /** Reads prove themselves (`NeutralOptions.verify`). */
+  readonly verify: boolean;
 }
 
 /** A session for `options.account` with the node at `options.url`. Nothing is sent until an action needs it. */
@@ -142,5 +150,6 @@ export function createNeutralContext(options: NeutralOptions): NeutralContext {
     nodeInfo: () => info.get(() => publicClient.nodeInfo()),
     cache: { ready: lazy(), peerKeys: new Map(), homes: new Map(), homesUnsupported: false },
     heads: options.heads ?? memoryHeadStore(),
+    verify: options.verify ?? true,
   };
 }

@@ -51,6 +51,13 @@ export interface DecryptedMessage {
   verified: boolean;
   /** Why a check failed, in words; empty when verified. */
   problems: string[];
+  /**
+   * The verifiable mailbox: true when the page that served it proved it (its node's signed head,
+   * consistent with the last one this device verified, holds it at the position the node claims);
+   * false when that proof failed or was missing (the page's `mailboxProblems` say why). Undefined
+   * where nothing was proven: `verify: false`, live delivery, a message just sent.
+   */
+  proven?: boolean;
   /** The message as the node served it. */
   raw: Message;
 }

@@ -61,9 +61,13 @@ export interface Neutral {
    * is not pending resolves at once. Polls the sender's copy; see `DeliveryWaitOptions`.
    */
   waitForDelivery(message: DecryptedMessage, options?: DeliveryWaitOptions): Promise<DecryptedMessage>;
-  /** The inbox, page by page (newest first unless `after` is given). */
+  /**
+   * The inbox, page by page (newest first unless `after` is given). Each page proves itself unless
+   * `verify: false`: its messages are marked `proven`, and `mailboxProblems` says what the node's
+   * proof did not show (the verifiable mailbox).
+   */
   inbox(options?: InboxOptions): MessagePages;
-  /** The chat with `peer`, both directions, page by page. */
+  /** The chat with `peer`, both directions, page by page, proven as the inbox's pages are. */
   chat(peer: string, options?: ChatOptions): MessagePages;
   /**
    * Live delivery: the messages the filter selects (default: received), decrypted and checked like

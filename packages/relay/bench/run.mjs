@@ -6,7 +6,8 @@
 //      BENCH_ROUNDS (3 timed rounds of each SQLite relay figure, interleaved; the median is judged),
 //      BENCH_CONNECTIONS (32), BENCH_SEND_CONNECTIONS (64), BENCH_SEND_MESSAGES (6000 x BENCH_SECONDS:
 //      pre-signed per send run), BENCH_WORKERS ("1,2"), BENCH_SEND=0 to skip the send figures,
-//      BENCH_READ=0 to skip the getInbox figures (both also apply to PostgreSQL), BENCH_DEEP=0 to skip
+//      BENCH_READ=0 to skip the getInbox figures (both also apply to PostgreSQL), BENCH_PROOF=0 to skip
+//      getInbox with proofs ÷ without (the verifiable mailbox), BENCH_DEEP=0 to skip
 //      the deep page, BENCH_BASELINE=0 to skip the bare node:http baselines,
 //      BENCH_POSTGRES=0 to skip the PostgreSQL figures (bench/postgres.mjs), BENCH_POSTGRES_REPLICAS ("1,2"),
 //      BENCH_RELAY_NODE_ARGS (node flags of the relays), BENCH_VERBOSE (the relays' stderr).
@@ -199,19 +200,32 @@ async function main() {
   log("tokens: signing one SIWE token per user");
   const people = users(USERS);
   const tokens = people.map((u) => token(u));
-  const inboxBodies = people.map((_, i) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "neutralService_getInbox", params: [{}, LIMIT] })));
   const readSlices = slices(USERS);
-  const inboxRequest = (i) => ({ headers: jsonHeaders(tokens[i]), body: inboxBodies[i] });
-  /** A random user of the connection's slice. */
-  const readRequest = (slot) => {
-    const list = readSlices[slot % readSlices.length];
-    return inboxRequest(list[Math.floor(Math.random() * list.length)]);
+  /**
+   * A read load of one body per user: `next`, a random user of the connection's slice; `warm`, the
+   * warm-up, each user of the connection's slice once, in order.
+   */
+  const readLoad = (bodies) => {
+    const request = (i) => ({ headers: jsonHeaders(tokens[i]), body: bodies[i] });
+    return {
+      next: (slot) => {
+        const list = readSlices[slot % readSlices.length];
+        return request(list[Math.floor(Math.random() * list.length)]);
+      },
+      warm: (slot, state) => {
+        const list = readSlices[slot % readSlices.length];
+        state.warmed ??= 0;
+        return state.warmed < list.length ? request(list[state.warmed++]) : undefined;
+      },
+    };
   };
-  /** Warm-up: each user of the connection's slice once, in order. */
-  const readWarm = (slot, state) => {
-    const list = readSlices[slot % readSlices.length];
-    state.warmed ??= 0;
-    return state.warmed < list.length ? inboxRequest(list[state.warmed++]) : undefined;
+  const inboxBody = (i, params) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "neutralService_getInbox", params }));
+  const { next: readRequest, warm: readWarm } = readLoad(people.map((_, i) => inboxBody(i, [{}, LIMIT])));
+  // getInbox with and without `proof` (the verifiable mailbox), the same page by name: the warm-up
+  // visits every user once, so the heads are signed then and the timed window measures the proofs.
+  const pairedReads = {
+    plain: readLoad(people.map((_, i) => inboxBody(i, { inboxFilter: {}, limit: LIMIT }))),
+    proof: readLoad(people.map((_, i) => inboxBody(i, { inboxFilter: {}, limit: LIMIT, proof: {} }))),
   };
 
   // The baseline's payload: a real 20-message page of this store, as the relay would answer it.
@@ -252,6 +266,7 @@ async function main() {
   // the median round and every round's ratio.
   const none = { perSecond: NaN, p50: NaN, p99: NaN, serverCores: NaN, clientCores: NaN, machineCores: NaN };
   const readRounds = Object.fromEntries(WORKERS.map((workers) => [workers, []]));
+  const proofRounds = [];
   let deepFigures;
   for (let round = 0; round < (envOn("BENCH_READ") ? ROUNDS : 0); round++) {
     for (const workers of WORKERS) {
@@ -261,6 +276,20 @@ async function main() {
       await checkInbox(relay.url, people, tokens);
       const result = await load({ url: relay.url, warm: readWarm, next: readRequest, duration: SECONDS, server: relay });
       const memory = { bytes: relay.rss(), each: relay.rssEach(), pss: relay.pss(), processes: relay.pids().length };
+      if (envOn("BENCH_PROOF") && workers === WORKERS[0]) {
+        // Plain and proven in turn on the same relay, their order swapped every round. An error is
+        // HTTP 200 too: one proven page is checked first.
+        const probe = await fetch(relay.url, { method: "POST", ...pairedReads.proof.warm(0, {}) }).then((response) => response.json());
+        if (!probe.result?.[0]?.proof?.head || probe.result[0].proof.positions.length < probe.result[0].data.length) {
+          throw new Error(`getInbox with proof answered ${JSON.stringify(probe).slice(0, 300)}`);
+        }
+        const pair = {};
+        for (const kind of round % 2 === 0 ? ["plain", "proof"] : ["proof", "plain"]) {
+          log(`relay: --workers ${workers}, getInbox by name, ${kind === "proof" ? "with" : "without"} proof (round ${round + 1} of ${ROUNDS})`);
+          pair[kind] = await load({ url: relay.url, ...pairedReads[kind], duration: SECONDS, server: relay });
+        }
+        proofRounds.push({ ...pair, ratio: pair.proof.perSecond / pair.plain.perSecond, rss: relay.rss() });
+      }
       if (!deepFigures && envOn("BENCH_DEEP")) deepFigures = await deepPages(relay.url, people[0], tokens[0], reader);
       await relay.stop();
       // The issue's baseline is one bare node:http process; a baseline with as many processes as the
@@ -287,6 +316,23 @@ async function main() {
         `CPU cores busy server/load generator/other processes: relay ${cores(result)}, baseline ${cores(base)}` +
         (same ? `; beside a ${workers}-process bare baseline (${fmt(same.perSecond)} req/s): ${(result.perSecond / same.perSecond).toFixed(2)}` : ""),
       measured: measured(`${fmt(result.perSecond)} req/s`, summary),
+    });
+  }
+  if (proofRounds.length > 0) {
+    const summary = medianRound(proofRounds, (run) => run.ratio);
+    const { proof, plain } = summary.run;
+    const failed = proofRounds.reduce((total, run) => total + run.proof.bad + run.plain.bad, 0);
+    verdict({
+      name: `getInbox with proofs, --workers ${WORKERS[0]} (the verifiable mailbox)`,
+      figure: `${fmt(proof.perSecond)} req/s, p50 ${ms(proof.p50)}, p99 ${ms(proof.p99)}${failed ? ` (${failed} FAILED)` : ""}`,
+      baseline: `the same pages without proof, same relay, same round: ${fmt(plain.perSecond)} req/s, p50 ${ms(plain.p50)}, p99 ${ms(plain.p99)}`,
+      ratio: roundsText(summary),
+      target: ">= 0.85",
+      pass: summary.ratio >= 0.85 && !failed,
+      note:
+        "params by name {inboxFilter: {}, limit: 20[, proof: {}]}; every head signed in the warm-up (an unchanged log is not signed again); " +
+        `relay RSS after both loads, largest round: ${fmt(Math.max(...proofRounds.map((run) => run.rss)) / 1024 / 1024, 1)} MB`,
+      measured: measured(`${fmt(proof.perSecond)} req/s`, summary),
     });
   }
   await reader.close();

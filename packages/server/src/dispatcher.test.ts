@@ -49,7 +49,8 @@ describe("params", () => {
     [[{}, 20, "01"], "after", "must match"],
     [[{}, 20, 5], "after", "must be string"],
     [{ inboxFiltr: {} }, "inboxFiltr", "is not a param"],
-    [[{}, 20, "1", "2", "extra"], "params", "at most 4 positional params"],
+    [[{}, 20, "1", "2", "extra"], "proof", "must be object"],
+    [[{}, 20, "1", "2", {}, "extra"], "params", "at most 5 positional params"],
   ])("rejects %j naming %s", async (params, field, reason) => {
     const { call, calls } = setup();
     const response = (await call(req("neutralService_getInbox", params))) as { error: { code: number; message: string; data: { field: string } } };

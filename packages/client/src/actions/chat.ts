@@ -24,5 +24,5 @@ export function chat(context: NeutralContext, peer: string, options: ChatOptions
     ...(options.until !== undefined && { until: options.until }),
     ...(options.folder !== undefined && { folder: options.folder }),
   };
-  return pages(context, (cursor, call) => context.client.getChat({ inboxFilter, ...walkParams(options), ...cursor }, call), options);
+  return pages(context, (cursor, call, proof) => context.client.getChat({ inboxFilter, ...walkParams(options), ...cursor, ...(proof && { proof }) }, call), options);
 }

@@ -29,5 +29,5 @@ export function inbox(context: NeutralContext, options: InboxOptions = {}): Inbo
     ...(options.until !== undefined && { until: options.until }),
     ...(options.folder !== undefined && { folder: options.folder }),
   };
-  return pages(context, (cursor, call) => context.client.getInbox({ inboxFilter, ...walkParams(options), ...cursor }, call), options);
+  return pages(context, (cursor, call, proof) => context.client.getInbox({ inboxFilter, ...walkParams(options), ...cursor, ...(proof && { proof }) }, call), options);
 }

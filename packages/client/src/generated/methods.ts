@@ -11,7 +11,7 @@ import type * as T from "./types.js";
 export function getInboxRequest(params: T.GetInboxParams = {}): RpcRequest<T.GetInboxResult> {
   return {
     method: "neutralService_getInbox",
-    params: positionalParams(params, ["inboxFilter", "limit", "after", "before"]),
+    params: positionalParams(params, ["inboxFilter", "limit", "after", "before", "proof"]),
     unwrap: true,
   };
 }
@@ -35,7 +35,7 @@ export function getInbox(client: RpcClient, params: T.GetInboxParams = {}, optio
 export function getChatRequest(params: T.GetChatParams = {}): RpcRequest<T.GetChatResult> {
   return {
     method: "neutralService_getChat",
-    params: positionalParams(params, ["inboxFilter", "limit", "after", "before"]),
+    params: positionalParams(params, ["inboxFilter", "limit", "after", "before", "proof"]),
     unwrap: true,
   };
 }

@@ -1,10 +1,12 @@
 // The walk behind `inbox()` and `chat()`: page after page from a cursor, each decoded.
 import type { NeutralContext } from "../context.js";
-import type { Message } from "../generated/types.js";
+import type { MailboxHead, MailboxProof, Message, ProofRequest } from "../generated/types.js";
+import type { MailboxProblem } from "../mailbox-proof.js";
 import type { DecryptedMessage } from "../messages.js";
 import type { CallOptions } from "../rpc.js";
 import { authed } from "./authed.js";
 import { decodeAll } from "./decode.js";
+import { pageProver } from "./page-proof.js";
 import { messagingKey } from "./ready.js";
 
 export interface PageOptions extends CallOptions {
@@ -21,6 +23,10 @@ export interface MessagePage {
   messages: DecryptedMessage[];
   /** No further message in the walk's direction. */
   end: boolean;
+  /** The node's signed head the page was proven against (with `verify`, the default). */
+  head?: MailboxHead;
+  /** What the page's proof failed to show, each naming its kind and position; empty when every message is proven or nothing was checked. */
+  mailboxProblems: MailboxProblem[];
 }
 
 /** Pages, for `for await`; `messages()` iterates the messages of every page instead. */
@@ -29,7 +35,8 @@ export interface MessagePages extends AsyncIterable<MessagePage> {
 }
 
 export type PageCursor = { after?: string; before?: string };
-export type FetchPage = (cursor: PageCursor, call: CallOptions) => Promise<{ data: Message[]; end: boolean; cursor?: string }>;
+/** Fetches one page; `proof` is the page's `proof` param, absent when the reads do not prove themselves. */
+export type FetchPage = (cursor: PageCursor, call: CallOptions, proof: ProofRequest | undefined) => Promise<{ data: Message[]; end: boolean; cursor?: string; proof?: MailboxProof }>;
 
 /** The page size of a walk, as the methods' params. */
 export const walkParams = (walk: PageOptions) => ({ ...(walk.limit !== undefined && { limit: walk.limit }) });
@@ -39,12 +46,19 @@ export function pages(context: NeutralContext, fetchPage: FetchPage, walk: PageO
   const call: CallOptions = { ...(walk.signal && { signal: walk.signal }), ...(walk.timeoutMs !== undefined && { timeoutMs: walk.timeoutMs }) };
   async function* iterate(): AsyncGenerator<MessagePage> {
     await messagingKey(context);
+    const prover = context.verify ? await pageProver(context) : undefined;
     const forwards = walk.after !== undefined;
     let cursor: PageCursor = { ...(walk.after !== undefined && { after: walk.after }), ...(walk.before !== undefined && { before: walk.before }) };
     for (;;) {
-      const page = await authed(context, () => fetchPage(cursor, call));
+      const page = await authed(context, () => (prover ? prover.fetch((proof) => fetchPage(cursor, call, proof)) : fetchPage(cursor, call, undefined)));
       const messages = await decodeAll(context, page.data);
-      yield { messages, end: page.end };
+      if (!prover) {
+        yield { messages, end: page.end, mailboxProblems: [] };
+      } else {
+        const { head, problems, proven } = await prover.check(page);
+        for (const message of messages) message.proven = proven.get(message.id) ?? false;
+        yield { messages, end: page.end, ...(head && { head }), mailboxProblems: problems };
+      }
       // A page that stopped early (a sparse time filter, the node's answer budget) may be short or
       // empty; `cursor`, when given, is where the walk goes on.
       const next = page.cursor ?? page.data.at(-1)?.id;

@@ -3,7 +3,7 @@
 // read account is kept in memory (per process: another worker signs its own, for the same root).
 import { mailboxHeadDigest, toHex, type Hex } from "@neutral/protocol";
 import type { MessageStore } from "../storage/store.js";
-import { LogTree, storeLogHashes } from "./tree.js";
+import { FrozenSubtrees, LogTree, storeLogHashes, TILE_HEIGHT } from "./tree.js";
 
 /** A head as the wire carries it: every hex field lowercase. */
 export interface SignedHead {
@@ -32,6 +32,8 @@ export class MailboxHeads {
   private readonly kept: number;
   /** The last head signed per account, least recently read first. */
   private readonly last = new Map<string, SignedHead>();
+  /** Whole subtrees' roots, which never change: a page's proofs hash only what is new since. */
+  private readonly frozen = new FrozenSubtrees();
 
   constructor(private readonly options: MailboxHeadsOptions) {
     this.kept = options.kept ?? HEADS_KEPT;
@@ -44,7 +46,7 @@ export class MailboxHeads {
   async current(account: string): Promise<{ head: SignedHead; tree: LogTree }> {
     const { store, sign, now } = this.options;
     const size = await store.logSize(account);
-    const tree = new LogTree(storeLogHashes(store, account));
+    const tree = new LogTree(storeLogHashes(store, account), TILE_HEIGHT, this.frozen.of(account));
     const last = this.last.get(account);
     this.last.delete(account);
     let head: SignedHead;

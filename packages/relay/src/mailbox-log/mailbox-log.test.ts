@@ -3,6 +3,7 @@
 // as a client would (the node's own tree code is not used to check it).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashTypedData, recoverTypedDataAddress, type Hex } from "viem";
+import { generatePrivateKey } from "viem/accounts";
 import {
   EIP712_DOMAIN,
   EIP712_TYPES,
@@ -179,5 +180,125 @@ describe("neutralService_getProof and neutralService_getLog", () => {
     expect(after.size).toBe(before.size + 1);
     expect(after.timestamp).toBeGreaterThanOrEqual(before.timestamp);
     expect(after.root).not.toBe(before.root);
+  });
+});
+
+interface ProvenPage {
+  data: WireMessage[];
+  end: boolean;
+  cursor?: string;
+  proof: { head: Head; positions: (Position & { proof: string[] })[]; consistency?: string[] };
+}
+
+/** Every check a client makes of a page that proves itself: the node's head, each copy's leaf at its position, in the head's tree. */
+async function expectProven(account: TestWallet, page: ProvenPage, by: InProcessNode = node): Promise<void> {
+  const { head, positions } = page.proof;
+  expect((await signerOf(head)).toLowerCase()).toBe(by.address);
+  expect(head.account).toBe(account.address);
+  const byId = new Map(page.data.map((message) => [message.id, message]));
+  const copies = page.data.flatMap((message) => [...(message.to === account.address ? ["received"] : []), ...(message.from === account.address ? ["sent"] : [])].map((role) => `${message.id}/${role}`));
+  expect(positions.map((position) => `${position.id}/${position.role}`).sort()).toEqual(copies.sort());
+  for (const position of positions) {
+    expect(position.leafHash).toBe(leafOf(account, byId.get(position.id)!, position.seq, position.role));
+    verifyMerkleInclusion(position.seq - 1, head.size, fromHex(position.leafHash), position.proof.map(fromHex), fromHex(head.root));
+  }
+}
+
+describe("reads that prove themselves (getInbox and getChat with `proof`)", () => {
+  it("a page asked with `proof` comes with the node's head, every copy on it proven, and the consistency proof from `since`; without it, no proof", { timeout: 60_000 }, async () => {
+    const dave = wallet(generatePrivateKey());
+    tokens.set(dave, await dave.token({ domain: node.domain }));
+    await send(alice, dave, "0e01");
+    const first = (await rpc(dave, "neutralService_getInbox", { proof: {} })).result[0] as ProvenPage;
+    await expectProven(dave, first);
+    expect(first.proof.head.size).toBe(1);
+    expect(first.proof.consistency).toBeUndefined();
+
+    await send(dave, alice, "0e02");
+    await send(dave, dave, "0e03");
+    const all = (await rpc(dave, "neutralService_getInbox", [{ direction: "all" }, 100, undefined, undefined, { since: first.proof.head.size }])).result[0] as ProvenPage;
+    expect(all.data).toHaveLength(3);
+    await expectProven(dave, all);
+    expect(all.proof.positions).toHaveLength(4); // the message to himself: received and sent
+    verifyMerkleConsistency(first.proof.head.size, all.proof.head.size, fromHex(first.proof.head.root), fromHex(all.proof.head.root), all.proof.consistency!.map(fromHex));
+
+    const chat = (await rpc(dave, "neutralService_getChat", { inboxFilter: { chat: alice.address }, proof: { since: 4 } })).result[0] as ProvenPage;
+    expect(chat.data).toHaveLength(2);
+    await expectProven(dave, chat);
+    expect(chat.proof.consistency).toEqual([]);
+
+    const plain = (await rpc(dave, "neutralService_getInbox", [])).result[0] as ProvenPage;
+    expect(plain.data).toHaveLength(2);
+    expect(plain).not.toHaveProperty("proof");
+  });
+
+  it("refuses a `proof.since` past the log (naming proof.since and the size) and a `proof` that is not a ProofRequest", { timeout: 30_000 }, async () => {
+    const erin = wallet(generatePrivateKey());
+    tokens.set(erin, await erin.token({ domain: node.domain }));
+    await send(alice, erin, "0f01");
+    const past = await rpc(erin, "neutralService_getInbox", { proof: { since: 2 } });
+    expect(past.error).toEqual({ code: -32602, message: "Invalid params: proof.since (2) is past the log's size (1)", data: { field: "proof.since", size: 1 } });
+    expect((await rpc(erin, "neutralService_getChat", { inboxFilter: { chat: alice.address }, proof: { since: 2 } })).error).toMatchObject({ code: -32602, data: { field: "proof.since" } });
+    for (const proof of [true, { since: -1 }, { since: 1.5 }, { since: "1" }, { until: 1 }]) {
+      expect((await rpc(erin, "neutralService_getInbox", { proof })).error, JSON.stringify(proof)).toMatchObject({ code: -32602 });
+    }
+  });
+});
+
+describe("a page's proof within the answer budget (maxResponseBytes)", () => {
+  const BUDGET = 4096;
+  let small: InProcessNode;
+  beforeAll(async () => {
+    small = await startNode({ args: ["--max-response-bytes", String(BUDGET)] });
+  }, 60_000);
+  afterAll(() => small.stop());
+
+  /** Bytes of a page's messages and proof, as the node counts them against the budget (give or take a few commas). */
+  const bytesOf = (page: Pick<ProvenPage, "data" | "proof">) => JSON.stringify(page.data).length + JSON.stringify(page.proof).length;
+
+  it("a page stops where its next message and that message's positions would outgrow the budget; walking on proves every message once", { timeout: 60_000 }, async () => {
+    const frank = wallet(generatePrivateKey());
+    const token = await frank.token({ domain: small.domain });
+    const senderToken = await alice.token({ domain: small.domain });
+    const ask = async (params: unknown) => (await call(small.url, "neutralService_getInbox", params, token)).body.result[0] as ProvenPage;
+    const sent: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const signed = await alice.sign({ to: frank.address, message: `${(16 + i).toString(16)}`.padEnd(200, "a") });
+      sent.push(((await call(small.url, "neutralService_sendMessage", [signed], senderToken)).body.result[0] as WireMessage).id);
+    }
+    const pages: ProvenPage[] = [];
+    for (let after = "0"; ; ) {
+      const page = await ask([{}, 12, after, undefined, {}]);
+      expect(page.data.length).toBeGreaterThanOrEqual(1);
+      expect(bytesOf(page)).toBeLessThanOrEqual(BUDGET + 16);
+      await expectProven(frank, page, small);
+      pages.push(page);
+      if (page.end) break;
+      after = page.data.at(-1)!.id;
+    }
+    expect(pages.flatMap((page) => page.data.map((message) => message.id))).toEqual(sent);
+    expect(pages.length).toBeGreaterThan(1);
+    // Each page that stopped early stopped at the budget: one more message, with its position, would not have fit.
+    for (let i = 0; i + 1 < pages.length; i++) {
+      const next = pages[i + 1]!;
+      const grown = { data: [...pages[i]!.data, next.data[0]!], proof: { ...pages[i]!.proof, positions: [...pages[i]!.proof.positions, next.proof.positions[0]!] } };
+      expect(bytesOf(grown)).toBeGreaterThan(BUDGET - 16);
+    }
+    // Without the proof, pages hold more.
+    expect((await ask([{}, 12, "0"])).data.length).toBeGreaterThan(pages[0]!.data.length);
+  });
+
+  it("a message that outgrows the budget with its proof is still served, alone on its page", { timeout: 30_000 }, async () => {
+    const grace = wallet(generatePrivateKey());
+    const token = await grace.token({ domain: small.domain });
+    const senderToken = await alice.token({ domain: small.domain });
+    for (const body of ["ab".repeat(1900), "cd".repeat(1900)]) {
+      await call(small.url, "neutralService_sendMessage", [await alice.sign({ to: grace.address, message: body })], senderToken);
+    }
+    const page = (await call(small.url, "neutralService_getInbox", [{}, 10, "0", undefined, {}], token)).body.result[0] as ProvenPage;
+    expect(page.data).toHaveLength(1);
+    expect(page.end).toBe(false);
+    expect(bytesOf(page)).toBeGreaterThan(BUDGET);
+    await expectProven(grace, page, small);
   });
 });

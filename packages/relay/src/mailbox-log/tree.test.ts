@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { merkleConsistencyProof, merkleInclusionProof, merkleRoot, toHex, verifyMerkleConsistency, verifyMerkleInclusion } from "@neutral/protocol";
-import { LogTree, TILE_HEIGHT, type LogHashes } from "./tree.js";
+import { CHUNK, FrozenSubtrees, LogTree, TILE_HEIGHT, type LogHashes } from "./tree.js";
 
 /** An in-memory log of `leaves`: tiles of every level for `tileHeight`, each kept unless `keep` says no; counts what is read. */
 function memoryLog(leaves: Uint8Array[], tileHeight: number, keep: (level: number, index: number) => boolean = () => true) {
@@ -89,8 +89,9 @@ describe("LogTree: roots and proofs from leaves and tiles", () => {
     const before = { ...reads };
     const proof = await new LogTree(hashes).inclusionProof(12_345, size);
     verifyMerkleInclusion(12_345, size, leaves[12_345]!, proof, merkleRoot(leaves));
-    // The path's siblings below a tile (255 leaves at most) and the log's unfinished last tile (112 here).
-    expect(reads.leaves - before.leaves).toBe(255 + 112);
+    // The block of 256 leaves the position is in (its siblings below a tile are hashed from it) and
+    // the log's unfinished last tile (112 here).
+    expect(reads.leaves - before.leaves).toBe(256 + 112);
     expect(reads.tiles - before.tiles).toBeLessThanOrEqual(3 * 256);
   });
 
@@ -106,5 +107,46 @@ describe("LogTree: roots and proofs from leaves and tiles", () => {
     await tree.inclusionProof(0, 1000);
     await tree.root(1000);
     expect(reads.calls - afterRoot).toBe(first);
+  });
+
+  it("keeps whole subtrees' roots across tree objects (requests): a later one, on a longer log, reads only the chunks it has not hashed and proves the same", async () => {
+    const leaves = leavesOf(260);
+    const frozen = new FrozenSubtrees();
+    const { hashes, reads } = memoryLog(leaves, TILE_HEIGHT);
+    const first = new LogTree(hashes, TILE_HEIGHT, frozen.of("0xaa"));
+    for (const index of [180, 195, 199]) await first.inclusionProof(index, 200);
+    const cold = reads.leaves;
+    expect(cold).toBe(200); // every chunk of the 200 positions, once
+    // The next request, the log grown to 260: the whole subtrees of the first 200 are kept.
+    const before = reads.leaves;
+    const second = new LogTree(hashes, TILE_HEIGHT, frozen.of("0xaa"));
+    for (const index of [180, 195, 199, 259]) {
+      const proof = await second.inclusionProof(index, 260);
+      expect(hexes(proof)).toEqual(hexes(merkleInclusionProof(leaves.slice(0, 260), index)));
+    }
+    // Chunks 11 and 12 again (the siblings of 180 and 195 below CHUNK; chunk 12 had 8 positions in
+    // the tree of 200, 16 now), 13 to 15 (new) and the last one, 256–259: the whole subtrees of the
+    // first 192 positions are kept.
+    expect(reads.leaves - before).toBe(2 * CHUNK + 3 * CHUNK + 4);
+    expect(toHex(await second.root(260))).toBe(toHex(merkleRoot(leaves)));
+    // Another account's roots are its own.
+    const other = memoryLog(leavesOf(200), TILE_HEIGHT);
+    const third = new LogTree(other.hashes, TILE_HEIGHT, frozen.of("0xbb"));
+    await third.root(200);
+    expect(other.reads.leaves).toBe(200);
+  });
+
+  it("keeps at most its bound of roots, the least recently used dropped first", async () => {
+    const frozen = new FrozenSubtrees(3);
+    const roots = frozen.of("0xaa");
+    const hash = (n: number) => new Uint8Array(32).fill(n);
+    roots.set(0, 16, hash(1));
+    roots.set(16, 16, hash(2));
+    roots.set(0, 32, hash(3));
+    expect(roots.get(0, 16)).toEqual(hash(1)); // used: now the most recent
+    roots.set(32, 16, hash(4));
+    expect(frozen.size).toBe(3);
+    expect(roots.get(16, 16)).toBeUndefined();
+    expect([roots.get(0, 16), roots.get(0, 32), roots.get(32, 16)]).toEqual([hash(1), hash(3), hash(4)]);
   });
 });

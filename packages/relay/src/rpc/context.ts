@@ -8,6 +8,7 @@ import type { Secp256k1 } from "../crypto/secp256k1.js";
 import type { Federation } from "../federation/index.js";
 import type { StorageQuotas } from "../limits/storage-quotas.js";
 import type { Subscriptions } from "../live/subscriptions.js";
+import { MailboxHeads } from "../mailbox-log/heads.js";
 import type { MessageStore, PageQuery } from "../storage/store.js";
 
 /** Who made a request: the account a verified token names, or for a node-to-node method the calling peer. */
@@ -59,14 +60,18 @@ export interface Rpc extends ServiceOptions {
   nodeAddress: string;
   /** How long after its timestamp a message may still arrive (config.ts `arrivalWindowMs`). */
   arrivalWindow: number;
+  /** The mailbox heads this process signs (the verifiable mailbox), shared by every read that proves itself. */
+  heads: MailboxHeads;
 }
 
 export function rpcOf(options: ServiceOptions): Rpc {
+  const now = options.now ?? Date.now;
   return {
     ...options,
-    now: options.now ?? Date.now,
+    now,
     nodeAddress: options.curve.addressOf(options.nodeKey),
     arrivalWindow: arrivalWindowMs({ federation: options.delivery, limits: options.limits }),
+    heads: new MailboxHeads({ store: options.store, sign: (digest) => options.curve.sign(digest, options.nodeKey), now }),
   };
 }
 

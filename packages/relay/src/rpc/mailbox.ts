@@ -1,11 +1,12 @@
 // Reading a mailbox: getInbox, getChat (seeds/README.md §5), and the live stream of the same
 // selections (neutralService_subscribe).
 import { budgetSpentError, ErrorCode, RpcError, rawJson, type ResponseBudget } from "@neutral/server";
-import type { Handlers, InboxFilter } from "@neutral/server/neutral-service";
+import type { Handlers, InboxFilter, ProofRequest } from "@neutral/server/neutral-service";
 import { MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import type { StreamSelection } from "../live/subscriptions.js";
 import { cursorValue, fitPageBytes, type MailboxRange, type Page, type PageQuery } from "../storage/store.js";
 import { pageBounds, type RelayContext, type Rpc } from "./context.js";
+import { proveCopies } from "./mailbox-log.js";
 
 /** The ranges of a mailbox that `getInbox`'s filter selects (seeds/README.md §5). */
 export function inboxRanges(owner: string, filter: InboxFilter): MailboxRange[] {
@@ -50,32 +51,53 @@ function walkOf({ after, before, limit }: Walk): Pick<PageQuery, "after" | "befo
 }
 
 /**
- * A page's `data`, `end` and `cursor` members, within what is left of the request's answer budget
- * (seeds/README.md §5, openrpc.json `maxResponseBytes`). Another entry of the batch may have spent some
- * of it while this page was being read: it is cut again to what is left now, and counted.
+ * A page's `data`, `end` and `cursor` members, and its `proof` when the request asked for one,
+ * within what is left of the request's answer budget (seeds/README.md §5, openrpc.json
+ * `maxResponseBytes`). Another entry of the batch may have spent some of it while this page was
+ * being read: it is cut again to what is left now, and counted. The proof counts too: its head and
+ * consistency proof are the same whatever the page holds, and each message brings its positions, so
+ * a page that does not fit with its proof loses messages from its end (at least one stays).
  */
-function pageMembers(page: Page, budget: ResponseBudget | undefined): string {
+async function pageMembers(rpc: Rpc, owner: string, page: Page, budget: ResponseBudget | undefined, proof: ProofRequest | undefined): Promise<string> {
   let fitted = page;
   if (budget) {
     if (budget.remaining <= 0) throw budgetSpentError(budget.limit);
     fitted = fitPageBytes(page, budget.remaining);
   }
-  const data = fitted.messages.map((message) => message.json).join(",");
-  budget?.spend(data.length);
-  return `"data":[${data}],"end":${fitted.end}${fitted.resumeAt !== undefined ? `,"cursor":"${fitted.resumeAt}"` : ""}`;
+  let messages = fitted.messages.map((message) => message.json);
+  let proofMember = "";
+  if (proof !== undefined) {
+    const proven = await proveCopies(rpc, owner, fitted.messages.map((message) => message.id), proof.since, "proof.since");
+    const head = `"head":${JSON.stringify(proven.head)}`;
+    const consistency = proven.consistency === undefined ? "" : `,"consistency":${JSON.stringify(proven.consistency)}`;
+    // Each message's bytes on the page: its JSON and its positions' (with their commas).
+    const positionsOf = fitted.messages.map((message) => proven.positions.filter((position) => position.id === String(message.id)).map((position) => JSON.stringify(position)));
+    const bytesOf = messages.map((json, i) => json.length + 1 + positionsOf[i]!.reduce((sum, position) => sum + position.length + 1, 0));
+    let bytes = `,"proof":{,"positions":[]}`.length + head.length + consistency.length + bytesOf.reduce((sum, n) => sum + n, 0);
+    let count = messages.length;
+    for (; budget && count > 1 && bytes > budget.remaining; count--) bytes -= bytesOf[count - 1]!;
+    if (count < messages.length) {
+      messages = messages.slice(0, count);
+      fitted = { messages: fitted.messages.slice(0, count), end: false };
+    }
+    proofMember = `,"proof":{${head},"positions":[${positionsOf.slice(0, count).flat().join(",")}]${consistency}}`;
+  }
+  const data = messages.join(",");
+  budget?.spend(data.length + proofMember.length);
+  return `"data":[${data}],"end":${fitted.end}${fitted.resumeAt !== undefined ? `,"cursor":"${fitted.resumeAt}"` : ""}${proofMember}`;
 }
 
 export function mailboxHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_getInbox" | "neutralService_getChat" | "neutralService_subscribe"> {
   const { store } = rpc;
   return {
-    async neutralService_getInbox({ inboxFilter, ...walk }, { auth, responseBudget }) {
+    async neutralService_getInbox({ inboxFilter, proof, ...walk }, { auth, responseBudget }) {
       const owner = auth.address;
       const ranges = inboxRanges(owner, inboxFilter);
       const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...pageBounds(rpc, responseBudget) });
-      return rawJson(`{"address":"${owner}",${pageMembers(page, responseBudget)}}`);
+      return rawJson(`{"address":"${owner}",${await pageMembers(rpc, owner, page, responseBudget, proof)}}`);
     },
 
-    async neutralService_getChat({ inboxFilter, ...walk }, { auth, responseBudget }) {
+    async neutralService_getChat({ inboxFilter, proof, ...walk }, { auth, responseBudget }) {
       const owner = auth.address;
       const peer = inboxFilter.chat?.toLowerCase() ?? (await store.latestPeer(owner));
       if (peer === undefined) {
@@ -83,7 +105,7 @@ export function mailboxHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutral
       }
       const ranges = chatRanges(peer, inboxFilter.folder);
       const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...pageBounds(rpc, responseBudget) });
-      return rawJson(`{"id":"${peer}",${pageMembers(page, responseBudget)}}`);
+      return rawJson(`{"id":"${peer}",${await pageMembers(rpc, owner, page, responseBudget, proof)}}`);
     },
 
     neutralService_subscribe({ filter, after }, context) {

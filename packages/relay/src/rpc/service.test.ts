@@ -471,7 +471,8 @@ describe("neutralService_getInbox and neutralService_getChat", () => {
     ["a bad from", [{ from: "alice" }], "inboxFilter.from"],
     ["a negative since", [{ since: -1 }], "inboxFilter.since"],
     ["an unknown param", { inboxFilter: {}, page: 2 }, "page"],
-    ["too many positional params", [{}, 20, "1", "2", "3"], "params"],
+    ["a proof that is not a ProofRequest", [{}, 20, "1", "2", "3"], "proof"],
+    ["too many positional params", [{}, 20, "1", "2", {}, "3"], "params"],
   ])("getInbox: -32602 for %s, naming %s", async (_name, params, field) => {
     const error = await node.fails("neutralService_getInbox", params, bob.address);
     expect(error.code).toBe(-32602);

@@ -303,9 +303,18 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     "SELECT t.idx, t.hash FROM log_accounts AS a JOIN log_tiles AS t ON t.account = a.n WHERE a.address = ? AND t.level = ? AND t.idx >= ? AND t.idx < ? ORDER BY t.idx",
   );
   // A copy's position (mailbox.seq) and its log entry; one received copy is in the inbox or the requests folder.
-  const copyPosition = db.prepare<[Buffer, number, number], LogRow>(
-    "SELECT l.seq, l.id, l.role, l.leaf FROM mailbox AS b JOIN log_accounts AS a ON a.address = b.owner JOIN mailbox_log AS l ON l.account = a.n AND l.seq = b.seq WHERE b.owner = ? AND b.side = ? AND b.id = ?",
-  );
+  // The positions of an owner's copies of `count` messages, in one statement (prepared once per count).
+  const copyPositions = new Map<number, Database.Statement<(Buffer | number)[], LogRow>>();
+  const copyPositionsOf = (count: number) => {
+    let statement = copyPositions.get(count);
+    if (statement === undefined) {
+      statement = db.prepare<(Buffer | number)[], LogRow>(
+        `SELECT l.seq, l.id, l.role, l.leaf FROM mailbox AS b JOIN log_accounts AS a ON a.address = b.owner JOIN mailbox_log AS l ON l.account = a.n AND l.seq = b.seq WHERE b.owner = ? AND b.side IN (${SIDE.received}, ${SIDE.requests}, ${SIDE.sent}) AND b.id IN (${Array.from({ length: count }, () => "?").join(", ")})`,
+      );
+      copyPositions.set(count, statement);
+    }
+    return statement;
+  };
   const lastPosition = db
     .prepare<[Buffer], number>("SELECT l.seq FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n WHERE a.address = ? ORDER BY l.seq DESC LIMIT 1")
     .pluck();
@@ -493,15 +502,17 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
 
     async positions(owner, ids) {
       if (closed) throw new StoreClosedError();
-      const key = addressBytes(owner);
-      const entries: LogEntry[] = [];
-      for (const id of ids) {
-        const received = copyPosition.get(key, SIDE.received, id) ?? copyPosition.get(key, SIDE.requests, id);
-        if (received) entries.push(logEntryOf(received));
-        const sent = copyPosition.get(key, SIDE.sent, id);
-        if (sent) entries.push(logEntryOf(sent));
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return [];
+      const copies = new Map<number, LogEntry[]>();
+      for (const entry of copyPositionsOf(unique.length).all(addressBytes(owner), ...unique).map(logEntryOf)) {
+        const both = copies.get(entry.id);
+        if (both === undefined) copies.set(entry.id, [entry]);
+        else if (entry.role === "received") both.unshift(entry);
+        else both.push(entry);
       }
-      return entries;
+      // In the order of `ids`, a message's received copy before its sent one (to oneself: both).
+      return ids.flatMap((id) => copies.get(id) ?? []);
     },
 
     async logTiles(owner, level, from, to) {

@@ -8,7 +8,8 @@ import type { SharedStore } from "./stores.js";
 
 /** One test per view the service pages (getInbox, getChat): three writers append while a reader walks forward. */
 export function forwardWalkTests(area: SharedStore): void {
-  const WALK_MS = 2500;
+  /** How long the writers write while the reader walks, at least (MIN_ROUNDS is what gives every view its messages). */
+  const WALK_MS = 1000;
   /**
    * Rounds of writes (ten messages each, of every shape) the writers make at least, however
    * long they take: each view gets two messages a round or more, so well over 50. (Writing for

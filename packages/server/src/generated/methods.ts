@@ -42,6 +42,13 @@ export const methodDescriptors = {
           "$ref": "#/components/schemas/MessageId"
         },
       },
+      {
+        name: "proof",
+        required: false,
+        schema: {
+          "$ref": "#/components/schemas/ProofRequest"
+        },
+      },
     ],
   },
   "neutralService_getChat": {
@@ -78,6 +85,13 @@ export const methodDescriptors = {
         required: false,
         schema: {
           "$ref": "#/components/schemas/MessageId"
+        },
+      },
+      {
+        name: "proof",
+        required: false,
+        schema: {
+          "$ref": "#/components/schemas/ProofRequest"
         },
       },
     ],

@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
-// Types of neutralService 2.6.0: one per component schema, and the params and
+// Types of neutralService 2.7.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -185,6 +185,8 @@ export interface InboxPage {
   end: boolean;
   /** Where the next page continues, when that is not the last element's `id`: the page stopped at the node's scan bound (`nodeInfo.limits.maxPageScan`, with `since`/`until`) having examined every message up to this id. Pass it as `after` when walking forwards, as `before` when walking backwards. Absent on every other page. */
   cursor?: MessageId;
+  /** Only when the request asked with `proof`: a head the node signed after reading the page, each of the caller's copies of the messages on it with its position and inclusion proof (a message to oneself has two), and, with `proof.since`, the consistency proof from that size. The proof counts against the answer budget (`maxResponseBytes`): a page stops early rather than outgrow it. */
+  proof?: MailboxProof;
 }
 
 /** One page of a chat walk. */
@@ -197,6 +199,8 @@ export interface ChatPage {
   end: boolean;
   /** Where the next page continues, when that is not the last element's `id`: the page stopped at the node's scan bound (`nodeInfo.limits.maxPageScan`, with `since`/`until`) having examined every message up to this id. Pass it as `after` when walking forwards, as `before` when walking backwards. Absent on every other page. */
   cursor?: MessageId;
+  /** Only when the request asked with `proof`: a head the node signed after reading the page, each of the caller's copies of the messages on it with its position and inclusion proof (a message to oneself has two), and, with `proof.since`, the consistency proof from that size. The proof counts against the answer budget (`maxResponseBytes`): a page stops early rather than outgrow it. */
+  proof?: MailboxProof;
 }
 
 /** The limits this node enforces. */
@@ -405,6 +409,12 @@ export interface MailboxProof {
   consistency?: Hash[];
 }
 
+/** Asks a read to prove itself (the verifiable mailbox): the page comes with `proof`, a `MailboxProof` of the messages on it. `{}` asks for the head and the inclusion proofs; `since`, the size of the last head the client verified, also for the consistency proof from it. A `since` larger than the log is refused (-32602, `data.field` "proof.since", `data.size` the log's size), as `neutralService_getProof` refuses it. */
+export interface ProofRequest {
+  /** The size of the last head the client verified. */
+  since?: LogSize;
+}
+
 /** A position (as `LogPosition`) with its inclusion proof in the tree of the answer's head (RFC 9162 §2.1.3: the sibling hashes from the leaf up). */
 export interface ProvenPosition {
   /** The position, from 1. */
@@ -430,6 +440,8 @@ export type GetInboxArgs = {
   after?: MessageId;
   /** Only messages with an id smaller than this one (walks backwards unless `after` is also given). */
   before?: MessageId;
+  /** Prove the page (the verifiable mailbox): the answer's `proof` holds the signed head, the inclusion proof of each message on the page and, with `since`, the consistency proof from the last head the client verified. */
+  proof?: ProofRequest;
 };
 
 /** What `neutralService_getInbox` returns (the payload inside the one-element result array). */
@@ -445,6 +457,8 @@ export type GetChatArgs = {
   after?: MessageId;
   /** Only messages with an id smaller than this one (walks backwards unless `after` is also given). */
   before?: MessageId;
+  /** Prove the page (the verifiable mailbox): the answer's `proof` holds the signed head, the inclusion proof of each message on the page and, with `since`, the consistency proof from the last head the client verified. */
+  proof?: ProofRequest;
 };
 
 /** What `neutralService_getChat` returns (the payload inside the one-element result array). */
