@@ -43,7 +43,7 @@ function isHead(value: unknown): value is VerifiedHead {
 export function fileHeadStore(dir: string): HeadStore {
   const fileOf = (account: string, node: string) => {
     // Both come from the SDK as lowercase addresses; anything else never becomes a path.
-    if (!ADDRESS.test(account) || !ADDRESS.test(node)) throw new CliError(`not an address: ${ADDRESS.test(account) ? node : account}`);
+    if (!ADDRESS.test(account) || !ADDRESS.test(node)) throw new CliError("the node's address is not an address (0x and 40 hex digits): no mailbox head is kept for it");
     return path.join(dir, "heads", node, `${account}.json`);
   };
   return {
