@@ -256,10 +256,16 @@ describe("a peer that is down", () => {
     const count = 1000;
     const acknowledged = await sendToBob(a, count);
     await b.start();
-    // Batches of at most 100: crash B once the first ones are in, before the last.
-    const before = await eventually("the first batch at B", () => bob.mailbox(b), (inbox) => inbox.length > 0, 60_000);
+    // Batches of at most 100: crash B once the first ones are in, before the last. The probe is one
+    // message, every few ms: reading the whole mailbox every 100 ms once saw all 1,000 arrive first.
+    const deadline = Date.now() + 60_000;
+    while ((await bob.ok<{ data: StoredMessage[] }>(b, "neutralService_getInbox", [{}, 1])).data.length === 0) {
+      if (Date.now() > deadline) throw new Error("no batch reached B in 60 s");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     await b.crash();
-    expect(before.length, "B was crashed before every batch had arrived").toBeLessThan(count);
+    const sent = await alice.mailbox(a, "sent");
+    expect(sent.filter((message) => message.status === "pending").length, "B was crashed before every batch had been acknowledged").toBeGreaterThan(0);
     await b.start();
     const inbox = await eventually("every message at B", () => bob.mailbox(b), (messages) => messages.length >= count, 120_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
