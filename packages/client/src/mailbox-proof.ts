@@ -6,6 +6,7 @@ import { fromHex, mailboxHeadDigest, mailboxLeafHash, toHex, verifyMerkleConsist
 import { recoverAddress } from "./crypto/ecdsa.js";
 import type { MailboxHead, MailboxProof, Message } from "./generated/types.js";
 import { messageDigest } from "./messages.js";
+import { RpcError } from "./rpc.js";
 
 /**
  * What is wrong, at which position:
@@ -103,6 +104,14 @@ function historyProblems(known: VerifiedHead, head: MailboxHead, consistency: re
     return [{ kind: "fork", seq: known.size, message: `The head of ${head.size} does not extend the one of ${known.size} verified before: ${reason(error)}` }];
   }
 }
+
+/**
+ * Whether `error` is a node refusing the size of the last head this device verified (`since`,
+ * named `field`): its log is smaller, so it cannot prove that head. Asked again without it, the
+ * check names the rollback.
+ */
+export const refusedSince = (error: unknown, field: string): boolean =>
+  error instanceof RpcError && (error.data as { field?: unknown } | undefined)?.field === field;
 
 /** Why a proof failed, in words: a MerkleProofError, or hex that is not hex. */
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,10 +1,9 @@
 import type { NeutralContext } from "../context.js";
 import type { MailboxHead, Message } from "../generated/types.js";
-import { mailboxProblems, type MailboxProblem } from "../mailbox-proof.js";
+import { mailboxProblems, refusedSince, type MailboxProblem } from "../mailbox-proof.js";
 import type { CallOptions } from "../rpc.js";
 import { authed } from "../session/authed.js";
 import type { RequestErrorType } from "../errors.js";
-import { RpcError } from "../rpc.js";
 
 export interface ProveMessagesReturnType {
   /** The node's head the messages were proven against. */
@@ -37,7 +36,7 @@ export async function proveMessages(context: NeutralContext, messages: readonly 
     const proof = await authed(context, () => context.client.getProof({ ids, ...(since !== undefined && since > 0 && { since }) }, options)).catch((error: unknown) => {
       // The node's log is smaller than a head this device verified: it cannot prove that head. Its
       // current head is asked for, and the comparison names the rollback.
-      if (error instanceof RpcError && (error.data as { field?: unknown } | undefined)?.field === "since") return authed(context, () => context.client.getProof({ ids }, options));
+      if (refusedSince(error, "since")) return authed(context, () => context.client.getProof({ ids }, options));
       throw error;
     });
     problems.push(...mailboxProblems({ account, node, proof, messages: batch, ...(known && { known }) }));

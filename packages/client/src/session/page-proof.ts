@@ -2,8 +2,7 @@
 // proves about the messages on it, against the last head this device verified.
 import type { NeutralContext } from "../context.js";
 import type { MailboxHead, MailboxProof, Message, ProofRequest } from "../generated/types.js";
-import { mailboxProblems, type MailboxProblem, type VerifiedHead } from "../mailbox-proof.js";
-import { RpcError } from "../rpc.js";
+import { mailboxProblems, refusedSince, type MailboxProblem, type VerifiedHead } from "../mailbox-proof.js";
 
 /** What a page's proof says: the head it was proven against, and the problems found (none: every message proven). */
 export interface PageProof {
@@ -15,8 +14,6 @@ export interface PageProof {
 
 /** One walk's proofs: each page's head must extend the last verified one, then the previous page's. */
 export interface PageProver {
-  /** The `proof` param of the next page. */
-  request(): ProofRequest;
   /**
    * Fetches a page with `fetch(request)`; a node whose log is smaller than the head this device
    * verified refuses `since` (it cannot prove a rollback away): it is asked again without it, and
@@ -31,12 +28,12 @@ export async function pageProver(context: NeutralContext): Promise<PageProver> {
   const [account, info] = await Promise.all([context.signer.getAddress(), context.nodeInfo()]);
   const node = info.address.toLowerCase();
   let known: VerifiedHead | undefined = await context.heads.get(account, node);
+  /** The `proof` param of the next page. */
   const request = (): ProofRequest => (known !== undefined && known.size > 0 ? { since: known.size } : {});
   return {
-    request,
     fetch: (fetch) =>
       fetch(request()).catch((error: unknown) => {
-        if (error instanceof RpcError && (error.data as { field?: unknown } | undefined)?.field === "proof.since") return fetch({});
+        if (refusedSince(error, "proof.since")) return fetch({});
         throw error;
       }),
     async check(page) {

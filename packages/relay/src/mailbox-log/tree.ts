@@ -155,11 +155,7 @@ export class LogTree {
 
   private async wholeSubtree(start: number, size: number): Promise<Uint8Array> {
     const level = Math.floor(Math.log2(size) / this.tileHeight) * this.tileHeight;
-    if (level === 0) {
-      const half = size / 2;
-      const [left, right] = await Promise.all([this.range(start, half), this.range(start + half, half)]);
-      return merkleNodeHash(left, right);
-    }
+    if (level === 0) return this.fromHalves(start, size);
     const tileSize = 2 ** level;
     const first = start / tileSize;
     const count = size / tileSize;
@@ -194,13 +190,17 @@ export class LogTree {
     return levels;
   }
 
+  /** The root of a whole subtree from its two halves' (each through the memo, the kept roots and the chunks). */
+  private async fromHalves(start: number, size: number): Promise<Uint8Array> {
+    const half = size / 2;
+    const [left, right] = await Promise.all([this.range(start, half), this.range(start + half, half)]);
+    return merkleNodeHash(left, right);
+  }
+
   /** A tile's root from the level below it (the store lacks the tile). */
   private belowTile(start: number, tileSize: number): Promise<Uint8Array> {
     const below = tileSize / 2 ** this.tileHeight;
-    if (below === 1) {
-      const half = tileSize / 2;
-      return Promise.all([this.range(start, half), this.range(start + half, half)]).then(([left, right]) => merkleNodeHash(left, right));
-    }
+    if (below === 1) return this.fromHalves(start, tileSize);
     const subtrees: Promise<Uint8Array>[] = [];
     for (let at = start; at < start + tileSize; at += below) subtrees.push(this.perfect(at, below));
     return Promise.all(subtrees).then(merkleRoot);

@@ -302,8 +302,8 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   const tileRows = db.prepare<[Buffer, number, number, number], { idx: number; hash: Buffer }>(
     "SELECT t.idx, t.hash FROM log_accounts AS a JOIN log_tiles AS t ON t.account = a.n WHERE a.address = ? AND t.level = ? AND t.idx >= ? AND t.idx < ? ORDER BY t.idx",
   );
-  // A copy's position (mailbox.seq) and its log entry; one received copy is in the inbox or the requests folder.
-  // The positions of an owner's copies of `count` messages, in one statement (prepared once per count).
+  // The log entries of an owner's copies (through mailbox.seq) of `count` messages, in one statement
+  // prepared once per count; a received copy is in the inbox or the requests folder.
   const copyPositions = new Map<number, Database.Statement<(Buffer | number)[], LogRow>>();
   const copyPositionsOf = (count: number) => {
     let statement = copyPositions.get(count);
