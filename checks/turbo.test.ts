@@ -2,7 +2,8 @@
 // (turbo's logs in .turbo/, node_modules/ with vitest's results cache, test-output/, dist/,
 // coverage/), so `pnpm -s neutral --help` right after `pnpm start` replays every task from the cache.
 // And `pnpm start` / `pnpm -s neutral` print no turbo banner: scripts/build-quietly.mjs.
-// Both use `turbo --dry=json`, which hashes without running (nor restoring) anything.
+// `pnpm test` runs every package's typecheck and test once, in two lanes: scripts/test-lanes.mjs.
+// They use `turbo --dry=json`, which hashes without running (nor restoring) anything.
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -69,6 +70,32 @@ describe("turbo's task inputs", () => {
       for (const file of probes) rmSync(file, { force: true });
       for (const dir of made) rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("pnpm test's lanes (scripts/test-lanes.mjs)", () => {
+  it("run every package's typecheck and test task, each in exactly one lane", { timeout: 90_000 }, async () => {
+    const tasksOf = async (args: string[]) => {
+      const { stdout } = await run(process.execPath, [turbo, "run", ...args, "--dry=json"], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
+      return (JSON.parse(stdout) as { tasks: DryTask[] }).tasks
+        .filter((task) => task.command !== "<NONEXISTENT>" && /#(typecheck|test)$/.test(task.taskId))
+        .map((task) => task.taskId);
+    };
+    const scripts = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.test).toBe("node scripts/test-lanes.mjs");
+    const { lanes } = (await import(path.join(root, "scripts", "test-lanes.mjs"))) as { lanes: (cores?: number) => string[][] };
+    const laneTasks = [];
+    for (const lane of lanes(2)) laneTasks.push(...(await tasksOf(lane)));
+    const every = await tasksOf(["typecheck", "test"]);
+    expect(every).toContain("@neutral/relay#test");
+    expect(laneTasks.sort()).toEqual(every.sort());
+  });
+
+  it("keep a core for the longest suite, and at least one lane's task for the rest", async () => {
+    const { lanes } = (await import(path.join(root, "scripts", "test-lanes.mjs"))) as { lanes: (cores?: number) => string[][] };
+    expect(lanes(2)[1]).toContain("--concurrency=1");
+    expect(lanes(1)[1]).toContain("--concurrency=1");
+    expect(lanes(8)[1]).toContain("--concurrency=7");
   });
 });
 

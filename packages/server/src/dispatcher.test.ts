@@ -74,6 +74,33 @@ describe("params", () => {
   });
 });
 
+describe("compiled once per service", () => {
+  const echoService = (schema: object) => ({
+    document: {},
+    methods: { echo: { paramStructure: "either" as const, requiresAuth: false, wrapResult: false, params: [{ name: "value", required: true, schema }] } },
+  });
+  const echo = (value: unknown) => ({ jsonrpc: "2.0", id: 1, method: "echo", params: [value] });
+
+  it("a second dispatcher of one service validates as the first", async () => {
+    const shared = echoService({ type: "integer", maximum: 9 });
+    const dispatchers = [0, 1].map(() => createDispatcher<TestContext>({ service: shared, handlers: { echo: (args: { value: unknown }) => args.value } }));
+    for (const dispatcher of dispatchers) {
+      expect(await dispatcher.dispatch(echo(9), anonymous)).toEqual({ jsonrpc: "2.0", id: 1, result: 9 });
+      expect(await dispatcher.dispatch(echo(10), anonymous)).toMatchObject({ error: { code: -32602 } });
+    }
+  });
+
+  it("a service whose methods were replaced since its first dispatcher is validated by its new schemas", async () => {
+    const changing: { document: object; methods: ReturnType<typeof echoService>["methods"] } = echoService({ type: "integer", maximum: 9 });
+    const handlers = { echo: (args: { value: unknown }) => args.value };
+    createDispatcher<TestContext>({ service: changing, handlers });
+    changing.methods = echoService({ type: "string" }).methods;
+    const after = createDispatcher<TestContext>({ service: changing, handlers });
+    expect(await after.dispatch(echo("text"), anonymous)).toEqual({ jsonrpc: "2.0", id: 1, result: "text" });
+    expect(await after.dispatch(echo(5), anonymous)).toMatchObject({ error: { code: -32602 } });
+  });
+});
+
 describe("results and errors", () => {
   it("wraps results in a one-element array", async () => {
     const { call } = setup();

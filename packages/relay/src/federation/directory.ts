@@ -74,6 +74,15 @@ export interface DirectoryOptions {
 /** Most accounts whose lookups, checked records and stored homes each cache remembers. */
 const CACHE_SIZE = 100_000;
 
+/**
+ * A cache made at its first use: an LRU allocates its `max` slots when made (~30 ms for
+ * CACHE_SIZE), which a node that never federates or sends, like most built in tests, never needs.
+ */
+function lazy<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
 /** What the peers said of one account. */
 interface Looked {
   /** Every peer answered: the result is remembered for `ttlMs` (otherwise the next call asks again). */
@@ -86,21 +95,21 @@ export function createDirectory(options: DirectoryOptions): Directory {
   const { self, store, curve, peers, client, logger } = options;
   const now = options.now ?? Date.now;
   const federated = peers.list().length > 0;
-  const looked = new LRUCache<string, Looked>({ max: CACHE_SIZE, ttl: Math.max(1, options.ttlMs) });
+  const looked = lazy(() => new LRUCache<string, Looked>({ max: CACHE_SIZE, ttl: Math.max(1, options.ttlMs) }));
   // Home records this process has checked and kept already (every delivery carries its senders'):
   // seen again, one costs neither a signature recovery nor a write.
-  const kept = new LRUCache<string, true>({ max: CACHE_SIZE });
+  const kept = lazy(() => new LRUCache<string, true>({ max: CACHE_SIZE }));
   const keyOf = (record: { account?: unknown; timestamp?: unknown; signature?: unknown }) => `${String(record.account).toLowerCase()}:${String(record.timestamp)}:${String(record.signature).toLowerCase()}`;
   // What storage says of an account's home, for a few seconds: each send reads its sender's and
   // its recipient's. A record published or learned by this process replaces it at once; by another
   // process (a worker, a replica), within HOME_CACHE_MS. That an account has no record is never
   // remembered: one published a moment ago through another worker counts at once.
-  const stored = new LRUCache<string, StoredHomeRecord>({ max: CACHE_SIZE, ttl: HOME_CACHE_MS });
+  const stored = lazy(() => new LRUCache<string, StoredHomeRecord>({ max: CACHE_SIZE, ttl: HOME_CACHE_MS }));
   async function localHome(account: string): Promise<StoredHomeRecord | undefined> {
-    const cached = stored.get(account);
+    const cached = stored().get(account);
     if (cached) return cached;
     const record = await store.getHomeRecord(account);
-    if (record) stored.set(account, record);
+    if (record) stored().set(account, record);
     return record;
   }
   const inFlight = new Map<string, Promise<Looked>>();
@@ -113,8 +122,8 @@ export function createDirectory(options: DirectoryOptions): Directory {
     const learned: StoredHomeRecord[] = [];
     records.forEach((record, i) => {
       const now = current[i]!;
-      stored.set(now.account, now);
-      kept.set(keyOf(record), true);
+      stored().set(now.account, now);
+      kept().set(keyOf(record), true);
       if (now.timestamp === record.timestamp && now.signature === record.signature) learned.push(now);
     });
     return learned;
@@ -180,13 +189,13 @@ export function createDirectory(options: DirectoryOptions): Directory {
 
   /** What the peers say of `account`: remembered for `ttlMs`, one lookup at a time per account. */
   function lookup(account: string): Promise<Looked> {
-    const known = looked.get(account);
+    const known = looked().get(account);
     if (known) return Promise.resolve(known);
     let pending = inFlight.get(account);
     if (!pending) {
       pending = askPeers(account)
         .then((found) => {
-          if (found.complete) looked.set(account, found);
+          if (found.complete) looked().set(account, found);
           return found;
         })
         .finally(() => inFlight.delete(account));
@@ -200,14 +209,14 @@ export function createDirectory(options: DirectoryOptions): Directory {
    * serves without asking (its bundle is here) still hears of a record published elsewhere.
    */
   function refreshLater(account: string): void {
-    if (!federated || looked.has(account) || inFlight.has(account)) return;
+    if (!federated || looked().has(account) || inFlight.has(account)) return;
     lookup(account).catch((error: unknown) => logger.warn({ err: error, account }, "a background lookup failed"));
   }
 
   async function home(account: string): Promise<StoredHomeRecord | undefined> {
     const local = await localHome(account);
     if (!federated || local?.node === self) return local;
-    if (looked.has(account)) return local; // asked recently: what the peers said is stored already
+    if (looked().has(account)) return local; // asked recently: what the peers said is stored already
     await lookup(account);
     return localHome(account);
   }
@@ -215,7 +224,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
   return {
     home: (account) => home(account.toLowerCase()),
     localHome: (account) => localHome(account.toLowerCase()),
-    forget: (account) => void stored.delete(account.toLowerCase()),
+    forget: (account) => void stored().delete(account.toLowerCase()),
 
     async key(account) {
       const id = account.toLowerCase();
@@ -256,7 +265,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
       const learned: StoredHomeRecord[] = [];
       const fresh = new Map<string, StoredHomeRecord>();
       for (const value of records) {
-        if (typeof value === "object" && value !== null && kept.has(keyOf(value))) {
+        if (typeof value === "object" && value !== null && kept().has(keyOf(value))) {
           const record = value as { account: string; signature: string };
           const current = await localHome(record.account.toLowerCase());
           if (current?.signature === record.signature.toLowerCase()) learned.push(current);
@@ -272,7 +281,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
 
     unseenHomes(records) {
       let unseen = 0;
-      for (const value of records) if (!(typeof value === "object" && value !== null && kept.has(keyOf(value)))) unseen++;
+      for (const value of records) if (!(typeof value === "object" && value !== null && kept().has(keyOf(value)))) unseen++;
       return unseen;
     },
 
