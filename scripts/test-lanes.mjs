@@ -7,7 +7,8 @@
 // the others: 11 m 47 s and 18.6 min of CPU, where these two lanes took 9 m 22 s and 15.8 min
 // (and three, the type checks in a lane of their own, 9 m 43 s and 17.0 min). Bounded in one turbo
 // run instead, the relay's suite would wait behind the tasks turbo happens to start first.
-// Arguments go to every turbo run (`pnpm test --force` runs everything again).
+// Arguments go to every turbo run (`pnpm test --force` runs everything again); with a filter
+// (`pnpm test --filter=@neutral/client`) the packages are the caller's choice: one turbo run.
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { availableParallelism, constants } from "node:os";
@@ -54,10 +55,14 @@ async function main(extra) {
 
   // The builds and generated code the tests need, once: two turbo runs building the same package at
   // the same time would write the same dist/ twice.
-  let status = await runTurbo(["build"]);
-  if (status === 0 && stopping === undefined) {
-    const codes = await Promise.all(lanes().map(runTurbo));
-    status = codes.find((code) => code !== 0) ?? 0;
+  let status;
+  if (extra.some((arg) => arg === "-F" || arg.startsWith("--filter"))) status = await runTurbo(["typecheck", "test"]);
+  else {
+    status = await runTurbo(["build"]);
+    if (status === 0 && stopping === undefined) {
+      const codes = await Promise.all(lanes().map(runTurbo));
+      status = codes.find((code) => code !== 0) ?? 0;
+    }
   }
   return stopping === undefined ? status : 128 + constants.signals[stopping];
 }
