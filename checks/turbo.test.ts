@@ -74,6 +74,8 @@ describe("turbo's task inputs", () => {
 });
 
 describe("pnpm test's lanes (scripts/test-lanes.mjs)", () => {
+  const testLanes = async () => (await import(path.join(root, "scripts", "test-lanes.mjs"))) as { lanes: (cores?: number) => string[][] };
+
   it("run every package's typecheck and test task, each in exactly one lane", { timeout: 90_000 }, async () => {
     const tasksOf = async (args: string[]) => {
       const { stdout } = await run(process.execPath, [turbo, "run", ...args, "--dry=json"], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
@@ -83,7 +85,7 @@ describe("pnpm test's lanes (scripts/test-lanes.mjs)", () => {
     };
     const scripts = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
     expect(scripts.test).toBe("node scripts/test-lanes.mjs");
-    const { lanes } = (await import(path.join(root, "scripts", "test-lanes.mjs"))) as { lanes: (cores?: number) => string[][] };
+    const { lanes } = await testLanes();
     const laneTasks = [];
     for (const lane of lanes(2)) laneTasks.push(...(await tasksOf(lane)));
     const every = await tasksOf(["typecheck", "test"]);
@@ -92,7 +94,7 @@ describe("pnpm test's lanes (scripts/test-lanes.mjs)", () => {
   });
 
   it("keep a core for the longest suite, and at least one lane's task for the rest", async () => {
-    const { lanes } = (await import(path.join(root, "scripts", "test-lanes.mjs"))) as { lanes: (cores?: number) => string[][] };
+    const { lanes } = await testLanes();
     expect(lanes(2)[1]).toContain("--concurrency=1");
     expect(lanes(1)[1]).toContain("--concurrency=1");
     expect(lanes(8)[1]).toContain("--concurrency=7");

@@ -53,18 +53,17 @@ async function main(extra) {
     });
   }
 
+  const exitCode = (status) => (stopping === undefined ? status : 128 + constants.signals[stopping]);
+  // With a filter the caller chose the packages: one turbo run.
+  if (extra.some((arg) => arg === "-F" || arg.startsWith("--filter"))) return exitCode(await runTurbo(["typecheck", "test"]));
   // The builds and generated code the tests need, once: two turbo runs building the same package at
   // the same time would write the same dist/ twice.
-  let status;
-  if (extra.some((arg) => arg === "-F" || arg.startsWith("--filter"))) status = await runTurbo(["typecheck", "test"]);
-  else {
-    status = await runTurbo(["build"]);
-    if (status === 0 && stopping === undefined) {
-      const codes = await Promise.all(lanes().map(runTurbo));
-      status = codes.find((code) => code !== 0) ?? 0;
-    }
+  let status = await runTurbo(["build"]);
+  if (status === 0 && stopping === undefined) {
+    const codes = await Promise.all(lanes().map(runTurbo));
+    status = codes.find((code) => code !== 0) ?? 0;
   }
-  return stopping === undefined ? status : 128 + constants.signals[stopping];
+  return exitCode(status);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) process.exit(await main(process.argv.slice(2)));

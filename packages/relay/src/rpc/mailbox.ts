@@ -71,7 +71,14 @@ async function pageMembers(rpc: Rpc, owner: string, page: Page, budget: Response
     const head = `"head":${JSON.stringify(proven.head)}`;
     const consistency = proven.consistency === undefined ? "" : `,"consistency":${JSON.stringify(proven.consistency)}`;
     // Each message's bytes on the page: its JSON and its positions' (with their commas).
-    const positionsOf = fitted.messages.map((message) => proven.positions.filter((position) => position.id === String(message.id)).map((position) => JSON.stringify(position)));
+    const positionsById = new Map<string, string[]>();
+    for (const position of proven.positions) {
+      const json = JSON.stringify(position);
+      const same = positionsById.get(position.id);
+      if (same) same.push(json);
+      else positionsById.set(position.id, [json]);
+    }
+    const positionsOf = fitted.messages.map((message) => positionsById.get(String(message.id)) ?? []);
     const bytesOf = messages.map((json, i) => json.length + 1 + positionsOf[i]!.reduce((sum, position) => sum + position.length + 1, 0));
     let bytes = `,"proof":{,"positions":[]}`.length + head.length + consistency.length + bytesOf.reduce((sum, n) => sum + n, 0);
     let count = messages.length;
