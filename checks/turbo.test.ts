@@ -2,7 +2,8 @@
 // (turbo's logs in .turbo/, node_modules/ with vitest's results cache, test-output/, dist/,
 // coverage/), so `pnpm -s neutral --help` right after `pnpm start` replays every task from the cache.
 // And `pnpm start` / `pnpm -s neutral` print no turbo banner: scripts/build-quietly.mjs.
-// `pnpm test` runs every package's typecheck and test once, in two lanes: scripts/test-lanes.mjs.
+// `pnpm test` runs the workspace's type check and every package's test once, in two lanes:
+// scripts/test-lanes.mjs.
 // They use `turbo --dry=json`, which hashes without running (nor restoring) anything.
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -26,7 +27,7 @@ interface DryTask {
 
 /** Every task `pnpm test`, `pnpm build` and `pnpm generate` would run, with its hash and hashed files. */
 async function dryRun(): Promise<DryTask[]> {
-  const { stdout } = await run(process.execPath, [turbo, "run", "generate", "build", "typecheck", "test", "--dry=json"], {
+  const { stdout } = await run(process.execPath, [turbo, "run", "generate", "build", "typecheck:workspace", "test", "--dry=json"], {
     cwd: root,
     env,
     maxBuffer: 64 * 1024 * 1024,
@@ -76,11 +77,11 @@ describe("turbo's task inputs", () => {
 describe("pnpm test's lanes (scripts/test-lanes.mjs)", () => {
   const testLanes = async () => (await import(path.join(root, "scripts", "test-lanes.mjs"))) as { lanes: (cores?: number) => string[][] };
 
-  it("run every package's typecheck and test task, each in exactly one lane", { timeout: 90_000 }, async () => {
+  it("run the workspace's type check and every package's test task, each in exactly one lane", { timeout: 90_000 }, async () => {
     const tasksOf = async (args: string[]) => {
       const { stdout } = await run(process.execPath, [turbo, "run", ...args, "--dry=json"], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
       return (JSON.parse(stdout) as { tasks: DryTask[] }).tasks
-        .filter((task) => task.command !== "<NONEXISTENT>" && /#(typecheck|test)$/.test(task.taskId))
+        .filter((task) => task.command !== "<NONEXISTENT>" && /#(typecheck:workspace|test)$/.test(task.taskId))
         .map((task) => task.taskId);
     };
     const scripts = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
@@ -88,8 +89,9 @@ describe("pnpm test's lanes (scripts/test-lanes.mjs)", () => {
     const { lanes } = await testLanes();
     const laneTasks = [];
     for (const lane of lanes(2)) laneTasks.push(...(await tasksOf(lane)));
-    const every = await tasksOf(["typecheck", "test"]);
+    const every = await tasksOf(["typecheck:workspace", "test"]);
     expect(every).toContain("@neutral/relay#test");
+    expect(every).toContain("//#typecheck:workspace");
     expect(laneTasks.sort()).toEqual(every.sort());
   });
 

@@ -57,11 +57,14 @@ async function extract(dir: string): Promise<{ executable: string; env: Record<s
 /** Folders extracted by this process and not yet removed: removed at exit whatever happens. */
 const extracted = new Set<string>();
 process.on("exit", () => {
-  for (const dir of extracted) rmSync(dir, { recursive: true, force: true });
+  for (const dir of extracted) remove(dir);
 });
 function remove(dir: string): void {
   extracted.delete(dir);
-  // Retries: a Chromium helper process may still be removing its own files in there.
+  // Retries: a Chromium process may still be writing or removing its own files in there. At exit
+  // too: playwright's exit listener has just sent the browser's group SIGKILL, which lands a moment
+  // later; a removal without retries then failed on a folder Chromium wrote into meanwhile (ENOTEMPTY,
+  // swallowed by the exit path), and the folder stayed (seen once, in a suite beside the type check).
   rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 }
 
