@@ -91,6 +91,7 @@ interface MessageJson {
   problems: string[];
   status: "delivered" | "pending" | "failed";
   reason?: string;
+  proven?: boolean;
 }
 interface PageJson {
   messages: MessageJson[];
@@ -418,6 +419,8 @@ describe("watch", () => {
     const lines = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as MessageJson);
     expect(lines.map((message) => message.text)).toEqual(["live one", "live two"]);
     expect(lines.every((message) => message.verified && message.direction === "received" && message.from === alice.address)).toBe(true);
+    // Each proven against the node's signed head before it was printed (the verifiable mailbox).
+    expect(lines.map((message) => message.proven)).toEqual([true, true]);
     outputs.push({ args: ["watch"], result: { code: 0, signal: null, stdout, stderr } });
   }, WATCHES);
 

@@ -7,6 +7,7 @@ import { NeutralError } from "./errors.js";
 import { errors } from "./generated/errors.js";
 import { getInboxRequest, type NeutralServiceClient } from "./generated/methods.js";
 import type { Direction, EndReason, Message, NodeInfo, SubscribeFilter } from "./generated/types.js";
+import type { MailboxProblem } from "./mailbox-proof.js";
 import type { DecryptedMessage } from "./messages.js";
 import { RpcError, RpcTransportError } from "./rpc.js";
 import { pause } from "./utils/pause.js";
@@ -58,6 +59,13 @@ interface LiveBaseOptions {
    * reported once.
    */
   onStatus?: (message: DecryptedMessage) => void;
+  /**
+   * The verifiable mailbox (with `verify`, the default): called with what the node failed to prove
+   * of the messages about to be yielded (each problem naming its kind, and its position and message
+   * where it has them), before they are yielded marked `proven: false`. Messages are proven before
+   * they are yielded: while the stream catches up, up to 100 at a time; once live, each as it arrives.
+   */
+  onMailboxProblems?: (problems: MailboxProblem[]) => void;
   /** The first reconnection delay, ms (default 250); it doubles with each failed attempt, up to `maxDelayMs`, with jitter (each delay is 50–100 % of that). */
   minDelayMs?: number;
   /** The longest reconnection delay, ms (default 10 000). */
@@ -92,6 +100,11 @@ export interface LiveSession {
   renewToken(): void;
   decode(message: Message): Promise<DecryptedMessage>;
   nodeInfo(): Promise<NodeInfo>;
+  /**
+   * Proves that the node's log holds `messages` at positions of a head consistent with the last one
+   * this device verified (the SDK's `proveMessages`); absent with `verify: false`: nothing is proven.
+   */
+  prove?(messages: readonly Message[]): Promise<{ problems: MailboxProblem[] }>;
 }
 
 const DEFAULT_MIN_DELAY_MS = 250;
@@ -102,6 +115,8 @@ const MAX_KEEP_ALIVE_MS = 15_000;
 const MAX_PENDING = 1_000;
 /** Settled message ids remembered so that none is reported twice. */
 const MAX_REPORTED = 1_000;
+/** Messages proven with one request while a stream catches up (openrpc.json `neutralService_getProof`: at most 100 ids). */
+const PROOF_BATCH = 100;
 
 /** Whether message id `a` comes after `b` (decimal strings without leading zeros). */
 const isAfter = (a: string, b: string) => (a.length !== b.length ? a.length > b.length : a > b);
@@ -190,6 +205,30 @@ export async function* liveMessages(session: LiveSession, filter: SubscribeFilte
     }
   };
 
+  /** Messages streamed but not yet yielded: proven together first (`session.prove`). */
+  let held: Message[] = [];
+  /** Yields the held messages in order, decoded and (with `session.prove`) proven; the cursor follows. */
+  async function* release(): AsyncGenerator<DecryptedMessage> {
+    if (held.length === 0) return;
+    const batch = held;
+    held = [];
+    const messages = [];
+    for (const raw of batch) messages.push(await unlessAborted(session.decode(raw), signal));
+    if (session.prove) {
+      const { problems } = await unlessAborted(session.prove(batch), signal);
+      // A problem of the head (forged, rollback, fork) leaves no message proven; the others, theirs.
+      const headProblem = problems.some((problem) => problem.id === undefined);
+      const failed = new Set(problems.map((problem) => problem.id));
+      for (const message of messages) message.proven = !headProblem && !failed.has(message.id);
+      if (problems.length > 0) options.onMailboxProblems?.(problems);
+    }
+    for (const message of messages) {
+      cursor = message.id;
+      if (onStatus && message.direction === "sent" && message.status === "pending") remember(pending, message.id, MAX_PENDING);
+      yield message;
+    }
+  }
+
   for (;;) {
     onState?.({ state: "connecting", attempt: ++attempts });
     let cause: LiveInterruption;
@@ -209,16 +248,21 @@ export async function* liveMessages(session: LiveSession, filter: SubscribeFilte
         { ...call, lastEventId: cursor, idleTimeoutMs: 2 * Math.min(keepAliveMs ?? MAX_KEEP_ALIVE_MS, MAX_KEEP_ALIVE_MS) + 5_000 },
       );
       let ended: Extract<LiveInterruption, { kind: "ended" }> | undefined;
+      /** Whether this stream has caught up: each message is then proven (and yielded) as it arrives. */
+      let caughtUp = false;
       for await (const event of events) {
         if (event.method === "neutralService_message") {
           const raw = event.params.message;
           if (!MESSAGE_ID_PATTERN.test(raw.id) || raw.id === "0") throw new NeutralError("PROTOCOL_ERROR", "The node streamed a message without a valid id");
-          if (!isAfter(raw.id, cursor)) continue; // sent already
-          const message = await unlessAborted(session.decode(raw), signal);
-          cursor = raw.id;
-          if (onStatus && message.direction === "sent" && message.status === "pending") remember(pending, message.id, MAX_PENDING);
-          yield message;
-        } else if (event.method === "neutralService_caughtUp") {
+          const last = held.at(-1)?.id ?? cursor;
+          if (!isAfter(raw.id, last)) continue; // sent already
+          held.push(raw);
+          if (caughtUp || !session.prove || held.length >= PROOF_BATCH) yield* release();
+          continue;
+        }
+        yield* release();
+        if (event.method === "neutralService_caughtUp") {
+          caughtUp = true;
           const at = event.params.cursor;
           // The node may have walked past messages the filter does not select.
           if (at !== undefined && MESSAGE_ID_PATTERN.test(at) && isAfter(at, cursor)) cursor = at;
@@ -238,9 +282,13 @@ export async function* liveMessages(session: LiveSession, filter: SubscribeFilte
         }
       }
       if (signal?.aborted) return;
+      // What arrived before the stream stopped is yielded (proven) before reconnecting after it.
+      yield* release();
       cause = ended ?? { kind: "cut" };
       if (ended?.reason === "token-expired") session.renewToken();
     } catch (error) {
+      // Messages not yielded yet come again after the cursor, on the next stream.
+      held = [];
       if (signal?.aborted) return;
       if (error instanceof RpcError && error.code === errors.Unauthorized.code) {
         // An expired token, or clocks that disagree: once with a fresh token, then it is the account's problem.

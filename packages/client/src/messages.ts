@@ -54,8 +54,9 @@ export interface DecryptedMessage {
   /**
    * The verifiable mailbox: true when the page that served it proved it (its node's signed head,
    * consistent with the last one this device verified, holds it at the position the node claims);
-   * false when that proof failed or was missing (the page's `mailboxProblems` say why). Undefined
-   * where nothing was proven: `verify: false`, live delivery, a message just sent.
+   * false when that proof failed or was missing (the page's `mailboxProblems`, or live delivery's
+   * `onMailboxProblems`, say why). Undefined where nothing was proven: `verify: false`, a message
+   * just sent.
    */
   proven?: boolean;
   /** The message as the node served it. */

@@ -1,10 +1,10 @@
 // `neutral watch`: prints each new message as it arrives. Pushed by the node (the SDK's live stream,
 // which resumes by itself after a dropped connection or a restart of the node), or, from a node
 // without live delivery, found by polling the inbox every `intervalMs`.
-import { RpcError, RpcTransportError, type DecryptedMessage, type InboxOptions, type LiveInterruption, type Neutral } from "@neutral/client";
+import { RpcError, RpcTransportError, type DecryptedMessage, type InboxOptions, type LiveInterruption, type MailboxProblem, type Neutral } from "@neutral/client";
 import { JSON_RPC_ERRORS, MAX_PAGE_LIMIT } from "@neutral/protocol";
 import { defineCommand, type Io } from "../command.js";
-import { escapeControls, jsonLine, messageJson, messageRows, shortAddress, widthsOf } from "../format.js";
+import { escapeControls, jsonLine, messageJson, messageRows, shortAddress, UNVERIFIED, widthsOf } from "../format.js";
 import { FILTER_OPTIONS, filter, integer, jsonOption } from "../options.js";
 import { untilSignal } from "../signals.js";
 
@@ -23,6 +23,9 @@ export const watch = defineCommand({
       "delivery: the node pushes it). A node without live delivery is polled every --interval instead;",
       "stderr says which. If the connection drops or the node restarts, watch says so once, reconnects",
       "and goes on where it left off. Stops on SIGINT (Ctrl-C) or SIGTERM and exits 0.",
+      "Each message is proven against the node's signed head before it is printed (the verifiable",
+      "mailbox, as for inbox): one the node does not prove is marked ✗ with a `not proven` line",
+      "(`\"proven\": false` with --json), and a problem of the head itself is said on stderr.",
     ],
   },
   positionals: [],
@@ -84,9 +87,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 async function watchMessages(neutral: Neutral, options: WatchOptions, io: Io): Promise<void> {
   const { signal } = options;
   const stopped = (error: unknown) => stoppedBy(signal, error);
+  /** What the proof of the messages being printed did not show (the verifiable mailbox). */
+  let unproven: readonly MailboxProblem[] = [];
   const print = (message: DecryptedMessage) => {
     if (options.json) io.out(jsonLine(messageJson(message)));
-    else io.out(messageRows(message, { id: Math.max(2, widthsOf([message]).id) }).join("\n"));
+    else io.out(messageRows(message, { id: Math.max(2, widthsOf([message]).id) }, unproven).join("\n"));
   };
   let address: string;
   try {
@@ -105,6 +110,12 @@ async function watchMessages(neutral: Neutral, options: WatchOptions, io: Io): P
     const live = neutral.live({
       ...options.filter,
       signal,
+      onMailboxProblems(problems) {
+        unproven = problems;
+        for (const problem of problems) {
+          if (problem.id === undefined) io.note(`${UNVERIFIED} the node did not prove this mailbox: ${escapeControls(problem.message)}`);
+        }
+      },
       onState(state) {
         if (state.state === "live") {
           if (!watching) io.note(`watching ${where}: new messages appear below as the node pushes them (live delivery; Ctrl-C stops)`);

@@ -4,6 +4,7 @@ import type { Message, SubscribeFilter } from "../generated/types.js";
 import { liveMessages, type LiveOptions } from "../live.js";
 import type { DecryptedMessage } from "../messages.js";
 import { decodeAll } from "../session/decode.js";
+import { proveMessages } from "./proveMessages.js";
 import { messagingKey } from "../session/ready.js";
 import { checkAddress } from "../utils/address.js";
 import type { ReadyErrorType } from "./ready.js";
@@ -18,8 +19,9 @@ export type LiveErrorType = NeutralErrorWith<"INVALID_ARGUMENT"> | ReadyErrorTyp
 
 /**
  * Live delivery: the messages the filter selects (default: received), decrypted and checked like
- * the inbox's, oldest first, each once, as the node stores them, until `signal` aborts. See
- * `LiveOptions` for where it starts, and live.ts for how it reconnects.
+ * the inbox's, and proven like its pages (`verify`, the default: each message `proven`, and what
+ * failed given to `onMailboxProblems`), oldest first, each once, as the node stores them, until
+ * `signal` aborts. See `LiveOptions` for where it starts, and live.ts for how it reconnects.
  */
 export function live(context: NeutralContext, options: LiveOptions = {}): LiveReturnType {
   if (options.chat !== undefined && (options.from !== undefined || options.direction !== undefined)) {
@@ -36,6 +38,7 @@ export function live(context: NeutralContext, options: LiveOptions = {}): LiveRe
     renewToken: context.renewToken,
     decode: async (message: Message) => (await decodeAll(context, [message]))[0]!,
     nodeInfo: context.nodeInfo,
+    ...(context.verify && { prove: (messages: readonly Message[]) => proveMessages(context, messages, { ...(options.signal && { signal: options.signal }) }) }),
   };
   return { [Symbol.asyncIterator]: () => liveMessages(session, filter, options) };
 }
