@@ -5,7 +5,7 @@
 // `pnpm test` runs the workspace's type check and every package's test once, in two lanes:
 // scripts/test-lanes.mjs.
 // They use `turbo --dry=json`, which hashes without running (nor restoring) anything.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -137,5 +137,51 @@ describe("scripts/build-quietly.mjs (pnpm start, pnpm -s neutral)", () => {
     expect(result.code).not.toBe(0);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("@neutral/no-such-package");
+  });
+});
+
+describe("scripts/turbo.mjs (how test-lanes.mjs and build-quietly.mjs run turbo)", () => {
+  it("is how both scripts start turbo and stop it", () => {
+    for (const script of ["test-lanes.mjs", "build-quietly.mjs"]) {
+      const text = readFileSync(path.join(root, "scripts", script), "utf8");
+      expect(text, script).toContain("stopOnSignals(");
+      expect(text, script).toContain("spawnTurbo(");
+      expect(text, script).not.toMatch(/process\.on\("SIG|\bspawn\(/);
+    }
+  });
+
+  it("stops a child that ignores SIGINT, as turbo's npm wrapper does, when the script gets SIGINT alone", { timeout: 30_000 }, async () => {
+    // The script: a child like turbo's wrapper (SIGINT ignored, SIGTERM ends it), stopped through stopOnSignals.
+    const wrapper = `process.on("SIGINT", () => {}); process.on("SIGTERM", () => process.exit(143)); console.log("up"); setInterval(() => {}, 1000);`;
+    const script = `import { spawn } from "node:child_process";
+      import { stopOnSignals } from ${JSON.stringify(path.join(root, "scripts", "turbo.mjs"))};
+      const child = spawn(process.execPath, ["-e", ${JSON.stringify(wrapper)}], { stdio: ["ignore", "inherit", "inherit"] });
+      const stopped = [];
+      stopOnSignals([child], (signal) => stopped.push(signal));
+      child.on("exit", (code) => { console.log(JSON.stringify({ stopped, code })); process.exit(0); });`;
+    // In a process group of its own, so that whatever is left of it goes at the end, the child too.
+    const host = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"], detached: true });
+    let stdout = "";
+    const exited = new Promise<number | null>((resolve) => host.on("exit", (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        host.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+          stdout += chunk;
+          if (stdout.includes("up")) resolve();
+        });
+        host.on("exit", () => reject(new Error(`exited before its child was up: ${stdout}`)));
+      });
+      host.kill("SIGINT");
+      // Without the SIGTERM, the child would go on and the script with it: given 10 s.
+      const late = new Promise<string>((resolve) => setTimeout(() => resolve("still running after 10 s"), 10_000).unref());
+      expect(await Promise.race([exited, late])).toBe(0);
+      expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toEqual({ stopped: ["SIGINT"], code: 143 });
+    } finally {
+      try {
+        process.kill(-host.pid!, "SIGKILL");
+      } catch {
+        // the group is gone: nothing left
+      }
+    }
   });
 });

@@ -4,16 +4,10 @@
 // per task it has to run, and turbo's whole output on stderr when the build fails.
 //
 //   node scripts/build-quietly.mjs --filter=@neutral/cli...
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { constants } from "node:os";
-import { fileURLToPath } from "node:url";
+import { spawnTurbo, stopOnSignals, turbo } from "./turbo.mjs";
 
-const turbo = createRequire(import.meta.url).resolve("turbo/bin/turbo");
-const root = fileURLToPath(new URL("..", import.meta.url));
-
-const child = spawn(process.execPath, [turbo, "run", "build", "--output-logs=new-only", "--log-order=stream", ...process.argv.slice(2)], {
-  cwd: root,
+const child = spawnTurbo(["run", "build", "--output-logs=new-only", "--log-order=stream", ...process.argv.slice(2)], {
   env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", FORCE_COLOR: "0", NO_COLOR: "1" },
   stdio: ["ignore", "pipe", "pipe"],
 });
@@ -33,7 +27,7 @@ child.stdout.on("data", (chunk) => {
 });
 child.stderr.on("data", (chunk) => output.push(chunk));
 
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+stopOnSignals([child]);
 
 child.on("error", (error) => {
   process.stderr.write(`${turbo}: ${error.message}\n`);

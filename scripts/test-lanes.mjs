@@ -11,13 +11,10 @@
 // Arguments go to every turbo run (`pnpm test --force` runs everything again); with a filter
 // (`pnpm test --filter=@neutral/client`) the packages are the caller's choice: one turbo run, with
 // the type check of the whole workspace (one program; from turbo's cache when nothing changed).
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { availableParallelism, constants } from "node:os";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { spawnTurbo, stopOnSignals, turbo } from "./turbo.mjs";
 
-const turbo = createRequire(import.meta.url).resolve("turbo/bin/turbo");
-const root = fileURLToPath(new URL("..", import.meta.url));
 const LONGEST = "@neutral/relay";
 const TASKS = ["typecheck:workspace", "test"];
 
@@ -31,19 +28,14 @@ export const lanes = (cores = availableParallelism()) => [
 async function main(extra) {
   const running = new Set();
   let stopping;
-  // Each turbo is stopped with SIGTERM whatever stopped this script: turbo's npm wrapper passes
-  // SIGTERM on to turbo, but not SIGINT, which it leaves to a terminal's Ctrl-C reaching the group.
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-    process.on(signal, () => {
-      stopping = signal;
-      for (const child of running) child.kill("SIGTERM");
-    });
-  }
+  stopOnSignals(running, (signal) => {
+    stopping = signal;
+  });
 
   /** Runs turbo with `args`; resolves its exit code (128 + signal number when a signal ended it). */
   function runTurbo(args) {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [turbo, "run", ...args, ...extra], { cwd: root, stdio: "inherit" });
+      const child = spawnTurbo(["run", ...args, ...extra], { stdio: "inherit" });
       running.add(child);
       child.on("error", (error) => {
         process.stderr.write(`${turbo}: ${error.message}\n`);
