@@ -37,6 +37,7 @@ export {
 export type { DecryptedMessage, DeliveryStatus, MessageChecks } from "./messages.js";
 export { memoryHeadStore, type HeadStore } from "./context.js";
 export { headDigest, mailboxProblems, type MailboxCheck, type MailboxProblem, type MailboxProblemKind, type VerifiedHead } from "./mailbox-proof.js";
+export { verifyProof, type MisbehaviourProof, type ProofVerdict } from "./misbehaviour-proof.js";
 export type { ProveMessagesReturnType } from "./actions/proveMessages.js";
 export type { LiveInterruption, LiveOptions, LiveState } from "./live.js";
 export { NeutralError, type NeutralErrorCode, type NeutralErrorWith, type RequestErrorType } from "./errors.js";

@@ -6,6 +6,7 @@ import { fromHex, mailboxHeadDigest, mailboxLeafHash, toHex, verifyMerkleConsist
 import { recoverAddress } from "./crypto/ecdsa.js";
 import type { MailboxHead, MailboxProof, Message } from "./generated/types.js";
 import { messageDigest } from "./messages.js";
+import { misbehaviourOf, type MisbehaviourProof } from "./misbehaviour-proof.js";
 import { RpcError } from "./rpc.js";
 
 /**
@@ -27,6 +28,11 @@ export interface MailboxProblem {
   id?: string;
   /** In words. */
   message: string;
+  /**
+   * For a `rollback` or a `fork` shown by two heads the node signed (the one this device verified
+   * and the new one), the portable proof: `verifyProof(proof)` checks it offline.
+   */
+  proof?: MisbehaviourProof;
 }
 
 /** A head this device has verified: what the next one must extend. */
@@ -56,7 +62,7 @@ export function mailboxProblems(check: MailboxCheck): MailboxProblem[] {
   if (head.account.toLowerCase() !== account) return [{ kind: "forged-head", message: `The head is ${head.account}'s log, not ${account}'s` }];
   if (recoverAddress(headDigest(head), head.signature) !== node) return [{ kind: "forged-head", message: `The head of ${account}'s log is not signed by its node ${node}` }];
   const problems: MailboxProblem[] = [];
-  if (known !== undefined) problems.push(...historyProblems(known, head, proof.consistency));
+  if (known !== undefined) problems.push(...historyProblems(node, account, known, head, proof.consistency));
   const positions = new Map<string, MailboxProof["positions"]>();
   for (const position of proof.positions) positions.set(position.id, [...(positions.get(position.id) ?? []), position]);
   let root: Uint8Array;
@@ -92,16 +98,18 @@ export function mailboxProblems(check: MailboxCheck): MailboxProblem[] {
 }
 
 /** Whether `head` extends `known`: not smaller, and consistent with it. */
-function historyProblems(known: VerifiedHead, head: MailboxHead, consistency: readonly string[] | undefined): MailboxProblem[] {
+function historyProblems(node: string, account: string, known: VerifiedHead, head: MailboxHead, consistency: readonly string[] | undefined): MailboxProblem[] {
+  const proof = misbehaviourOf(node, account, known, head);
+  const withProof = (problem: MailboxProblem): MailboxProblem[] => [proof ? { ...problem, proof } : problem];
   if (head.size < known.size) {
-    return [{ kind: "rollback", seq: head.size + 1, message: `The node shows ${head.size} positions; this device verified ${known.size} before` }];
+    return withProof({ kind: "rollback", seq: head.size + 1, message: `The node shows ${head.size} positions; this device verified ${known.size} before` });
   }
   if (known.size === 0) return []; // nothing to extend
   try {
     verifyMerkleConsistency(known.size, head.size, fromHex(known.root), fromHex(head.root), (consistency ?? []).map(fromHex));
     return [];
   } catch (error) {
-    return [{ kind: "fork", seq: known.size, message: `The head of ${head.size} does not extend the one of ${known.size} verified before: ${reason(error)}` }];
+    return withProof({ kind: "fork", seq: known.size, message: `The head of ${head.size} does not extend the one of ${known.size} verified before: ${reason(error)}` });
   }
 }
 

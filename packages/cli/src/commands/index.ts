@@ -14,10 +14,11 @@ import { send } from "./send.js";
 import { serve } from "./serve.js";
 import { unblock } from "./unblock.js";
 import { verifyExport } from "./verify-export.js";
+import { verifyProofCommand } from "./verify-proof.js";
 import { watch } from "./watch.js";
 import { whoami } from "./whoami.js";
 
-export const COMMANDS: readonly Command[] = [keygen, whoami, send, inbox, chat, watch, exportCommand, verifyExport, importCommand, consent, allow, block, unblock, deleteCommand, serve];
+export const COMMANDS: readonly Command[] = [keygen, whoami, send, inbox, chat, watch, exportCommand, verifyExport, verifyProofCommand, importCommand, consent, allow, block, unblock, deleteCommand, serve];
 
 const BY_NAME = new Map(COMMANDS.map((command) => [command.name, command]));
 
