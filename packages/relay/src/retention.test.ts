@@ -84,6 +84,20 @@ describe("neutralService_deleteMessages on a real node", () => {
     expect((await call(relay.url, "neutralService_deleteMessages", { request }, bobToken)).body.result).toEqual([receipt]);
   });
 
+  it("keeps the account's request at each position it emptied, written through the primary's writer by a worker (--workers 2)", { timeout: 60_000 }, async () => {
+    const relay = await relayWith({ args: ["--workers", "2"] });
+    const [aliceToken, bobToken] = await Promise.all([alice.token({ domain: relay.domain }), bob.token({ domain: relay.domain })]);
+    const ids = await sendMany(relay, alice, aliceToken, bob.address, 3, 1);
+    const request = await signDeletion(bob, [ids[1]!]);
+    expect((await call(relay.url, "neutralService_deleteMessages", [request], bobToken)).body.error).toBeUndefined();
+    const log = (await call(relay.url, "neutralService_getLog", [], bobToken)).body.result[0] as { entries: { seq: number; id: string; removed?: unknown }[] };
+    expect(log.entries.map(({ seq, id, removed }) => ({ seq, id, removed }))).toEqual([
+      { seq: 1, id: ids[0], removed: undefined },
+      { seq: 2, id: ids[1], removed: { reason: "deleted", request } },
+      { seq: 3, id: ids[2], removed: undefined },
+    ]);
+  });
+
   it("refuses another account's request, a tampered one, one from the future and too many ids, deleting nothing", { timeout: 60_000 }, async () => {
     const relay = await relayWith();
     const [aliceToken, bobToken] = await Promise.all([alice.token({ domain: relay.domain }), bob.token({ domain: relay.domain })]);

@@ -327,7 +327,7 @@ export function getLogRequest(params: T.GetLogParams = {}): RpcRequest<T.GetLogR
 /**
  * A page of the authenticated account's mailbox log, with the signed head it ends at.
  *
- * Every position from `from` (default 1) in order, at most `limit`, none past the head's size; deleted copies keep their positions. An audit reads the whole log and checks its tree against the head: every position accounted for.
+ * Every position from `from` (default 1) in order, at most `limit`, none past the head's size; deleted copies keep their positions, and one the account deleted carries `removed`, with the account's signed request. An audit reads the whole log and checks its tree against the head: every position accounted for.
  *
  * Needs a bearer token (`auth` option).
  */

@@ -130,7 +130,7 @@ describe("neutralService_getProof and neutralService_getLog", () => {
     expect(entries[0]).toEqual({ seq: 1, id: first.id, role: "received", leafHash: leafOf(bob, first, 1, "received") });
   });
 
-  it("a deleted copy keeps its place in the log and has no proof; another account's messages and unknown ids get none", { timeout: 60_000 }, async () => {
+  it("a deleted copy keeps its place in the log, with the account's signed request as its reason, and has no proof; another account's messages and unknown ids get none", { timeout: 60_000 }, async () => {
     const carol = wallet(TEST_KEYS.carol);
     tokens.set(carol, await carol.token({ domain: node.domain }));
     const kept = await send(alice, carol, "0c01");
@@ -152,6 +152,18 @@ describe("neutralService_getProof and neutralService_getLog", () => {
     ]);
     expect(log.entries[1]!.leafHash).toBe(leafOf(carol, gone, 2, "received"));
     expect(toHex(merkleRoot(log.entries.map((entry) => fromHex(entry.leafHash))))).toBe(log.head.root);
+    // The deleted position says why: carol's own request, as she signed it (checked with viem alone).
+    expect(log.entries[0]).not.toHaveProperty("removed");
+    const { removed } = log.entries[1] as Position & { removed?: { reason: string; request: { account: string; ids: string[]; timestamp: number; signature: string } } };
+    expect(removed).toEqual({ reason: "deleted", request: { account: carol.address, ids: [gone.id], timestamp: Number(deletion.timestamp), signature } });
+    const signer = await recoverTypedDataAddress({
+      domain: EIP712_DOMAIN,
+      types: EIP712_TYPES,
+      primaryType: "Deletion",
+      message: { account: removed!.request.account as Hex, ids: removed!.request.ids.map(BigInt), timestamp: BigInt(removed!.request.timestamp) },
+      signature: removed!.request.signature as Hex,
+    });
+    expect(signer.toLowerCase()).toBe(carol.address);
   });
 
   it("refuses a `since` past the log, ids and positions that are not well-formed, and a caller without a token", { timeout: 30_000 }, async () => {

@@ -19,7 +19,9 @@ export function deletionHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutra
         return digest;
       };
       const account = checkSignedRecord(rpc, auth, "request", request, digestOf);
-      const { pending } = await store.deleteMessages(account, ids);
+      // The account's signed request, kept at each position it empties: the log's reason (LogRemoval).
+      const kept = JSON.stringify({ account, ids: request.ids, timestamp: request.timestamp, signature: request.signature });
+      const { pending } = await store.deleteMessages(account, ids, kept);
       if (pending.length > 0) {
         throw RpcError.invalidParams("request.ids", `names messages still pending delivery to another node (${pending.join(", ")}): delete them once delivered or failed`, {
           param: "request",

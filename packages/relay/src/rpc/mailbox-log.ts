@@ -2,7 +2,7 @@
 // with inclusion and consistency proofs (getProof, and getInbox/getChat asked with `proof`), and its
 // log (getLog).
 import { ErrorCode, RpcError } from "@neutral/server";
-import type { Handlers, LogPage, LogPosition, MailboxHead, MailboxProof } from "@neutral/server/neutral-service";
+import type { DeletionRequest, Handlers, LogPage, LogPosition, MailboxHead, MailboxProof } from "@neutral/server/neutral-service";
 import { toHex } from "@neutral/protocol";
 import { cursorValue, type LogEntry } from "../storage/store.js";
 import type { RelayContext, Rpc } from "./context.js";
@@ -37,7 +37,9 @@ export function mailboxLogHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neut
       const { head } = await rpc.heads.current(account);
       const count = Math.max(0, Math.min(limit, head.size - from + 1));
       const entries = count === 0 ? [] : await rpc.store.log(account, from, count);
-      return { head: head as MailboxHead, entries: entries.map(positionOf), end: from + count > head.size };
+      const logPosition = (entry: LogEntry): LogPosition =>
+        entry.deletion === undefined ? positionOf(entry) : { ...positionOf(entry), removed: { reason: "deleted", request: JSON.parse(entry.deletion) as DeletionRequest } };
+      return { head: head as MailboxHead, entries: entries.map(logPosition), end: from + count > head.size };
     },
   };
 }

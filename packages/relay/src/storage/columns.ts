@@ -18,6 +18,8 @@ export interface LogRow {
   id: number;
   role: number;
   leaf: Buffer;
+  /** The account's signed request that deleted the position's copy, as JSON (`log` only; schema version 12). */
+  deletion?: string | null;
 }
 
 const ROLE_OF_BYTE = new Map(Object.entries(MAILBOX_ROLE_BYTE).map(([role, byte]) => [byte, role as MailboxRole]));
@@ -26,7 +28,9 @@ const ROLE_OF_BYTE = new Map(Object.entries(MAILBOX_ROLE_BYTE).map(([role, byte]
 export function logEntryOf(row: LogRow): LogEntry {
   const role = ROLE_OF_BYTE.get(row.role);
   if (role === undefined) throw new Error(`a stored log position has the unknown role ${row.role}`);
-  return { seq: Number(row.seq), id: Number(row.id), role, leafHash: bytesHex(row.leaf) };
+  const entry: LogEntry = { seq: Number(row.seq), id: Number(row.id), role, leafHash: bytesHex(row.leaf) };
+  if (typeof row.deletion === "string") entry.deletion = row.deletion;
+  return entry;
 }
 
 /** A lowercase `0x` address → its 20 bytes. */

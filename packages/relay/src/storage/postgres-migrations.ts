@@ -475,6 +475,27 @@ export const migrations: readonly Migration[] = [
       $fn$;
     `,
   },
+  {
+    // Deleted positions with their reason (issue 35, openrpc.json `LogRemoval`): a copy its account
+    // deletes keeps its position (version 7), and the position now keeps the account's signed
+    // request, so that the log shows the deletion was the account's. `deletion_requests` holds each
+    // request once (the JSON the account signed); `log_removals` points each removed position at it,
+    // written by the deleting statement itself. Copies deleted before have no request to keep.
+    version: 8,
+    name: "deletion reasons",
+    sql: `
+      CREATE TABLE deletion_requests (
+        n bigserial PRIMARY KEY,
+        request text NOT NULL
+      );
+      CREATE TABLE log_removals (
+        owner bytea NOT NULL,
+        seq bigint NOT NULL,
+        request bigint NOT NULL,
+        PRIMARY KEY (owner, seq)
+      );
+    `,
+  },
 ];
 
 /** The highest schema version this code knows; a database beyond it was written by newer software. */

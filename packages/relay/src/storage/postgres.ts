@@ -448,7 +448,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       ensureOpen();
       const { rows } = await pool.query<LogRow>({
         name: "neutral_log",
-        text: "SELECT seq, id, role, leaf_hash AS leaf FROM mailbox_log WHERE owner = $1 AND seq >= $2 ORDER BY seq LIMIT $3",
+        text:
+          "SELECT l.seq, l.id, l.role, l.leaf_hash AS leaf, q.request AS deletion FROM mailbox_log l " +
+          "LEFT JOIN log_removals r ON r.owner = l.owner AND r.seq = l.seq LEFT JOIN deletion_requests q ON q.n = r.request " +
+          "WHERE l.owner = $1 AND l.seq >= $2 ORDER BY l.seq LIMIT $3",
         values: [addressBytes(owner), from, limit],
       });
       return rows.map(logEntryOf);
@@ -487,17 +490,20 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       return [];
     },
 
-    async deleteMessages(owner, ids) {
+    async deleteMessages(owner, ids, request) {
       ensureOpen();
       // One statement: nothing is deleted when one of them is still pending delivery. Every copy
-      // here has its own JSON, so the other party's copy needs nothing.
+      // here has its own JSON, so the other party's copy needs nothing. The account's request is
+      // kept once for the positions of the copies it removed (schema version 8).
       const { rows } = await pool.query<{ pending: (number | string)[] | null }>({
         name: "neutral_delete_messages",
         text:
           "WITH pending AS (SELECT id FROM outbox WHERE sender = $1 AND id = ANY($2::bigint[])), " +
-          "gone AS (DELETE FROM mailbox WHERE owner = $1 AND side IN (1, 2, 3) AND id = ANY($2::bigint[]) AND NOT EXISTS (SELECT 1 FROM pending) RETURNING id) " +
+          "gone AS (DELETE FROM mailbox WHERE owner = $1 AND side IN (1, 2, 3) AND id = ANY($2::bigint[]) AND NOT EXISTS (SELECT 1 FROM pending) RETURNING id, seq), " +
+          "kept AS (INSERT INTO deletion_requests (request) SELECT $3::text WHERE $3::text IS NOT NULL AND EXISTS (SELECT 1 FROM gone) RETURNING n), " +
+          "reasons AS (INSERT INTO log_removals (owner, seq, request) SELECT $1, gone.seq, kept.n FROM gone, kept ON CONFLICT DO NOTHING) " +
           "SELECT (SELECT array_agg(id ORDER BY id) FROM pending) AS pending, (SELECT count(*) FROM gone) AS deleted",
-        values: [addressBytes(owner), [...ids]],
+        values: [addressBytes(owner), [...ids], request ?? null],
       });
       // bigint[] comes as strings (the int8 parser is for scalars).
       return { pending: (rows[0]?.pending ?? []).map(Number) };

@@ -84,6 +84,9 @@ function openBatches(options) {
   const deleteOutbox = db.prepare(sql.deleteOutbox);
   const updateSent = db.prepare(sql.updateSent);
   const selectJson = db.prepare(sql.selectJson).pluck();
+  const selectCopySeq = db.prepare(sql.selectCopySeq).pluck();
+  const insertDeletionRequest = db.prepare(sql.insertDeletionRequest);
+  const insertRemoval = db.prepare(sql.insertRemoval);
   const deleteMailbox = db.prepare(sql.deleteMailbox);
   const deletePair = db.prepare(sql.deletePair);
   const selectMessage = db.prepare(sql.selectMessage);
@@ -134,8 +137,12 @@ function openBatches(options) {
     }
   }
   const hexBytes = (hex) => Buffer.from(hex.startsWith("0x") ? hex.slice(2) : hex, "hex");
-  /** Deletes `owner`'s copies of the messages `ids`; returns the ids still pending (then deletes nothing). */
-  function remove(owner, ids) {
+  /**
+   * Deletes `owner`'s copies of the messages `ids`; returns the ids still pending (then deletes
+   * nothing). `request` (the account's signed deletion, JSON) is kept for each position removed.
+   * @param {Buffer} owner @param {number[]} ids @param {string | undefined} request
+   */
+  function remove(owner, ids, request) {
     const rows = [];
     const pending = [];
     for (const id of ids) {
@@ -148,6 +155,19 @@ function openBatches(options) {
       rows.push({ id, sender: row.sender, recipient: row.recipient, sent, received });
     }
     if (pending.length > 0) return { pending };
+    /** The positions of the copies removed (schema version 12). */
+    const removed = [];
+    const copySeq = (side, id) => {
+      const seq = selectCopySeq.get(owner, side, id);
+      if (seq !== undefined && seq !== null) removed.push(seq);
+    };
+    for (const { id, sent, received } of rows) {
+      if (received) {
+        copySeq(sides.received, id);
+        copySeq(sides.requests, id);
+      }
+      if (sent) copySeq(sides.sent, id);
+    }
     for (const { id, sender, recipient, sent, received } of rows) {
       if (received && !sent) {
         // The sender's row may have no JSON of its own (schema version 5): it takes the recipient's first.
@@ -162,6 +182,11 @@ function openBatches(options) {
       // The pair row goes with the last copy.
       const left = [selectJson.get(recipient, sides.received, id), selectJson.get(recipient, sides.requests, id), selectJson.get(sender, sides.sent, id)];
       if (left.every((json) => json === undefined)) deletePair.run(sender, recipient, id);
+    }
+    if (request !== undefined && removed.length > 0) {
+      const account = logAccount.get(owner);
+      const kept = insertDeletionRequest.run(request).lastInsertRowid;
+      for (const seq of removed) insertRemoval.run(account, seq, kept);
     }
     return { pending: [] };
   }
@@ -310,7 +335,7 @@ function openBatches(options) {
   }
   const appendAll = db.transaction((batch) =>
     batch.map((m) => {
-      if (m.remove) return remove(hexBytes(m.remove.owner), m.remove.ids);
+      if (m.remove) return remove(hexBytes(m.remove.owner), m.remove.ids, m.remove.request);
       if (m.sweep) return sweep(m.sweep.below, m.sweep.limit, m.sweep.rememberFrom);
       if (m.sweepExpiring) return sweepExpiring(m.sweepExpiring.now, m.sweepExpiring.limit);
       if (m.import) return importAll(hexBytes(m.import.owner), m.import.entries);

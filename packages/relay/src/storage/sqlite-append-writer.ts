@@ -39,7 +39,8 @@ export interface WireSettle {
  * there are any, nothing was deleted.
  */
 export interface WireRemove {
-  remove: { owner: string; ids: number[] };
+  /** `request`: the account's signed `DeletionRequest` as JSON, kept for each position it removes (schema version 12). */
+  remove: { owner: string; ids: number[]; request?: string };
 }
 
 /**
@@ -133,6 +134,9 @@ export interface WriterSchema {
     selectJson: string;
     deleteOutbox: string;
     updateSent: string;
+    selectCopySeq: string;
+    insertDeletionRequest: string;
+    insertRemoval: string;
   };
   sides: { received: number; sent: number; requests: number };
   /** `MESSAGE_JSON_ID_HEAD` of @neutral/protocol: the writer completes a message's JSON with its new id. */

@@ -252,6 +252,28 @@ export const migrations: readonly SqliteMigration[] = [
     `,
     backfill: backfillPositions,
   },
+  {
+    // Deleted positions with their reason (issue 35, openrpc.json `LogRemoval`): a copy its account
+    // deletes keeps its position, and the position now keeps the account's signed request, so that
+    // the log shows the deletion was the account's. `deletion_requests` holds each request once (as
+    // the JSON the account signed, up to 100 ids); `log_removals` points each removed position at
+    // it (~16 bytes a position, paid only by deleted ones). Copies deleted before have no request
+    // to keep: their positions carry no reason.
+    version: 12,
+    name: "deletion reasons",
+    sql: `
+      CREATE TABLE deletion_requests (
+        n INTEGER PRIMARY KEY,
+        request TEXT NOT NULL
+      );
+      CREATE TABLE log_removals (
+        account INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        request INTEGER NOT NULL,
+        PRIMARY KEY (account, seq)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** Positions and leaves for the copies stored before schema version 11: one owner at a time, in id order. */
@@ -280,6 +302,19 @@ function backfillPositions(db: Database): void {
     for (const { level, index, hash } of wholeTiles(leaves, TILE_HEIGHT)) insertTile.run(account, level, index, Buffer.from(hash));
   }
 }
+
+/**
+ * Undoes version 12 for a downgrade to a relay that keeps no deletion reasons: the positions keep
+ * their place, and lose the requests that deleted their copies. Run it with every relay stopped,
+ * before {@link undoVersion11Sql}.
+ */
+export const undoVersion12Sql = `
+  BEGIN IMMEDIATE;
+  DROP TABLE log_removals;
+  DROP TABLE deletion_requests;
+  DELETE FROM schema_migrations WHERE version = 12;
+  COMMIT;
+`;
 
 /**
  * Undoes version 11 for a downgrade to a relay without the mailbox log: positions and leaves go (a

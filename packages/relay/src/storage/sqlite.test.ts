@@ -11,7 +11,7 @@ import { DEFAULT_CACHE_KIB, WRITER_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, st
 import { RECLAIM_STEP_PAGES, SWEEP_STEP_ROWS, openAppendBatches } from "./sqlite-append-batch.js";
 import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
 import type { WireAppend } from "./sqlite-append-writer.js";
-import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql } from "./sqlite-migrations.js";
+import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql, undoVersion12Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
@@ -347,13 +347,13 @@ describe("SQLite store specifics", () => {
       expect(Math.max(...rows.map((r) => r.version))).toBe(latestSchemaVersion);
       const objects = other.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all().map((r) => r.name);
       expect(objects).toEqual(
-        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins", "message_expiry", "message_expiry_by_time", "swept_digests", "swept_digests_by_age", "mailbox_log", "log_accounts", "log_tiles"]),
+        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins", "message_expiry", "message_expiry_by_time", "swept_digests", "swept_digests_by_age", "mailbox_log", "log_accounts", "log_tiles", "deletion_requests", "log_removals"]),
       );
       expect(objects).not.toContain("mailbox_by_peer");
       expect(objects).not.toContain("messages_v4");
       // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
       expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
-      expect(latestSchemaVersion).toBe(11);
+      expect(latestSchemaVersion).toBe(12);
     });
 
     it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
@@ -386,6 +386,7 @@ describe("SQLite store specifics", () => {
         [9, false],
         [10, false],
         [11, false],
+        [12, false],
       ]);
       // Version 7 gave the message its recipient, from pairs.
       expect(v1.prepare("SELECT id, ts, sender, accepted_at, recipient FROM messages").all()).toEqual([
@@ -444,6 +445,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT count(*) AS n FROM mailbox WHERE side = 2 AND json = ''").get()).toEqual({ n: 3 });
+      db.exec(undoVersion12Sql);
       db.exec(undoVersion11Sql);
       db.exec(undoVersion10Sql);
       db.exec(undoVersion9Sql);
@@ -472,11 +474,12 @@ describe("SQLite store specifics", () => {
       expected[0] = expected[0]!.filter((entry) => entry.id !== deleted);
       await first.close();
       const db = connect();
+      db.exec(undoVersion12Sql);
       db.exec(undoVersion11Sql);
       expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'mailbox_log'").get()).toEqual({ n: 0 });
 
       const store = open();
-      expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 11 });
+      expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: latestSchemaVersion });
       const upgraded = await logs(store);
       // Alice's deleted copy was her last: every other position and leaf is as the appends gave it.
       expect(upgraded).toEqual(expected);
@@ -503,6 +506,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT id FROM message_expiry").all()).toEqual([{ id: stored.id }]);
+      db.exec(undoVersion12Sql);
       db.exec(undoVersion11Sql);
       db.exec(undoVersion10Sql);
       expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 9 });
@@ -521,6 +525,7 @@ describe("SQLite store specifics", () => {
       const pending = (await store.append({ ...fields, status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored;
       await store.close();
       const db = connect();
+      db.exec(undoVersion12Sql);
       db.exec(undoVersion11Sql);
       db.exec(undoVersion10Sql);
       db.exec(undoVersion9Sql);
@@ -624,6 +629,7 @@ describe("SQLite store specifics", () => {
       const before = await tiles(store);
       expect(before.map((kept) => kept.map(({ index }) => index))).toEqual([[0, 1], [0, 1]]);
       await store.close();
+      connect().exec(undoVersion12Sql);
       connect().exec(undoVersion11Sql);
       expect(await tiles(open())).toEqual(before);
     });

@@ -211,6 +211,11 @@ export const WRITER_SCHEMA: WriterSchema = {
     deleteOutbox: "DELETE FROM outbox WHERE id = ?",
     updateSent: "UPDATE mailbox SET json = ? WHERE owner = ? AND side = ? AND id = ?",
     selectJson: "SELECT json FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
+    // A deletion by its account (schema version 12): the positions of the copies it removes, each
+    // kept with the account's signed request, stored once per request.
+    selectCopySeq: "SELECT seq FROM mailbox WHERE owner = ? AND side = ? AND id = ?",
+    insertDeletionRequest: "INSERT INTO deletion_requests (request) VALUES (?)",
+    insertRemoval: "INSERT OR IGNORE INTO log_removals (account, seq, request) VALUES (?, ?, ?)",
   },
   sides: SIDE,
   idHead: MESSAGE_JSON_ID_HEAD,
@@ -297,7 +302,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   // (those their owners deleted count until the sweep: their trace stays for resends).
   const idSpan = db.prepare<[], { span: number | null }>("SELECT max(id) - min(id) + 1 AS span FROM messages");
   const logRows = db.prepare<[Buffer, number, number], LogRow>(
-    "SELECT l.seq, l.id, l.role, l.leaf FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n WHERE a.address = ? AND l.seq >= ? ORDER BY l.seq LIMIT ?",
+    "SELECT l.seq, l.id, l.role, l.leaf, q.request AS deletion FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n " +
+      "LEFT JOIN log_removals AS r ON r.account = l.account AND r.seq = l.seq LEFT JOIN deletion_requests AS q ON q.n = r.request " +
+      "WHERE a.address = ? AND l.seq >= ? ORDER BY l.seq LIMIT ?",
   );
   const tileRows = db.prepare<[Buffer, number, number, number], { idx: number; hash: Buffer }>(
     "SELECT t.idx, t.hash FROM log_accounts AS a JOIN log_tiles AS t ON t.account = a.n WHERE a.address = ? AND t.level = ? AND t.idx >= ? AND t.idx < ? ORDER BY t.idx",
@@ -520,10 +527,10 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       return tileRows.all(addressBytes(owner), level, from, to).map((row) => ({ index: row.idx, hash: bytesHex(row.hash) }));
     },
 
-    async deleteMessages(owner, ids) {
+    async deleteMessages(owner, ids, request) {
       if (closed) throw new StoreClosedError();
       writer ??= startStoreWriter(options);
-      const result = await writer.append({ remove: { owner, ids: [...ids] } });
+      const result = await writer.append({ remove: { owner, ids: [...ids], ...(request !== undefined && { request }) } });
       return { pending: typeof result === "object" && "pending" in result ? result.pending : [] };
     },
 

@@ -255,8 +255,10 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
    * Deletes `owner`'s copies of the messages `ids` (the received copy of a message it received, the
    * sent copy of one it sent; both for one to itself), durably; ids not in its mailbox are skipped.
    * If some of them are still pending delivery to another node, deletes nothing and answers them.
+   * `request`, the account's signed `DeletionRequest` as JSON, is kept for each position whose copy
+   * this removes (`LogEntry.deletion`), in the same transaction.
    */
-  deleteMessages(owner: string, ids: readonly number[]): Promise<{ pending: number[] }>;
+  deleteMessages(owner: string, ids: readonly number[], request?: string): Promise<{ pending: number[] }>;
   /**
    * Stores `owner`'s copies of messages from its own history (moving home), as given: its received
    * copy of one it received, its sent copy of one it sent (both for one to itself), each under a new
@@ -316,6 +318,8 @@ export interface LogEntry {
   role: MailboxRole;
   /** The position's leaf hash (`mailboxLeafHash` of @neutral/protocol): 0x + 64 hex. */
   leafHash: string;
+  /** From `log` only: the account's signed request (JSON) that deleted the position's copy. */
+  deletion?: string;
 }
 
 /** A tile of an account's log: the root of a whole aligned subtree. */

@@ -184,6 +184,43 @@ export function positionTests(area: SharedStore): void {
     expect(after.slice(0, 2)).toEqual(before);
     expect(after.map((entry) => entry.seq)).toEqual([1, 2, 3]);
   });
+
+  it("a copy its account deletes keeps the account's request at its position (both of a message to itself); only the copies it removed, once", async () => {
+    const store = area.store;
+    const { alice, bob } = parties();
+    const kept = (await store.append(testMessage(alice, bob))).stored.id;
+    const gone = (await store.append(testMessage(alice, bob))).stored.id;
+    const self = (await store.append(testMessage(bob, bob))).stored.id;
+    const request = JSON.stringify({ account: bob, ids: [String(gone), String(self), String(kept + 1000)], timestamp: 1, signature: "0x01" });
+    expect(await store.deleteMessages(bob, [gone, self, kept + 1000], request)).toEqual({ pending: [] });
+    const log = await wholeLog(store, bob);
+    expect(log.map(({ seq, id, role, deletion }) => ({ seq, id, role, deletion }))).toEqual([
+      { seq: 1, id: kept, role: "received", deletion: undefined },
+      { seq: 2, id: gone, role: "received", deletion: request },
+      { seq: 3, id: self, role: "received", deletion: request },
+      { seq: 4, id: self, role: "sent", deletion: request },
+    ]);
+    // Alice's copy of what Bob deleted is hers: untouched, no reason.
+    expect((await wholeLog(store, alice)).every((entry) => entry.deletion === undefined)).toBe(true);
+    // A second request for what is gone removes nothing: the first request stays the reason.
+    await store.deleteMessages(bob, [gone], JSON.stringify({ again: true }));
+    expect(await wholeLog(store, bob)).toEqual(log);
+    // Without a request (a store's own caller), nothing is kept.
+    await store.deleteMessages(bob, [kept]);
+    expect((await wholeLog(store, bob))[0]!.deletion).toBeUndefined();
+    // Reads by position keep the plain entry.
+    expect(await store.positions(alice, [gone])).toEqual([expect.not.objectContaining({ deletion: expect.anything() })]);
+  });
+
+  it("a deletion refused because a message is still pending keeps no request", async () => {
+    const store = area.store;
+    const { alice, bob, carol } = parties();
+    const local = (await store.append(testMessage(alice, bob))).stored.id;
+    const outbound = (await store.append({ ...testMessage(alice, carol), status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored.id;
+    const request = JSON.stringify({ account: alice, ids: [String(local), String(outbound)] });
+    expect(await store.deleteMessages(alice, [local, outbound], request)).toEqual({ pending: [outbound] });
+    expect((await wholeLog(store, alice)).map((entry) => entry.deletion)).toEqual([undefined, undefined]);
+  });
 }
 
 /** Positions through imports, sweeps and a restart: each on a store of its own (sweeps and reopening are store-wide). */

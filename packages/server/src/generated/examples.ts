@@ -816,7 +816,18 @@ export const examples: readonly ExamplePairing[] = [
               "seq": 1,
               "id": "1",
               "role": "received",
-              "leafHash": "0xe5b268c2c93181297d81106c5e865a220c753244d5d5d3c3f65f9e21b8b6a81d"
+              "leafHash": "0xe5b268c2c93181297d81106c5e865a220c753244d5d5d3c3f65f9e21b8b6a81d",
+              "removed": {
+                "reason": "deleted",
+                "request": {
+                  "account": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                  "ids": [
+                    "1"
+                  ],
+                  "timestamp": 1767225840000,
+                  "signature": "0x4d46ffbf4392948c38fa1edfed36ee97278ce1a96d64dc35e00b069aba2e42322218671aaee165981bbe7694d1cc819a4fca93163f362305d6d6af1cc8924cc21b"
+                }
+              }
             },
             {
               "seq": 2,

@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
-// Types of neutralService 2.7.0: one per component schema, and the params and
+// Types of neutralService 2.8.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -372,7 +372,7 @@ export interface LogPage {
   end: boolean;
 }
 
-/** One position of an account's mailbox log: the copy that took it (`id`, `role`) and its leaf hash, SHA-256(0x00 ‖ leaf) of the 82-byte leaf (see "The verifiable mailbox"). A client recomputes the leaf from the message it holds: the account, `seq`, the role, the other party and the message's EIP-712 digest. */
+/** One position of an account's mailbox log: the copy that took it (`id`, `role`) and its leaf hash, SHA-256(0x00 ‖ leaf) of the 82-byte leaf (see "The verifiable mailbox"). A client recomputes the leaf from the message it holds: the account, `seq`, the role, the other party and the message's EIP-712 digest. A position whose copy the account deleted carries `removed`, the account's signed request. */
 export interface LogPosition {
   /** The position, from 1. */
   seq: number;
@@ -382,6 +382,16 @@ export interface LogPosition {
   role: "received" | "sent";
   /** A 32-byte hash: `0x` + 64 lowercase hex digits. */
   leafHash: Hash;
+  /** Why a position's copy is no longer served, with the signed statement that makes it so. `"deleted"`: the account deleted it, and `request` is the `DeletionRequest` it signed (as `neutralService_deleteMessages` took it), whose `ids` include the position's `id`. A client checks that the request's signature recovers the account whose log it is and that its ids name the position's message; a position without its message and without `removed` is one the node cannot account for. */
+  removed?: LogRemoval;
+}
+
+/** Why a position's copy is no longer served, with the signed statement that makes it so. `"deleted"`: the account deleted it, and `request` is the `DeletionRequest` it signed (as `neutralService_deleteMessages` took it), whose `ids` include the position's `id`. A client checks that the request's signature recovers the account whose log it is and that its ids name the position's message; a position without its message and without `removed` is one the node cannot account for. */
+export interface LogRemoval {
+  /** "deleted": by the account's own request. */
+  reason: "deleted";
+  /** An account's signed request to delete its copies of messages on its home node: the received copies of messages it received, the sent copies of messages it sent (both for a message to itself). The other party's copy is not touched. */
+  request: DeletionRequest;
 }
 
 /** A number of positions of an account's mailbox log (the verifiable mailbox): the size of a tree. */
