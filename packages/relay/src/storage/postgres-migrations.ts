@@ -496,6 +496,113 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    // The log's tiles, as the SQLite writer keeps them (mailbox-log/tree.ts, TILE_HEIGHT 8): the
+    // root of every whole aligned subtree of 256, 65,536, … positions, kept as its last position is
+    // stored, so a root or a proof reads at most 256 leaves or tiles a level instead of every leaf
+    // of the log. neutral_log_position (under the id_counter lock, as every position) now keeps
+    // the tiles its position completes: level 8 from the 256 leaves, each level above from the 256
+    // tiles one level down (neutral_keep_tiles; its height is a parameter so that a test can check
+    // several levels on a small log). Existing logs get their tiles here, every account's in
+    // position order (neutral_backfill_tiles).
+    version: 9,
+    name: "mailbox log tiles",
+    sql: `
+      CREATE TABLE log_tiles (
+        owner bytea NOT NULL,
+        level smallint NOT NULL,
+        idx bigint NOT NULL,
+        hash bytea NOT NULL,
+        PRIMARY KEY (owner, level, idx)
+      );
+
+      -- The RFC 9162 root of a whole subtree from its 2^k node hashes (leaf hashes or tiles).
+      CREATE FUNCTION neutral_subtree_root(p_hashes bytea[])
+      RETURNS bytea
+      LANGUAGE plpgsql IMMUTABLE AS $fn$
+      DECLARE
+        nodes bytea[] := p_hashes;
+        parents bytea[];
+        n int := coalesce(array_length(p_hashes, 1), 0);
+      BEGIN
+        IF n = 0 OR n & (n - 1) <> 0 THEN
+          RAISE EXCEPTION 'neutral_subtree_root: % hashes, not a power of two', n;
+        END IF;
+        WHILE n > 1 LOOP
+          parents := ARRAY[]::bytea[];
+          FOR i IN 1 .. n / 2 LOOP
+            parents := parents || sha256(decode('01', 'hex') || nodes[2 * i - 1] || nodes[2 * i]);
+          END LOOP;
+          nodes := parents;
+          n := n / 2;
+        END LOOP;
+        RETURN nodes[1];
+      END
+      $fn$;
+
+      -- Keeps the tiles position p_seq of p_owner's log completes (tiles of p_height levels).
+      CREATE FUNCTION neutral_keep_tiles(p_owner bytea, p_seq bigint, p_height int)
+      RETURNS void
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        width bigint := 1::bigint << p_height;
+        v_level int := p_height;
+        v_idx bigint;
+        below bytea[];
+      BEGIN
+        IF p_seq % width <> 0 THEN
+          RETURN;
+        END IF;
+        SELECT array_agg(l.leaf_hash ORDER BY l.seq) INTO below FROM mailbox_log l WHERE l.owner = p_owner AND l.seq > p_seq - width AND l.seq <= p_seq;
+        LOOP
+          v_idx := p_seq / (1::bigint << v_level) - 1;
+          INSERT INTO log_tiles (owner, level, idx, hash) VALUES (p_owner, v_level, v_idx, neutral_subtree_root(below)) ON CONFLICT DO NOTHING;
+          EXIT WHEN p_seq % (1::bigint << (v_level + p_height)) <> 0;
+          SELECT array_agg(t.hash ORDER BY t.idx) INTO below FROM log_tiles t
+            WHERE t.owner = p_owner AND t.level = v_level AND t.idx >= v_idx + 1 - width AND t.idx < v_idx + 1;
+          v_level := v_level + p_height;
+        END LOOP;
+      END
+      $fn$;
+
+      -- Every account's tiles of height p_height, in position order (a tile above needs those below).
+      CREATE FUNCTION neutral_backfill_tiles(p_height int)
+      RETURNS void
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        r record;
+      BEGIN
+        FOR r IN
+          SELECT o.owner, s.seq FROM (SELECT owner, max(seq) AS last FROM mailbox_log GROUP BY owner) o,
+            generate_series(1::bigint << p_height, o.last, 1::bigint << p_height) AS s(seq)
+          ORDER BY o.owner, s.seq
+        LOOP
+          PERFORM neutral_keep_tiles(r.owner, r.seq, p_height);
+        END LOOP;
+      END
+      $fn$;
+
+      CREATE OR REPLACE FUNCTION neutral_log_position(p_owner bytea, p_id bigint, p_role smallint, p_peer bytea, p_digest bytea)
+      RETURNS bigint
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        next_seq bigint;
+      BEGIN
+        SELECT coalesce(max(l.seq), 0) + 1 INTO next_seq FROM mailbox_log l WHERE l.owner = p_owner;
+        INSERT INTO mailbox_log (owner, seq, id, role, peer, digest, leaf_hash) VALUES (p_owner, next_seq, p_id, p_role, p_peer, p_digest,
+          sha256(decode('0001', 'hex') || p_owner || int8send(next_seq) || decode(CASE p_role WHEN 2 THEN '02' ELSE '01' END, 'hex') || p_peer || p_digest));
+        IF next_seq % 256 = 0 THEN
+          PERFORM neutral_keep_tiles(p_owner, next_seq, 8);
+        END IF;
+        RETURN next_seq;
+      END
+      $fn$;
+
+      -- No position is stored from here to the commit (appends and imports take this lock first).
+      SELECT last_id FROM id_counter WHERE singleton FOR UPDATE;
+      SELECT neutral_backfill_tiles(8);
+    `,
+  },
 ];
 
 /** The highest schema version this code knows; a database beyond it was written by newer software. */

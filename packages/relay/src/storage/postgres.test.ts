@@ -6,6 +6,8 @@ import { SchemaTooNewError, StoreClosedError } from "../errors.js";
 import { describeDatabaseUrl, openPostgresStore, type PostgresStore } from "./postgres.js";
 import { latestSchemaVersion, migrations } from "./postgres-migrations.js";
 import { createTestSchema, type TestSchema } from "../../test/postgres.js";
+import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
+import { fromHex } from "@neutral/protocol";
 
 describeStoreConformance("postgres", async () => {
   const schema = await createTestSchema();
@@ -54,6 +56,35 @@ describe("PostgreSQL store specifics", () => {
     expect(second, "the second fill reused the first's space").toBeLessThan(first * 1.25);
   });
 
+  it("keeps the whole tiles of each account at TILE_HEIGHT as positions are stored, the same as the backfill of migration 9 and as the SQLite writer's", { timeout: 90_000 }, async () => {
+    // The SQL keeps tiles of 256 positions (level 8): the height the tree reads.
+    expect(TILE_HEIGHT).toBe(8);
+    expect(migrations.find(({ version }) => version === 9)?.sql).toContain("neutral_keep_tiles(p_owner, next_seq, 8)");
+    const store = await open();
+    const [alice, bob] = [randomAddress(), randomAddress()];
+    await Promise.all(Array.from({ length: 600 }, (_, i) => store.append(i % 3 ? testMessage(alice, bob) : testMessage(bob, alice))));
+    const leavesOf = async (owner: string) => (await store.log(owner, 1, 1000)).map((entry) => fromHex(entry.leafHash));
+    const expected = async (owner: string, height: number) => wholeTiles(await leavesOf(owner), height).map(({ level, index, hash }) => ({ level, index, hash: toHex(hash) }));
+    const kept = async (owner: string, levels: number[]) =>
+      (await Promise.all(levels.map(async (level) => (await store.logTiles(owner, level, 0, 1000)).map(({ index, hash }) => ({ level, index, hash }))))).flat();
+    for (const owner of [alice, bob]) {
+      expect(await kept(owner, [8])).toEqual(await expected(owner, 8));
+      expect((await kept(owner, [8])).map(({ index }) => index)).toEqual([0, 1]);
+    }
+    // The backfill, from no tiles: the same ones.
+    await schema.query("DELETE FROM log_tiles");
+    await schema.query("SELECT neutral_backfill_tiles(8)");
+    for (const owner of [alice, bob]) expect(await kept(owner, [8])).toEqual(await expected(owner, 8));
+    // Several levels, with tiles of 2 levels (4 positions): each level from the one below.
+    await schema.query("DELETE FROM log_tiles");
+    await schema.query("SELECT neutral_backfill_tiles(2)");
+    const levels = [2, 4, 6, 8];
+    const tiles = await kept(bob, levels);
+    expect(tiles).toEqual(await expected(bob, 2));
+    // 600 positions: 150 tiles at level 2, 37 at 4, 9 at 6, 2 at 8 (each from four below).
+    expect(levels.map((level) => tiles.filter((tile) => tile.level === level).length)).toEqual([150, 37, 9, 2]);
+  });
+
   it("builds a message's JSON in the append function with the protocol's id head (the one SQL copy of it)", () => {
     const heads = migrations.flatMap((migration) => [...migration.sql.matchAll(/row_json := '([^']*)' \|\| next_id/g)].map((match) => match[1]));
     expect(heads.length).toBeGreaterThan(0);
@@ -65,7 +96,7 @@ describe("PostgreSQL store specifics", () => {
     const { rows } = await schema.query<{ version: number; name: string }>("SELECT version, name FROM schema_migrations ORDER BY version");
     expect(rows).toEqual(migrations.map(({ version, name }) => ({ version, name })));
     const tables = await schema.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1", [schema.name]);
-    expect(tables.rows.map((row) => row.table_name)).toEqual(["consent", "consent_policy", "deletion_requests", "destinations", "home_records", "id_counter", "key_bundles", "log_removals", "mailbox", "mailbox_log", "message_expiry", "messages", "node_identity", "outbox", "peer_pins", "schema_migrations", "swept_digests"]);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(["consent", "consent_policy", "deletion_requests", "destinations", "home_records", "id_counter", "key_bundles", "log_removals", "log_tiles", "mailbox", "mailbox_log", "message_expiry", "messages", "node_identity", "outbox", "peer_pins", "schema_migrations", "swept_digests"]);
   });
 
   /** Every mailbox row's `seq` names its own log entry (same id, role of its side): 0 when so. */

@@ -484,10 +484,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       return rows.map(logEntryOf);
     },
 
-    async logTiles() {
+    async logTiles(owner, level, from, to) {
       ensureOpen();
-      // This store keeps no tiles (store.ts allows it): the tree reads the leaves.
-      return [];
+      const { rows } = await pool.query<{ idx: number | string; hash: Buffer }>({
+        name: "neutral_log_tiles",
+        text: "SELECT idx, hash FROM log_tiles WHERE owner = $1 AND level = $2 AND idx >= $3 AND idx < $4 ORDER BY idx",
+        values: [addressBytes(owner), level, from, to],
+      });
+      return rows.map((row) => ({ index: Number(row.idx), hash: bytesHex(row.hash) }));
     },
 
     async deleteMessages(owner, ids, request) {
