@@ -9,10 +9,9 @@
 // their JavaScript (`checkJs`) get a program of their own, which reuses the other's parsed files.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import ts from "typescript";
-
-const root = fileURLToPath(new URL("..", import.meta.url));
+import { root } from "./turbo.mjs";
 
 /** Options a package may set on its own: they only widen what the one program accepts. */
 const MERGEABLE = new Set(["allowJs", "checkJs", "paths", "pathsBasePath", "noEmit", "outDir", "configFilePath"]);

@@ -3,12 +3,11 @@
 // process, honest and with its proofs altered on the way the ways a lying node would alter them.
 import { startNode, type InProcessNode } from "@neutral/relay/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { memoryHeadStore } from "./context.js";
 import type { MailboxProof } from "./generated/types.js";
-import { generatePrivateKey } from "./keys.js";
 import type { MailboxProblem } from "./mailbox-proof.js";
 import type { DecryptedMessage } from "./messages.js";
-import { createNeutral, type Neutral } from "./neutral.js";
+import type { Neutral } from "./neutral.js";
+import { bobsMailbox } from "../test/bobs-mailbox.js";
 
 let relay: InProcessNode;
 beforeAll(async () => {
@@ -43,17 +42,8 @@ function tamperingFetch() {
 
 /** Bob with three messages (one received, one sent, one to himself), reading through a tampering fetch. */
 async function mailbox(options: { verify?: boolean } = {}) {
-  const alice = createNeutral({ url: relay.url, account: generatePrivateKey() });
-  const heads = memoryHeadStore();
   const wire = tamperingFetch();
-  const bob = createNeutral({ url: relay.url, account: generatePrivateKey(), heads, fetch: wire.fetch, ...options });
-  const bobAddress = await bob.getAddress();
-  await bob.ready();
-  await alice.send(bobAddress, "one");
-  await bob.send(await alice.getAddress(), "two");
-  await bob.send(bobAddress, "note");
-  const node = (await bob.nodeInfo()).address.toLowerCase();
-  return { alice, bob, bobAddress, heads, node, wire };
+  return { ...(await bobsMailbox(relay.url, wire.fetch, options)), wire };
 }
 
 /** Iterates bob's live stream (whole mailbox first) until `count` messages came, with the problems reported; `whenLive` runs once it is live. */

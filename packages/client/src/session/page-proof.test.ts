@@ -2,10 +2,9 @@
 // process), honest, and with its answers altered on the way the ways a lying node would alter them.
 import { startNode, type InProcessNode } from "@neutral/relay/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { memoryHeadStore, type HeadStore } from "../context.js";
 import type { InboxPage, MailboxProof } from "../generated/types.js";
-import { generatePrivateKey } from "../keys.js";
-import { createNeutral, type MessagePage, type Neutral } from "../neutral.js";
+import type { MessagePage, Neutral } from "../neutral.js";
+import { bobsMailbox } from "../../test/bobs-mailbox.js";
 
 let relay: InProcessNode;
 beforeAll(async () => {
@@ -42,17 +41,8 @@ function tamperingFetch(): { fetch: typeof globalThis.fetch; reads: { proof?: un
 
 /** Bob, with messages both ways and one to himself; his session reads through a tampering fetch. */
 async function mailbox(options: { verify?: boolean } = {}) {
-  const alice = createNeutral({ url: relay.url, account: generatePrivateKey() });
-  const heads = memoryHeadStore();
   const wire = tamperingFetch();
-  const bob = createNeutral({ url: relay.url, account: generatePrivateKey(), heads, fetch: wire.fetch, ...options });
-  const bobAddress = await bob.getAddress();
-  await bob.ready();
-  await alice.send(bobAddress, "one");
-  await bob.send(await alice.getAddress(), "two");
-  await bob.send(bobAddress, "note");
-  const node = (await bob.nodeInfo()).address.toLowerCase();
-  return { alice, bob, bobAddress, heads, node, wire };
+  return { ...(await bobsMailbox(relay.url, wire.fetch, options)), wire };
 }
 
 const readAll = async (bob: Neutral, limit = 20): Promise<MessagePage[]> => {

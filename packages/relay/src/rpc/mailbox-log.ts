@@ -9,6 +9,10 @@ import type { RelayContext, Rpc } from "./context.js";
 
 const positionOf = (entry: LogEntry): LogPosition => ({ seq: entry.seq, id: String(entry.id), role: entry.role, leafHash: entry.leafHash });
 
+/** A position as getLog answers it: a copy its account deleted with the account's signed request (LogRemoval). */
+const logPositionOf = (entry: LogEntry): LogPosition =>
+  entry.deletion === undefined ? positionOf(entry) : { ...positionOf(entry), removed: { reason: "deleted", request: JSON.parse(entry.deletion) as DeletionRequest } };
+
 /**
  * The caller's current head, with the position and inclusion proof of each of its copies of the
  * messages `ids` (copies stored after the head are left to the next one) and, with `since`, the
@@ -37,9 +41,7 @@ export function mailboxLogHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neut
       const { head } = await rpc.heads.current(account);
       const count = Math.max(0, Math.min(limit, head.size - from + 1));
       const entries = count === 0 ? [] : await rpc.store.log(account, from, count);
-      const logPosition = (entry: LogEntry): LogPosition =>
-        entry.deletion === undefined ? positionOf(entry) : { ...positionOf(entry), removed: { reason: "deleted", request: JSON.parse(entry.deletion) as DeletionRequest } };
-      return { head: head as MailboxHead, entries: entries.map(logPosition), end: from + count > head.size };
+      return { head: head as MailboxHead, entries: entries.map(logPositionOf), end: from + count > head.size };
     },
   };
 }
