@@ -56,15 +56,23 @@ async function extract(dir: string): Promise<{ executable: string; env: Record<s
 
 /** Folders extracted by this process and not yet removed: removed at exit whatever happens. */
 const extracted = new Set<string>();
-process.on("exit", () => {
+function removeExtracted(): void {
   for (const dir of extracted) remove(dir);
-});
+}
+process.on("exit", removeExtracted);
+/**
+ * Moves the removal at exit after playwright's exit listener, which it adds at a launch and which
+ * kills the browser: removed while the browser still ran, the folder was made again by Chromium
+ * (its temp dir is inside it), and stayed (seen twice in CI, on SIGTERM).
+ */
+function removeAfterBrowserIsKilled(): void {
+  process.removeListener("exit", removeExtracted);
+  process.on("exit", removeExtracted);
+}
 function remove(dir: string): void {
   extracted.delete(dir);
-  // Retries: a Chromium process may still be writing or removing its own files in there. At exit
-  // too: playwright's exit listener has just sent the browser's group SIGKILL, which lands a moment
-  // later; a removal without retries then failed on a folder Chromium wrote into meanwhile (ENOTEMPTY,
-  // swallowed by the exit path), and the folder stayed (seen once, in a suite beside the type check).
+  // Retries: a Chromium process may still be removing its own files in there (after close(), or
+  // when the SIGKILL of playwright's exit listener has not landed yet).
   rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 }
 
@@ -118,6 +126,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
     const browserTmp = path.join(dir, "tmp");
     mkdirSync(browserTmp);
     const browser = await launch({ executablePath: executable, env: { ...process.env, ...options.env, ...env, TMPDIR: browserTmp } });
+    removeAfterBrowserIsKilled();
     browser.on("disconnected", () => remove(dir));
     return browser;
   } catch (error) {
