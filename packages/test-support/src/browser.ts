@@ -54,7 +54,7 @@ async function extract(dir: string): Promise<{ executable: string; env: Record<s
   };
 }
 
-/** Folders extracted by this process and not yet removed: removed at exit whatever happens. */
+/** Folders extracted by this process: removed when their browser closes, and (again) at exit whatever happens. */
 const extracted = new Set<string>();
 function removeExtracted(): void {
   for (const dir of extracted) remove(dir);
@@ -69,8 +69,12 @@ function removeAfterBrowserIsKilled(): void {
   process.removeListener("exit", removeExtracted);
   process.on("exit", removeExtracted);
 }
+/**
+ * Removes `dir`. It stays listed for the removal at exit: a Chromium helper still shutting down after
+ * close() was seen to make a folder in it again (an empty `locales/`, left in /tmp by a script that
+ * exited right after close()).
+ */
 function remove(dir: string): void {
-  extracted.delete(dir);
   // Retries: a Chromium process may still be removing its own files in there (after close(), or
   // when the SIGKILL of playwright's exit listener has not landed yet).
   rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
