@@ -25,8 +25,10 @@ describe("launchChromium", () => {
     // after close() resolves: seen left in a CI run) are made inside the launcher's folder.
     const [launcherDir] = readdirSync(root).filter((name) => name.startsWith("neutral-chromium-"));
     const browsers = browsersUsing(path.join(root, launcherDir!));
-    // The browser process (its helpers, started by a zygote, get a cleared environment).
-    const main = browsers.filter((pid) => !readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type="));
+    // The browser process (its helpers, started by a zygote, get a cleared environment): the one whose
+    // parent is not one of them. (By its command line alone, a helper just forked and not yet exec'd
+    // looked like a second browser once.)
+    const main = browsers.filter((pid) => !browsers.includes(parentOf(pid)));
     expect(main).toHaveLength(1);
     expect(environmentOf(main[0]!).TMPDIR).toBe(path.join(root, launcherDir!, "tmp"));
     const page = await browser.newPage();
@@ -82,6 +84,12 @@ function browsersUsing(dir: string): number[] {
       }
     })
     .map(Number);
+}
+
+/** A process's parent, from /proc (the field after the command name, which may hold spaces). */
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
 }
 
 /** A process's environment, from /proc. */
