@@ -1,9 +1,10 @@
-// The device's verified mailbox heads (the verifiable mailbox): one JSON file per node and account
-// in the state folder, so that a node that rolls a mailbox back or shows another history between two
-// runs is caught. Two state folders are two devices.
+// The device's verified mailbox heads and audits (the verifiable mailbox): one JSON file per node and
+// account in the state folder, so that a node that rolls a mailbox back or shows another history
+// between two runs is caught, and an audit goes on from where the last one stopped. Two state folders
+// are two devices.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { HeadStore, VerifiedHead } from "@neutral/client";
+import type { AuditState, AuditStore, HeadStore, VerifiedHead } from "@neutral/client";
 import { CliError } from "./errors.js";
 
 /**
@@ -39,38 +40,64 @@ function isHead(value: unknown): value is VerifiedHead {
   );
 }
 
-/** Heads as files `<dir>/heads/<node>/<account>.json`, written whole (a temp file renamed over the old one). */
-export function fileHeadStore(dir: string): HeadStore {
+/** An audit's state: a frontier of one subtree root per bit of its size, and a head. */
+function isAuditState(value: unknown): value is AuditState {
+  const state = value as Partial<Record<keyof AuditState, unknown>> | null;
+  return (
+    typeof state === "object" &&
+    state !== null &&
+    Number.isSafeInteger(state.size) &&
+    (state.size as number) >= 0 &&
+    Array.isArray(state.roots) &&
+    state.roots.length === (state.size as number).toString(2).replaceAll("0", "").length &&
+    state.roots.every((root) => typeof root === "string" && HASH.test(root.toLowerCase())) &&
+    isHead(state.head)
+  );
+}
+
+/**
+ * Values of type T as files `<dir>/<folder>/<node>/<account>.json`, written whole (a temp file
+ * renamed over the old one). `what` names them in errors, with what removing a bad one loses.
+ */
+function fileStore<T>(dir: string, folder: string, isValue: (value: unknown) => value is T, what: { name: string; removing: string }) {
   const fileOf = (account: string, node: string) => {
     // Both come from the SDK as lowercase addresses; anything else never becomes a path.
-    if (!ADDRESS.test(account) || !ADDRESS.test(node)) throw new CliError("the node's address is not an address (0x and 40 hex digits): no mailbox head is kept for it");
-    return path.join(dir, "heads", node, `${account}.json`);
+    if (!ADDRESS.test(account) || !ADDRESS.test(node)) throw new CliError(`the node's address is not an address (0x and 40 hex digits): no ${what.name} is kept for it`);
+    return path.join(dir, folder, node, `${account}.json`);
   };
   return {
-    get(account, node) {
+    get(account: string, node: string): T | undefined {
       const file = fileOf(account, node);
       let text: string;
       try {
         text = readFileSync(file, "utf8");
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-        throw new CliError(`cannot read the verified mailbox head ${file}: ${(error as Error).message}`);
+        throw new CliError(`cannot read the ${what.name} ${file}: ${(error as Error).message}`);
       }
-      let head: unknown;
+      let value: unknown;
       try {
-        head = JSON.parse(text);
+        value = JSON.parse(text);
       } catch {
-        head = undefined;
+        value = undefined;
       }
-      if (!isHead(head)) throw new CliError(`${file} is not a mailbox head: remove it to trust the node's next head (the check against the last one is lost)`);
-      return head;
+      if (!isValue(value)) throw new CliError(`${file} is not a ${what.name}: remove it to ${what.removing}`);
+      return value;
     },
-    set(account, node, head) {
+    set(account: string, node: string, value: T): void {
       const file = fileOf(account, node);
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       const temp = `${file}.${process.pid}.tmp`;
-      writeFileSync(temp, `${JSON.stringify(head)}\n`, { mode: 0o600 });
+      writeFileSync(temp, `${JSON.stringify(value)}\n`, { mode: 0o600 });
       renameSync(temp, file);
     },
   };
 }
+
+/** Heads as files `<dir>/heads/<node>/<account>.json`. */
+export const fileHeadStore = (dir: string): HeadStore =>
+  fileStore(dir, "heads", isHead, { name: "mailbox head", removing: "trust the node's next head (the check against the last one is lost)" });
+
+/** Audits as files `<dir>/audits/<node>/<account>.json`. */
+export const fileAuditStore = (dir: string): AuditStore =>
+  fileStore(dir, "audits", isAuditState, { name: "mailbox audit", removing: "audit the whole log again" });

@@ -3,7 +3,7 @@
 // made from them.
 import { createNeutral, type Neutral } from "@neutral/client";
 import { CliError, UsageError, type ErrorContext } from "./errors.js";
-import { fileHeadStore, stateDir } from "./head-store.js";
+import { fileAuditStore, fileHeadStore, stateDir } from "./head-store.js";
 
 export const DEFAULT_URL = "http://127.0.0.1:8645";
 
@@ -65,7 +65,7 @@ export function signIn({ flags, env, helpHint: help, context, addSecret }: SignI
     url: shownUrl,
     connect() {
       try {
-        return createNeutral({ url: url.toString().replace(/\/$/, ""), account: key, ...(state !== undefined && { heads: fileHeadStore(state) }) });
+        return createNeutral({ url: url.toString().replace(/\/$/, ""), account: key, ...(state !== undefined && { heads: fileHeadStore(state), audits: fileAuditStore(state) }) });
       } catch (error) {
         if (error instanceof Error && "code" in error && error.code === "INVALID_ACCOUNT") {
           throw new CliError(`${keySource} is not a usable private key (0x followed by 64 hex digits, a valid secp256k1 key)`);

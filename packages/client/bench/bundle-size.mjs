@@ -10,9 +10,9 @@ export const RUNTIME_BUDGET_BYTES = 5 * 1024;
  * Most of it is @noble/curves and @noble/ciphers; measured 27 KB when the budget was set at 32 KB,
  * raised to 33 KB with spec 2.4.0 (32.1 KB: every method and signed type of the spec is in the
  * typed client and the typed-data table the SDK carries), to 36 KB with spec 2.6.0 (35.4 KB: the
- * verifiable mailbox's checks; README, "Size").
+ * verifiable mailbox's checks), to 38 KB with spec 2.9.0 (37.5 KB: `audit()`; README, "Size").
  */
-export const SDK_BUDGET_BYTES = 36 * 1024;
+export const SDK_BUDGET_BYTES = 38 * 1024;
 
 /**
  * Bundles `code` (an ES module that imports what to measure) for the browser.

@@ -41,6 +41,12 @@ export interface NeutralOptions {
    */
   heads?: HeadStore;
   /**
+   * Where `audit` keeps how far it has accounted for each account's log at each node (`AuditState`),
+   * so that the next audit reads only what came since. Default: in memory, for the session's life
+   * (the CLI keeps a file per account and node, beside the heads).
+   */
+  audits?: AuditStore;
+  /**
    * Whether reads prove themselves (the verifiable mailbox; default true): each inbox and chat page
    * is asked with its proof, checked against the node's signed head and the last one this device
    * verified, and each message marked `proven`. `false` reads as a node before v3 answers.
@@ -54,14 +60,37 @@ export interface HeadStore {
   set(account: string, node: string, head: VerifiedHead): void | Promise<void>;
 }
 
-/** A HeadStore in memory. */
-export function memoryHeadStore(): HeadStore {
-  const heads = new Map<string, VerifiedHead>();
+/** Values per account and node, in memory. */
+function memoryStore<T>(): { get(account: string, node: string): T | undefined; set(account: string, node: string, value: T): void } {
+  const values = new Map<string, T>();
   return {
-    get: (account, node) => heads.get(`${node}/${account}`),
-    set: (account, node, head) => void heads.set(`${node}/${account}`, head),
+    get: (account, node) => values.get(`${node}/${account}`),
+    set: (account, node, value) => void values.set(`${node}/${account}`, value),
   };
 }
+
+/** A HeadStore in memory. */
+export const memoryHeadStore = (): HeadStore => memoryStore<VerifiedHead>();
+
+/**
+ * How far `audit` has accounted for an account's log: its first `size` positions, kept as the roots
+ * of their tree's whole subtrees (@neutral/protocol `MerkleFrontier`, 0x hex, largest first), and
+ * the head the audit ended at.
+ */
+export interface AuditState {
+  size: number;
+  roots: string[];
+  head: VerifiedHead;
+}
+
+/** Keeps the last `AuditState` per account and node (see `NeutralOptions.audits`). */
+export interface AuditStore {
+  get(account: string, node: string): AuditState | undefined | Promise<AuditState | undefined>;
+  set(account: string, node: string, state: AuditState): void | Promise<void>;
+}
+
+/** An AuditStore in memory. */
+export const memoryAuditStore = (): AuditStore => memoryStore<AuditState>();
 
 /** A peer's key bundle (its signature checked) and the NIP-44 conversation key with it. */
 export interface PeerKey {
@@ -100,6 +129,8 @@ export interface NeutralContext {
   readonly cache: SessionCache;
   /** The last mailbox heads this device verified. */
   readonly heads: HeadStore;
+  /** How far `audit` has accounted for each log. */
+  readonly audits: AuditStore;
   /** Reads prove themselves (`NeutralOptions.verify`). */
   readonly verify: boolean;
 }
@@ -150,6 +181,7 @@ export function createNeutralContext(options: NeutralOptions): NeutralContext {
     nodeInfo: () => info.get(() => publicClient.nodeInfo()),
     cache: { ready: lazy(), peerKeys: new Map(), homes: new Map(), homesUnsupported: false },
     heads: options.heads ?? memoryHeadStore(),
+    audits: options.audits ?? memoryAuditStore(),
     verify: options.verify ?? true,
   };
 }

@@ -35,10 +35,12 @@ export {
   type SendOptions,
 } from "./neutral.js";
 export type { DecryptedMessage, DeliveryStatus, MessageChecks } from "./messages.js";
-export { memoryHeadStore, type HeadStore } from "./context.js";
+export { memoryAuditStore, memoryHeadStore, type AuditState, type AuditStore, type HeadStore } from "./context.js";
 export { headDigest, mailboxProblems, type MailboxCheck, type MailboxProblem, type MailboxProblemKind, type VerifiedHead } from "./mailbox-proof.js";
 export { verifyProof, type MisbehaviourProof, type ProofVerdict } from "./misbehaviour-proof.js";
 export type { ProveMessagesReturnType } from "./actions/proveMessages.js";
+export type { AuditReturnType } from "./actions/audit.js";
+export type { Accounting } from "./mailbox-audit.js";
 export type { LiveInterruption, LiveOptions, LiveState } from "./live.js";
 export { NeutralError, type NeutralErrorCode, type NeutralErrorWith, type RequestErrorType } from "./errors.js";
 export { toSigner, type AccountSource, type Eip1193Provider, type LocalAccountLike, type Signer } from "./account.js";

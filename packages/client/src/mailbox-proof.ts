@@ -16,9 +16,13 @@ import { RpcError } from "./rpc.js";
  * - `fork`: the head does not extend the one verified before (the consistency proof fails);
  * - `missing`: a message a read returned has no position in the log;
  * - `altered`: a message's fields do not give the leaf at its position;
- * - `unproven`: a position's inclusion proof does not lead to the head's root.
+ * - `unproven`: a position's inclusion proof does not lead to the head's root (or, in an audit, the
+ *   log's positions do not give it);
+ * - `reordered` (an audit): the log skips or repeats a position;
+ * - `unproven-removal` (an audit): a position says its copy is gone for a reason that does not hold.
+ * `missing` in an audit: a position with neither its message nor a reason it is gone.
  */
-export type MailboxProblemKind = "forged-head" | "rollback" | "fork" | "missing" | "altered" | "unproven";
+export type MailboxProblemKind = "forged-head" | "rollback" | "fork" | "missing" | "altered" | "unproven" | "reordered" | "unproven-removal";
 
 export interface MailboxProblem {
   kind: MailboxProblemKind;

@@ -1,6 +1,7 @@
 // The SDK's entry point: one object per (node, account) that signs in, keeps its messaging key
 // published, encrypts and signs what it sends, and decrypts and verifies what it reads. Each method
 // is an action of actions/ bound to the session (context.ts), as a viem client binds viem/actions.
+import { audit, type AuditOptions, type AuditReturnType } from "./actions/audit.js";
 import { chat, type ChatOptions } from "./actions/chat.js";
 import { consent } from "./actions/consent.js";
 import { deleteMessages } from "./actions/deleteMessages.js";
@@ -22,7 +23,7 @@ import type { DecryptedMessage } from "./messages.js";
 import type { CallOptions } from "./rpc.js";
 import type { MessagePages } from "./session/pages.js";
 
-export type { ChatOptions, ConsentChoice, DeliveryWaitOptions, InboxOptions, NeutralOptions, SendOptions };
+export type { AuditOptions, ChatOptions, ConsentChoice, DeliveryWaitOptions, InboxOptions, NeutralOptions, SendOptions };
 export type { MessagePage, MessagePages, PageOptions } from "./session/pages.js";
 
 export interface Neutral {
@@ -105,6 +106,13 @@ export interface Neutral {
    * and position; with none, the head becomes the verified one.
    */
   proveMessages(messages: readonly Message[], options?: CallOptions): Promise<ProveMessagesReturnType>;
+  /**
+   * The verifiable mailbox's audit: accounts for every position of the account's log from the last
+   * audited one to the node's head (its message, or a reason it is gone that holds) and checks that
+   * they give the head (`NeutralOptions.audits` keeps where it got to). Resolves with the head, the
+   * positions read, how each was accounted for, and the problems, each naming its kind and position.
+   */
+  audit(options?: AuditOptions): Promise<AuditReturnType>;
 }
 
 export function createNeutral(options: NeutralOptions): Neutral {
@@ -128,5 +136,6 @@ export function createNeutral(options: NeutralOptions): Neutral {
     setConsentPolicy: (mode, call) => setConsentPolicy(context, mode, call),
     consent: (call) => consent(context, call),
     proveMessages: (messages, call) => proveMessages(context, messages, call),
+    audit: (auditOptions) => audit(context, auditOptions),
   };
 }

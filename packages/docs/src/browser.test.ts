@@ -192,6 +192,7 @@ describe("the docs site in Chromium", () => {
         if (schema.type === "integer" || schema.type === "number") expect([field.tag, field.type], param.name).toEqual(["input", "number"]);
         else if (schema.type === "string" && schema.enum) expect([field.tag, field.options], param.name).toEqual(["select", ["", ...schema.enum.map(String)]]);
         else if (schema.type === "string") expect([field.tag, field.type], param.name).toEqual(["input", "text"]);
+        else if (schema.type === "boolean") expect([field.tag, field.options], param.name).toEqual(["select", ["", "true", "false"]]);
         else expect(field.tag, param.name).toBe("textarea");
       });
     }

@@ -84,9 +84,13 @@ function encodeValue(field: Field, value: unknown): Uint8Array {
 
 /** `hashStruct(message)` of EIP-712: keccak256(typeHash ‖ encoded fields). */
 export function hashStruct<P extends PrimaryType>(primaryType: P, message: TypedValues[P]): Uint8Array {
+  return hashStructOf(primaryType, message as unknown as Record<string, unknown>, new Set());
+}
+
+function hashStructOf(primaryType: PrimaryType, values: Record<string, unknown>, hashedBytes: ReadonlySet<string>): Uint8Array {
   const fields: readonly Field[] = EIP712_TYPES[primaryType];
-  const values = message as unknown as Record<string, unknown>;
-  return keccak_256(concatBytes(typeHash(primaryType), ...fields.map((field) => encodeValue(field, values[field.name]))));
+  const encoded = fields.map((field) => (field.type === "bytes" && hashedBytes.has(field.name) ? encodeValue({ name: field.name, type: "bytes32" }, values[field.name]) : encodeValue(field, values[field.name])));
+  return keccak_256(concatBytes(typeHash(primaryType), ...encoded));
 }
 
 /** The domain separator of `EIP712_DOMAIN`. */
@@ -100,4 +104,17 @@ export const EIP712_PREFIX = new Uint8Array([0x19, 0x01]);
 /** The 32-byte digest a signer signs: keccak256(`\x19\x01` ‖ domainSeparator ‖ hashStruct). */
 export function hashTypedData<P extends PrimaryType>(data: Pick<TypedData<P>, "primaryType" | "message">): Uint8Array {
   return keccak_256(concatBytes(EIP712_PREFIX, DOMAIN_SEPARATOR, hashStruct(data.primaryType, data.message)));
+}
+
+/**
+ * `hashTypedData` of a message whose `bytes` fields named in `hashed` are given as what EIP-712
+ * encodes them as, their keccak-256 (32 bytes, hex): the same digest, without the bytes themselves
+ * (a message whose body is gone: @neutral/protocol `expiredMessageDigest`).
+ */
+export function hashTypedDataWithHashedBytes<P extends PrimaryType>(
+  primaryType: P,
+  message: { [K in keyof TypedValues[P]]: TypedValues[P][K] extends `0x${string}` ? string : TypedValues[P][K] },
+  hashed: readonly (keyof TypedValues[P] & string)[],
+): Uint8Array {
+  return keccak_256(concatBytes(EIP712_PREFIX, DOMAIN_SEPARATOR, hashStructOf(primaryType, message as unknown as Record<string, unknown>, new Set(hashed))));
 }

@@ -1,9 +1,10 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { keccak_256 } from "@noble/hashes/sha3.js";
 import { hashTypedData as viemHashTypedData } from "viem";
 import { describe, expect, it } from "vitest";
 import { EIP712_DOMAIN, EIP712_TYPES } from "./eip712.js";
 import { toHex } from "./hex.js";
-import { MAILBOX_LEAF_BYTES, mailboxHeadDigest, mailboxLeaf, mailboxLeafHash, type MailboxLeafFields } from "./mailbox-log.js";
+import { MAILBOX_LEAF_BYTES, expiredMessageDigest, mailboxHeadDigest, mailboxLeaf, mailboxLeafHash, type MailboxLeafFields } from "./mailbox-log.js";
 
 const fields: MailboxLeafFields = {
   account: "0x" + "11".repeat(20),
@@ -59,5 +60,35 @@ describe("mailbox heads", () => {
     const viem = viemHashTypedData({ domain: EIP712_DOMAIN, types: { MailboxHead: [...EIP712_TYPES.MailboxHead] }, primaryType: "MailboxHead", message: { ...head, size: BigInt(head.size), timestamp: BigInt(head.timestamp) } });
     expect(toHex(mailboxHeadDigest(head))).toBe(viem);
     expect(toHex(mailboxHeadDigest({ ...head, size: head.size - 1 }))).not.toBe(viem);
+  });
+});
+
+describe("expired messages", () => {
+  const body = randomBytes(300);
+  const message = { from: `0x${"aa".repeat(20)}`, to: `0x${"bb".repeat(20)}`, timestamp: 1_767_225_600_000, expires: 1_767_225_660_000 } as const;
+  const kept = { ...message, messageHash: toHex(keccak_256(body)) };
+
+  it("digest without their body as the sender's ExpiringMessage digests with it", () => {
+    const full = viemHashTypedData({
+      domain: EIP712_DOMAIN,
+      types: { ExpiringMessage: EIP712_TYPES.ExpiringMessage },
+      primaryType: "ExpiringMessage",
+      message: { ...message, message: toHex(body), timestamp: BigInt(message.timestamp), expires: BigInt(message.expires) },
+    });
+    expect(toHex(expiredMessageDigest(kept))).toBe(full);
+  });
+
+  it("digest differently when any kept field differs", () => {
+    const digest = toHex(expiredMessageDigest(kept));
+    for (const changed of [
+      { ...kept, expires: kept.expires + 1 },
+      { ...kept, timestamp: kept.timestamp - 1 },
+      { ...kept, messageHash: toHex(keccak_256(randomBytes(300))) },
+      { ...kept, from: kept.to, to: kept.from },
+    ]) expect(toHex(expiredMessageDigest(changed))).not.toBe(digest);
+  });
+
+  it("refuse a hash that is not 32 bytes", () => {
+    expect(() => expiredMessageDigest({ ...kept, messageHash: "0x" + "00".repeat(31) })).toThrow(/bytes32 is 32 bytes/);
   });
 });

@@ -3,7 +3,7 @@
 // the position, the copy's role, the other party and the sender's EIP-712 digest (not the
 // ciphertext, so a deleted body leaves the log verifiable). The leaves form an RFC 9162 tree
 // (merkle.ts) whose root the node signs as a `MailboxHead`.
-import { hashTypedData } from "./eip712.js";
+import { hashTypedData, hashTypedDataWithHashedBytes } from "./eip712.js";
 import type { TypedValues } from "./generated/eip712.js";
 import { fromHex } from "./hex.js";
 import { merkleLeafHash } from "./merkle.js";
@@ -62,3 +62,25 @@ export type MailboxHeadFields = TypedValues["MailboxHead"];
 
 /** The EIP-712 digest a node signs for a head. */
 export const mailboxHeadDigest = (head: MailboxHeadFields): Uint8Array => hashTypedData({ primaryType: "MailboxHead", message: head });
+
+/**
+ * What remains of a message its sender's `expires` ended, once its body is gone (openrpc.json
+ * `ExpiredMessage`, with the two parties the position gives): enough to recompute its digest, and so
+ * its position's leaf. Addresses and the hash as hex (0x optional).
+ */
+export interface ExpiredMessageFields {
+  from: string;
+  to: string;
+  /** keccak-256 of the ciphertext's bytes: the `bytes message` member as EIP-712 encodes it. */
+  messageHash: string;
+  timestamp: number;
+  expires: number;
+}
+
+/** The EIP-712 digest of the sender's `ExpiringMessage` whose body hashes to `messageHash`: its digest, without the body. */
+export const expiredMessageDigest = (fields: ExpiredMessageFields): Uint8Array =>
+  hashTypedDataWithHashedBytes(
+    "ExpiringMessage",
+    { from: fields.from, to: fields.to, message: fields.messageHash, timestamp: fields.timestamp, expires: fields.expires },
+    ["message"],
+  );

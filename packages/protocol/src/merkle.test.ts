@@ -9,7 +9,10 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  EMPTY_MERKLE_FRONTIER,
   MerkleProofError,
+  merkleFrontierAppend,
+  merkleFrontierRoot,
   merkleConsistencyProof,
   merkleInclusionProof,
   merkleLeafHash,
@@ -105,6 +108,21 @@ describe("the tree", () => {
 
   // Distinct leaves (each datum ends with its index): two equal leaves are interchangeable in any proof.
   const leavesArb = fc.array(fc.uint8Array({ maxLength: 12 }), { minLength: 1, maxLength: 70 }).map((data) => data.map((datum, i) => merkleLeafHash(new Uint8Array([...datum, i]))));
+
+  it("a frontier kept leaf by leaf gives every size's root, with one subtree root per bit of the size", () => {
+    fc.assert(
+      fc.property(leavesArb, (leaves) => {
+        let frontier = EMPTY_MERKLE_FRONTIER;
+        expect(merkleFrontierRoot(frontier)).toEqual(merkleRoot([]));
+        leaves.forEach((leaf, i) => {
+          frontier = merkleFrontierAppend(frontier, leaf);
+          expect(frontier.size).toBe(i + 1);
+          expect(frontier.roots).toHaveLength((i + 1).toString(2).replaceAll("0", "").length);
+          expect(merkleFrontierRoot(frontier)).toEqual(merkleRoot(leaves.slice(0, i + 1)));
+        });
+      }),
+    );
+  });
 
   it("every inclusion proof it makes verifies; another leaf, index, root or hash of the proof, or an index past the size, does not", () => {
     fc.assert(

@@ -163,3 +163,36 @@ export function verifyMerkleConsistency(size1: number, size2: number, root1: Uin
   const second = chainBorderRight(chainInner(seed, path.slice(0, inner), mask), path.slice(inner));
   if (!sameHash(second, root2)) throw new MerkleProofError(`the proof leads to another root for the tree of ${size2}`);
 }
+
+/**
+ * The roots of the whole subtrees a tree of `size` leaves splits into, largest (leftmost) first: one
+ * per bit set in `size` (a "compact range" of the tree's left edge). It is all a client that walks a
+ * log needs to keep to go on later from where it stopped: leaves appended to it give the root of the
+ * longer tree without the leaves before (`merkleFrontierAppend`, `merkleFrontierRoot`).
+ */
+export interface MerkleFrontier {
+  size: number;
+  roots: readonly Uint8Array[];
+}
+
+/** The frontier of the empty tree. */
+export const EMPTY_MERKLE_FRONTIER: MerkleFrontier = { size: 0, roots: [] };
+
+/** The frontier after appending `leafHash`: equal neighbouring subtrees merge, as a binary counter carries. */
+export function merkleFrontierAppend(frontier: MerkleFrontier, leafHash: Uint8Array): MerkleFrontier {
+  const roots = [...frontier.roots];
+  let carried = leafHash;
+  // Each trailing 1-bit of the old size is a subtree the new leaf's completes.
+  for (let size = frontier.size; size % 2 === 1; size = Math.floor(size / 2)) carried = merkleNodeHash(roots.pop()!, carried);
+  roots.push(carried);
+  return { size: frontier.size + 1, roots };
+}
+
+/** MTH of the tree whose frontier this is: its subtrees' roots folded from the right. */
+export function merkleFrontierRoot(frontier: MerkleFrontier): Uint8Array {
+  const { roots } = frontier;
+  if (roots.length === 0) return sha256(new Uint8Array(0));
+  let root = roots[roots.length - 1]!;
+  for (let i = roots.length - 2; i >= 0; i--) root = merkleNodeHash(roots[i]!, root);
+  return root;
+}

@@ -25,7 +25,7 @@ export {
   type RelayInfrastructureError,
 } from "./errors.js";
 export { messageJson, type AcceptedMessage } from "./message.js";
-export type { MessageStore, KeyStore, ConsentStore, ConsentVerdict, StoredConsentPolicy, StoredConsentRecord, StoredKeyBundle, PageQuery, Page, StoredMessage, MailboxRange, Side, AppendResult, LogEntry, LogTile } from "./storage/store.js";
+export type { MessageStore, KeyStore, ConsentStore, ConsentVerdict, StoredConsentPolicy, StoredConsentRecord, StoredKeyBundle, PageQuery, Page, StoredMessage, MailboxRange, Side, AppendResult, LogEntry, LogEntryRemoval, LogTile } from "./storage/store.js";
 export { ID_CEILING } from "./storage/store.js";
 export { LogTree, TILE_HEIGHT, storeLogHashes, wholeTiles, type LogHashes } from "./mailbox-log/tree.js";
 export { createLogger } from "./log.js";

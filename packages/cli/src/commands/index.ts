@@ -2,6 +2,7 @@
 // help texts (help.ts) read this list and nothing else: a command is added here, and nowhere else.
 import type { Command } from "../command.js";
 import { allow } from "./allow.js";
+import { audit } from "./audit.js";
 import { block } from "./block.js";
 import { chat } from "./chat.js";
 import { consent } from "./consent.js";
@@ -18,7 +19,7 @@ import { verifyProofCommand } from "./verify-proof.js";
 import { watch } from "./watch.js";
 import { whoami } from "./whoami.js";
 
-export const COMMANDS: readonly Command[] = [keygen, whoami, send, inbox, chat, watch, exportCommand, verifyExport, verifyProofCommand, importCommand, consent, allow, block, unblock, deleteCommand, serve];
+export const COMMANDS: readonly Command[] = [keygen, whoami, send, inbox, chat, watch, exportCommand, verifyExport, verifyProofCommand, audit, importCommand, consent, allow, block, unblock, deleteCommand, serve];
 
 const BY_NAME = new Map(COMMANDS.map((command) => [command.name, command]));
 

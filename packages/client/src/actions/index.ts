@@ -1,7 +1,8 @@
 // `@neutral/client/actions`: the SDK's actions standalone, as viem/actions, each taking the session
 // (`createNeutralContext(options)`) first. `createNeutral(options).send(to, text)` is
 // `send(createNeutralContext(options), to, text)`; a bundler keeps only the actions an app imports.
-export { createNeutralContext, memoryHeadStore, type HeadStore, type NeutralContext, type NeutralOptions } from "../context.js";
+export { createNeutralContext, memoryAuditStore, memoryHeadStore, type AuditState, type AuditStore, type HeadStore, type NeutralContext, type NeutralOptions } from "../context.js";
+export { audit, type AuditErrorType, type AuditOptions, type AuditReturnType } from "./audit.js";
 export { chat, type ChatErrorType, type ChatOptions, type ChatReturnType } from "./chat.js";
 export { consent, type ConsentErrorType, type ConsentReturnType } from "./consent.js";
 export { deleteMessages, type DeleteMessagesErrorType, type DeleteMessagesReturnType } from "./deleteMessages.js";

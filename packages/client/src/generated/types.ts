@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
-// Types of neutralService 2.8.0: one per component schema, and the params and
+// Types of neutralService 2.9.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -372,7 +372,7 @@ export interface LogPage {
   end: boolean;
 }
 
-/** One position of an account's mailbox log: the copy that took it (`id`, `role`) and its leaf hash, SHA-256(0x00 ‖ leaf) of the 82-byte leaf (see "The verifiable mailbox"). A client recomputes the leaf from the message it holds: the account, `seq`, the role, the other party and the message's EIP-712 digest. A position whose copy the account deleted carries `removed`, the account's signed request. */
+/** One position of an account's mailbox log: the copy that took it (`id`, `role`) and its leaf hash, SHA-256(0x00 ‖ leaf) of the 82-byte leaf (see "The verifiable mailbox"). A client recomputes the leaf from the message it holds (or `message`, when the log read was asked with `messages`): the account, `seq`, the role, the other party and the message's EIP-712 digest. A position whose copy is gone carries `removed`: why, with what makes it checkable (`LogRemoval`). */
 export interface LogPosition {
   /** The position, from 1. */
   seq: number;
@@ -382,16 +382,49 @@ export interface LogPosition {
   role: "received" | "sent";
   /** A 32-byte hash: `0x` + 64 lowercase hex digits. */
   leafHash: Hash;
-  /** Why a position's copy is no longer served, with the signed statement that makes it so. `"deleted"`: the account deleted it, and `request` is the `DeletionRequest` it signed (as `neutralService_deleteMessages` took it), whose `ids` include the position's `id`. A client checks that the request's signature recovers the account whose log it is and that its ids name the position's message; a position without its message and without `removed` is one the node cannot account for. */
+  /** Why a position's copy is no longer served, with what makes the reason checkable: the account's signed deletion request (`LogDeletion`), what remains of a message its sender's `expires` ended (`LogExpiry`), or the node's retention (`LogRetention`). A position without its message and without `removed` is one the node cannot account for. */
   removed?: LogRemoval;
+  /** With `messages`: the copy, as reads serve it, while the node serves it (absent once it is gone or no longer served: then `removed` says why). */
+  message?: Message;
 }
 
-/** Why a position's copy is no longer served, with the signed statement that makes it so. `"deleted"`: the account deleted it, and `request` is the `DeletionRequest` it signed (as `neutralService_deleteMessages` took it), whose `ids` include the position's `id`. A client checks that the request's signature recovers the account whose log it is and that its ids name the position's message; a position without its message and without `removed` is one the node cannot account for. */
-export interface LogRemoval {
+/** Why a position's copy is no longer served, with what makes the reason checkable: the account's signed deletion request (`LogDeletion`), what remains of a message its sender's `expires` ended (`LogExpiry`), or the node's retention (`LogRetention`). A position without its message and without `removed` is one the node cannot account for. */
+export type LogRemoval = LogDeletion | LogExpiry | LogRetention;
+
+/** The account deleted the position's copy, and `request` is the `DeletionRequest` it signed (as `neutralService_deleteMessages` took it), whose `ids` include the position's `id`. A client checks that the request's signature recovers the account whose log it is and that its ids name the position's message. */
+export interface LogDeletion {
   /** "deleted": by the account's own request. */
   reason: "deleted";
   /** An account's signed request to delete its copies of messages on its home node: the received copies of messages it received, the sent copies of messages it sent (both for a message to itself). The other party's copy is not touched. */
   request: DeletionRequest;
+}
+
+/** The message's sender gave it an end (`expires`, signed as `ExpiringMessage`), and the node removed every copy once it came. `message` keeps what a client needs to recompute the message's EIP-712 digest without its body, and so the position's leaf. A client checks that the leaf it recomputes is the position's `leafHash` (the account is `to` of a received copy, `from` of a sent one) and that `expires` is not after the head's `timestamp`. */
+export interface LogExpiry {
+  /** "expired": by the sender's signed end. */
+  reason: "expired";
+  /** What a node keeps of a message its sender's `expires` ended, once its body is gone: its signed fields, with the body as EIP-712 encodes it (`bytes` as their keccak-256). Its digest is EIP-712 `ExpiringMessage(address from,address to,bytes message,uint64 timestamp,uint64 expires)` with `messageHash` in the place of the body's encoding. */
+  message: ExpiredMessage;
+}
+
+/** The node's retention removed the message (`nodeInfo.limits.retentionSeconds`, counted from when the node stored it). No one signs a storage time, so the claim is checked against what a client knows: a node with no retention (0) removes nothing this way; a position past the size of a head the client verified earlier was stored after that head's `timestamp`, so its removal before that time plus the retention is false; and a message's signed `timestamp`, where the client holds it, is at most `clockSkewMs` after it was stored. */
+export interface LogRetention {
+  /** "retention": by the node's published retention. */
+  reason: "retention";
+}
+
+/** What a node keeps of a message its sender's `expires` ended, once its body is gone: its signed fields, with the body as EIP-712 encodes it (`bytes` as their keccak-256). Its digest is EIP-712 `ExpiringMessage(address from,address to,bytes message,uint64 timestamp,uint64 expires)` with `messageHash` in the place of the body's encoding. */
+export interface ExpiredMessage {
+  /** The sender. */
+  from: Address;
+  /** The recipient. */
+  to: Address;
+  /** The message's `timestamp`, as its sender signed it. */
+  timestamp: Timestamp;
+  /** The message's `expires`, as its sender signed it. */
+  expires: Timestamp;
+  /** keccak-256 of the ciphertext's bytes (the message's `message`, hex-decoded). */
+  messageHash: Hash;
 }
 
 /** A number of positions of an account's mailbox log (the verifiable mailbox): the size of a tree. */
@@ -702,6 +735,12 @@ export type GetLogParams = {
    * @default 100
    */
   limit?: number;
+  /**
+   * Whether each position whose copy the node still serves carries it (`message`, as reads return it), so that an audit checks every position in one walk: its leaf, its sender's signature and its receipts. The page then holds what fits in the request's answer budget (`maxResponseBytes`), at least one position.
+   *
+   * @default false
+   */
+  messages?: boolean;
 };
 
 /** What `neutralService_getLog` returns (the payload inside the one-element result array). */

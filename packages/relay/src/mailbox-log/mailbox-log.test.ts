@@ -166,6 +166,32 @@ describe("neutralService_getProof and neutralService_getLog", () => {
     expect(signer.toLowerCase()).toBe(carol.address);
   });
 
+  it("the log with its messages carries each copy still served as reads serve it, and none of a deleted one", { timeout: 60_000 }, async () => {
+    const dave = wallet(generatePrivateKey());
+    tokens.set(dave, await dave.token({ domain: node.domain }));
+    const received = await send(alice, dave, "0e01");
+    const sent = await send(dave, alice, "0e02");
+    const gone = await send(alice, dave, "0e03");
+    const deletion = { account: dave.account.address, ids: [BigInt(gone.id)], timestamp: BigInt(Date.now()) };
+    const signature = await dave.account.signTypedData({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "Deletion", message: deletion });
+    expect((await rpc(dave, "neutralService_deleteMessages", [{ account: dave.address, ids: [gone.id], timestamp: Number(deletion.timestamp), signature }])).error).toBeUndefined();
+    const read = async (direction: string) => (await rpc(dave, "neutralService_getInbox", { inboxFilter: { direction }, limit: 10 })).result[0].data as WireMessage[];
+    const [inbox, outbox] = [await read("received"), await read("sent")];
+    const log = (await rpc(dave, "neutralService_getLog", { messages: true })).result[0] as { head: Head; entries: (Position & { message?: WireMessage; removed?: unknown })[]; end: boolean };
+    expect(log.end).toBe(true);
+    expect(log.entries.map(({ seq, message, removed }) => ({ seq, message, removed: (removed as { reason?: string } | undefined)?.reason }))).toEqual([
+      { seq: 1, message: inbox.find((one) => one.id === received.id), removed: undefined },
+      { seq: 2, message: outbox.find((one) => one.id === sent.id), removed: undefined },
+      { seq: 3, message: undefined, removed: "deleted" },
+    ]);
+    // Each message gives its position's leaf; without `messages`, the same positions without them.
+    expect(log.entries[0]!.leafHash).toBe(leafOf(dave, log.entries[0]!.message!, 1, "received"));
+    expect(log.entries[1]!.leafHash).toBe(leafOf(dave, log.entries[1]!.message!, 2, "sent"));
+    const plain = (await rpc(dave, "neutralService_getLog", { messages: false })).result[0] as typeof log;
+    expect(plain).toEqual({ ...log, entries: log.entries.map(({ message: _message, ...entry }) => entry) });
+    expect((await rpc(dave, "neutralService_getLog", { messages: "yes" })).error).toMatchObject({ code: -32602 });
+  });
+
   it("refuses a `since` past the log, ids and positions that are not well-formed, and a caller without a token", { timeout: 30_000 }, async () => {
     const mallory = wallet(TEST_KEYS.mallory);
     tokens.set(mallory, await mallory.token({ domain: node.domain }));
@@ -298,6 +324,39 @@ describe("a page's proof within the answer budget (maxResponseBytes)", () => {
     }
     // Without the proof, pages hold more.
     expect((await ask([{}, 12, "0"])).data.length).toBeGreaterThan(pages[0]!.data.length);
+  });
+
+  it("a log page with its messages stops where the next position would outgrow the budget, at least one on it; walking on reads every position once", { timeout: 60_000 }, async () => {
+    const heidi = wallet(generatePrivateKey());
+    const token = await heidi.token({ domain: small.domain });
+    const senderToken = await alice.token({ domain: small.domain });
+    // Bodies of 1,000 and then 5,000 hex digits: about three of the first fit in 4,096 bytes, and a
+    // position of the second outgrows it alone.
+    for (const body of [..."0123".split("").map((digit) => digit.repeat(1000)), "ef".repeat(2500)]) {
+      await call(small.url, "neutralService_sendMessage", [await alice.sign({ to: heidi.address, message: body })], senderToken);
+    }
+    type LogPageAnswer = { head: Head; entries: (Position & { message?: WireMessage })[]; end: boolean };
+    const pages: LogPageAnswer[] = [];
+    for (let from = 1; ; ) {
+      const page = (await call(small.url, "neutralService_getLog", { from, limit: 100, messages: true }, token)).body.result[0] as LogPageAnswer;
+      expect(page.entries.length).toBeGreaterThanOrEqual(1);
+      pages.push(page);
+      if (page.end) break;
+      from = page.entries.at(-1)!.seq + 1;
+    }
+    expect(pages.flatMap((page) => page.entries.map((entry) => entry.seq))).toEqual([1, 2, 3, 4, 5]);
+    expect(pages.every((page) => page.entries.every((entry) => entry.message !== undefined))).toBe(true);
+    const bytes = (page: LogPageAnswer) => JSON.stringify(page).length;
+    // At the budget: every page but the last position's is within it, and one more position would not have fit.
+    for (let i = 0; i + 1 < pages.length; i++) {
+      const page = pages[i]!;
+      if (page.entries.length > 1) expect(bytes(page)).toBeLessThanOrEqual(BUDGET);
+      expect(bytes({ ...page, entries: [...page.entries, pages[i + 1]!.entries[0]!] })).toBeGreaterThan(BUDGET - 16);
+    }
+    // Just past it: the position that outgrows the budget alone is still served, alone on its page.
+    const last = pages.at(-1)!;
+    expect(last.entries.map((entry) => entry.seq)).toEqual([5]);
+    expect(bytes(last)).toBeGreaterThan(BUDGET);
   });
 
   it("a message that outgrows the budget with its proof is still served, alone on its page", { timeout: 30_000 }, async () => {

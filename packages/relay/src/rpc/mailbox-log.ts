@@ -1,17 +1,28 @@
 // The verifiable mailbox's reads (openrpc.json "The verifiable mailbox"): the caller's signed head
 // with inclusion and consistency proofs (getProof, and getInbox/getChat asked with `proof`), and its
 // log (getLog).
-import { ErrorCode, RpcError } from "@neutral/server";
-import type { DeletionRequest, Handlers, LogPage, LogPosition, MailboxHead, MailboxProof } from "@neutral/server/neutral-service";
+import { budgetSpentError, ErrorCode, RpcError, rawJson, type RawJson, type ResponseBudget } from "@neutral/server";
+import type { DeletionRequest, Handlers, LogPage, LogPosition, LogRemoval, MailboxHead, MailboxProof } from "@neutral/server/neutral-service";
 import { toHex } from "@neutral/protocol";
-import { cursorValue, type LogEntry } from "../storage/store.js";
+import { cursorValue, type LogEntry, type LogEntryRemoval } from "../storage/store.js";
 import type { RelayContext, Rpc } from "./context.js";
 
 const positionOf = (entry: LogEntry): LogPosition => ({ seq: entry.seq, id: String(entry.id), role: entry.role, leafHash: entry.leafHash });
 
-/** A position as getLog answers it: a copy its account deleted with the account's signed request (LogRemoval). */
-const logPositionOf = (entry: LogEntry): LogPosition =>
-  entry.deletion === undefined ? positionOf(entry) : { ...positionOf(entry), removed: { reason: "deleted", request: JSON.parse(entry.deletion) as DeletionRequest } };
+/** Why a position's copy is gone, as getLog answers it (LogRemoval). */
+function removalOf(removal: LogEntryRemoval): LogRemoval {
+  switch (removal.reason) {
+    case "deleted":
+      return { reason: "deleted", request: JSON.parse(removal.request) as DeletionRequest };
+    case "expired":
+      return { reason: "expired", message: { from: removal.from, to: removal.to, timestamp: removal.timestamp, expires: removal.expires, messageHash: removal.messageHash } };
+    case "retention":
+      return { reason: "retention" };
+  }
+}
+
+/** A position as getLog answers it: with `removed` when its copy is gone and the store knows why. */
+const logPositionOf = (entry: LogEntry): LogPosition => (entry.removal === undefined ? positionOf(entry) : { ...positionOf(entry), removed: removalOf(entry.removal) });
 
 /**
  * The caller's current head, with the position and inclusion proof of each of its copies of the
@@ -32,16 +43,36 @@ export async function proveCopies(rpc: Rpc, account: string, ids: readonly numbe
   };
 }
 
+/**
+ * A log page with each stored copy's JSON spliced in as `message` (as reads serve it), cut to what
+ * is left of the request's answer budget (`maxResponseBytes`) like a read's page: positions go from
+ * its end, at least one stays, and the page then does not reach the head.
+ */
+function withMessages(head: string, entries: readonly LogEntry[], end: boolean, budget: ResponseBudget | undefined): string {
+  if (budget && budget.remaining <= 0) throw budgetSpentError(budget.limit);
+  const positions = entries.map((entry) => {
+    const position = JSON.stringify(logPositionOf(entry));
+    return entry.json === undefined ? position : `${position.slice(0, -1)},"message":${entry.json}}`;
+  });
+  let bytes = `{"head":,"entries":[],"end":false}`.length + head.length + positions.reduce((sum, position) => sum + position.length + 1, 0);
+  let count = positions.length;
+  for (; budget && count > 1 && bytes > budget.remaining; count--) bytes -= positions[count - 1]!.length + 1;
+  budget?.spend(bytes);
+  return `{"head":${head},"entries":[${positions.slice(0, count).join(",")}],"end":${end && count === positions.length}}`;
+}
+
 export function mailboxLogHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_getProof" | "neutralService_getLog"> {
   return {
     neutralService_getProof: ({ ids, since }, { auth }) => proveCopies(rpc, auth.address, (ids ?? []).map(cursorValue), since, "since"),
 
-    async neutralService_getLog({ from, limit }, { auth }): Promise<LogPage> {
+    async neutralService_getLog({ from, limit, messages }, { auth, responseBudget }): Promise<LogPage | RawJson<LogPage>> {
       const account = auth.address;
       const { head } = await rpc.heads.current(account);
       const count = Math.max(0, Math.min(limit, head.size - from + 1));
-      const entries = count === 0 ? [] : await rpc.store.log(account, from, count);
-      return { head: head as MailboxHead, entries: entries.map(logPositionOf), end: from + count > head.size };
+      const entries = count === 0 ? [] : await rpc.store.log(account, from, count, { messages: messages === true });
+      const end = from + count > head.size;
+      if (messages !== true) return { head: head as MailboxHead, entries: entries.map(logPositionOf), end };
+      return rawJson(withMessages(JSON.stringify(head), entries, end, responseBudget));
     },
   };
 }

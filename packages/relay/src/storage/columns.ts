@@ -1,4 +1,5 @@
 // How both backends store hex fields: as raw bytes (BLOB / bytea), half the size of the text.
+import { keccak_256 } from "@noble/hashes/sha3.js";
 import { MAILBOX_ROLE_BYTE, type MailboxRole } from "@neutral/protocol";
 import type { ConsentVerdict, LogEntry, OutboxDestination, OutboxEntry, StoredConsentPolicy, StoredConsentRecord, StoredHomeRecord, StoredKeyBundle } from "./store.js";
 
@@ -20,6 +21,16 @@ export interface LogRow {
   leaf: Buffer;
   /** The account's signed request that deleted the position's copy, as JSON (`log` only; schema version 12). */
   deletion?: string | null;
+  /** What the expiry sweep kept of the message (`log` only; schema version 13): its parties, timestamp, end and body's keccak-256. */
+  expired_from?: Buffer | null;
+  expired_to?: Buffer | null;
+  expired_ts?: number | string | null;
+  expires?: number | string | null;
+  message_hash?: Buffer | null;
+  /** Whether the position's message is below the retention's floor (`log` only; schema version 13). */
+  retained?: number | boolean | null;
+  /** The copy's JSON as reads serve it (`log` with messages only), null once it is gone. */
+  json?: string | null;
 }
 
 const ROLE_OF_BYTE = new Map(Object.entries(MAILBOX_ROLE_BYTE).map(([role, byte]) => [byte, role as MailboxRole]));
@@ -29,8 +40,31 @@ export function logEntryOf(row: LogRow): LogEntry {
   const role = ROLE_OF_BYTE.get(row.role);
   if (role === undefined) throw new Error(`a stored log position has the unknown role ${row.role}`);
   const entry: LogEntry = { seq: Number(row.seq), id: Number(row.id), role, leafHash: bytesHex(row.leaf) };
-  if (typeof row.deletion === "string") entry.deletion = row.deletion;
+  const removal = removalOf(row);
+  if (removal !== undefined) entry.removal = removal;
+  else if (typeof row.json === "string" && row.json !== "") entry.json = row.json;
   return entry;
+}
+
+/** Why a position's copy is gone, most telling first: its account's request, its sender's end, the retention. */
+function removalOf(row: LogRow): LogEntry["removal"] {
+  if (typeof row.deletion === "string") return { reason: "deleted", request: row.deletion };
+  if (row.message_hash != null && row.expired_from != null && row.expired_to != null && row.expired_ts != null && row.expires != null) {
+    const [from, to, messageHash] = [bytesHex(row.expired_from), bytesHex(row.expired_to), bytesHex(row.message_hash)];
+    return { reason: "expired", from, to, timestamp: Number(row.expired_ts), expires: Number(row.expires), messageHash };
+  }
+  if (row.retained === 1 || row.retained === true) return { reason: "retention" };
+  return undefined;
+}
+
+/**
+ * What the log keeps of a message its sender's end removed (openrpc.json `ExpiredMessage`), from a
+ * copy's stored JSON: its timestamp, its end and its body's keccak-256. (The SQLite writer thread,
+ * plain JavaScript, does the same in sqlite-append-batch.js `keepExpired`.)
+ */
+export function expiredMessageOf(json: string): { timestamp: number; expires: number; messageHash: Buffer } {
+  const { message, timestamp, expires } = JSON.parse(json) as { message: string; timestamp: number; expires: number };
+  return { timestamp, expires, messageHash: Buffer.from(keccak_256(Buffer.from(message, "hex"))) };
 }
 
 /** A lowercase `0x` address → its 20 bytes. */

@@ -603,6 +603,28 @@ export const migrations: readonly Migration[] = [
       SELECT neutral_backfill_tiles(8);
     `,
   },
+  {
+    // Expiry and retention reasons (issue 35, openrpc.json `LogExpiry`, `LogRetention`), as SQLite's
+    // version 13: a message its sender's end removes keeps, by its id, its parties, timestamp, end and body's
+    // keccak-256 (written by the sweep's own transaction); the retention sweep keeps its floor, one
+    // row: a position whose message id is below it went by the retention.
+    version: 10,
+    name: "expiry and retention reasons",
+    sql: `
+      CREATE TABLE expired_messages (
+        id bigint PRIMARY KEY,
+        sender bytea NOT NULL,
+        recipient bytea NOT NULL,
+        ts bigint NOT NULL,
+        expires bigint NOT NULL,
+        message_hash bytea NOT NULL
+      );
+      CREATE TABLE retention_floor (
+        n smallint PRIMARY KEY CHECK (n = 1),
+        below bigint NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The highest schema version this code knows; a database beyond it was written by newer software. */

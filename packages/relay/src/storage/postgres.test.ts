@@ -96,7 +96,7 @@ describe("PostgreSQL store specifics", () => {
     const { rows } = await schema.query<{ version: number; name: string }>("SELECT version, name FROM schema_migrations ORDER BY version");
     expect(rows).toEqual(migrations.map(({ version, name }) => ({ version, name })));
     const tables = await schema.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1", [schema.name]);
-    expect(tables.rows.map((row) => row.table_name)).toEqual(["consent", "consent_policy", "deletion_requests", "destinations", "home_records", "id_counter", "key_bundles", "log_removals", "log_tiles", "mailbox", "mailbox_log", "message_expiry", "messages", "node_identity", "outbox", "peer_pins", "schema_migrations", "swept_digests"]);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(["consent", "consent_policy", "deletion_requests", "destinations", "expired_messages", "home_records", "id_counter", "key_bundles", "log_removals", "log_tiles", "mailbox", "mailbox_log", "message_expiry", "messages", "node_identity", "outbox", "peer_pins", "retention_floor", "schema_migrations", "swept_digests"]);
   });
 
   /** Every mailbox row's `seq` names its own log entry (same id, role of its side): 0 when so. */

@@ -35,6 +35,7 @@ import {
   consentPolicyOf,
   consentRecordOf,
   consentVerdictOf,
+  expiredMessageOf,
   type ConsentRow,
   type PolicyRow,
   type DestinationRow,
@@ -444,15 +445,20 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       }
     },
 
-    async log(owner, from, limit) {
+    async log(owner, from, limit, options) {
       ensureOpen();
+      // Why each gone copy went (migrations 8, 10): below the retention's floor (the sweep's, or the
+      // lowest id reads serve now) by the retention. With the messages, each copy's JSON.
+      const messages = options?.messages === true;
       const { rows } = await pool.query<LogRow>({
-        name: "neutral_log",
+        name: messages ? "neutral_log_messages" : "neutral_log",
         text:
-          "SELECT l.seq, l.id, l.role, l.leaf_hash AS leaf, q.request AS deletion FROM mailbox_log l " +
-          "LEFT JOIN log_removals r ON r.owner = l.owner AND r.seq = l.seq LEFT JOIN deletion_requests q ON q.n = r.request " +
-          "WHERE l.owner = $1 AND l.seq >= $2 ORDER BY l.seq LIMIT $3",
-        values: [addressBytes(owner), from, limit],
+          "SELECT l.seq, l.id, l.role, l.leaf_hash AS leaf, q.request AS deletion, e.sender AS expired_from, e.recipient AS expired_to, e.ts AS expired_ts, e.expires, e.message_hash, " +
+          "l.id < greatest(coalesce((SELECT below FROM retention_floor), 0), $4) AS retained" +
+          (messages ? ", (SELECT b.json FROM mailbox b WHERE b.owner = l.owner AND b.side IN (1, 2, 3) AND b.id = l.id AND b.seq = l.seq) AS json" : "") +
+          " FROM mailbox_log l LEFT JOIN log_removals r ON r.owner = l.owner AND r.seq = l.seq LEFT JOIN deletion_requests q ON q.n = r.request " +
+          "LEFT JOIN expired_messages e ON e.id = l.id WHERE l.owner = $1 AND l.seq >= $2 ORDER BY l.seq LIMIT $3",
+        values: [addressBytes(owner), from, limit, await servedFloor()],
       });
       return rows.map(logEntryOf);
     },
@@ -525,6 +531,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           "WITH doomed AS (SELECT id, sender, recipient, digest, accepted_at FROM messages WHERE id < $1 ORDER BY id LIMIT $2), " +
           "remembered AS (INSERT INTO swept_digests (digest, id, accepted_at) SELECT digest, id, accepted_at FROM doomed WHERE accepted_at >= $3 ON CONFLICT (digest) DO NOTHING), " +
           "forgotten AS (DELETE FROM swept_digests WHERE accepted_at < $3), " +
+          // The log says the positions below the floor went by the retention (migration 10).
+          "floor AS (INSERT INTO retention_floor (n, below) SELECT 1, max(id) + 1 FROM doomed HAVING count(*) > 0 " +
+          "ON CONFLICT (n) DO UPDATE SET below = greatest(retention_floor.below, excluded.below)), " +
           PURGE_DOOMED("doomed"),
         values: [below, limit, Date.now() - (options.sweptDigestsMs ?? DEFAULT_SWEPT_DIGESTS_MS)],
       });
@@ -533,16 +542,51 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
     async sweepSenderExpired(limit, now) {
       ensureOpen();
-      // As the retention sweep, over the messages whose sender-set end is due (through its index).
-      const { rows } = await pool.query<{ swept: number }>({
-        name: "neutral_sweep_sender_expired",
-        text:
-          "WITH due AS (SELECT id FROM message_expiry WHERE expires <= $1 ORDER BY expires LIMIT $2), " +
-          "doomed AS (SELECT m.id, m.sender, m.recipient FROM due JOIN messages m ON m.id = due.id), " +
-          PURGE_DOOMED("due"),
-        values: [now, limit],
-      });
-      return rows[0]?.swept ?? 0;
+      // As the retention sweep, over the messages whose sender-set end is due (through its index),
+      // in one transaction with what the log keeps of each (migration 10): read first, from one of
+      // its copies' JSON (PostgreSQL has no keccak-256), and locked, so that two replicas sweeping
+      // at once take different messages.
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const due = await client.query<{ id: number | string; sender: Buffer; recipient: Buffer | null; json: string | null }>({
+          name: "neutral_sender_expired_due",
+          text:
+            "SELECT e.id, m.sender, m.recipient, (SELECT b.json FROM mailbox b WHERE b.id = m.id AND b.owner IN (m.recipient, m.sender) AND b.side IN (1, 2, 3) LIMIT 1) AS json " +
+            "FROM message_expiry e JOIN messages m ON m.id = e.id WHERE e.expires <= $1 ORDER BY e.expires LIMIT $2 FOR UPDATE OF e SKIP LOCKED",
+          values: [now, limit],
+        });
+        if (due.rows.length === 0) {
+          await client.query("COMMIT");
+          return 0;
+        }
+        const kept = due.rows.flatMap(({ id, sender, recipient, json }) => (json === null || recipient === null ? [] : [{ id, sender, recipient, ...expiredMessageOf(json) }]));
+        const { rows } = await client.query<{ swept: number }>({
+          name: "neutral_sweep_sender_expired",
+          text:
+            "WITH due AS (SELECT unnest($1::bigint[]) AS id), " +
+            "kept AS (INSERT INTO expired_messages (id, sender, recipient, ts, expires, message_hash) " +
+            "SELECT * FROM unnest($2::bigint[], $3::bytea[], $4::bytea[], $5::bigint[], $6::bigint[], $7::bytea[]) ON CONFLICT DO NOTHING), " +
+            "doomed AS (SELECT m.id, m.sender, m.recipient FROM due JOIN messages m ON m.id = due.id), " +
+            PURGE_DOOMED("due"),
+          values: [
+            due.rows.map(({ id }) => id),
+            kept.map(({ id }) => id),
+            kept.map(({ sender }) => sender),
+            kept.map(({ recipient }) => recipient),
+            kept.map(({ timestamp }) => timestamp),
+            kept.map(({ expires }) => expires),
+            kept.map(({ messageHash }) => messageHash),
+          ],
+        });
+        await client.query("COMMIT");
+        return rows[0]?.swept ?? 0;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
     },
 
     async putConsent(account, records, policy) {

@@ -2,6 +2,7 @@
 // run on the calling thread by the inline writer (sqlite-append-writer.ts). Plain JavaScript, like
 // sqlite-writer.js, so that it runs from the TypeScript sources and from dist/.
 import Database from "better-sqlite3";
+import { keccak_256 } from "@noble/hashes/sha3.js";
 import { MAILBOX_ROLE_BYTE, mailboxLeafHash, merkleRoot } from "@neutral/protocol";
 import { guarded, pause } from "./thread-guard.js";
 
@@ -96,6 +97,8 @@ function openBatches(options) {
   const selectSenderExpired = db.prepare(sql.selectSenderExpired);
   const deleteExpiry = db.prepare(sql.deleteExpiry);
   const deleteExpiryBelow = db.prepare(sql.deleteExpiryBelow);
+  const insertExpiredMessage = db.prepare(sql.insertExpiredMessage);
+  const raiseRetentionFloor = db.prepare(sql.raiseRetentionFloor);
   const insertPairIfMissing = db.prepare(sql.insertPairIfMissing);
   const deleteMailboxBelow = db.prepare(sql.deleteMailboxBelow);
   const deletePairBelow = db.prepare(sql.deletePairBelow);
@@ -256,6 +259,8 @@ function openBatches(options) {
       budget -= item.rows;
     }
     if (pass.next < pass.work.length) return { deleted: 0, done: false };
+    // The log says the positions below the floor went by the retention (schema version 13).
+    raiseRetentionFloor.run(pass.end);
     deleteOutboxBelow.run(pass.end);
     // What could still arrive again keeps its digest (a resend, a peer's delivery): answered, not stored again.
     rememberSwept.run(pass.end, pass.rememberFrom);
@@ -274,10 +279,27 @@ function openBatches(options) {
   /** Deletes up to `limit` messages whose sender-set end is at most `now`, every copy and trace; returns how many. */
   function sweepExpiring(now, limit) {
     const rows = selectSenderExpired.all(now, limit);
+    for (const row of rows) keepExpired(row);
     purge(rows);
     for (const { id } of rows) deleteExpiry.run(id);
     reclaimStep();
     return rows.length;
+  }
+  /**
+   * What the log keeps of a message its sender's end removed (schema version 13, openrpc.json
+   * `ExpiredMessage`): its parties, timestamp, end and body's keccak-256, read from one of its copies
+   * before they go. When every copy was deleted by its account first, their positions carry the
+   * account's requests and nothing is kept.
+   */
+  function keepExpired({ id, sender, recipient }) {
+    /** @param {string | undefined} json */
+    const stored = (json) => (json === undefined || json === "" ? undefined : json);
+    const json =
+      (recipient === null ? undefined : (stored(selectJson.get(recipient, sides.received, id)) ?? stored(selectJson.get(recipient, sides.requests, id)))) ??
+      stored(selectJson.get(sender, sides.sent, id));
+    if (json === undefined || recipient === null) return;
+    const { message, timestamp, expires } = /** @type {{ message: string, timestamp: number, expires: number }} */ (JSON.parse(json));
+    insertExpiredMessage.run(id, sender, recipient, timestamp, expires, Buffer.from(keccak_256(Buffer.from(message, "hex"))));
   }
   /** Deletes the messages `rows`: every copy, the outbox entry and the message row. */
   function purge(rows) {

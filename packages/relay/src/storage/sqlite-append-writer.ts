@@ -123,6 +123,8 @@ export interface WriterSchema {
     selectSenderExpired: string;
     deleteExpiry: string;
     deleteExpiryBelow: string;
+    insertExpiredMessage: string;
+    raiseRetentionFloor: string;
     deleteMailboxBelow: string;
     deletePairBelow: string;
     deleteOutboxBelow: string;

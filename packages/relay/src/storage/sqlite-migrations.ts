@@ -274,6 +274,29 @@ export const migrations: readonly SqliteMigration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // Expiry and retention reasons (issue 35, openrpc.json `LogExpiry`, `LogRetention`): a message
+    // its sender's end removes keeps, by its id, what recomputes its digest without the body (its
+    // parties, timestamp, end and the body's keccak-256: ~100 bytes, paid only by expired messages); the
+    // retention sweep keeps its floor, one row: a position whose message id is below it went by
+    // the retention. Messages swept before carry no reason, or the retention's once a pass runs.
+    version: 13,
+    name: "expiry and retention reasons",
+    sql: `
+      CREATE TABLE expired_messages (
+        id INTEGER PRIMARY KEY,
+        sender BLOB NOT NULL,
+        recipient BLOB NOT NULL,
+        ts INTEGER NOT NULL,
+        expires INTEGER NOT NULL,
+        message_hash BLOB NOT NULL
+      );
+      CREATE TABLE retention_floor (
+        n INTEGER PRIMARY KEY CHECK (n = 1),
+        below INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Positions and leaves for the copies stored before schema version 11: one owner at a time, in id order. */
@@ -302,6 +325,19 @@ function backfillPositions(db: Database): void {
     for (const { level, index, hash } of wholeTiles(leaves, TILE_HEIGHT)) insertTile.run(account, level, index, Buffer.from(hash));
   }
 }
+
+/**
+ * Undoes version 13 for a downgrade to a relay that keeps no expiry or retention reasons: the
+ * positions keep their place and lose those reasons. Run it with every relay stopped, before
+ * {@link undoVersion12Sql}.
+ */
+export const undoVersion13Sql = `
+  BEGIN IMMEDIATE;
+  DROP TABLE retention_floor;
+  DROP TABLE expired_messages;
+  DELETE FROM schema_migrations WHERE version = 13;
+  COMMIT;
+`;
 
 /**
  * Undoes version 12 for a downgrade to a relay that keeps no deletion reasons: the positions keep

@@ -11,7 +11,7 @@ import { DEFAULT_CACHE_KIB, WRITER_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, st
 import { RECLAIM_STEP_PAGES, SWEEP_STEP_ROWS, openAppendBatches } from "./sqlite-append-batch.js";
 import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
 import type { WireAppend } from "./sqlite-append-writer.js";
-import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql, undoVersion12Sql } from "./sqlite-migrations.js";
+import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql, undoVersion12Sql, undoVersion13Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
@@ -347,13 +347,13 @@ describe("SQLite store specifics", () => {
       expect(Math.max(...rows.map((r) => r.version))).toBe(latestSchemaVersion);
       const objects = other.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all().map((r) => r.name);
       expect(objects).toEqual(
-        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins", "message_expiry", "message_expiry_by_time", "swept_digests", "swept_digests_by_age", "mailbox_log", "log_accounts", "log_tiles", "deletion_requests", "log_removals"]),
+        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins", "message_expiry", "message_expiry_by_time", "swept_digests", "swept_digests_by_age", "mailbox_log", "log_accounts", "log_tiles", "deletion_requests", "log_removals", "expired_messages", "retention_floor"]),
       );
       expect(objects).not.toContain("mailbox_by_peer");
       expect(objects).not.toContain("messages_v4");
       // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
       expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
-      expect(latestSchemaVersion).toBe(12);
+      expect(latestSchemaVersion).toBe(13);
     });
 
     it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
@@ -387,6 +387,7 @@ describe("SQLite store specifics", () => {
         [10, false],
         [11, false],
         [12, false],
+        [13, false],
       ]);
       // Version 7 gave the message its recipient, from pairs.
       expect(v1.prepare("SELECT id, ts, sender, accepted_at, recipient FROM messages").all()).toEqual([
@@ -445,6 +446,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT count(*) AS n FROM mailbox WHERE side = 2 AND json = ''").get()).toEqual({ n: 3 });
+      db.exec(undoVersion13Sql);
       db.exec(undoVersion12Sql);
       db.exec(undoVersion11Sql);
       db.exec(undoVersion10Sql);
@@ -456,6 +458,24 @@ describe("SQLite store specifics", () => {
       const sent = db.prepare("SELECT id, json FROM mailbox WHERE side = 2 ORDER BY id").all();
       expect(sent).toEqual(stored.map(({ id, json }) => ({ id, json })));
       expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 4 });
+    });
+
+    it("undoes version 13 for a downgrade: the expiry and retention reasons go, the positions stay; upgrading again starts without them", async () => {
+      const first = open();
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      const ending = testMessage(alice, bob, { expires: Date.now() + 60_000 });
+      await first.append(testMessage(alice, bob));
+      await first.append(ending);
+      expect(await first.sweepSenderExpired(100, ending.expires!)).toBe(1);
+      const withReason = await first.log(bob, 1, 100);
+      expect(withReason[1]!.removal).toMatchObject({ reason: "expired" });
+      await first.close();
+      const db = connect();
+      db.exec(undoVersion13Sql);
+      expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 12 });
+      expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('expired_messages', 'retention_floor')").get()).toEqual({ n: 0 });
+      const store = open();
+      expect(await store.log(bob, 1, 100)).toEqual(withReason.map(({ removal: _removal, ...entry }) => entry));
     });
 
     it("upgrades a version-10 database: every copy gets its position in id order with its leaf, the same as appends give; appends go on from there", async () => {
@@ -474,6 +494,7 @@ describe("SQLite store specifics", () => {
       expected[0] = expected[0]!.filter((entry) => entry.id !== deleted);
       await first.close();
       const db = connect();
+      db.exec(undoVersion13Sql);
       db.exec(undoVersion12Sql);
       db.exec(undoVersion11Sql);
       expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'mailbox_log'").get()).toEqual({ n: 0 });
@@ -506,6 +527,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT id FROM message_expiry").all()).toEqual([{ id: stored.id }]);
+      db.exec(undoVersion13Sql);
       db.exec(undoVersion12Sql);
       db.exec(undoVersion11Sql);
       db.exec(undoVersion10Sql);
@@ -525,6 +547,7 @@ describe("SQLite store specifics", () => {
       const pending = (await store.append({ ...fields, status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored;
       await store.close();
       const db = connect();
+      db.exec(undoVersion13Sql);
       db.exec(undoVersion12Sql);
       db.exec(undoVersion11Sql);
       db.exec(undoVersion10Sql);
@@ -629,6 +652,7 @@ describe("SQLite store specifics", () => {
       const before = await tiles(store);
       expect(before.map((kept) => kept.map(({ index }) => index))).toEqual([[0, 1], [0, 1]]);
       await store.close();
+      connect().exec(undoVersion13Sql);
       connect().exec(undoVersion12Sql);
       connect().exec(undoVersion11Sql);
       expect(await tiles(open())).toEqual(before);

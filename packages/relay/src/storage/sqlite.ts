@@ -186,6 +186,9 @@ export const WRITER_SCHEMA: WriterSchema = {
     deleteMessage: "DELETE FROM messages WHERE id = ?",
     insertExpiry: "INSERT INTO message_expiry (id, expires) VALUES (?, ?)",
     selectSenderExpired: "SELECT e.id, m.sender, m.recipient FROM message_expiry AS e JOIN messages AS m ON m.id = e.id WHERE e.expires <= ? ORDER BY e.expires LIMIT ?",
+    // What the log keeps of a message its sender's end removed, and the retention sweep's floor (schema version 13).
+    insertExpiredMessage: "INSERT OR IGNORE INTO expired_messages (id, sender, recipient, ts, expires, message_hash) VALUES (?, ?, ?, ?, ?, ?)",
+    raiseRetentionFloor: "INSERT INTO retention_floor (n, below) VALUES (1, ?) ON CONFLICT (n) DO UPDATE SET below = max(below, excluded.below)",
     deleteExpiry: "DELETE FROM message_expiry WHERE id = ?",
     deleteExpiryBelow: "DELETE FROM message_expiry WHERE id < ?",
     // The retention sweep's ranges (below the last message it deletes).
@@ -301,11 +304,24 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   // The retention sweep deletes from the low end, so the span is the count of messages kept
   // (those their owners deleted count until the sweep: their trace stays for resends).
   const idSpan = db.prepare<[], { span: number | null }>("SELECT max(id) - min(id) + 1 AS span FROM messages");
-  const logRows = db.prepare<[Buffer, number, number], LogRow>(
-    "SELECT l.seq, l.id, l.role, l.leaf, q.request AS deletion FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n " +
-      "LEFT JOIN log_removals AS r ON r.account = l.account AND r.seq = l.seq LEFT JOIN deletion_requests AS q ON q.n = r.request " +
-      "WHERE a.address = ? AND l.seq >= ? ORDER BY l.seq LIMIT ?",
-  );
+  // A page of the log with why each gone copy went (schema versions 12, 13): below the retention's
+  // floor (the sweep's, or the lowest id reads serve now) a copy went, or is no longer served, by
+  // the retention. With the messages: each copy's JSON as reads serve it (a sender's copy stored
+  // without its own takes the recipient's, as SENT_JSON).
+  const logStatement = (messages: boolean) =>
+    db.prepare<[number, Buffer, number, number], LogRow>(
+      "SELECT l.seq, l.id, l.role, l.leaf, q.request AS deletion, e.sender AS expired_from, e.recipient AS expired_to, e.ts AS expired_ts, e.expires, e.message_hash, " +
+        "l.id < max(coalesce((SELECT below FROM retention_floor), 0), ?) AS retained" +
+        (messages
+          ? ", (SELECT CASE WHEN b.json <> '' THEN b.json ELSE " +
+            `(SELECT r.json FROM mailbox AS r WHERE r.owner = b.peer AND r.side = ${SIDE.received} AND r.id = b.id) END ` +
+            `FROM mailbox AS b WHERE b.owner = a.address AND b.side IN (${SIDE.received}, ${SIDE.sent}, ${SIDE.requests}) AND b.id = l.id AND b.seq = l.seq) AS json`
+          : "") +
+        " FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n " +
+        "LEFT JOIN log_removals AS r ON r.account = l.account AND r.seq = l.seq LEFT JOIN deletion_requests AS q ON q.n = r.request " +
+        "LEFT JOIN expired_messages AS e ON e.id = l.id WHERE a.address = ? AND l.seq >= ? ORDER BY l.seq LIMIT ?",
+    );
+  const logRows = { plain: logStatement(false), withMessages: logStatement(true) };
   const tileRows = db.prepare<[Buffer, number, number, number], { idx: number; hash: Buffer }>(
     "SELECT t.idx, t.hash FROM log_accounts AS a JOIN log_tiles AS t ON t.account = a.n WHERE a.address = ? AND t.level = ? AND t.idx >= ? AND t.idx < ? ORDER BY t.idx",
   );
@@ -497,9 +513,10 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       return latest && bytesHex(latest.peer);
     },
 
-    async log(owner, from, limit) {
+    async log(owner, from, limit, options) {
       if (closed) throw new StoreClosedError();
-      return logRows.all(addressBytes(owner), from, limit).map(logEntryOf);
+      const statement = options?.messages ? logRows.withMessages : logRows.plain;
+      return statement.all(servedFloor(), addressBytes(owner), from, limit).map(logEntryOf);
     },
 
     async logSize(owner) {

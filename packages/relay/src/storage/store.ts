@@ -256,7 +256,7 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
    * sent copy of one it sent; both for one to itself), durably; ids not in its mailbox are skipped.
    * If some of them are still pending delivery to another node, deletes nothing and answers them.
    * `request`, the account's signed `DeletionRequest` as JSON, is kept for each position whose copy
-   * this removes (`LogEntry.deletion`), in the same transaction.
+   * this removes (`LogEntry.removal`), in the same transaction.
    */
   deleteMessages(owner: string, ids: readonly number[], request?: string): Promise<{ pending: number[] }>;
   /**
@@ -272,20 +272,24 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
    * retention (every copy and trace, outbox entry included, but the digest of one stored so lately
    * that it could still arrive again: see `DEFAULT_SWEPT_DIGESTS_MS`), and answers how many. 0 when none is
    * left, or without a retention. Reads stop serving an expired message before it is swept. SQLite
-   * commits it in steps (appends go in between), PostgreSQL in one statement.
+   * commits it in steps (appends go in between), PostgreSQL in one statement. The positions of the
+   * copies it removes say so in the log (`removal` "retention": the ids below the sweep's floor).
    */
   sweepExpired(limit: number): Promise<number>;
   /**
    * Deletes up to `limit` messages whose sender-set end (`expires`, `ExpiringMessage`) is at most
    * `now` (every copy and trace), and answers how many. Cheap when none is due: one index probe.
+   * What the log needs of each (`removal` "expired": its timestamp, end and body's keccak-256) is
+   * kept in the same transaction.
    */
   sweepSenderExpired(limit: number, now: number): Promise<number>;
   /**
    * `owner`'s mailbox log (openrpc.json "The verifiable mailbox"): its positions from `from`
    * (inclusive) in order, at most `limit`. Every copy stored in the mailbox took the next position
-   * in the transaction that stored it; a copy deleted since keeps its position.
+   * in the transaction that stored it; a copy deleted since keeps its position. With `messages`,
+   * each copy reads still serve comes with its JSON (`LogEntry.json`).
    */
-  log(owner: string, from: number, limit: number): Promise<LogEntry[]>;
+  log(owner: string, from: number, limit: number, options?: { messages?: boolean }): Promise<LogEntry[]>;
   /** How many positions `owner`'s log has: its last position, 0 for none. */
   logSize(owner: string): Promise<number>;
   /**
@@ -318,9 +322,21 @@ export interface LogEntry {
   role: MailboxRole;
   /** The position's leaf hash (`mailboxLeafHash` of @neutral/protocol): 0x + 64 hex. */
   leafHash: string;
-  /** From `log` only: the account's signed request (JSON) that deleted the position's copy. */
-  deletion?: string;
+  /** From `log` only: why the position's copy is gone, when the store knows (openrpc.json `LogRemoval`). */
+  removal?: LogEntryRemoval;
+  /** From `log` with `messages` only: the copy's JSON as reads serve it, while they serve it (never with `removal`). */
+  json?: string;
 }
+
+/**
+ * Why a position's copy is gone: its account deleted it (`request`: the signed request, as JSON),
+ * its sender's `expires` ended it (what the sweep kept of the message: its parties, timestamp, end
+ * and body's keccak-256, 0x + hex), or the retention sweep removed it.
+ */
+export type LogEntryRemoval =
+  | { reason: "deleted"; request: string }
+  | { reason: "expired"; from: string; to: string; timestamp: number; expires: number; messageHash: string }
+  | { reason: "retention" };
 
 /** A tile of an account's log: the root of a whole aligned subtree. */
 export interface LogTile {

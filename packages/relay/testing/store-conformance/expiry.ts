@@ -26,10 +26,23 @@ export function retentionTests(area: StorePerTest): void {
     expect(idsOf(await wholeMailbox(store, bob))).toEqual([fresh]);
     expect(await store.page({ owner: alice, ranges: [{ side: "sent" }], order: "desc", limit: 10 })).toEqual({ messages: [], end: true });
     expect(await store.latestPeer(carol)).toBeUndefined();
+    // The log with its messages serves what reads serve: the old copies are the retention's already.
+    expect((await store.log(alice, 1, 100, { messages: true })).map(({ id, removal, json }) => [id, removal, json !== undefined])).toEqual([
+      ...[oldIds[0], oldIds[1], oldIds[3], oldIds[3], oldIds[4], pendingOld].map((id) => [id, { reason: "retention" }, false]),
+      [fresh, undefined, true],
+    ]);
     // The sweep deletes them (and the outbox entry) in batches, and then finds nothing. A batch
     // deletes exactly its messages: what is left of them is all there once the policy is off.
     expect(await store.sweepExpired(3)).toBe(3);
+    const reasons = async (below: number) => {
+      const entries = (await Promise.all([alice, bob, carol].map((owner) => store.log(owner, 1, 100)))).flat();
+      expect(entries.filter(({ id }) => id < below)).not.toHaveLength(0);
+      expect(entries.map(({ id, removal }) => [id, removal])).toEqual(entries.map(({ id }) => [id, id < below ? { reason: "retention" } : undefined]));
+    };
+    // Without the policy (read below the retention's floor: no longer served by it), each log says
+    // which positions the retention removed: those of the swept messages, no other.
     store = await area.reopen(context);
+    await reasons(oldIds[3]!);
     const chat = async (owner: string, peer: string) => idsOf((await store.page({ owner, ranges: [{ side: "received", peer }, { side: "sent", peer }], order: "asc", after: 0, limit: 100 })).messages);
     expect(idsOf(await wholeMailbox(store, alice))).toEqual([oldIds[3], oldIds[4], pendingOld, fresh]);
     expect(idsOf(await wholeMailbox(store, bob))).toEqual([oldIds[4], fresh]);
@@ -40,6 +53,7 @@ export function retentionTests(area: StorePerTest): void {
     store = await area.reopen(context, { retentionMs });
     expect(await store.sweepExpired(100)).toBe(old.length + 1 - 3);
     expect(await store.sweepExpired(100)).toBe(0);
+    await reasons(fresh);
     expect(await store.outboxDestinations()).toEqual([]);
     expect(idsOf(await wholeMailbox(store, alice))).toEqual([fresh]);
     // Gone for good: without the policy they do not come back.

@@ -1,7 +1,8 @@
 // The verifiable mailbox's positions (openrpc.json "The verifiable mailbox"): every copy stored in an
 // account's mailbox takes the next position of its log, in the transaction that stores it, and keeps it.
 import { expect, it } from "vitest";
-import { fromHex, mailboxLeafHash, merkleRoot, toHex, verifyMerkleConsistency, verifyMerkleInclusion, type MailboxRole } from "@neutral/protocol";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { expiredMessageDigest, fromHex, hashTypedData, mailboxLeafHash, merkleRoot, toHex, verifyMerkleConsistency, verifyMerkleInclusion, type Hex, type MailboxRole } from "@neutral/protocol";
 import { LogTree, TILE_HEIGHT, storeLogHashes, type AcceptedMessage, type LogEntry, type MessageStore } from "@neutral/relay";
 import { parties, randomAddress, randomSignature, resendOf, testMessage } from "./data.js";
 import type { SharedStore, StorePerTest } from "./stores.js";
@@ -194,22 +195,45 @@ export function positionTests(area: SharedStore): void {
     const request = JSON.stringify({ account: bob, ids: [String(gone), String(self), String(kept + 1000)], timestamp: 1, signature: "0x01" });
     expect(await store.deleteMessages(bob, [gone, self, kept + 1000], request)).toEqual({ pending: [] });
     const log = await wholeLog(store, bob);
-    expect(log.map(({ seq, id, role, deletion }) => ({ seq, id, role, deletion }))).toEqual([
-      { seq: 1, id: kept, role: "received", deletion: undefined },
-      { seq: 2, id: gone, role: "received", deletion: request },
-      { seq: 3, id: self, role: "received", deletion: request },
-      { seq: 4, id: self, role: "sent", deletion: request },
+    const deleted = { reason: "deleted", request };
+    expect(log.map(({ seq, id, role, removal }) => ({ seq, id, role, removal }))).toEqual([
+      { seq: 1, id: kept, role: "received", removal: undefined },
+      { seq: 2, id: gone, role: "received", removal: deleted },
+      { seq: 3, id: self, role: "received", removal: deleted },
+      { seq: 4, id: self, role: "sent", removal: deleted },
     ]);
     // Alice's copy of what Bob deleted is hers: untouched, no reason.
-    expect((await wholeLog(store, alice)).every((entry) => entry.deletion === undefined)).toBe(true);
+    expect((await wholeLog(store, alice)).every((entry) => entry.removal === undefined)).toBe(true);
     // A second request for what is gone removes nothing: the first request stays the reason.
     await store.deleteMessages(bob, [gone], JSON.stringify({ again: true }));
     expect(await wholeLog(store, bob)).toEqual(log);
     // Without a request (a store's own caller), nothing is kept.
     await store.deleteMessages(bob, [kept]);
-    expect((await wholeLog(store, bob))[0]!.deletion).toBeUndefined();
+    expect((await wholeLog(store, bob))[0]!.removal).toBeUndefined();
     // Reads by position keep the plain entry.
-    expect(await store.positions(alice, [gone])).toEqual([expect.not.objectContaining({ deletion: expect.anything() })]);
+    expect(await store.positions(alice, [gone])).toEqual([expect.not.objectContaining({ removal: expect.anything() })]);
+  });
+
+  it("the log with its messages gives each copy still stored as reads serve it, and none of a copy gone", async () => {
+    const store = area.store;
+    const { alice, bob } = parties();
+    const toBob = (await store.append(testMessage(alice, bob))).stored.id;
+    const self = (await store.append(testMessage(alice, alice))).stored.id;
+    const gone = (await store.append(testMessage(bob, alice))).stored.id;
+    const request = JSON.stringify({ account: alice, ids: [String(gone)] });
+    await store.deleteMessages(alice, [gone], request);
+    const served = async (side: "sent" | "received") => (await store.page({ owner: alice, ranges: [{ side }], order: "asc", after: 0, limit: 10 })).messages;
+    const [sent, received] = [await served("sent"), await served("received")];
+    const json = (id: number, copies: { id: number; json: string }[]) => copies.find((copy) => copy.id === id)!.json;
+    const log = await store.log(alice, 1, 100, { messages: true });
+    expect(log.map(({ seq, id, role, json, removal }) => ({ seq, id, role, json, removal }))).toEqual([
+      { seq: 1, id: toBob, role: "sent", json: json(toBob, sent), removal: undefined },
+      { seq: 2, id: self, role: "received", json: json(self, received), removal: undefined },
+      { seq: 3, id: self, role: "sent", json: json(self, sent), removal: undefined },
+      { seq: 4, id: gone, role: "received", json: undefined, removal: { reason: "deleted", request } },
+    ]);
+    // Without messages: the same positions, no JSON.
+    expect(await store.log(alice, 1, 100)).toEqual(log.map(({ json: _json, ...entry }) => entry));
   });
 
   it("a deletion refused because a message is still pending keeps no request", async () => {
@@ -219,7 +243,7 @@ export function positionTests(area: SharedStore): void {
     const outbound = (await store.append({ ...testMessage(alice, carol), status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored.id;
     const request = JSON.stringify({ account: alice, ids: [String(local), String(outbound)] });
     expect(await store.deleteMessages(alice, [local, outbound], request)).toEqual({ pending: [outbound] });
-    expect((await wholeLog(store, alice)).map((entry) => entry.deletion)).toEqual([undefined, undefined]);
+    expect((await wholeLog(store, alice)).map((entry) => entry.removal)).toEqual([undefined, undefined]);
   });
 }
 
@@ -253,20 +277,28 @@ export function positionLifecycleTests(area: StorePerTest): void {
     expect(await wholeLog(store, bob)).toEqual(expectedLog(bob, [{ id: held, message: delivered, role: "received" }]));
   });
 
-  it("copies swept for their sender's end keep their positions; numbering goes on after a restart", async (context) => {
+  it("copies swept for their sender's end keep their positions, with what recomputes their leaves without the body; numbering goes on after a restart", async (context) => {
     let store = area.store;
     const { alice, bob } = parties();
-    const ending = testMessage(alice, bob, { expires: Date.now() + 60_000 });
+    const message = testMessage(alice, bob, { expires: Date.now() + 60_000 });
+    const { from, to, timestamp, expires } = message;
+    // The sender's real digest, so that the kept fields can be checked against the leaf.
+    const ending = { ...message, digest: hashTypedData({ primaryType: "ExpiringMessage", message: { from: from as Hex, to: to as Hex, message: `0x${message.message}`, timestamp, expires: expires! } }) };
     await store.append(testMessage(alice, bob));
     await store.append(ending);
-    const before = await wholeLog(store, bob);
-    expect(await store.sweepSenderExpired(100, ending.expires!)).toBe(1);
-    expect(await wholeLog(store, bob)).toEqual(before);
-    expect(await wholeLog(store, alice)).toHaveLength(2);
+    const before = [await wholeLog(store, alice), await wholeLog(store, bob)];
+    expect(await store.sweepSenderExpired(100, expires!)).toBe(1);
+    const expired = { reason: "expired", from, to, timestamp, expires, messageHash: toHex(keccak_256(fromHex(message.message))) };
+    const after = before.map((log) => [log[0], { ...log[1]!, removal: expired }]);
+    expect([await wholeLog(store, alice), await wholeLog(store, bob)]).toEqual(after);
+    // What was kept gives each position's leaf (the sender's digest) without the body.
+    const digest = expiredMessageDigest({ from, to, messageHash: expired.messageHash, timestamp, expires: expires! });
+    expect(toHex(mailboxLeafHash({ account: alice, seq: 2, role: "sent", peer: bob, digest }))).toBe(after[0]![1]!.leafHash);
+    expect(toHex(mailboxLeafHash({ account: bob, seq: 2, role: "received", peer: alice, digest }))).toBe(after[1]![1]!.leafHash);
     store = await area.reopen(context);
-    expect(await wholeLog(store, bob)).toEqual(before);
+    expect(await wholeLog(store, bob)).toEqual(after[1]);
     const next = testMessage(alice, bob);
     const id = (await store.append(next)).stored.id;
-    expect(await wholeLog(store, bob)).toEqual([...before, expectedEntry(bob, 3, { id, message: next, role: "received" })]);
+    expect(await wholeLog(store, bob)).toEqual([...after[1]!, expectedEntry(bob, 3, { id, message: next, role: "received" })]);
   });
 }

@@ -393,6 +393,15 @@ export const methodDescriptors = {
           "default": 100
         },
       },
+      {
+        name: "messages",
+        required: false,
+        default: false,
+        schema: {
+          "type": "boolean",
+          "default": false
+        },
+      },
     ],
   },
 } as const satisfies Record<string, MethodDescriptor>;

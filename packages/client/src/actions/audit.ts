@@ -1,0 +1,127 @@
+import { EMPTY_MERKLE_FRONTIER, fromHex, merkleFrontierAppend, merkleFrontierRoot, toHex, type MerkleFrontier } from "@neutral/protocol";
+import type { AuditState, NeutralContext } from "../context.js";
+import { recoverAddress } from "../crypto/ecdsa.js";
+import type { RequestErrorType } from "../errors.js";
+import type { MailboxHead, Message } from "../generated/types.js";
+import { checkPosition, type Accounting, type RemovalContext } from "../mailbox-audit.js";
+import { headDigest, type MailboxProblem } from "../mailbox-proof.js";
+import { messageDigest } from "../messages.js";
+import { misbehaviourOf } from "../misbehaviour-proof.js";
+import type { CallOptions } from "../rpc.js";
+import { authed } from "../session/authed.js";
+
+export interface AuditOptions extends CallOptions {
+  /** Positions per log read (1 to 1000; default 500): fewer when their messages are large (the node cuts a page to its answer budget). */
+  pageSize?: number;
+  /** Account for the whole log again from position 1, not only what came since the last audit. */
+  full?: boolean;
+}
+
+export interface AuditReturnType {
+  /** The node's head the audit ended at: every position up to its size read. */
+  head: MailboxHead;
+  /** The first position this audit read (the one after those audited before) and the last (`head.size`): none when `from > to`. */
+  from: number;
+  to: number;
+  /** How the positions read were accounted for: by their message, or by why their copy is gone. */
+  accounted: Record<Accounting, number>;
+  /** Empty when every position is accounted for and the positions give the head; each names its position. */
+  problems: MailboxProblem[];
+}
+export type AuditErrorType = RequestErrorType;
+
+const DEFAULT_PAGE_SIZE = 500;
+
+/**
+ * Accounts for every position of the account's mailbox log from the last audited one to the node's
+ * head (the verifiable mailbox): each position's message gives its leaf and carries its sender's
+ * signature, or the position says why its copy is gone (the account's signed deletion, the
+ * sender's signed end, the node's retention) and the reason holds; the positions give the head's
+ * root, and the head extends the one this device verified and the last audit's. With no problem,
+ * the next audit starts after `to` (`NeutralOptions.audits`) and the head becomes the verified one.
+ */
+export async function audit(context: NeutralContext, options: AuditOptions = {}): Promise<AuditReturnType> {
+  const [account, info] = await Promise.all([context.signer.getAddress(), context.nodeInfo()]);
+  const node = info.address.toLowerCase();
+  const pageSize = Math.max(1, Math.min(1000, Math.trunc(options.pageSize ?? DEFAULT_PAGE_SIZE)));
+  const [state, known] = await Promise.all([options.full ? undefined : context.audits.get(account, node), context.heads.get(account, node)]);
+  let frontier: MerkleFrontier = state === undefined ? EMPTY_MERKLE_FRONTIER : { size: state.size, roots: state.roots.map(fromHex) };
+  const from = frontier.size + 1;
+  const removals: RemovalContext = {
+    retentionSeconds: info.limits.retentionSeconds ?? 0,
+    clockSkewMs: info.limits.clockSkewMs,
+    now: context.now(),
+    earlier: [state?.head, known].filter((head): head is MailboxHead => head !== undefined),
+  };
+  const accounted: Record<Accounting, number> = { message: 0, deleted: 0, expired: 0, retention: 0 };
+  const problems: MailboxProblem[] = [];
+  const messages: { seq: number; message: Message }[] = [];
+  // Whether the device's verified head was met on the way (its size reached by a position this walk
+  // read): then the positions give its root, or the node showed this device another history.
+  let knownChecked = known === undefined || (state !== undefined && known.size === state.size && sameRoot(known.root, state.head.root));
+  const passKnown = () => {
+    if (known === undefined || frontier.size !== known.size) return;
+    knownChecked = true;
+    if (toHex(merkleFrontierRoot(frontier)) !== String(known.root).toLowerCase()) {
+      problems.push({ kind: "fork", seq: known.size, message: `The log's first ${known.size} positions do not give the head of ${known.size} this device verified before` });
+    }
+  };
+  let head: MailboxHead | undefined;
+  // A log that skips or repeats a position cannot give the head: the walk stops there, and the
+  // head is not compared with the positions read (the break is the problem).
+  let broken = false;
+  walk: for (;;) {
+    const page = await authed(context, () => context.client.getLog({ from: frontier.size + 1, limit: pageSize, messages: true }, options));
+    head = page.head;
+    for (const position of page.entries) {
+      if (position.seq !== frontier.size + 1) {
+        problems.push({ kind: "reordered", seq: frontier.size + 1, message: `The log goes from position ${frontier.size} to ${position.seq}` });
+        broken = true;
+        break walk;
+      }
+      const check = checkPosition(account, position, removals);
+      if (check.problem) problems.push(check.problem);
+      else if (check.accounting) accounted[check.accounting]++;
+      if (check.accounting === "message") messages.push({ seq: position.seq, message: position.message! });
+      frontier = merkleFrontierAppend(frontier, fromHex(position.leafHash));
+      passKnown();
+    }
+    if (page.end || page.entries.length === 0) break;
+  }
+  problems.push(...headProblems(node, account, head!, broken ? undefined : frontier, state?.head, known));
+  // The sender's signature of each message read: its leaf binds its digest, the signature its author.
+  for (const { seq, message } of messages) {
+    const digest = messageDigest(message);
+    if (digest === undefined || recoverAddress(digest, message.signature) !== message.from.toLowerCase()) {
+      problems.push({ kind: "altered", seq, id: message.id, message: `The message at position ${seq} (id ${message.id}) does not carry its sender's signature` });
+    }
+  }
+  if (problems.length === 0) {
+    const audited: AuditState = { size: frontier.size, roots: frontier.roots.map(toHex), head };
+    await context.audits.set(account, node, audited);
+    if (knownChecked && (known === undefined || head.size >= known.size)) await context.heads.set(account, node, head);
+  }
+  return { head, from, to: frontier.size, accounted, problems };
+}
+
+/** The problems of the head a walk ended at: not the node's, not this log's, smaller than one verified before, or not what the positions read (`frontier`) give. */
+function headProblems(node: string, account: string, head: MailboxHead, frontier: MerkleFrontier | undefined, audited: MailboxHead | undefined, known: MailboxHead | undefined): MailboxProblem[] {
+  if (head.account.toLowerCase() !== account) return [{ kind: "forged-head", message: `The head is ${head.account}'s log, not ${account}'s` }];
+  if (recoverAddress(headDigest(head), head.signature) !== node) return [{ kind: "forged-head", message: `The head of ${account}'s log is not signed by its node ${node}` }];
+  for (const earlier of [audited, known]) {
+    if (earlier === undefined || head.size > earlier.size) continue;
+    const proof = misbehaviourOf(node, account, earlier, head);
+    if (head.size < earlier.size) {
+      return [{ kind: "rollback", seq: head.size + 1, message: `The node shows ${head.size} positions; ${earlier.size} were verified before`, ...(proof && { proof }) }];
+    }
+    if (!sameRoot(head.root, earlier.root)) {
+      return [{ kind: "fork", seq: head.size, message: `The node signed two trees of ${head.size} positions: another history than the one verified before`, ...(proof && { proof }) }];
+    }
+  }
+  if (frontier !== undefined && (frontier.size !== head.size || toHex(merkleFrontierRoot(frontier)) !== String(head.root).toLowerCase())) {
+    return [{ kind: "unproven", seq: frontier.size, message: `The log's ${frontier.size} positions do not give the root of the node's head of ${head.size}` }];
+  }
+  return [];
+}
+
+const sameRoot = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();

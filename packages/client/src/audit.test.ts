@@ -1,0 +1,217 @@
+// The verifiable mailbox's audit against a real node (in this process): an honest node's log is
+// accounted for position by position (messages, the account's deletions, the sender's ends, the
+// node's retention) and the next audit reads only what came since; a node that lies in its log
+// (through a proxy that rewrites its answers) is caught at the position it lied about, each lie by
+// its kind.
+import { cpSync } from "node:fs";
+import { startNode, tempDir, type InProcessNode } from "@neutral/relay/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { startTamperingProxy, type TamperingProxy } from "../test/tampering-proxy.js";
+import type { AuditReturnType } from "./actions/audit.js";
+import type { LogPage, LogPosition } from "./generated/types.js";
+import { memoryAuditStore, memoryHeadStore } from "./context.js";
+import { generatePrivateKey } from "./keys.js";
+import { verifyProof } from "./misbehaviour-proof.js";
+import { createNeutral, type Neutral } from "./neutral.js";
+
+let running: { stop(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((one) => one.stop()));
+  running = [];
+});
+const start = async (args: string[] = []): Promise<InProcessNode> => {
+  const node = await startNode({ args });
+  running.push(node);
+  return node;
+};
+const proxyTo = async (node: InProcessNode): Promise<TamperingProxy> => {
+  const proxy = await startTamperingProxy(node.url);
+  running.push({ stop: () => proxy.close() });
+  return proxy;
+};
+
+/** Audits until `done` says the result is the one awaited (the node's sweeps run every second), at most `ms`. */
+async function auditUntil(bob: Neutral, done: (result: AuditReturnType) => boolean, ms: number): Promise<AuditReturnType> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const result = await bob.audit({ full: true });
+    if (done(result) || Date.now() > until) return result;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe("audit", () => {
+  it("accounts for an honest node's whole log (messages, deletions, expiries, retention), then reads only what came since", { timeout: 60_000 }, async () => {
+    const node = await start(["--retention", "4s"]);
+    const alice = createNeutral({ url: node.url, account: generatePrivateKey() });
+    const bob = createNeutral({ url: node.url, account: generatePrivateKey() });
+    const bobAddress = await bob.getAddress();
+    await bob.ready();
+    const one = await alice.send(bobAddress, "one"); // position 1: Bob deletes it
+    await bob.send(await alice.getAddress(), "two"); // 2: the retention removes it
+    await alice.send(bobAddress, "three", { expiresIn: 2_000 }); // 3: its end removes it
+    await bob.deleteMessages([one.id]);
+
+    const first = await bob.audit();
+    expect(first.problems).toEqual([]);
+    expect(first).toMatchObject({ from: 1, to: 3, head: { size: 3 }, accounted: { message: 2, deleted: 1, expired: 0, retention: 0 } });
+    // Nothing new: nothing read, nothing wrong.
+    expect(await bob.audit()).toMatchObject({ from: 4, to: 3, problems: [], accounted: { message: 0, deleted: 0, expired: 0, retention: 0 } });
+
+    // Once "three" has ended and "two" is past the retention, the whole log again: each gone copy's reason holds.
+    const later = await auditUntil(bob, (result) => result.accounted.message === 0, 20_000);
+    expect(later.problems).toEqual([]);
+    expect(later).toMatchObject({ from: 1, to: 3, accounted: { message: 0, deleted: 1, expired: 1, retention: 1 } });
+
+    // A new message: the next audit reads it alone.
+    await alice.send(bobAddress, "four");
+    const next = await bob.audit();
+    expect(next.problems).toEqual([]);
+    expect(next).toMatchObject({ from: 4, to: 4, head: { size: 4 }, accounted: { message: 1, deleted: 0, expired: 0, retention: 0 } });
+  });
+
+  it("catches a node restored from an older copy of its data growing another history there: a fork, with a proof verifyProof accepts", { timeout: 90_000 }, async () => {
+    const [aliceKey, bobKey] = [generatePrivateKey(), generatePrivateKey()];
+    // One device of Bob's across the node's lives.
+    const [heads, audits] = [memoryHeadStore(), memoryAuditStore()];
+    const sessions = (node: InProcessNode) => ({ alice: createNeutral({ url: node.url, account: aliceKey }), bob: createNeutral({ url: node.url, account: bobKey, heads, audits }) });
+    const dir = tempDir("neutral-audit-fork-");
+    let node = await startNode({ dataDir: dir });
+    running.push(node);
+    let { alice, bob } = sessions(node);
+    const bobAddress = await bob.getAddress();
+    await bob.ready();
+    await alice.send(bobAddress, "one");
+    await node.stop();
+    const backup = tempDir("neutral-audit-backup-");
+    cpSync(dir, backup, { recursive: true });
+    node = await startNode({ dataDir: dir });
+    running.push(node);
+    ({ alice, bob } = sessions(node));
+    await alice.send(bobAddress, "two");
+    expect(await bob.audit()).toMatchObject({ from: 1, to: 2, problems: [] });
+    await node.stop();
+
+    node = await startNode({ dataDir: backup });
+    running.push(node);
+    ({ alice, bob } = sessions(node));
+    await alice.send(bobAddress, "another two");
+    const { problems } = await bob.audit();
+    expect(problems.map(({ kind, seq }) => ({ kind, seq }))).toEqual([{ kind: "fork", seq: 2 }]);
+    expect(verifyProof(problems[0]!.proof)).toMatchObject({ valid: true, kind: "fork" });
+  });
+
+  describe("a node that lies in its log", () => {
+    /** Bob's log of four positions (one of them deleted) on a node behind a proxy; each test rewrites getLog once set up. */
+    async function lyingNode(args: string[] = []) {
+      const node = await start(args);
+      const proxy = await proxyTo(node);
+      const alice = createNeutral({ url: node.url, account: generatePrivateKey() });
+      const bob = createNeutral({ url: proxy.url, domain: node.domain, account: generatePrivateKey() });
+      const bobAddress = await bob.getAddress();
+      await bob.ready();
+      const one = await alice.send(bobAddress, "one");
+      await bob.send(await alice.getAddress(), "two");
+      await alice.send(bobAddress, "three");
+      await alice.send(bobAddress, "four");
+      await bob.deleteMessages([one.id]);
+      /** Rewrites each getLog page's positions with `lie`. */
+      const lie = (change: (entries: LogPosition[]) => LogPosition[]) => {
+        proxy.rewrite = (method, result) => {
+          if (method !== "neutralService_getLog") return result;
+          const [page] = result as [LogPage];
+          return [{ ...page, entries: change(structuredClone(page.entries)) }];
+        };
+      };
+      return { alice, bob, bobAddress, lie, proxy };
+    }
+    const kindsOf = (result: AuditReturnType) => result.problems.map(({ kind, seq }) => ({ kind, seq }));
+
+    it("an honest answer through the same proxy has no problem (the baseline of the lies below)", { timeout: 30_000 }, async () => {
+      const { bob, lie } = await lyingNode();
+      lie((entries) => entries);
+      const result = await bob.audit();
+      expect(result.problems).toEqual([]);
+      expect(result.accounted).toEqual({ message: 3, deleted: 1, expired: 0, retention: 0 });
+    });
+
+    it("a message left out of the log's answer is missing at its position", { timeout: 30_000 }, async () => {
+      const { bob, lie } = await lyingNode();
+      lie((entries) => entries.map((entry) => (entry.seq === 3 ? { ...entry, message: undefined } : entry)) as LogPosition[]);
+      expect(kindsOf(await bob.audit())).toEqual([{ kind: "missing", seq: 3 }]);
+    });
+
+    it("a message altered (its body, or another message in its place) is altered at its position", { timeout: 30_000 }, async () => {
+      const { bob, lie } = await lyingNode();
+      lie((entries) => entries.map((entry) => (entry.seq === 4 ? { ...entry, message: { ...entry.message!, message: entry.message!.message.replace(/^../, "ff") } } : entry)));
+      expect(kindsOf(await bob.audit())).toEqual([{ kind: "altered", seq: 4 }]);
+      lie((entries) => entries.map((entry) => (entry.seq === 4 ? { ...entry, message: entries[2]!.message } : entry)));
+      expect(kindsOf(await bob.audit())).toEqual([{ kind: "altered", seq: 4 }]);
+    });
+
+    it("a position left out or repeated is reordered where the log breaks", { timeout: 30_000 }, async () => {
+      const { bob, lie } = await lyingNode();
+      lie((entries) => entries.filter((entry) => entry.seq !== 2));
+      expect(kindsOf(await bob.audit())).toEqual([{ kind: "reordered", seq: 2 }]);
+      lie((entries) => [entries[0]!, entries[0]!, ...entries.slice(1)]);
+      expect(kindsOf(await bob.audit())).toEqual([{ kind: "reordered", seq: 2 }]);
+    });
+
+    it("a reason that does not hold is an unproven removal: the account's deletion of another message, a retention the node does not have, an end not yet come", { timeout: 30_000 }, async () => {
+      const { bob, lie } = await lyingNode(["--retention", "0"]); // no retention: it removes nothing
+      // Bob's own request for message 1, to pass it off as the reason message 3 is gone.
+      let request: LogPosition["removed"];
+      lie((entries) => {
+        request = entries[0]!.removed;
+        return entries;
+      });
+      expect((await bob.audit({ full: true })).problems).toEqual([]);
+      expect(request).toMatchObject({ reason: "deleted" });
+      const removed = (reason: (entry: LogPosition) => LogPosition["removed"]) =>
+        lie((entries) => entries.map(({ message, ...entry }) => (entry.seq === 3 ? { ...entry, removed: reason({ ...entry, message }) } : { ...entry, message }) as LogPosition));
+      removed(() => request);
+      expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 3 }]);
+      removed(() => ({ reason: "retention" }));
+      expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 3 }]);
+      // What an expiry keeps, right but for an end an hour away (the leaf no longer matches either way).
+      removed(({ message }) => ({
+        reason: "expired",
+        message: { from: message!.from, to: message!.to, timestamp: message!.timestamp, expires: Date.now() + 3_600_000, messageHash: `0x${"00".repeat(32)}` },
+      }));
+      expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 3 }]);
+    });
+
+    it("a removal by the retention of a message stored after a head this device verified, before the retention could end, is unproven", { timeout: 30_000 }, async () => {
+      const { alice, bob, bobAddress, lie } = await lyingNode(["--retention", "1d"]);
+      expect((await bob.audit()).problems).toEqual([]); // the device now holds a head of 4 positions
+      await alice.send(bobAddress, "five");
+      // Every position said to be gone by the retention: positions 1-4 were stored before that head
+      // (the retention may have removed them), position 5 after it, less than a day ago.
+      lie((entries) => entries.map(({ message: _message, ...entry }) => ({ ...entry, removed: { reason: "retention" } }) as LogPosition));
+      expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 5 }]);
+    });
+
+    it("leaves that do not give the head are unproven; a head smaller than the last audited one is a rollback", { timeout: 30_000 }, async () => {
+      const { alice, bob, bobAddress, lie, proxy } = await lyingNode();
+      lie((entries) => entries.map((entry) => (entry.seq === 4 ? { ...entry, leafHash: `0x${"00".repeat(32)}` } : entry)));
+      // The message no longer gives the position's (forged) leaf either.
+      expect(kindsOf(await bob.audit())).toEqual([
+        { kind: "altered", seq: 4 },
+        { kind: "unproven", seq: 4 },
+      ]);
+      // Audited honestly to 4, then to 5; the node then answers its head of 4 again (as a node
+      // restored from a backup would, with what it signed then).
+      let older: LogPage["head"] | undefined;
+      proxy.rewrite = (method, result) => {
+        if (method === "neutralService_getLog") older ??= (result as [LogPage])[0].head;
+        return result;
+      };
+      expect((await bob.audit()).problems).toEqual([]);
+      await alice.send(bobAddress, "five");
+      expect(await bob.audit()).toMatchObject({ from: 5, to: 5, problems: [] });
+      expect(older?.size).toBe(4);
+      proxy.rewrite = (method, result) => (method === "neutralService_getLog" ? [{ head: older, entries: [], end: true }] : result);
+      expect(kindsOf(await bob.audit())).toEqual([{ kind: "rollback", seq: 5 }]);
+    });
+  });
+});
