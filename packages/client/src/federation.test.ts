@@ -201,6 +201,8 @@ describe("while the recipient's node is down", () => {
     expect(await find(bob.inbox({ from: carolAddress }).messages(), "from C, never delivered")).toBeUndefined();
     // A message that is not pending resolves at once, as it is.
     expect(await alice.waitForDelivery(delivered, { timeoutMs: 0 })).toBe(delivered);
+    // Every log accounted for, a copy that failed and a late delivery included: no false alarm.
+    for (const session of [alice, bob, carol]) expect((await session.audit()).problems).toEqual([]);
   }, SLOW);
 });
 
@@ -242,6 +244,11 @@ describe("moving home", () => {
       expect(here).toMatchObject({ verified: true, problems: [] });
       expect([receiptSigner(here.raw, "sender"), receiptSigner(here.raw, "receiver")]).toContain(b.address);
     }
+    // The imported history has its positions at C: the audit accounts for them, receipts of B's included.
+    const audited = await atC.audit();
+    expect(audited.problems).toEqual([]);
+    expect(audited.accounted).toEqual({ message: audited.to, deleted: 0, expired: 0, retention: 0 });
+    expect(audited.to).toBeGreaterThanOrEqual(history.length);
     // Again: nothing twice.
     expect((await importMailbox(atC, lines)).imported).toBe(history.length);
     expect(await collectAll(atC.inbox({ direction: "all" }).messages())).toHaveLength(after.length);

@@ -23,6 +23,11 @@ export interface RemovalContext {
    * so the retention cannot have removed it before that head's `timestamp` plus the retention.
    */
   earlier: readonly MailboxHead[];
+  /**
+   * Who signed each deletion request met so far, by the request (its signature, timestamp and
+   * ids): one request removes up to 100 positions, and its signature is recovered once.
+   */
+  signers?: Map<string, string | undefined>;
 }
 
 export interface PositionCheck {
@@ -68,12 +73,16 @@ function removalProblem(account: string, position: LogPosition, removal: LogRemo
       const { request } = removal;
       if (request.account.toLowerCase() !== account) return `Position ${seq}'s deletion request is ${request.account}'s, not ${account}'s`;
       if (!request.ids.includes(id)) return `Position ${seq}'s deletion request does not name message ${id}`;
-      let signer: string | undefined;
-      try {
-        const digest = hashTypedData({ primaryType: "Deletion", message: { account: account as Hex, ids: request.ids.map(Number), timestamp: request.timestamp } });
-        signer = recoverAddress(digest, request.signature);
-      } catch {
-        signer = undefined;
+      const key = `${request.signature}/${request.timestamp}/${request.ids.join(",")}`;
+      let signer = context.signers?.get(key);
+      if (signer === undefined) {
+        try {
+          const digest = hashTypedData({ primaryType: "Deletion", message: { account: account as Hex, ids: request.ids.map(Number), timestamp: request.timestamp } });
+          signer = recoverAddress(digest, request.signature);
+        } catch {
+          signer = undefined;
+        }
+        context.signers?.set(key, signer);
       }
       return signer === account ? undefined : `Position ${seq}'s deletion request is not ${account}'s signature`;
     }

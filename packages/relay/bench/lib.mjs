@@ -344,13 +344,24 @@ export async function resetStore(dir, maxId) {
   const drop = db.prepare("DELETE FROM mailbox WHERE owner = ? AND side = ? AND id = ? RETURNING seq");
   // Their positions go too (schema version 11): the owners' logs end where the seeding left them.
   const dropPosition = db.prepare("DELETE FROM mailbox_log WHERE account = (SELECT n FROM log_accounts WHERE address = ?) AND seq = ?");
+  // And the tiles those positions completed (a tile is kept once its last position is): left, the
+  // next run's appends would keep the same tile again, and the primary key refuses it, failing the
+  // append (a JSON-RPC error, HTTP 200: miscounted as acknowledged sends).
+  const dropTiles = db.prepare(
+    "DELETE FROM log_tiles WHERE account = (SELECT n FROM log_accounts WHERE address = @owner) AND " +
+      "((idx + 1) << level) > coalesce((SELECT max(l.seq) FROM mailbox_log AS l JOIN log_accounts AS a ON a.n = l.account WHERE a.address = @owner), 0)",
+  );
   const dropPair = db.prepare("DELETE FROM pairs WHERE sender = ? AND recipient = ? AND id = ?");
   const removed = db.transaction(() => {
+    const owners = new Map();
     for (const { id, sender } of added.all(maxId)) {
       const to = recipient.get(sender, id);
       const forget = (owner, side) => {
         const row = drop.get(owner, side, id);
-        if (row?.seq != null) dropPosition.run(owner, row.seq);
+        if (row?.seq != null) {
+          dropPosition.run(owner, row.seq);
+          owners.set(owner.toString("hex"), owner);
+        }
       };
       forget(sender, 2);
       if (to) {
@@ -358,6 +369,7 @@ export async function resetStore(dir, maxId) {
         dropPair.run(sender, to, id);
       }
     }
+    for (const owner of owners.values()) dropTiles.run({ owner });
     return db.prepare("DELETE FROM messages WHERE id > ?").run(maxId).changes;
   })();
   db.pragma("wal_checkpoint(TRUNCATE)");

@@ -52,6 +52,7 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
     clockSkewMs: info.limits.clockSkewMs,
     now: context.now(),
     earlier: [state?.head, known].filter((head): head is MailboxHead => head !== undefined),
+    signers: new Map(),
   };
   const accounted: Record<Accounting, number> = { message: 0, deleted: 0, expired: 0, retention: 0 };
   const problems: MailboxProblem[] = [];

@@ -43,13 +43,21 @@ describe("entryCost", () => {
     expect(entryCost(null)).toBe(1);
   });
 
-  it("is 2 for a read of the mailbox log (a head may be signed), getProof 1 more per 10 ids it proves, counting at most 100", () => {
+  it("is 2 for a read of the mailbox log (a head may be signed), getProof 1 more per 10 ids it proves, counting at most 100, getLog with messages 1 more per 100 positions asked for, counting at most 1,000", () => {
     const proving = (params: unknown) => ({ jsonrpc: "2.0", id: 1, method: "neutralService_getProof", params });
     expect(entryCost(proving([]))).toBe(2);
     expect(entryCost(proving([["1"]]))).toBe(3);
     expect(entryCost(proving({ ids: Array.from({ length: 100 }, () => "1") }))).toBe(12);
     expect(entryCost(proving({ ids: Array.from({ length: 1000 }, () => "1") }))).toBe(12);
     expect(entryCost(entry(1, "neutralService_getLog"))).toBe(2);
+    const logging = (params: unknown) => ({ jsonrpc: "2.0", id: 1, method: "neutralService_getLog", params });
+    expect(entryCost(logging({ limit: 1000 }))).toBe(2);
+    expect(entryCost(logging({ messages: true }))).toBe(3);
+    expect(entryCost(logging({ limit: 500, messages: true }))).toBe(7);
+    expect(entryCost(logging([1, 1000, true]))).toBe(12);
+    expect(entryCost(logging([1, 5000, true]))).toBe(12);
+    expect(entryCost(logging([1, 101, true]))).toBe(4);
+    expect(entryCost(logging({ limit: "x", messages: "yes" }))).toBe(2);
   });
 
   it("is 1 + one per message for an import (by position or by name), counting at most the 100 it takes", () => {

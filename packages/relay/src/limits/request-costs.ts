@@ -26,15 +26,27 @@ function importedCount(params: unknown): number {
  * Units one batch entry (or a single request) costs. An import costs one more per message: it
  * checks three signatures of each (the sender's and both receipts). A read of the mailbox log
  * (getProof, getLog) costs 2, as a signature does (the node may sign a head), getProof one more for
- * each ten messages it proves.
+ * each ten messages it proves, getLog with its messages one more for each hundred positions it asks
+ * for (a hundred copies read, as a page of getInbox).
  */
 export function entryCost(entry: unknown): number {
   const { method, params } = typeof entry === "object" && entry !== null ? (entry as { method?: unknown; params?: unknown }) : {};
   if (method === "neutralService_importMessages") return 1 + importedCount(params);
   // A head may have to be signed, and each ten proofs read about as much as a page.
   if (method === "neutralService_getProof") return 2 + Math.ceil(Math.min(MAX_PROVEN, arrayParam(params, 0, "ids").length) / 10);
-  if (method === "neutralService_getLog") return 2;
+  if (method === "neutralService_getLog") return 2 + (scalarParam(params, 2, "messages") === true ? Math.ceil(logLimit(params) / 100) : 0);
   return typeof method === "string" && SIGNATURE_METHODS.has(method) ? 2 : 1;
+}
+
+/** The param `name` (position `index`) of an entry's params, by position or by name. */
+function scalarParam(params: unknown, index: number, name: string): unknown {
+  return Array.isArray(params) ? params[index] : typeof params === "object" && params !== null ? (params as Record<string, unknown>)[name] : undefined;
+}
+
+/** The positions a getLog entry asks for: its `limit` (default 100), counted up to the 1,000 it takes. */
+function logLimit(params: unknown): number {
+  const limit = scalarParam(params, 1, "limit");
+  return typeof limit === "number" && Number.isFinite(limit) ? Math.max(1, Math.min(1000, Math.trunc(limit))) : 100;
 }
 
 /** The most entries of a node-to-node array param counted (openrpc.json: 100 messages, 100 home records, 100 accounts). */

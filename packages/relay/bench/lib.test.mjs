@@ -1,0 +1,57 @@
+// The bench's store reset (lib.mjs `resetStore`): what a send run added to the cached store goes,
+// positions and the tiles they completed included, so that the next run's sends are stored as the
+// first run's were (a tile left behind made the next appends that complete it fail).
+import path from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../testing/index.js";
+import { openSqliteStore } from "../dist/storage/sqlite.js";
+import { resetStore, seed, users } from "./lib.mjs";
+
+const [alice, bob] = users(2).map((user) => user.address);
+/** A message from alice to bob (random well-formed fields; the store checks no signature). */
+function toBob(i) {
+  const hex = (n) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join("");
+  const signature = () => `0x${hex(128)}1b`;
+  return { from: alice, to: bob, message: hex(64), timestamp: Date.now() + i, signature: signature(), senderReceipt: signature(), receiverReceipt: signature(), digest: Buffer.from(hex(64), "hex") };
+}
+
+describe("resetStore", () => {
+  it("removes a run's messages with their positions and the tiles they completed: the next run appends as the first did", { timeout: 60_000 }, async () => {
+    const dir = tempDir("neutral-bench-reset-");
+    await seed({ dir, messages: 200, userCount: 2, deep: 0 });
+    const file = path.join(dir, "neutral.sqlite");
+    const read = () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return {
+          maxId: db.prepare("SELECT max(id) AS n FROM messages").get().n,
+          tiles: db.prepare("SELECT account, level, idx FROM log_tiles ORDER BY account, level, idx").all(),
+          positions: db.prepare("SELECT count(*) AS n FROM mailbox_log").get().n,
+        };
+      } finally {
+        db.close();
+      }
+    };
+    const seeded = read();
+    /** A send run: 400 messages to bob, each one his next position (his log passes 512: two tiles more). */
+    const run = async () => {
+      const store = openSqliteStore({ file });
+      try {
+        await Promise.all(Array.from({ length: 400 }, (_, i) => store.append(toBob(i))));
+      } finally {
+        await store.close();
+      }
+    };
+    await run();
+    const afterRun = read();
+    expect(afterRun.tiles.length).toBeGreaterThan(seeded.tiles.length);
+    expect(await resetStore(dir, seeded.maxId)).toBe(400);
+    expect(read()).toEqual(seeded);
+    // The second run stores everything again (before the fix: the tiles of the first run refused it).
+    await run();
+    expect(read().tiles).toEqual(afterRun.tiles);
+    expect(await resetStore(dir, seeded.maxId)).toBe(400);
+    expect(read()).toEqual(seeded);
+  });
+});
