@@ -191,6 +191,20 @@ describe("audit", () => {
       expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 5 }]);
     });
 
+    it("a log that goes on past its head ends the walk at the head's size, unproven (a node that never says `end` cannot keep the audit walking)", { timeout: 30_000 }, async () => {
+      const { bob, proxy } = await lyingNode();
+      proxy.rewrite = (method, result) => {
+        if (method !== "neutralService_getLog") return result;
+        const [page] = result as [LogPage];
+        const next = (page.entries.at(-1)?.seq ?? page.head.size) + 1;
+        return [{ ...page, entries: [...page.entries, { seq: next, id: "999", role: "received", leafHash: `0x${"ab".repeat(32)}` }], end: false }];
+      };
+      expect(kindsOf(await bob.audit())).toEqual([
+        { kind: "missing", seq: 5 },
+        { kind: "unproven", seq: 5 },
+      ]);
+    });
+
     it("leaves that do not give the head are unproven; a head smaller than the last audited one is a rollback", { timeout: 30_000 }, async () => {
       const { alice, bob, bobAddress, lie, proxy } = await lyingNode();
       lie((entries) => entries.map((entry) => (entry.seq === 4 ? { ...entry, leafHash: `0x${"00".repeat(32)}` } : entry)));

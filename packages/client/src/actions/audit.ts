@@ -87,7 +87,8 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
       frontier = merkleFrontierAppend(frontier, fromHex(position.leafHash));
       passKnown();
     }
-    if (page.end || page.entries.length === 0) break;
+    // Past the head's size is past what the node signed: the walk ends there whatever `end` says.
+    if (page.end || page.entries.length === 0 || frontier.size >= page.head.size) break;
   }
   problems.push(...headProblems(node, account, head!, broken ? undefined : frontier, state?.head, known));
   // The sender's signature of each message read: its leaf binds its digest, the signature its author.
