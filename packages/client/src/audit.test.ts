@@ -191,6 +191,16 @@ describe("audit", () => {
       expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 5 }]);
     });
 
+    it("a malformed answer is a problem, never an exception: a reason without its fields, a leaf hash that is not a hash, a head that does not encode", { timeout: 30_000 }, async () => {
+      const { bob, lie, proxy } = await lyingNode();
+      lie((entries) => entries.map(({ message, ...entry }) => (entry.seq === 3 ? ({ ...entry, removed: { reason: "deleted" } } as unknown as LogPosition) : { ...entry, message })));
+      expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 3 }]);
+      lie((entries) => entries.map((entry) => (entry.seq === 2 ? { ...entry, leafHash: "0x1234" } : entry)));
+      expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "altered", seq: 2 }]);
+      proxy.rewrite = (method, result) => (method === "neutralService_getLog" ? [{ ...(result as [LogPage])[0], head: { ...(result as [LogPage])[0].head, root: "not a root" } }] : result);
+      expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "forged-head", seq: undefined }]);
+    });
+
     it("a log that goes on past its head ends the walk at the head's size, unproven (a node that never says `end` cannot keep the audit walking)", { timeout: 30_000 }, async () => {
       const { bob, proxy } = await lyingNode();
       proxy.rewrite = (method, result) => {

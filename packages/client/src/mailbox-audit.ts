@@ -61,7 +61,12 @@ export function checkPosition(account: string, position: LogPosition, context: R
   if (position.removed === undefined) {
     return { problem: { kind: "missing", seq, id, message: `Position ${seq} (message ${id}) has no message and no reason it is gone` } };
   }
-  const problem = removalProblem(account, position, position.removed, leafHash, context);
+  let problem: string | undefined;
+  try {
+    problem = removalProblem(account, position, position.removed, leafHash, context);
+  } catch {
+    problem = `Position ${seq}'s reason its copy is gone is malformed`; // what a lying node can send: fields missing or of the wrong type
+  }
   return problem === undefined ? { accounting: position.removed.reason } : { problem: { kind: "unproven-removal", seq, id, message: problem } };
 }
 

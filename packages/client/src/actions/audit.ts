@@ -80,11 +80,17 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
         broken = true;
         break walk;
       }
+      const leaf = hashOf(position.leafHash);
+      if (leaf === undefined) {
+        problems.push({ kind: "altered", seq: position.seq, message: `Position ${position.seq}'s leaf hash is not a hash` });
+        broken = true;
+        break walk;
+      }
       const check = checkPosition(account, position, removals);
       if (check.problem) problems.push(check.problem);
       else if (check.accounting) accounted[check.accounting]++;
       if (check.accounting === "message") messages.push({ seq: position.seq, message: position.message! });
-      frontier = merkleFrontierAppend(frontier, fromHex(position.leafHash));
+      frontier = merkleFrontierAppend(frontier, leaf);
       passKnown();
     }
     // Past the head's size is past what the node signed: the walk ends there whatever `end` says.
@@ -108,8 +114,14 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
 
 /** The problems of the head a walk ended at: not the node's, not this log's, smaller than one verified before, or not what the positions read (`frontier`) give. */
 function headProblems(node: string, account: string, head: MailboxHead, frontier: MerkleFrontier | undefined, audited: MailboxHead | undefined, known: MailboxHead | undefined): MailboxProblem[] {
-  if (head.account.toLowerCase() !== account) return [{ kind: "forged-head", message: `The head is ${head.account}'s log, not ${account}'s` }];
-  if (recoverAddress(headDigest(head), head.signature) !== node) return [{ kind: "forged-head", message: `The head of ${account}'s log is not signed by its node ${node}` }];
+  if (String(head.account).toLowerCase() !== account) return [{ kind: "forged-head", message: `The head is ${head.account}'s log, not ${account}'s` }];
+  let signer: string | undefined;
+  try {
+    signer = recoverAddress(headDigest(head), head.signature);
+  } catch {
+    signer = undefined; // a head whose fields do not even encode
+  }
+  if (signer !== node) return [{ kind: "forged-head", message: `The head of ${account}'s log is not signed by its node ${node}` }];
   for (const earlier of [audited, known]) {
     if (earlier === undefined || head.size > earlier.size) continue;
     const proof = misbehaviourOf(node, account, earlier, head);
@@ -126,4 +138,10 @@ function headProblems(node: string, account: string, head: MailboxHead, frontier
   return [];
 }
 
-const sameRoot = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+const sameRoot = (a: string, b: string): boolean => String(a).toLowerCase() === String(b).toLowerCase();
+
+/** A 32-byte hash from the wire, or undefined when it is not one. */
+function hashOf(hex: unknown): Uint8Array | undefined {
+  if (typeof hex !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(hex)) return undefined;
+  return fromHex(hex);
+}
