@@ -4,6 +4,8 @@
 // (through a proxy that rewrites its answers) is caught at the position it lied about, each lie by
 // its kind.
 import { cpSync } from "node:fs";
+import path from "node:path";
+import { DATABASE_FILE, openSqliteStore } from "@neutral/relay";
 import { startNode, tempDir, type InProcessNode } from "@neutral/relay/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTamperingProxy, type TamperingProxy } from "../test/tampering-proxy.js";
@@ -99,6 +101,37 @@ describe("audit", () => {
     const { problems } = await bob.audit();
     expect(problems.map(({ kind, seq }) => ({ kind, seq }))).toEqual([{ kind: "fork", seq: 2 }]);
     expect(verifyProof(problems[0]!.proof)).toMatchObject({ valid: true, kind: "fork" });
+  });
+
+  it("catches a node that dropped a message from its storage without the account's request: missing, at its position", { timeout: 90_000 }, async () => {
+    const [aliceKey, bobKey] = [generatePrivateKey(), generatePrivateKey()];
+    const [heads, audits] = [memoryHeadStore(), memoryAuditStore()];
+    const dir = tempDir("neutral-audit-dropped-");
+    let node = await startNode({ dataDir: dir });
+    running.push(node);
+    const sessions = () => ({ alice: createNeutral({ url: node.url, account: aliceKey }), bob: createNeutral({ url: node.url, account: bobKey, heads, audits }) });
+    let { alice, bob } = sessions();
+    const bobAddress = (await bob.getAddress()).toLowerCase();
+    await bob.ready();
+    const sent = [];
+    for (const text of ["one", "two", "three"]) sent.push(await alice.send(bobAddress, text));
+    expect(await bob.audit()).toMatchObject({ from: 1, to: 3, problems: [] });
+    await node.stop();
+    // The node's own storage loses message "two" (a bug, a bad restore, or on purpose): no request of Bob's.
+    const store = openSqliteStore({ file: path.join(dir, DATABASE_FILE) });
+    expect(await store.deleteMessages(bobAddress, [Number(sent[1]!.id)])).toEqual({ pending: [] });
+    await store.close();
+    node = await startNode({ dataDir: dir });
+    running.push(node);
+    ({ alice, bob } = sessions());
+    // Reads no longer show it, and prove what they show; the audit names what is gone.
+    const read = [];
+    for await (const message of bob.inbox().messages()) read.push([message.text, message.proven]);
+    expect(read).toEqual([
+      ["three", true],
+      ["one", true],
+    ]);
+    expect((await bob.audit({ full: true })).problems.map(({ kind, seq, id }) => ({ kind, seq, id }))).toEqual([{ kind: "missing", seq: 2, id: sent[1]!.id }]);
   });
 
   describe("a node that lies in its log", () => {
