@@ -224,9 +224,12 @@ describe("audit", () => {
       expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 5 }]);
     });
 
-    it("a malformed answer is a problem, never an exception: a reason without its fields, a leaf hash that is not a hash, a head that does not encode", { timeout: 30_000 }, async () => {
+    it("a malformed answer is a problem, never an exception: a reason without its fields, a reason the protocol does not have, a leaf hash that is not a hash, a head that does not encode", { timeout: 30_000 }, async () => {
       const { bob, lie, proxy } = await lyingNode();
       lie((entries) => entries.map(({ message, ...entry }) => (entry.seq === 3 ? ({ ...entry, removed: { reason: "deleted" } } as unknown as LogPosition) : { ...entry, message })));
+      expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 3 }]);
+      // A reason the protocol does not have accounts for nothing.
+      lie((entries) => entries.map(({ message, ...entry }) => (entry.seq === 3 ? ({ ...entry, removed: { reason: "lost in transit" } } as unknown as LogPosition) : { ...entry, message })));
       expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 3 }]);
       lie((entries) => entries.map((entry) => (entry.seq === 2 ? { ...entry, leafHash: "0x1234" } : entry)));
       expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "altered", seq: 2 }]);

@@ -110,5 +110,8 @@ function removalProblem(account: string, position: LogPosition, removal: LogRemo
       if (refuting === undefined) return undefined;
       return `Position ${seq} is said to be removed by the retention, but it was stored after ${new Date(refuting.timestamp).toISOString()} (a head of ${refuting.size} positions) and the retention is ${context.retentionSeconds} s`;
     }
+    default:
+      // A reason the protocol does not have accounts for nothing: a node could name anything.
+      return `Position ${seq}'s reason ${JSON.stringify((removal as { reason?: unknown }).reason)} is not one a node may give`;
   }
 }
