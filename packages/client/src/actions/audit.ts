@@ -1,4 +1,4 @@
-import { EMPTY_MERKLE_FRONTIER, fromHex, merkleFrontierAppend, merkleFrontierRoot, toHex, type MerkleFrontier } from "@neutral/protocol";
+import { EMPTY_MERKLE_FRONTIER, fromHex, isHex, merkleFrontierAppend, merkleFrontierRoot, toHex, type MerkleFrontier } from "@neutral/protocol";
 import type { AuditState, NeutralContext } from "../context.js";
 import { recoverAddress } from "../crypto/ecdsa.js";
 import type { RequestErrorType } from "../errors.js";
@@ -141,7 +141,4 @@ function headProblems(node: string, account: string, head: MailboxHead, frontier
 const sameRoot = (a: string, b: string): boolean => String(a).toLowerCase() === String(b).toLowerCase();
 
 /** A 32-byte hash from the wire, or undefined when it is not one. */
-function hashOf(hex: unknown): Uint8Array | undefined {
-  if (typeof hex !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(hex)) return undefined;
-  return fromHex(hex);
-}
+const hashOf = (hex: unknown): Uint8Array | undefined => (isHex(hex, 32) ? fromHex(hex) : undefined);

@@ -17,10 +17,7 @@ const MAX_IMPORT = 100;
 const MAX_PROVEN = 100;
 
 /** How many messages an `importMessages` entry carries (by position or by name), at most {@link MAX_IMPORT}; 0 when malformed. */
-function importedCount(params: unknown): number {
-  const messages = Array.isArray(params) ? params[0] : typeof params === "object" && params !== null ? (params as { messages?: unknown }).messages : undefined;
-  return Array.isArray(messages) ? Math.min(messages.length, MAX_IMPORT) : 0;
-}
+const importedCount = (params: unknown): number => Math.min(arrayParam(params, 0, "messages").length, MAX_IMPORT);
 
 /**
  * Units one batch entry (or a single request) costs. An import costs one more per message: it
@@ -54,7 +51,7 @@ const MAX_NODE_ITEMS = 100;
 
 /** The array param `name` (position `index`) of an entry's params, by position or by name; [] when absent or malformed. */
 function arrayParam(params: unknown, index: number, name: string): unknown[] {
-  const value = Array.isArray(params) ? params[index] : typeof params === "object" && params !== null ? (params as Record<string, unknown>)[name] : undefined;
+  const value = scalarParam(params, index, name);
   return Array.isArray(value) ? value : [];
 }
 

@@ -78,6 +78,18 @@ export function rpcOf(options: ServiceOptions): Rpc {
 export const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}`;
 
 /** What bounds one page's work and size: the scan bound of time filters, the answer budget left. */
+/**
+ * How many of an answer's items (each `itemBytes[i]` long, after `fixedBytes` that come anyway) fit
+ * in what is left of the request's answer budget: items go from the end while it is passed, at
+ * least one stays (a page is never empty for being large). Answers the count and the bytes then.
+ */
+export function fitToBudget(itemBytes: readonly number[], fixedBytes: number, budget: ResponseBudget | undefined): { count: number; bytes: number } {
+  let bytes = fixedBytes + itemBytes.reduce((sum, n) => sum + n, 0);
+  let count = itemBytes.length;
+  for (; budget && count > 1 && bytes > budget.remaining; count--) bytes -= itemBytes[count - 1]!;
+  return { count, bytes };
+}
+
 export const pageBounds = (rpc: Rpc, budget: ResponseBudget | undefined): Pick<PageQuery, "maxScan" | "maxBytes"> => ({
   maxScan: rpc.limits.maxPageScan,
   ...(budget && { maxBytes: Math.max(1, budget.remaining) }),

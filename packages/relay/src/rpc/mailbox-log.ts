@@ -5,7 +5,7 @@ import { budgetSpentError, ErrorCode, RpcError, rawJson, type RawJson, type Resp
 import type { DeletionRequest, Handlers, LogPage, LogPosition, LogRemoval, MailboxHead, MailboxProof } from "@neutral/server/neutral-service";
 import { toHex } from "@neutral/protocol";
 import { cursorValue, type LogEntry, type LogEntryRemoval } from "../storage/store.js";
-import type { RelayContext, Rpc } from "./context.js";
+import { fitToBudget, type RelayContext, type Rpc } from "./context.js";
 
 const positionOf = (entry: LogEntry): LogPosition => ({ seq: entry.seq, id: String(entry.id), role: entry.role, leafHash: entry.leafHash });
 
@@ -54,9 +54,8 @@ function withMessages(head: string, entries: readonly LogEntry[], end: boolean, 
     const position = JSON.stringify(logPositionOf(entry));
     return entry.json === undefined ? position : `${position.slice(0, -1)},"message":${entry.json}}`;
   });
-  let bytes = `{"head":,"entries":[],"end":false}`.length + head.length + positions.reduce((sum, position) => sum + position.length + 1, 0);
-  let count = positions.length;
-  for (; budget && count > 1 && bytes > budget.remaining; count--) bytes -= positions[count - 1]!.length + 1;
+  const itemBytes = positions.map((position) => position.length + 1);
+  const { count, bytes } = fitToBudget(itemBytes, `{"head":,"entries":[],"end":false}`.length + head.length, budget);
   budget?.spend(bytes);
   return `{"head":${head},"entries":[${positions.slice(0, count).join(",")}],"end":${end && count === positions.length}}`;
 }

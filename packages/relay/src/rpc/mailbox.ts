@@ -5,7 +5,7 @@ import type { Handlers, InboxFilter, ProofRequest } from "@neutral/server/neutra
 import { MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import type { StreamSelection } from "../live/subscriptions.js";
 import { cursorValue, fitPageBytes, type MailboxRange, type Page, type PageQuery } from "../storage/store.js";
-import { pageBounds, type RelayContext, type Rpc } from "./context.js";
+import { fitToBudget, pageBounds, type RelayContext, type Rpc } from "./context.js";
 import { proveCopies } from "./mailbox-log.js";
 
 /** The ranges of a mailbox that `getInbox`'s filter selects (seeds/README.md §5). */
@@ -80,9 +80,7 @@ async function pageMembers(rpc: Rpc, owner: string, page: Page, budget: Response
     }
     const positionsOf = fitted.messages.map((message) => positionsById.get(String(message.id)) ?? []);
     const bytesOf = messages.map((json, i) => json.length + 1 + positionsOf[i]!.reduce((sum, position) => sum + position.length + 1, 0));
-    let bytes = `,"proof":{,"positions":[]}`.length + head.length + consistency.length + bytesOf.reduce((sum, n) => sum + n, 0);
-    let count = messages.length;
-    for (; budget && count > 1 && bytes > budget.remaining; count--) bytes -= bytesOf[count - 1]!;
+    const { count } = fitToBudget(bytesOf, `,"proof":{,"positions":[]}`.length + head.length + consistency.length, budget);
     if (count < messages.length) {
       messages = messages.slice(0, count);
       fitted = { messages: fitted.messages.slice(0, count), end: false };
