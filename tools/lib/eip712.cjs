@@ -11,6 +11,7 @@ const VALUE_TYPES = {
   uint64: "number",
   // Arrays of a value type: encoded as EIP-712 says (keccak256 of the elements' encodings, concatenated).
   "uint64[]": "readonly number[]",
+  "bytes32[]": "readonly Hex[]",
 };
 
 /** The extension, checked, or null when the document has none. */

@@ -4,8 +4,8 @@
 // viem signs (an implementation independent of ours); the domain, the types and the keys are the
 // protocol package's.
 import { privateKeyToAccount } from "viem/accounts";
-import { hashTypedData, sha256, toBytes } from "viem";
-import { EIP712_DOMAIN as domain, EIP712_TYPES as types } from "@neutral/protocol";
+import { hashTypedData, sha256, toBytes, toHex } from "viem";
+import { EIP712_DOMAIN as domain, EIP712_TYPES as types, mailboxLeafHash } from "@neutral/protocol";
 import { TEST_KEYS } from "@neutral/protocol/testing";
 
 const alice = privateKeyToAccount(TEST_KEYS.alice);
@@ -83,15 +83,20 @@ const answerSignature = await node.signTypedData({
   message: { node: node.address, messages: sha256(relayedDigest), outcomes: sha256(toBytes(outcomes)) },
 });
 
-// Retention and deletion: bob deletes message 1 (alice's to him) from his mailbox; the node's receipt.
-const deletionDraft = { account: bob.address, ids: [1n], timestamp: 1767225840000n };
-const deletionDigest = hashTypedData({ domain, types, primaryType: "Deletion", message: deletionDraft });
+// Retention and deletion: bob deletes message 1 (alice's to him) from his mailbox, naming its
+// position (position 1 of his log: its leaf hash, as neutralService_getProof gives it); the node's receipt.
+const [first] = drafts;
+const firstDigest = hashTypedData({ domain, types, primaryType: "Message", message: { from: first.sender.address, to: first.recipient.address, message: `0x${first.body}`, timestamp: BigInt(first.timestamp) } });
+const firstLeaf = toHex(mailboxLeafHash({ account: bob.address, seq: 1, role: "received", peer: alice.address, digest: firstDigest }));
+const deletionDraft = { account: bob.address, ids: [1n], leaves: [firstLeaf], timestamp: 1767225840000n };
+const deletionDigest = hashTypedData({ domain, types, primaryType: "PositionedDeletion", message: deletionDraft });
 const deletion = {
   request: {
     account: bob.address.toLowerCase(),
     ids: ["1"],
+    leaves: [firstLeaf],
     timestamp: 1767225840000,
-    signature: await bob.signTypedData({ domain, types, primaryType: "Deletion", message: deletionDraft }),
+    signature: await bob.signTypedData({ domain, types, primaryType: "PositionedDeletion", message: deletionDraft }),
   },
   receipt: {
     node: node.address.toLowerCase(),

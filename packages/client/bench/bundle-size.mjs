@@ -6,13 +6,14 @@ import { build } from "esbuild";
 export const RUNTIME_BUDGET_BYTES = 5 * 1024;
 
 /**
- * The whole SDK's budget (createNeutral: sign-in, NIP-44, EIP-712, secp256k1): 36 KB min+gzip.
+ * The whole SDK's budget (createNeutral: sign-in, NIP-44, EIP-712, secp256k1): 39 KB min+gzip.
  * Most of it is @noble/curves and @noble/ciphers; measured 27 KB when the budget was set at 32 KB,
  * raised to 33 KB with spec 2.4.0 (32.1 KB: every method and signed type of the spec is in the
  * typed client and the typed-data table the SDK carries), to 36 KB with spec 2.6.0 (35.4 KB: the
- * verifiable mailbox's checks), to 38 KB with spec 2.9.0 (37.5 KB: `audit()`; README, "Size").
+ * verifiable mailbox's checks), to 38 KB with spec 2.9.0 (37.5 KB: `audit()`), to 39 KB with spec
+ * 2.10.0 (38.2 KB: deletions that name their positions; README, "Size").
  */
-export const SDK_BUDGET_BYTES = 38 * 1024;
+export const SDK_BUDGET_BYTES = 39 * 1024;
 
 /**
  * Bundles `code` (an ES module that imports what to measure) for the browser.

@@ -8,7 +8,9 @@ import path from "node:path";
 import { DATABASE_FILE, openSqliteStore } from "@neutral/relay";
 import { startNode, tempDir, type InProcessNode } from "@neutral/relay/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { typedData, type Hex } from "@neutral/protocol";
 import { startTamperingProxy, type TamperingProxy } from "../test/tampering-proxy.js";
+import { toSigner } from "./account.js";
 import type { AuditReturnType } from "./actions/audit.js";
 import type { LogPage, LogPosition } from "./generated/types.js";
 import { memoryAuditStore, memoryHeadStore } from "./context.js";
@@ -140,7 +142,8 @@ describe("audit", () => {
       const node = await start(args);
       const proxy = await proxyTo(node);
       const alice = createNeutral({ url: node.url, account: generatePrivateKey() });
-      const bob = createNeutral({ url: proxy.url, domain: node.domain, account: generatePrivateKey() });
+      const bobKey = generatePrivateKey();
+      const bob = createNeutral({ url: proxy.url, domain: node.domain, account: bobKey });
       const bobAddress = await bob.getAddress();
       await bob.ready();
       const one = await alice.send(bobAddress, "one");
@@ -156,7 +159,7 @@ describe("audit", () => {
           return [{ ...page, entries: change(structuredClone(page.entries)) }];
         };
       };
-      return { alice, bob, bobAddress, lie, proxy };
+      return { alice, bob, bobAddress, bobKey, lie, proxy };
     }
     const kindsOf = (result: AuditReturnType) => result.problems.map(({ kind, seq }) => ({ kind, seq }));
 
@@ -214,6 +217,34 @@ describe("audit", () => {
       expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 3 }]);
     });
 
+    it("a dropped position given the id of a message the account deleted, citing that deletion, is an unproven removal: the request names the deleted copy's leaf", { timeout: 30_000 }, async () => {
+      const { bob, lie } = await lyingNode();
+      // Position 3 (message three) dropped, passed off as message one, which Bob deleted at position 1.
+      lie((entries) => entries.map(({ message, ...entry }) => (entry.seq === 3 ? ({ ...entry, id: entries[0]!.id, removed: entries[0]!.removed } as LogPosition) : { ...entry, message })));
+      const { problems } = await bob.audit();
+      expect(problems).toMatchObject([{ kind: "unproven-removal", seq: 3, message: "Position 3's deletion request does not name its leaf" }]);
+    });
+
+    it("a request signed before spec 2.10.0 (ids only) cited for a position stored after a head signed later than the request's time plus the clock window is an unproven removal", { timeout: 30_000 }, async () => {
+      const { alice, bob, bobAddress, bobKey, lie } = await lyingNode(["--clock-skew-ms", "500"]);
+      const one = (await bob.client.getLog({})).entries[0]!;
+      // A request as clients signed them before 2.10.0: ids only (for a message Bob already deleted, so it deletes nothing).
+      const legacy = { account: bobAddress as Hex, ids: [Number(one.id)], timestamp: Date.now() };
+      const signature = await toSigner(bobKey).signTypedData(typedData("Deletion", legacy));
+      const request = { account: bobAddress, ids: [one.id], timestamp: legacy.timestamp, signature };
+      await new Promise((resolve) => setTimeout(resolve, 700)); // past the window
+      await alice.send(bobAddress, "five");
+      expect((await bob.audit()).problems).toEqual([]); // the device now holds a head of 5 positions, signed after the window
+      await alice.send(bobAddress, "six");
+      const relabeled = (seq: number) =>
+        lie((entries) => entries.map(({ message, ...entry }) => (entry.seq === seq ? ({ ...entry, id: one.id, removed: { reason: "deleted", request } } as LogPosition) : { ...entry, message })));
+      relabeled(6);
+      expect(kindsOf(await bob.audit())).toEqual([{ kind: "unproven-removal", seq: 6 }]);
+      // The same request for a position stored before that head: nothing shows it came after, so it holds.
+      relabeled(3);
+      expect((await bob.audit({ full: true })).problems).toEqual([]);
+    });
+
     it("a removal by the retention of a message stored after a head this device verified, before the retention could end, is unproven", { timeout: 30_000 }, async () => {
       const { alice, bob, bobAddress, lie } = await lyingNode(["--retention", "1d"]);
       expect((await bob.audit()).problems).toEqual([]); // the device now holds a head of 4 positions
@@ -254,9 +285,11 @@ describe("audit", () => {
     it("leaves that do not give the head are unproven; a head smaller than the last audited one is a rollback", { timeout: 30_000 }, async () => {
       const { alice, bob, bobAddress, lie, proxy } = await lyingNode();
       lie((entries) => entries.map((entry) => (entry.seq === 4 ? { ...entry, leafHash: `0x${"00".repeat(32)}` } : entry)));
-      // The message no longer gives the position's (forged) leaf either.
+      // The message no longer gives the position's (forged) leaf either; and the device verified the
+      // head of 4 when Bob deleted message one (his request names its position), which these leaves do not give.
       expect(kindsOf(await bob.audit())).toEqual([
         { kind: "altered", seq: 4 },
+        { kind: "fork", seq: 4 },
         { kind: "unproven", seq: 4 },
       ]);
       // Audited honestly to 4, then to 5; the node then answers its head of 4 again (as a node

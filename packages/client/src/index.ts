@@ -40,6 +40,7 @@ export { headDigest, mailboxProblems, type MailboxCheck, type MailboxProblem, ty
 export { verifyProof, type MisbehaviourProof, type ProofVerdict } from "./misbehaviour-proof.js";
 export type { ProveMessagesReturnType } from "./actions/proveMessages.js";
 export type { AuditReturnType } from "./actions/audit.js";
+export type { MessageToDelete } from "./actions/deleteMessages.js";
 export type { Accounting } from "./mailbox-audit.js";
 export type { LiveInterruption, LiveOptions, LiveState } from "./live.js";
 export { NeutralError, type NeutralErrorCode, type NeutralErrorWith, type RequestErrorType } from "./errors.js";

@@ -77,12 +77,29 @@ function removalProblem(account: string, position: LogPosition, removal: LogRemo
     case "deleted": {
       const { request } = removal;
       if (request.account.toLowerCase() !== account) return `Position ${seq}'s deletion request is ${request.account}'s, not ${account}'s`;
-      if (!request.ids.includes(id)) return `Position ${seq}'s deletion request does not name message ${id}`;
-      const key = `${request.signature}/${request.timestamp}/${request.ids.join(",")}`;
+      const leaves = request.leaves?.map((leaf) => String(leaf).toLowerCase());
+      if (leaves !== undefined) {
+        // A request that names its positions: the position's own leaf (which commits to its seq) must be one.
+        if (!leaves.includes(leafHash)) return `Position ${seq}'s deletion request does not name its leaf`;
+      } else {
+        // A request signed before spec 2.10.0 names ids only, which the leaf does not bind: a node applies
+        // none older than its clock window, so one made before a head that shows the position not yet
+        // stored (by more than the window) did not delete it.
+        if (!request.ids.includes(id)) return `Position ${seq}'s deletion request does not name message ${id}`;
+        const refuting = context.earlier.find((earlier) => seq > earlier.size && request.timestamp + context.clockSkewMs < earlier.timestamp);
+        if (refuting !== undefined) {
+          return `Position ${seq} was stored after a head of ${refuting.size} positions signed at ${new Date(refuting.timestamp).toISOString()}; the deletion request it cites was made at ${new Date(request.timestamp).toISOString()}, before it`;
+        }
+      }
+      const key = `${request.signature}/${request.timestamp}/${request.ids.join(",")}/${leaves?.join(",") ?? ""}`;
       let signer = context.signers?.get(key);
       if (signer === undefined) {
         try {
-          const digest = hashTypedData({ primaryType: "Deletion", message: { account: account as Hex, ids: request.ids.map(Number), timestamp: request.timestamp } });
+          const fields = { account: account as Hex, ids: request.ids.map(Number), timestamp: request.timestamp };
+          const digest =
+            leaves === undefined
+              ? hashTypedData({ primaryType: "Deletion", message: fields })
+              : hashTypedData({ primaryType: "PositionedDeletion", message: { ...fields, leaves: leaves as Hex[] } });
           signer = recoverAddress(digest, request.signature);
         } catch {
           signer = undefined;

@@ -6,7 +6,7 @@ import { toSigner } from "./account.js";
 import { signDigest, toHex, type Hex } from "./crypto/ecdsa.js";
 import { hashTypedData, typedData } from "@neutral/protocol";
 import { NeutralError } from "./errors.js";
-import type { KeyBundle, Message } from "./generated/types.js";
+import type { KeyBundle, MailboxProof, Message } from "./generated/types.js";
 import { deriveMessagingKey, signKeyBundle } from "./messaging-key.js";
 import { messageDigest } from "./messages.js";
 import { createNeutral, type Neutral } from "./neutral.js";
@@ -164,6 +164,53 @@ describe("deleting messages", () => {
     } finally {
       proxy.rewrite = undefined;
     }
+  });
+});
+
+describe("deleting messages: the request names the positions the node proves", () => {
+  it("signs the leaves of the copies, proven in the node's head; the log keeps the request as each position's reason", async () => {
+    const self = await carol.send(carolAddress, "to myself"); // two copies, two positions
+    const receipt = await carol.deleteMessages([self.raw]);
+    expect(receipt.ids).toEqual([self.id]);
+    const log = await carol.client.getLog({ messages: false, limit: 1000 });
+    const gone = log.entries.filter((entry) => entry.id === self.id);
+    expect(gone.map((entry) => entry.role)).toEqual(["received", "sent"]);
+    for (const entry of gone) {
+      expect(entry.removed).toMatchObject({ reason: "deleted", request: { ids: [self.id] } });
+      expect(entry.removed!.reason === "deleted" && [...entry.removed!.request.leaves!].sort()).toEqual(gone.map((one) => one.leafHash).sort());
+    }
+  });
+
+  it("signs nothing when the node's proof of a position does not hold, or a message given whole is not what its position holds", async () => {
+    const viaProxy = createNeutral({ url: proxy.url, account: TEST_KEYS.carol, domain: relay.domain });
+    const message = await alice.send(carolAddress, "do not sign for another");
+    const other = await alice.send(carolAddress, "the position claimed");
+    let deletions = 0;
+    proxy.rewrite = (method, result) => {
+      if (method === "neutralService_deleteMessages") deletions++;
+      if (method !== "neutralService_getProof") return result;
+      const [proof] = result as [MailboxProof];
+      return [{ ...proof, positions: proof.positions.map((position) => ({ ...position, leafHash: `0x${"ab".repeat(32)}` })) }];
+    };
+    try {
+      // A leaf the proof does not lead to the head from.
+      await expect(viaProxy.deleteMessages([message.id])).rejects.toMatchObject({ code: "PROTOCOL_ERROR", message: expect.stringContaining("no request was signed") });
+      // Another message's position, proven in the head: the message given whole is not what it holds.
+      const [real] = (await carol.client.getProof({ ids: [other.id] })).positions;
+      proxy.rewrite = (method, result) => {
+        if (method === "neutralService_deleteMessages") deletions++;
+        if (method !== "neutralService_getProof") return result;
+        const [proof] = result as [MailboxProof];
+        return [{ ...proof, positions: [{ ...real!, id: message.id }] }];
+      };
+      await expect(viaProxy.deleteMessages([message.raw])).rejects.toMatchObject({ code: "PROTOCOL_ERROR" });
+      expect(deletions).toBe(0);
+    } finally {
+      proxy.rewrite = undefined;
+    }
+    // Nothing was deleted.
+    const inbox = await collect(carol.inbox({ from: aliceAddress }).messages());
+    expect(inbox.map((one) => one.id)).toEqual(expect.arrayContaining([message.id, other.id]));
   });
 });
 

@@ -4,7 +4,7 @@
 import { audit, type AuditOptions, type AuditReturnType } from "./actions/audit.js";
 import { chat, type ChatOptions } from "./actions/chat.js";
 import { consent } from "./actions/consent.js";
-import { deleteMessages } from "./actions/deleteMessages.js";
+import { deleteMessages, type MessageToDelete } from "./actions/deleteMessages.js";
 import { homeOf } from "./actions/homeOf.js";
 import { inbox, type InboxOptions } from "./actions/inbox.js";
 import { keyOf } from "./actions/keyOf.js";
@@ -82,13 +82,15 @@ export interface Neutral {
    */
   live(options?: LiveOptions): AsyncIterable<DecryptedMessage>;
   /**
-   * Deletes this account's copies of messages (by their `id`s, 1 to 100) from its mailbox on the
-   * node: what it received, and its own copy of what it sent; the other party's copy stays. Signs
-   * the request (EIP-712 `Deletion`) and resolves with the node's receipt, checked to be the
-   * node's signature over this request. Messages still pending delivery cannot be deleted yet
-   * (`RpcError` -32602 naming them).
+   * Deletes this account's copies of messages (1 to 100, by their `id`s or as reads served them:
+   * `DecryptedMessage.raw`) from its mailbox on the node: what it received, and its own copy of what
+   * it sent; the other party's copy stays. Signs the request naming the copies' positions (EIP-712
+   * `PositionedDeletion`, the positions proven by the node first; a message given whole is checked
+   * to be what its position holds) and resolves with the node's receipt, checked to be the node's
+   * signature over this request. Messages still pending delivery cannot be deleted yet (`RpcError`
+   * -32602 naming them).
    */
-  deleteMessages(ids: readonly string[], options?: CallOptions): Promise<DeletionReceipt>;
+  deleteMessages(messages: readonly MessageToDelete[], options?: CallOptions): Promise<DeletionReceipt>;
   /**
    * Consent: what this account decides about `peer`, kept (signed) on its home node. "blocked":
    * the peer's messages are refused; "allowed": they reach the inbox even under an "allowed-only"

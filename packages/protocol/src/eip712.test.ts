@@ -29,6 +29,10 @@ const samples: { [P in PrimaryType]: TypedValues[P][] } = {
     { account: ALICE, ids: [], timestamp: 0 },
     { account: ALICE, ids: [3, 2 ** 40, Number.MAX_SAFE_INTEGER], timestamp: 1767225600000 },
   ],
+  PositionedDeletion: [
+    { account: BOB, ids: [1], leaves: [`0x${"5a".repeat(32)}`], timestamp: 1767225780000 },
+    { account: ALICE, ids: [7], leaves: [`0x${"01".repeat(32)}`, `0x${"fe".repeat(32)}`], timestamp: 0 },
+  ],
   DeletionReceipt: [{ node: BOB, request: `0x${"77".repeat(32)}` }],
   MailboxHead: [
     { account: ALICE, size: 0, root: `0x${"e3".repeat(32)}`, timestamp: 1767225600000 },

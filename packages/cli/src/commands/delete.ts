@@ -14,9 +14,10 @@ export const deleteCommand = defineCommand({
     details: [
       "<id> is a message id as inbox, chat and watch show it; up to 100 at once. Deletes your copy",
       "on your home node: a message you received from your inbox, one you sent from your sent",
-      "messages. The other party's copy stays. The request is signed with your key, and the node",
-      "answers a receipt it signs; ✓ when the receipt is the node's. A message still pending",
-      "(on its way to another node) cannot be deleted until it is delivered or failed.",
+      "messages. The other party's copy stays. The request is signed with your key and names the",
+      "positions of your copies in your mailbox log (proven by the node first), and the node answers",
+      "a receipt it signs; ✓ when the receipt is the node's. A message still pending (on its way to",
+      "another node) cannot be deleted until it is delivered or failed.",
     ],
   },
   positionals: ["id"],

@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
-// Types of neutralService 2.9.0: one per component schema, and the params and
+// Types of neutralService 2.10.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -288,15 +288,17 @@ export type SubscribeFilter = InboxFilter | ChatFilter & {
 /** Why the node ended a stream. `token-expired`: the bearer token expired (subscribe again with a fresh one). `shutdown`: the node is stopping. `slow-consumer`: while events waited for the client (`nodeInfo.limits.subscriptionBufferBytes` of them unread), it read less than that in `nodeInfo.limits.subscriptionStallMs`. `limit`: the account opened more than `nodeInfo.limits.maxSubscriptionsPerAccount` streams, and this was its oldest; or the node process was at `nodeInfo.limits.maxSubscriptions` when a client from another address subscribed, and this was the oldest stream of the address holding the most. Resume from the last event id received. */
 export type EndReason = "token-expired" | "shutdown" | "slow-consumer" | "limit";
 
-/** An account's signed request to delete its copies of messages on its home node: the received copies of messages it received, the sent copies of messages it sent (both for a message to itself). The other party's copy is not touched. */
+/** An account's signed request to delete its copies of messages on its home node: the received copies of messages it received, the sent copies of messages it sent (both for a message to itself). The other party's copy is not touched. With `leaves` (spec 2.10.0, what clients sign), it names the positions of those copies in the account's mailbox log, and deletes exactly them. */
 export interface DeletionRequest {
   /** The account whose copies are deleted; the signer of the request. */
   account: Address;
   /** The messages, by their ids on this node (1 to 100, each once). */
   ids: MessageId[];
-  /** When the account made the request, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future. */
+  /** The leaf hashes of the account's copies of `ids` in its mailbox log (each copy's `leafHash`, as `neutralService_getProof` answers it for those ids; a message to oneself has two), in any order (none when none of them has a copy here): the request deletes exactly the copies whose positions have these leaves. Every copy of `ids` in the mailbox must be named, and nothing else (-32602, `data.positions` the copies' positions, to sign again). */
+  leaves?: Hash[];
+  /** When the account made the request, covered by its signature. At most `nodeInfo.limits.clockSkewMs` in the future. A request without `leaves` deletes something only within `clockSkewMs` of the node's clock: sent again later, it answers its receipt while none of its messages is in the mailbox, and is refused (-32004) while one is. */
   timestamp: Timestamp;
-  /** The account's EIP-712 signature of `Deletion(address account,uint64[] ids,uint64 timestamp)`, domain `{name: "neutralService", version: "1"}`, with `ids` as numbers. */
+  /** The account's EIP-712 signature, domain `{name: "neutralService", version: "1"}`, with `ids` as numbers: of `PositionedDeletion(address account,uint64[] ids,bytes32[] leaves,uint64 timestamp)` with `leaves`, of `Deletion(address account,uint64[] ids,uint64 timestamp)` without. */
   signature: Signature;
 }
 
@@ -391,11 +393,11 @@ export interface LogPosition {
 /** Why a position's copy is no longer served, with what makes the reason checkable: the account's signed deletion request (`LogDeletion`), what remains of a message its sender's `expires` ended (`LogExpiry`), or the node's retention (`LogRetention`). A position without its message and without `removed` is one the node cannot account for. */
 export type LogRemoval = LogDeletion | LogExpiry | LogRetention;
 
-/** The account deleted the position's copy, and `request` is the `DeletionRequest` it signed (as `neutralService_deleteMessages` took it), whose `ids` include the position's `id`. A client checks that the request's signature recovers the account whose log it is and that its ids name the position's message. */
+/** The account deleted the position's copy, and `request` is the `DeletionRequest` it signed (as `neutralService_deleteMessages` took it). A client checks that the request's signature recovers the account whose log it is, and that it names the position: its `leaves` include the position's `leafHash` (a request signed with `leaves`), or, for a `Deletion` signed before spec 2.10.0, its `ids` include the position's `id` and no head the client verified shows the position stored after the request's time plus `clockSkewMs`. */
 export interface LogDeletion {
   /** "deleted": by the account's own request. */
   reason: "deleted";
-  /** An account's signed request to delete its copies of messages on its home node: the received copies of messages it received, the sent copies of messages it sent (both for a message to itself). The other party's copy is not touched. */
+  /** An account's signed request to delete its copies of messages on its home node: the received copies of messages it received, the sent copies of messages it sent (both for a message to itself). The other party's copy is not touched. With `leaves` (spec 2.10.0, what clients sign), it names the positions of those copies in the account's mailbox log, and deletes exactly them. */
   request: DeletionRequest;
 }
 

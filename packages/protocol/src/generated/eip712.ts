@@ -74,6 +74,13 @@ export const EIP712_TYPES = {
     { name: "ids", type: "uint64[]" },
     { name: "timestamp", type: "uint64" },
   ],
+  /** An account asking its home node to delete its copies of messages, naming the positions they hold in its mailbox log (the verifiable mailbox): `ids` are the messages' ids on that node, `leaves` the leaf hashes of the account's copies of them, so the request covers exactly those positions. `PositionedDeletion(address account,uint64[] ids,bytes32[] leaves,uint64 timestamp)` */
+  PositionedDeletion: [
+    { name: "account", type: "address" },
+    { name: "ids", type: "uint64[]" },
+    { name: "leaves", type: "bytes32[]" },
+    { name: "timestamp", type: "uint64" },
+  ],
   /** A node confirming a deletion: `request` is the EIP-712 digest of the account's `Deletion`; none of its messages is in the account's mailbox on the node any more. `DeletionReceipt(address node,bytes32 request)` */
   DeletionReceipt: [
     { name: "node", type: "address" },
@@ -112,6 +119,7 @@ export interface TypedValues {
   NodeRequest: { origin: Hex; destination: Hex; method: string; body: Hex; timestamp: number };
   DeliveryAnswer: { node: Hex; messages: Hex; outcomes: Hex };
   Deletion: { account: Hex; ids: readonly number[]; timestamp: number };
+  PositionedDeletion: { account: Hex; ids: readonly number[]; leaves: readonly Hex[]; timestamp: number };
   DeletionReceipt: { node: Hex; request: Hex };
   Consent: { account: Hex; peer: Hex; state: "allowed" | "blocked" | "none"; timestamp: number };
   ConsentPolicy: { account: Hex; mode: "open" | "allowed-only"; timestamp: number };

@@ -500,7 +500,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       return rows.map((row) => ({ index: Number(row.idx), hash: bytesHex(row.hash) }));
     },
 
-    async deleteMessages(owner, ids, request) {
+    async deleteMessages(owner, ids, request, seqs) {
       ensureOpen();
       // One statement: nothing is deleted when one of them is still pending delivery. Every copy
       // here has its own JSON, so the other party's copy needs nothing. The account's request is
@@ -509,11 +509,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         name: "neutral_delete_messages",
         text:
           "WITH pending AS (SELECT id FROM outbox WHERE sender = $1 AND id = ANY($2::bigint[])), " +
-          "gone AS (DELETE FROM mailbox WHERE owner = $1 AND side IN (1, 2, 3) AND id = ANY($2::bigint[]) AND NOT EXISTS (SELECT 1 FROM pending) RETURNING id, seq), " +
+          "gone AS (DELETE FROM mailbox WHERE owner = $1 AND side IN (1, 2, 3) AND id = ANY($2::bigint[]) AND ($4::bigint[] IS NULL OR seq = ANY($4::bigint[])) " +
+          "AND NOT EXISTS (SELECT 1 FROM pending) RETURNING id, seq), " +
           "kept AS (INSERT INTO deletion_requests (request) SELECT $3::text WHERE $3::text IS NOT NULL AND EXISTS (SELECT 1 FROM gone) RETURNING n), " +
           "reasons AS (INSERT INTO log_removals (owner, seq, request) SELECT $1, gone.seq, kept.n FROM gone, kept ON CONFLICT DO NOTHING) " +
           "SELECT (SELECT array_agg(id ORDER BY id) FROM pending) AS pending, (SELECT count(*) FROM gone) AS deleted",
-        values: [addressBytes(owner), [...ids], request ?? null],
+        values: [addressBytes(owner), [...ids], request ?? null, seqs === undefined ? null : [...seqs]],
       });
       // bigint[] comes as strings (the int8 parser is for scalars).
       return { pending: (rows[0]?.pending ?? []).map(Number) };

@@ -143,9 +143,10 @@ function openBatches(options) {
   /**
    * Deletes `owner`'s copies of the messages `ids`; returns the ids still pending (then deletes
    * nothing). `request` (the account's signed deletion, JSON) is kept for each position removed.
-   * @param {Buffer} owner @param {number[]} ids @param {string | undefined} request
+   * With `seqs`, only the copies at those positions go.
+   * @param {Buffer} owner @param {number[]} ids @param {string | undefined} request @param {number[] | undefined} seqs
    */
-  function remove(owner, ids, request) {
+  function remove(owner, ids, request, seqs) {
     const rows = [];
     const pending = [];
     for (const id of ids) {
@@ -158,18 +159,23 @@ function openBatches(options) {
       rows.push({ id, sender: row.sender, recipient: row.recipient, sent, received });
     }
     if (pending.length > 0) return { pending };
+    const named = seqs === undefined ? undefined : new Set(seqs);
     /** The positions of the copies removed (schema version 12). */
     const removed = [];
-    const copySeq = (side, id) => {
-      const seq = selectCopySeq.get(owner, side, id);
-      if (seq !== undefined && seq !== null) removed.push(seq);
-    };
-    for (const { id, sent, received } of rows) {
-      if (received) {
-        copySeq(sides.received, id);
-        copySeq(sides.requests, id);
+    /** Whether `owner`'s copy of `id` on one of `sides` goes: it is there, and at a position named (if any are). */
+    const takes = (id, ...copySides) => {
+      for (const side of copySides) {
+        const seq = selectCopySeq.get(owner, side, id);
+        if (seq === undefined) continue;
+        if (named !== undefined && !named.has(seq)) return false;
+        if (seq !== null) removed.push(seq);
+        return true;
       }
-      if (sent) copySeq(sides.sent, id);
+      return false;
+    };
+    for (const row of rows) {
+      row.received = row.received && takes(row.id, sides.received, sides.requests);
+      row.sent = row.sent && takes(row.id, sides.sent);
     }
     for (const { id, sender, recipient, sent, received } of rows) {
       if (received && !sent) {
@@ -182,6 +188,7 @@ function openBatches(options) {
         deleteMailbox.run(recipient, sides.requests, id);
       }
       if (sent) deleteMailbox.run(sender, sides.sent, id);
+      if (!received && !sent) continue;
       // The pair row goes with the last copy.
       const left = [selectJson.get(recipient, sides.received, id), selectJson.get(recipient, sides.requests, id), selectJson.get(sender, sides.sent, id)];
       if (left.every((json) => json === undefined)) deletePair.run(sender, recipient, id);
@@ -357,7 +364,7 @@ function openBatches(options) {
   }
   const appendAll = db.transaction((batch) =>
     batch.map((m) => {
-      if (m.remove) return remove(hexBytes(m.remove.owner), m.remove.ids, m.remove.request);
+      if (m.remove) return remove(hexBytes(m.remove.owner), m.remove.ids, m.remove.request, m.remove.seqs);
       if (m.sweep) return sweep(m.sweep.below, m.sweep.limit, m.sweep.rememberFrom);
       if (m.sweepExpiring) return sweepExpiring(m.sweepExpiring.now, m.sweepExpiring.limit);
       if (m.import) return importAll(hexBytes(m.import.owner), m.import.entries);

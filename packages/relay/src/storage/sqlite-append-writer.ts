@@ -39,8 +39,8 @@ export interface WireSettle {
  * there are any, nothing was deleted.
  */
 export interface WireRemove {
-  /** `request`: the account's signed `DeletionRequest` as JSON, kept for each position it removes (schema version 12). */
-  remove: { owner: string; ids: number[]; request?: string };
+  /** `request`: the account's signed `DeletionRequest` as JSON, kept for each position it removes (schema version 12); `seqs`: only the copies at these positions. */
+  remove: { owner: string; ids: number[]; request?: string; seqs?: number[] };
 }
 
 /**

@@ -544,10 +544,10 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       return tileRows.all(addressBytes(owner), level, from, to).map((row) => ({ index: row.idx, hash: bytesHex(row.hash) }));
     },
 
-    async deleteMessages(owner, ids, request) {
+    async deleteMessages(owner, ids, request, seqs) {
       if (closed) throw new StoreClosedError();
       writer ??= startStoreWriter(options);
-      const result = await writer.append({ remove: { owner, ids: [...ids], ...(request !== undefined && { request }) } });
+      const result = await writer.append({ remove: { owner, ids: [...ids], ...(request !== undefined && { request }), ...(seqs !== undefined && { seqs: [...seqs] }) } });
       return { pending: typeof result === "object" && "pending" in result ? result.pending : [] };
     },
 

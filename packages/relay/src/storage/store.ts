@@ -256,9 +256,10 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
    * sent copy of one it sent; both for one to itself), durably; ids not in its mailbox are skipped.
    * If some of them are still pending delivery to another node, deletes nothing and answers them.
    * `request`, the account's signed `DeletionRequest` as JSON, is kept for each position whose copy
-   * this removes (`LogEntry.removal`), in the same transaction.
+   * this removes (`LogEntry.removal`), in the same transaction. With `seqs`, only the copies at those
+   * positions go (a request that names its positions: a copy stored since is not one it names).
    */
-  deleteMessages(owner: string, ids: readonly number[], request?: string): Promise<{ pending: number[] }>;
+  deleteMessages(owner: string, ids: readonly number[], request?: string, seqs?: readonly number[]): Promise<{ pending: number[] }>;
   /**
    * Stores `owner`'s copies of messages from its own history (moving home), as given: its received
    * copy of one it received, its sent copy of one it sent (both for one to itself), each under a new

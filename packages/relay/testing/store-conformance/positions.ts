@@ -5,6 +5,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { expiredMessageDigest, fromHex, hashTypedData, mailboxLeafHash, merkleRoot, toHex, verifyMerkleConsistency, verifyMerkleInclusion, type Hex, type MailboxRole } from "@neutral/protocol";
 import { LogTree, TILE_HEIGHT, storeLogHashes, type AcceptedMessage, type LogEntry, type MessageStore } from "@neutral/relay";
 import { parties, randomAddress, randomSignature, resendOf, testMessage } from "./data.js";
+import { idsOf, wholeMailbox } from "./mailbox.js";
 import type { SharedStore, StorePerTest } from "./stores.js";
 
 /** What one position should hold: the message whose copy took it, and the copy's role. */
@@ -212,6 +213,30 @@ export function positionTests(area: SharedStore): void {
     expect((await wholeLog(store, bob))[0]!.removal).toBeUndefined();
     // Reads by position keep the plain entry.
     expect(await store.positions(alice, [gone])).toEqual([expect.not.objectContaining({ removal: expect.anything() })]);
+  });
+
+  it("a deletion of named positions (`seqs`) removes only the copies at them: a copy of the same message at another position stays", async () => {
+    const store = area.store;
+    const { alice, bob } = parties();
+    const self = (await store.append(testMessage(bob, bob))).stored.id; // positions 1 (received) and 2 (sent)
+    const other = (await store.append(testMessage(alice, bob))).stored.id; // 3
+    const request = JSON.stringify({ account: bob, ids: [String(self), String(other)], leaves: ["named"] });
+    expect(await store.deleteMessages(bob, [self, other], request, [2])).toEqual({ pending: [] });
+    const deleted = { reason: "deleted", request };
+    expect((await wholeLog(store, bob)).map(({ seq, id, role, removal }) => ({ seq, id, role, removal }))).toEqual([
+      { seq: 1, id: self, role: "received", removal: undefined },
+      { seq: 2, id: self, role: "sent", removal: deleted },
+      { seq: 3, id: other, role: "received", removal: undefined },
+    ]);
+    // Reads serve what stays: the received copy, and the other message.
+    expect(idsOf(await wholeMailbox(store, bob))).toEqual([self, other]);
+    expect((await store.page({ owner: bob, ranges: [{ side: "sent" }], order: "asc", after: 0, limit: 10 })).messages).toEqual([]);
+    // No position named: nothing goes, and nothing is kept.
+    expect(await store.deleteMessages(bob, [self, other], request, [])).toEqual({ pending: [] });
+    expect(idsOf(await wholeMailbox(store, bob))).toEqual([self, other]);
+    expect(await store.deleteMessages(bob, [self, other], request, [1, 3])).toEqual({ pending: [] });
+    expect(await wholeMailbox(store, bob)).toEqual([]);
+    expect((await wholeLog(store, bob)).map(({ removal }) => removal)).toEqual([deleted, deleted, deleted]);
   });
 
   it("the log with its messages gives each copy still stored as reads serve it, and none of a copy gone", async () => {

@@ -591,8 +591,11 @@ export const examples: readonly ExamplePairing[] = [
           "ids": [
             "1"
           ],
+          "leaves": [
+            "0xe5b268c2c93181297d81106c5e865a220c753244d5d5d3c3f65f9e21b8b6a81d"
+          ],
           "timestamp": 1767225840000,
-          "signature": "0x4d46ffbf4392948c38fa1edfed36ee97278ce1a96d64dc35e00b069aba2e42322218671aaee165981bbe7694d1cc819a4fca93163f362305d6d6af1cc8924cc21b"
+          "signature": "0xe2f2a83ff1c1e6636cafdee8b6ebc9299a8f7595ff083704b7b0ae120ece2e1069a18bcd0eafdcfd14603946279a3d476bb2465e92af595a050a2f763b39ad011c"
         }
       }
     ],
@@ -604,8 +607,8 @@ export const examples: readonly ExamplePairing[] = [
           "ids": [
             "1"
           ],
-          "request": "0x1e45c7f730ad67cf658ba01db073f8ed9cedf4158444a2b4460246c312bffdfd",
-          "signature": "0x8edcbacfa3bb75bfca172759128ff607af0fa182cf7ac8cb53995b04e7579bf25486f3104e2dda0c25fd541ec15aa184406886c6fd943d278765462897b696531b"
+          "request": "0xd7400fd4dea411be0198c09a88e9326007e336501165bc88c608ddd494b3c82e",
+          "signature": "0x26f4660d8008acac4c8a7636d9d04eda204fc210cfeee001395a0e9caeb8f2fc31936f384a2bc8c670ab2b1490fd2f2847e44f70471614bad065c75a803bb3181b"
         }
       ]
     },
@@ -824,8 +827,11 @@ export const examples: readonly ExamplePairing[] = [
                   "ids": [
                     "1"
                   ],
+                  "leaves": [
+                    "0xe5b268c2c93181297d81106c5e865a220c753244d5d5d3c3f65f9e21b8b6a81d"
+                  ],
                   "timestamp": 1767225840000,
-                  "signature": "0x4d46ffbf4392948c38fa1edfed36ee97278ce1a96d64dc35e00b069aba2e42322218671aaee165981bbe7694d1cc819a4fca93163f362305d6d6af1cc8924cc21b"
+                  "signature": "0xe2f2a83ff1c1e6636cafdee8b6ebc9299a8f7595ff083704b7b0ae120ece2e1069a18bcd0eafdcfd14603946279a3d476bb2465e92af595a050a2f763b39ad011c"
                 }
               }
             },
