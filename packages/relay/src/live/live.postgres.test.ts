@@ -54,7 +54,12 @@ describe("live delivery across PostgreSQL replicas", () => {
     // Each replica's listening connection (the ones whose last statement is a LISTEN), the subscribers' one included, and pool connections.
     expect(rows.filter((row) => row.query.startsWith("LISTEN")).map((row) => row.cut)).toEqual([true, true]);
     expect(rows.filter((row) => !row.query.startsWith("LISTEN")).length).toBeGreaterThan(0);
-    const [sentToBob, sentToCarol] = await Promise.all([toBob, toCarol]);
+    const [sentToBob, sentToCarol] = await Promise.all([toBob, toCarol]).catch((error: Error) => {
+      // The sending replica stopped answering after the cut (ECONNREFUSED past the resends' 15 s) once in a
+      // full local run: what it logged at warn and above, and whether its process is still there.
+      const warnings = two!.logs.filter((log) => ["warn", "error", "fatal"].includes(String(log.level))).map((log) => JSON.stringify(log).slice(0, 500));
+      throw new Error(`${error.message}\nthe senders' replica: exit ${two!.process.exitCode} ${two!.process.signalCode}; stderr ${two!.stderr().slice(-2000)}\nit logged:\n${warnings.join("\n")}`);
+    });
     // A stream that ends or stalls here failed once in a clean-clone CI run (bob's ended after 57
     // events, right after the cut), and did not again in many runs: the error then carries what the
     // subscribers' replica logged at warn and above, and how each stream ended, for whoever sees it next.

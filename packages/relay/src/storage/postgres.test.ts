@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { MESSAGE_JSON_ID_HEAD, mailboxLeafHash, toHex, type MailboxRole } from "@neutral/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeStoreConformance, everyStoreCall, randomAddress, randomDigest, testMessage } from "../../testing/store-conformance.js";
@@ -91,12 +92,45 @@ describe("PostgreSQL store specifics", () => {
     for (const head of heads) expect(head).toBe(MESSAGE_JSON_ID_HEAD);
   });
 
+  it("a connection cut while a transaction holds it fails that call, and the process and the store go on (pg-pool listens for a checked-out client's errors only while it is idle)", { timeout: 30_000 }, async () => {
+    const store = await open();
+    const [alice, bob] = [randomAddress(), randomAddress()];
+    const message = testMessage(alice, bob);
+    // Another connection holds the id counter's lock: the import waits for it inside its transaction.
+    const locker = new pg.Client({ connectionString: schema.url });
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query("SELECT last_id FROM id_counter WHERE singleton FOR UPDATE");
+      const lockerPid = (await locker.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+      const importing = store.importMessages(bob, [{ fields: { ...message, receiverReceipt: message.receiverReceipt! }, digest: message.digest }]);
+      const outcome = importing.then(
+        () => "stored",
+        (error: Error) => error.message,
+      );
+      let waiting: number | undefined;
+      for (let tries = 0; waiting === undefined && tries < 200; tries++) {
+        waiting = (await schema.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))", [lockerPid])).rows[0]?.pid;
+        if (waiting === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(waiting, "the import's backend waits for the lock").toBeDefined();
+      await schema.query("SELECT pg_terminate_backend($1)", [waiting]);
+      expect(await outcome).toMatch(/terminat/i);
+    } finally {
+      await locker.query("ROLLBACK").catch(() => {});
+      await locker.end();
+    }
+    // Still serving, on a fresh connection: the lost one was not given back to the pool.
+    expect((await store.append(testMessage(alice, bob))).created).toBe(true);
+    expect(await store.importMessages(bob, [{ fields: { ...message, receiverReceipt: message.receiverReceipt! }, digest: message.digest }])).toEqual([expect.objectContaining({ created: true })]);
+  });
+
   it("records every migration and creates the schema in the URL's search_path", async () => {
     await open();
     const { rows } = await schema.query<{ version: number; name: string }>("SELECT version, name FROM schema_migrations ORDER BY version");
     expect(rows).toEqual(migrations.map(({ version, name }) => ({ version, name })));
     const tables = await schema.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1", [schema.name]);
-    expect(tables.rows.map((row) => row.table_name)).toEqual(["consent", "consent_policy", "deletion_requests", "destinations", "expired_messages", "home_records", "id_counter", "key_bundles", "log_removals", "log_tiles", "mailbox", "mailbox_log", "message_expiry", "messages", "node_identity", "outbox", "peer_pins", "retention_floor", "schema_migrations", "swept_digests"]);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(["consent", "consent_policy", "deletion_requests", "destinations", "expired_messages", "home_records", "id_counter", "key_bundles", "log_removals", "log_tiles", "mailbox", "mailbox_log", "message_expiry", "messages", "node_identity", "outbox", "peer_pins", "prior_heads", "retention_floor", "schema_migrations", "swept_digests"]);
   });
 
   /** Every mailbox row's `seq` names its own log entry (same id, role of its side): 0 when so. */

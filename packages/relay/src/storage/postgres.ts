@@ -176,6 +176,36 @@ const PURGE_DOOMED = (ends: "doomed" | "due") =>
   "swept AS (DELETE FROM messages m USING doomed d WHERE m.id = d.id RETURNING m.id) " +
   "SELECT count(*)::int AS swept FROM swept";
 
+/** A pool client checked out for a transaction, and how to give it back. */
+interface Checkout {
+  client: pg.PoolClient;
+  /** Back to the pool, or destroyed when its connection was lost meanwhile. */
+  release(): void;
+}
+
+/**
+ * A client of its own from the pool. pg-pool listens for a client's "error" event only while the
+ * client is idle: a checked-out one whose connection ends (the server restarted, the connection was
+ * cut) emits it with no listener, an uncaught exception that ends the process. This records it
+ * instead (the query under way rejects with it too), and `release` then destroys the client.
+ */
+async function checkout(pool: pg.Pool): Promise<Checkout> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost ??= error;
+  };
+  client.on("error", onError);
+  return {
+    client,
+    release() {
+      // A lost client keeps the listener: it may still report its end, and it is never reused.
+      if (lost === undefined) client.removeListener("error", onError);
+      client.release(lost);
+    },
+  };
+}
+
 /**
  * Opens the PostgreSQL store: a `pg` pool, migrations applied (under an advisory lock, so replicas
  * may start together). Appends are batched per process: while one batch commits, the next
@@ -197,12 +227,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   });
   pool.on("error", (error) => options.onIdleError?.(error));
   try {
-    const client = await pool.connect();
+    const { client, release } = await checkout(pool);
     try {
       if (options.migrate !== false) await migrate(client);
       else await checkSchemaVersion(client);
     } finally {
-      client.release();
+      release();
     }
   } catch (error) {
     await pool.end().catch(() => {});
@@ -395,7 +425,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     async importMessages(owner, messages) {
       ensureOpen();
       const key = addressBytes(owner);
-      const client = await pool.connect();
+      const { client, release } = await checkout(pool);
       try {
         await client.query("BEGIN");
         // The id counter's lock, as every append takes it: ids commit in order (version 1's comment),
@@ -441,7 +471,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         await client.query("ROLLBACK").catch(() => {});
         throw error;
       } finally {
-        client.release();
+        release();
       }
     },
 
@@ -547,7 +577,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       // in one transaction with what the log keeps of each (migration 10): read first, from one of
       // its copies' JSON (PostgreSQL has no keccak-256), and locked, so that two replicas sweeping
       // at once take different messages.
-      const client = await pool.connect();
+      const { client, release } = await checkout(pool);
       try {
         await client.query("BEGIN");
         const due = await client.query<{ id: number | string; sender: Buffer; recipient: Buffer | null; json: string | null }>({
@@ -586,14 +616,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         await client.query("ROLLBACK").catch(() => {});
         throw error;
       } finally {
-        client.release();
+        release();
       }
     },
 
     async putConsent(account, records, policy) {
       ensureOpen();
       const key = addressBytes(account);
-      const client = await pool.connect();
+      const { client, release } = await checkout(pool);
       try {
         await client.query("BEGIN");
         for (const record of records) {
@@ -622,7 +652,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         await client.query("ROLLBACK").catch(() => {});
         throw error;
       } finally {
-        client.release();
+        release();
       }
     },
 
@@ -754,6 +784,32 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         if (row === undefined) throw new Error("home record upsert left no row");
         return homeRecordOf(account, row);
       });
+    },
+
+    async putPriorHead(account, node, size, head, limit) {
+      ensureOpen();
+      // One statement: a node already kept, or room for another. (Two imports racing for the last
+      // places may keep one more; getLog answers the first `limit`.)
+      const { rows } = await pool.query<{ ok: boolean }>({
+        name: "neutral_put_prior_head",
+        text:
+          "WITH kept AS (SELECT count(*)::int AS n, bool_or(node = $2) AS known FROM prior_heads WHERE account = $1), " +
+          "put AS (INSERT INTO prior_heads (account, node, size, n, head) SELECT $1, $2, $3, kept.n, $4 FROM kept WHERE kept.known OR kept.n < $5 " +
+          "ON CONFLICT (account, node) DO UPDATE SET size = excluded.size, head = excluded.head WHERE excluded.size > prior_heads.size RETURNING 1) " +
+          "SELECT coalesce(kept.known, false) OR kept.n < $5 AS ok FROM kept",
+        values: [addressBytes(account), addressBytes(node), size, head, limit],
+      });
+      return rows[0]?.ok ? "kept" : "full";
+    },
+
+    async priorHeads(account) {
+      ensureOpen();
+      const { rows } = await pool.query<{ head: string }>({
+        name: "neutral_prior_heads",
+        text: "SELECT head FROM prior_heads WHERE account = $1 ORDER BY n, node",
+        values: [addressBytes(account)],
+      });
+      return rows.map((row) => row.head);
     },
 
     async getHomeRecord(account) {
