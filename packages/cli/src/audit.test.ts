@@ -4,7 +4,7 @@
 // caught rolling the log back, with a proof `neutral verify-proof` accepts offline.
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { startNode, tempDir, type InProcessNode } from "@neutral/relay/testing";
+import { startLyingNode, startNode, tempDir, type InProcessNode, type MailboxLie } from "@neutral/relay/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { runMain } from "../test/run-in-process.js";
 
@@ -90,5 +90,41 @@ describe("neutral audit", () => {
     const verified = await runMain(["verify-proof", "--json", proofFile]);
     expect(verified.code).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({ valid: true, kind: "rollback", account: bob.address.toLowerCase() });
+  });
+
+  it("names each lie of a lying node by its position and kind (exit 1), and writes a rollback's proof that verify-proof accepts", { timeout: IN_PROCESS * 14 }, async () => {
+    const liar = await startLyingNode();
+    try {
+      const [alice, bob] = [await keygen(), await keygen()];
+      const state = tempDir("neutral-cli-state-");
+      const as = (account: Account) => ({ env: { NEUTRAL_URL: liar.url, NEUTRAL_KEY: account.privateKey, NEUTRAL_STATE: state } });
+      expect((await runMain(["whoami"], as(bob))).code).toBe(0);
+      for (const text of ["one", "two", "three", "four"]) expect((await runMain(["send", bob.address, text], as(alice))).code).toBe(0);
+      expect((await runMain(["audit"], as(bob))).code).toBe(0);
+      const lies: [MailboxLie, { kind: string; seq: number }][] = [
+        [{ kind: "drop", seq: 2 }, { kind: "missing", seq: 2 }],
+        [{ kind: "unsigned-deletion", seq: 3 }, { kind: "unproven-removal", seq: 3 }],
+        [{ kind: "swap", seq: 1, with: 2 }, { kind: "reordered", seq: 1 }],
+        [{ kind: "alter-body", seq: 4 }, { kind: "altered", seq: 4 }],
+      ];
+      for (const [lie, problem] of lies) {
+        liar.lie(lie);
+        const audited = await runMain(["audit", "--full", "--json"], as(bob));
+        expect(audited.code, lie.kind).toBe(1);
+        expect((JSON.parse(audited.stdout) as AuditJson).problems.map(({ kind, seq }) => ({ kind, seq })), lie.kind).toEqual([problem]);
+      }
+      liar.lie(undefined);
+      const backup = await liar.backup();
+      expect((await runMain(["send", bob.address, "five"], as(alice))).code).toBe(0);
+      expect((await runMain(["audit"], as(bob))).code).toBe(0);
+      await liar.restore(backup);
+      const proof = path.join(state, "rollback.json");
+      const rolledBack = await runMain(["audit", "--proof", proof], as(bob));
+      expect(rolledBack.code).toBe(1);
+      expect(rolledBack.stdout).toContain("rollback: position 5");
+      expect(await runMain(["verify-proof", proof])).toMatchObject({ code: 0, stdout: expect.stringContaining("rolled the log back") });
+    } finally {
+      await liar.stop();
+    }
   });
 });

@@ -220,3 +220,4 @@ export { startThrowawayPostgres, findPostgresBinDir, type ThrowawayPostgres, typ
 export { freePorts, nodeAddressOf, startFederation, type FederatedNode, type Federation, type FederationOptions } from "./federation.js";
 export { startNode, stopRunningNodes, type InProcessNode, type InProcessOptions } from "./in-process.js";
 export { startHostilePeer, type DeliveredMessage, type DeliveryMode, type HostilePeer, type HostilePeerOptions } from "./hostile-peer.js";
+export { startLyingNode, type LyingNode, type LyingNodeOptions, type MailboxLie } from "./lying-node.js";

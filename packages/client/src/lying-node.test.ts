@@ -1,0 +1,101 @@
+// The verifiable mailbox against a node that lies (@neutral/relay/testing `startLyingNode`: a real
+// node behind a proxy that rewrites its answers, and the same node key on a backup of its data):
+// each lie caught by the SDK at its position with its kind, a rollback and another history with a
+// proof `verifyProof` accepts offline. The truth through the same proxy first, as the baseline.
+import { startLyingNode, type LyingNode } from "@neutral/relay/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AuditReturnType } from "./actions/audit.js";
+import { generatePrivateKey } from "./keys.js";
+import type { DecryptedMessage } from "./messages.js";
+import { verifyProof } from "./misbehaviour-proof.js";
+import { createNeutral, type Neutral } from "./neutral.js";
+
+const SLOW = 60_000;
+let liar: LyingNode;
+let alice: Neutral;
+let bob: Neutral;
+const bobKey = generatePrivateKey();
+let bobAddress: string;
+/** What Alice sent Bob: his positions 1 to 4, in order. */
+let sent: DecryptedMessage[];
+
+beforeAll(async () => {
+  liar = await startLyingNode();
+  alice = createNeutral({ url: liar.url, account: generatePrivateKey() });
+  bob = createNeutral({ url: liar.url, account: bobKey });
+  bobAddress = await bob.getAddress();
+  await bob.ready();
+  sent = [];
+  for (const text of ["one", "two", "three", "four"]) sent.push(await alice.send(bobAddress, text));
+}, SLOW);
+afterAll(() => liar?.stop(), SLOW);
+
+const kinds = (result: AuditReturnType) => result.problems.map(({ kind, seq }) => ({ kind, seq }));
+async function inbox(session: Neutral): Promise<DecryptedMessage[]> {
+  const all: DecryptedMessage[] = [];
+  for await (const message of session.inbox({ limit: 10 }).messages()) all.push(message);
+  return all.reverse();
+}
+
+describe("a lying node", () => {
+  it("the truth, through the same proxy: every position accounted for, every message read proven", async () => {
+    liar.lie(undefined);
+    const audited = await bob.audit({ full: true });
+    expect(audited.problems).toEqual([]);
+    expect(audited.accounted).toEqual({ message: 4, deleted: 0, expired: 0, retention: 0 });
+    expect((await inbox(bob)).map(({ text, verified, proven }) => ({ text, verified, proven }))).toEqual(
+      ["one", "two", "three", "four"].map((text) => ({ text, verified: true, proven: true })),
+    );
+  }, SLOW);
+
+  it("drops a message from reads and from the log: missing at its position", async () => {
+    liar.lie({ kind: "drop", seq: 2 });
+    expect((await inbox(bob)).map(({ text }) => text)).toEqual(["one", "three", "four"]);
+    expect(kinds(await bob.audit({ full: true }))).toEqual([{ kind: "missing", seq: 2 }]);
+  }, SLOW);
+
+  it("says the account deleted a message, with a request it never signed: an unproven removal at its position", async () => {
+    liar.lie({ kind: "unsigned-deletion", seq: 3 });
+    expect((await inbox(bob)).map(({ text }) => text)).toEqual(["one", "two", "four"]);
+    expect(kinds(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 3 }]);
+  }, SLOW);
+
+  it("serves two positions in each other's place: reordered where the log breaks", async () => {
+    liar.lie({ kind: "swap", seq: 2, with: 3 });
+    expect(kinds(await bob.audit({ full: true }))).toEqual([{ kind: "reordered", seq: 2 }]);
+  }, SLOW);
+
+  it("alters a body: the read is not proven and the audit names the position altered", async () => {
+    liar.lie({ kind: "alter-body", seq: 4 });
+    const altered = (await inbox(bob)).find((message) => message.id === sent[3]!.id)!;
+    expect(altered).toMatchObject({ verified: false, proven: false });
+    expect(kinds(await bob.audit({ full: true }))).toEqual([{ kind: "altered", seq: 4 }]);
+  }, SLOW);
+
+  it("alters a receipt: the read says whose signature it is; the log, which binds the message and not its receipts, is whole", async () => {
+    liar.lie({ kind: "alter-receipt", seq: 1 });
+    const altered = (await inbox(bob)).find((message) => message.id === sent[0]!.id)!;
+    expect(altered.verified).toBe(false);
+    expect(altered.problems.join("; ")).toMatch(/receiver receipt/);
+    expect((await bob.audit({ full: true })).problems).toEqual([]);
+  }, SLOW);
+
+  it("rolls back to a backup, then grows another history there: a rollback, then a fork, each with its proof; a device that never saw the first history sees nothing wrong", async () => {
+    liar.lie(undefined);
+    const backup = await liar.backup(); // Bob's log of 4
+    await alice.send(bobAddress, "five");
+    expect((await bob.audit()).problems).toEqual([]); // this device has verified 5 positions
+    await liar.restore(backup);
+    const rolledBack = await bob.audit();
+    expect(kinds(rolledBack)).toEqual([{ kind: "rollback", seq: 5 }]);
+    expect(verifyProof(rolledBack.problems[0]!.proof)).toMatchObject({ valid: true, kind: "rollback", node: liar.address });
+    // Another fifth message on the restored node: the same node key signs another tree of 5.
+    await alice.send(bobAddress, "another five");
+    const forked = await bob.audit();
+    expect(kinds(forked)).toEqual([{ kind: "fork", seq: 5 }]);
+    expect(verifyProof(forked.problems[0]!.proof)).toMatchObject({ valid: true, kind: "fork", node: liar.address });
+    // Bob's second device sees one history, whole: only two devices together show the two.
+    const otherDevice = createNeutral({ url: liar.url, account: bobKey });
+    expect((await otherDevice.audit()).problems).toEqual([]);
+  }, SLOW);
+});
