@@ -8,6 +8,7 @@ import { COMMANDS, commandNamed } from "./commands/index.js";
 import { debugDetails, describeError, redactor, UsageError, type ErrorContext } from "./errors.js";
 import { commandHelp, globalHelp } from "./help.js";
 import { GLOBAL_OPTIONS } from "./options.js";
+import { fileHeadStore, stateDir } from "./head-store.js";
 import { signIn } from "./session.js";
 
 export const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -128,7 +129,13 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io, stre
   const input = { args: after, io, stdout: streams.stdout, helpHint, helpText };
   const session = (flags: OptionValues<typeof GLOBAL_OPTIONS>) => () => signIn({ flags: { url: flags.url, key: flags.key, state: flags.state }, env, helpHint, context, addSecret });
 
-  if (command.passThrough) return command.run({ ...input, values: {}, positionals: [], signIn: session({}) });
+  /** This device's verified heads (--state, NEUTRAL_STATE, the default folder), for commands that check what a node signed. */
+  const deviceHeads = (flags: OptionValues<typeof GLOBAL_OPTIONS>) => () => {
+    const dir = stateDir(flags.state, env);
+    return dir === undefined ? undefined : fileHeadStore(dir);
+  };
+
+  if (command.passThrough) return command.run({ ...input, values: {}, positionals: [], signIn: session({}), deviceHeads: deviceHeads({}) });
 
   const endOfOptions = after.indexOf("--");
   const optionArgs = endOfOptions === -1 ? after : after.slice(0, endOfOptions);
@@ -158,5 +165,5 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io, stre
     const hint = command.tooManyHint === undefined ? "" : ` (${command.tooManyHint})`;
     throw new UsageError(`too many arguments${hint}: usage: ${command.help.usage}`, helpHint);
   }
-  return command.run({ ...input, values, positionals, signIn: session(values) });
+  return command.run({ ...input, values, positionals, signIn: session(values), deviceHeads: deviceHeads(values) });
 }

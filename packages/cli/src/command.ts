@@ -1,6 +1,7 @@
 // What a command is: `{ name, summary, options, help, run }`, one object per command in
 // src/commands/<name>.ts, listed once in src/commands/index.ts. The dispatcher (cli.ts), `--help` and
 // `<command> --help` (help.ts) all read that list; nothing branches on a command's name.
+import type { HeadStore } from "@neutral/client";
 import type { Session } from "./session.js";
 
 /** Where a command writes: every line goes through the key redaction of cli.ts. */
@@ -57,6 +58,12 @@ export interface CommandInput<O extends OptionSpecs> {
    * thing a command that talks to a node does, before its own arguments are checked.
    */
   signIn(): Session;
+  /**
+   * This device's verified mailbox heads per account and node (the state folder: --state,
+   * NEUTRAL_STATE, the default), or undefined when no folder is known: for commands that check what
+   * a node signed without talking to it (verify-export) or before they do (import).
+   */
+  deviceHeads(): HeadStore | undefined;
 }
 
 export interface Command<O extends OptionSpecs = OptionSpecs> {

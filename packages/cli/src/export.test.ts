@@ -9,6 +9,8 @@ import { TEST_KEYS } from "@neutral/protocol/testing";
 import { startNode, stopRunningNodes, type InProcessNode } from "@neutral/relay/testing";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { VerifiedHead } from "@neutral/client";
+import { fileHeadStore } from "./head-store.js";
 import { closedPort, runCli, type CliResult } from "../test/run-cli.js";
 import { runMain } from "../test/run-in-process.js";
 
@@ -57,16 +59,19 @@ afterAll(async () => {
 
 describe("neutral export", () => {
   it("writes the mailbox to --out (header, then both messages), and the same lines to stdout without it", async () => {
-    expect(ok(await cli(["export", "--out", file], TEST_KEYS.alice))).toBe(`exported 2 messages of ${aliceAddress} to ${file}\n`);
+    expect(ok(await cli(["export", "--out", file], TEST_KEYS.alice))).toBe(`exported 2 positions (2 messages) of ${aliceAddress} to ${file}\n`);
     const lines = readFileSync(file, "utf8").split("\n");
     expect(lines).toHaveLength(4); // three lines and the last newline
     expect(lines[3]).toBe("");
-    expect(JSON.parse(lines[0]!)).toMatchObject({ format: "neutral-mailbox", version: 1, account: aliceAddress, node: relay!.address });
-    expect(lines.slice(1, 3).map((line) => (JSON.parse(line) as { from: string }).from)).toEqual([aliceAddress, bobAddress]);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ format: "neutral-mailbox", version: 2, account: aliceAddress, node: relay!.address, head: { size: 2 } });
+    expect(lines.slice(1, 3).map((line) => JSON.parse(line) as { seq: number; message: { from: string } }).map(({ seq, message }) => [seq, message.from])).toEqual([
+      [1, aliceAddress],
+      [2, bobAddress],
+    ]);
 
     const piped = await cli(["export"], TEST_KEYS.alice);
     expect(piped.stdout.split("\n").slice(1)).toEqual(lines.slice(1));
-    expect(piped.stderr).toBe("exported 2 messages\n");
+    expect(piped.stderr).toBe("exported 2 positions (2 messages)\n");
     expect(readdirSync(dir)).toEqual(["alice.jsonl"]); // no partial file left behind
   }, SLOW);
 
@@ -93,7 +98,7 @@ describe("neutral import, at another node (a new home)", () => {
       outputs.push(result);
       return result;
     };
-    expect(ok(await at(["import", file], TEST_KEYS.alice))).toBe(`✓ imported 2 messages of ${aliceAddress}\n`);
+    expect(ok(await at(["import", file], TEST_KEYS.alice))).toBe(`✓ imported 2 messages of ${aliceAddress}\n✓ the former home's head of 2 positions, which the export gives, went along\n`);
     // Bob's messaging key, for alice to decrypt here: without federation, he publishes it himself.
     ok(await at(["whoami"], TEST_KEYS.bob));
     // The original receipts, signed by the former node: this node (no federation) is not the one
@@ -106,7 +111,15 @@ describe("neutral import, at another node (a new home)", () => {
       expect(message.problems.join("; ")).toContain(`signed by ${former}`);
     }
     const again = JSON.parse(ok(await at(["import", file, "--json"], TEST_KEYS.alice))) as { account: string; imported: number; skipped: unknown[] };
-    expect(again).toEqual({ account: aliceAddress, imported: 2, skipped: [] });
+    const { head } = JSON.parse(readFileSync(file, "utf8").split("\n")[0]!) as { head: unknown };
+    expect(again).toEqual({ account: aliceAddress, imported: 2, skipped: [], head, problems: [] });
+    // An export with a position left out: its messages are stored, the head does not go along, exit 1.
+    const cut = path.join(dir, "cut.jsonl");
+    const exported = readFileSync(file, "utf8").split("\n");
+    writeFileSync(cut, [exported[0], exported[2], ""].join("\n"));
+    const partial = await at(["import", cut], TEST_KEYS.alice);
+    expect(partial.code).toBe(1);
+    expect(partial.stdout).toBe(`✗ line 2 (position 1): Position 1 is not next in the export\n✓ imported 1 messages of ${aliceAddress}\n✗ the former home's head did not go along: the export's log does not give it\n`);
     expect((JSON.parse(ok(await at(["inbox", "--direction", "all", "--json"], TEST_KEYS.alice))) as { messages: unknown[] }).messages).toHaveLength(2);
     const refused = await at(["import", file], TEST_KEYS.bob);
     expect(refused.code).toBe(1);
@@ -124,9 +137,11 @@ describe("neutral verify-export, with no relay running", () => {
 
   it("exits 0 with a summary when every message verifies", async () => {
     const result = await cli(["verify-export", file]);
-    expect(ok(result)).toMatch(new RegExp(`^✓ 2 of 2 messages verified \\(${aliceAddress}, exported from node 0x[0-9a-f]{40} at [^)]+\\)\\n$`));
+    expect(ok(result)).toMatch(
+      new RegExp(`^✓ 2 of 2 messages verified \\(${aliceAddress}, exported from node (0x[0-9a-f]{40}) at [^)]+\\)\\n✓ every position of the head of 2 positions \\1 signed at [^(]+ accounted for \\(2 messages, 0 deleted, 0 expired, 0 removed by the retention\\)\\n$`),
+    );
     const json = JSON.parse(ok(await cli(["verify-export", file, "--json"]))) as VerifyJson;
-    expect(json).toMatchObject({ ok: true, account: aliceAddress, messages: 2, verified: 2, problems: [] });
+    expect(json).toMatchObject({ ok: true, account: aliceAddress, version: 2, messages: 2, verified: 2, positions: 2, complete: true, problems: [] });
     // `-`: the export from standard input.
     const piped = await runCli(["verify-export", "-", "--json"], { input: readFileSync(file, "utf8") });
     outputs.push(piped);
@@ -135,16 +150,29 @@ describe("neutral verify-export, with no relay running", () => {
 
   it("exits 1 and names the line, the message and the problem of a tampered file", async () => {
     const lines = readFileSync(file, "utf8").split("\n");
-    const message = JSON.parse(lines[2]!) as { id: string; signature?: string };
+    const position = JSON.parse(lines[2]!) as { message: { id: string; signature?: string } };
+    const { message } = position;
     delete message.signature;
     const tampered = path.join(dir, "tampered.jsonl");
-    writeFileSync(tampered, [lines[0], lines[1], JSON.stringify(message), ""].join("\n"));
+    writeFileSync(tampered, [lines[0], lines[1], JSON.stringify(position), ""].join("\n"));
 
     const result = await cli(["verify-export", tampered]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(new RegExp(`^✗ line 3 \\(message ${message.id}\\): the sender's signature is missing\\n✗ 1 of 2 messages verified .*; 1 problem\\n$`));
+    expect(result.stdout).toMatch(new RegExp(`^✗ line 3 \\(message ${message.id}\\): the sender's signature is missing\\n✗ 1 of 2 messages verified .*; 1 problem\\n✓ every position of the head .*\\n$`));
     const json = JSON.parse((await cli(["verify-export", tampered, "--json"])).stdout) as VerifyJson;
     expect(json).toMatchObject({ ok: false, messages: 2, verified: 1, problems: [{ line: 3, id: message.id, problem: "the sender's signature is missing" }] });
+  }, SLOW);
+
+  it("checks the log against the head this device verified at the node (--state): another history there is a fork, exit 1", async () => {
+    const { head, node } = JSON.parse(readFileSync(file, "utf8").split("\n")[0]!) as { head: VerifiedHead; node: string };
+    const state = path.join(dir, "state");
+    // What this device verified: the same head (a real one), then a tree of 2 positions with another root.
+    fileHeadStore(state).set(aliceAddress, node, head);
+    expect(ok(await cli(["verify-export", file, "--state", state]))).toContain("✓ every position of the head");
+    fileHeadStore(state).set(aliceAddress, node, { ...head, root: `0x${"ab".repeat(32)}` });
+    const forked = await cli(["verify-export", file, "--state", state, "--json"]);
+    expect(forked.code).toBe(1);
+    expect(JSON.parse(forked.stdout)).toMatchObject({ ok: false, complete: false, problems: [{ line: 3, seq: 2, kind: "fork" }] });
   }, SLOW);
 
   it("fails with one line for a missing file or one that is not an export", async () => {
@@ -155,7 +183,7 @@ describe("neutral verify-export, with no relay running", () => {
     writeFileSync(other, '{"hello":"world"}\n');
     const notExport = await cli(["verify-export", other]);
     expect(notExport.code).toBe(1);
-    expect(notExport.stderr).toMatch(/^neutral: Not a neutral-mailbox version 1 export: line 1 has no "format"/);
+    expect(notExport.stderr).toMatch(/^neutral: Not a neutral-mailbox export \(version 1 or 2\): line 1 has no "format"/);
     expect(existsSync(other)).toBe(true);
   }, SLOW);
 

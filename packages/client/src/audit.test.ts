@@ -136,6 +136,42 @@ describe("audit", () => {
     expect((await bob.audit({ full: true })).problems.map(({ kind, seq, id }) => ({ kind, seq, id }))).toEqual([{ kind: "missing", seq: 2, id: sent[1]!.id }]);
   });
 
+  it("checks the account's history at its former homes (the heads its imports brought) against the heads this device verified there: a cut or another history, with the proof", { timeout: 30_000 }, async () => {
+    const node = await start();
+    const proxy = await proxyTo(node);
+    const device = memoryHeadStore();
+    const bobKey = generatePrivateKey();
+    const bob = createNeutral({ url: proxy.url, domain: node.domain, account: bobKey, heads: device });
+    const bobAddress = (await bob.getAddress()) as Hex;
+    await bob.ready();
+    // A former home, and the head of Bob's log this device verified there: 7 positions.
+    const formerKey = generatePrivateKey();
+    const former = (await toSigner(formerKey).getAddress()).toLowerCase();
+    const headOf = async (size: number, root: string, timestamp: number) => {
+      const fields = { account: bobAddress, size, root: root as Hex, timestamp };
+      return { ...fields, signature: await toSigner(formerKey).signTypedData(typedData("MailboxHead", fields)) };
+    };
+    const verified = await headOf(7, `0x${"11".repeat(32)}`, 1_000);
+    await device.set(bobAddress, former, verified);
+    const answering = (prior: unknown[]) => {
+      proxy.rewrite = (method, result) => (method === "neutralService_getLog" ? [{ ...(result as [LogPage])[0], prior }] : result);
+    };
+    const kinds = (result: AuditReturnType) => result.problems.map(({ kind, seq, proof }) => ({ kind, seq, proven: proof !== undefined && verifyProof(proof).valid }));
+    // What the import brought: the same head, a larger one, one signed before the device's: nothing wrong.
+    for (const prior of [[verified], [await headOf(9, `0x${"22".repeat(32)}`, 2_000)], [await headOf(5, `0x${"33".repeat(32)}`, 500)]]) {
+      answering(prior);
+      expect((await bob.audit({ full: true })).problems).toEqual([]);
+    }
+    // 5 positions, signed after the device verified 7: cut short. 7 with another root: another history.
+    answering([await headOf(5, `0x${"33".repeat(32)}`, 2_000)]);
+    expect(kinds(await bob.audit({ full: true }))).toEqual([{ kind: "rollback", seq: 6, proven: true }]);
+    answering([await headOf(7, `0x${"44".repeat(32)}`, 2_000)]);
+    expect(kinds(await bob.audit({ full: true }))).toEqual([{ kind: "fork", seq: 7, proven: true }]);
+    // A head this device verified nothing at, or that its node did not sign for Bob: not checked.
+    answering([{ ...(await headOf(5, `0x${"33".repeat(32)}`, 2_000)), account: `0x${"99".repeat(20)}` }]);
+    expect((await bob.audit({ full: true })).problems).toEqual([]);
+  });
+
   describe("a node that lies in its log", () => {
     /** Bob's log of four positions (one of them deleted) on a node behind a proxy; each test rewrites getLog once set up. */
     async function lyingNode(args: string[] = []) {

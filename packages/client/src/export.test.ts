@@ -3,8 +3,11 @@
 // (and tampered with) once both are stopped: no network.
 import { startFederation, type FederatedNode, type Federation } from "@neutral/relay/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportMailbox, verifyMailboxExport, type MailboxHeader } from "./export.js";
-import type { HomeRecord, Message } from "./generated/types.js";
+import { typedData, type Hex } from "@neutral/protocol";
+import { toSigner } from "./account.js";
+import { exportMailbox, verifyMailboxExport, type MailboxHeader, type MailboxVerification } from "./export.js";
+import type { HomeRecord, LogPosition, MailboxHead, Message } from "./generated/types.js";
+import { verifyProof } from "./misbehaviour-proof.js";
 import { createNeutral, type Neutral } from "./neutral.js";
 import { privateKeyToAccount, TEST_KEYS } from "../test/wallet.js";
 
@@ -59,12 +62,15 @@ afterAll(async () => {
 }, SLOW);
 
 const header = () => JSON.parse(lines[0]!) as MailboxHeader;
-const messagesOf = (exported: readonly string[]) => exported.slice(1).map((line) => JSON.parse(line) as Message);
+const positionsOf = (exported: readonly string[]) => exported.slice(1).map((line) => JSON.parse(line) as LogPosition);
+const messagesOf = (exported: readonly string[]) => positionsOf(exported).map((position) => position.message!);
 
 describe("exportMailbox", () => {
-  it("writes the header: account, node, its home record and key bundle, and every correspondent's home record", () => {
+  it("writes the header: account, node, its signed head of the log and limits, its home record and key bundle, and every correspondent's home record", () => {
     const head = header();
-    expect(head).toMatchObject({ format: "neutral-mailbox", version: 1, account: aliceAddress, node: a.address });
+    expect(head).toMatchObject({ format: "neutral-mailbox", version: 2, account: aliceAddress, node: a.address });
+    expect(head.head).toMatchObject({ account: aliceAddress, size: 5 });
+    expect(head.limits).toEqual({ retentionSeconds: expect.any(Number), clockSkewMs: 300_000 });
     expect(head.home).toMatchObject({ account: aliceAddress, node: a.address });
     expect(head.key).toMatchObject({ account: aliceAddress });
     expect(Object.keys(head.homes).sort()).toEqual([bobAddress, carolAddress].sort());
@@ -73,29 +79,46 @@ describe("exportMailbox", () => {
     expect(Math.abs(head.exportedAt - Date.now())).toBeLessThan(SLOW);
   }, OFFLINE);
 
-  it("writes every message of both directions once, in id order, across pages, as the node served it", () => {
-    const messages = messagesOf(lines);
-    expect(messages.map((message) => [message.from, message.to])).toEqual([
+  it("writes every position of the log up to the head, across pages, each with its message as the node served it", () => {
+    const positions = positionsOf(lines);
+    expect(positions.map(({ seq, role }) => [seq, role])).toEqual([
+      [1, "sent"],
+      [2, "received"],
+      [3, "sent"],
+      [4, "received"],
+      [5, "sent"],
+    ]);
+    expect(messagesOf(lines).map((message) => [message.from, message.to])).toEqual([
       [aliceAddress, carolAddress],
       [carolAddress, aliceAddress],
       [aliceAddress, bobAddress],
       [bobAddress, aliceAddress],
       [aliceAddress, bobAddress],
     ]);
-    const ids = messages.map((message) => BigInt(message.id));
-    expect(ids).toEqual([...ids].sort((x, y) => (x < y ? -1 : 1)));
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(messages.map((message) => message.id)).not.toContain(late.id);
-    for (const message of messages) {
-      expect(Object.keys(message)).toEqual(expect.arrayContaining(["id", "from", "to", "message", "timestamp", "signature", "sender_receipt", "receiver_receipt"]));
+    expect(positions.map((position) => position.message!.id)).not.toContain(late.id);
+    for (const { id, message } of positions) {
+      expect(message!.id).toBe(id);
+      expect(Object.keys(message!)).toEqual(expect.arrayContaining(["id", "from", "to", "message", "timestamp", "signature", "sender_receipt", "receiver_receipt"]));
     }
   }, OFFLINE);
 });
 
 describe("verifyMailboxExport, offline", () => {
-  it("verifies every message of an untouched export", async () => {
+  it("verifies every position and message of an untouched export: complete", async () => {
     const summary = await verifyMailboxExport(lines);
-    expect(summary).toEqual({ account: aliceAddress, node: a.address, exportedAt: header().exportedAt, messages: 5, verified: 5, problems: [] });
+    expect(summary).toEqual({
+      account: aliceAddress,
+      node: a.address,
+      exportedAt: header().exportedAt,
+      version: 2,
+      messages: 5,
+      verified: 5,
+      problems: [],
+      head: header().head,
+      positions: 5,
+      accounted: { message: 5, deleted: 0, expired: 0, retention: 0 },
+      complete: true,
+    });
     // An async iterable of lines, with a trailing empty line (a file's last newline), reads the same.
     const fromStream = await verifyMailboxExport((async function* () {
       yield* lines;
@@ -104,30 +127,31 @@ describe("verifyMailboxExport, offline", () => {
     expect(fromStream).toEqual(summary);
   }, OFFLINE);
 
-  /** `lines` with message `index` (0-based, after the header) changed by `change`. */
+  /** `lines` with the message of position `index` (0-based, after the header) changed by `change`. */
   function tampered(index: number, change: (message: Record<string, unknown>) => void): { exported: string[]; id: string; line: number } {
     const exported = [...lines];
-    const message = JSON.parse(exported[index + 1]!) as Record<string, unknown>;
-    change(message);
-    exported[index + 1] = JSON.stringify(message);
-    return { exported, id: String(message.id), line: index + 2 };
+    const position = JSON.parse(exported[index + 1]!) as { message: Record<string, unknown> };
+    change(position.message);
+    exported[index + 1] = JSON.stringify(position);
+    return { exported, id: String(position.message.id), line: index + 2 };
   }
 
-  it("flags a changed ciphertext on that message: its signature and both receipts no longer match", async () => {
+  it("flags a changed ciphertext on that message: not what its position holds, and its signature and both receipts no longer match", async () => {
     const { exported, id, line } = tampered(2, (message) => {
       const body = message.message as string;
       message.message = `${body.slice(0, -1)}${body.endsWith("0") ? "1" : "0"}`;
     });
     const summary = await verifyMailboxExport(exported);
-    expect(summary).toMatchObject({ messages: 5, verified: 4 });
-    expect(summary.problems.map((problem) => [problem.line, problem.id])).toEqual([
-      [line, id],
-      [line, id],
-      [line, id],
+    expect(summary).toMatchObject({ messages: 5, verified: 4, complete: false });
+    expect(summary.problems.map((problem) => [problem.line, problem.id, problem.kind, problem.seq])).toEqual([
+      [line, id, "altered", 3],
+      [line, id, undefined, undefined],
+      [line, id, undefined, undefined],
+      [line, id, undefined, undefined],
     ]);
-    expect(summary.problems[0]!.problem).toBe("the sender's signature does not match the message");
-    expect(summary.problems[1]!.problem).toMatch(new RegExp(`^the sender receipt is signed by 0x[0-9a-f]{40}, not by the sender's home node ${a.address} \\(named in ${aliceAddress}'s home record\\)$`));
-    expect(summary.problems[2]!.problem).toMatch(new RegExp(`^the receiver receipt is signed by 0x[0-9a-f]{40}, not by the recipient's home node ${b.address} \\(named in ${bobAddress}'s home record\\)$`));
+    expect(summary.problems[1]!.problem).toBe("the sender's signature does not match the message");
+    expect(summary.problems[2]!.problem).toMatch(new RegExp(`^the sender receipt is signed by 0x[0-9a-f]{40}, not by the sender's home node ${a.address} \\(named in ${aliceAddress}'s home record\\)$`));
+    expect(summary.problems[3]!.problem).toMatch(new RegExp(`^the receiver receipt is signed by 0x[0-9a-f]{40}, not by the recipient's home node ${b.address} \\(named in ${bobAddress}'s home record\\)$`));
   }, OFFLINE);
 
   it("flags a changed timestamp the same way", async () => {
@@ -135,10 +159,11 @@ describe("verifyMailboxExport, offline", () => {
     const summary = await verifyMailboxExport(exported);
     expect(summary.verified).toBe(4);
     expect(new Set(summary.problems.map((problem) => problem.id))).toEqual(new Set([id]));
-    expect(summary.problems[0]!.problem).toBe("the sender's signature does not match the message");
+    expect(summary.problems.map((problem) => problem.kind ?? problem.problem)[0]).toBe("altered");
+    expect(summary.problems[1]!.problem).toBe("the sender's signature does not match the message");
   }, OFFLINE);
 
-  it("flags a receipt swapped for another message's, naming the receipt and the node expected", async () => {
+  it("flags a receipt swapped for another message's, naming the receipt and the node expected (the log binds the message, not its receipts)", async () => {
     const other = messagesOf(lines)[4]!;
     const { exported, id, line } = tampered(2, (message) => void (message.receiver_receipt = other.receiver_receipt));
     const summary = await verifyMailboxExport(exported);
@@ -166,19 +191,49 @@ describe("verifyMailboxExport, offline", () => {
     expect((await verifyMailboxExport(noSenderReceipt.exported)).problems).toEqual([{ line: noSenderReceipt.line, id: noSenderReceipt.id, problem: "the sender receipt is missing" }]);
   }, OFFLINE);
 
-  it("flags a duplicated line, lines out of order, and a line that is not a message", async () => {
-    const duplicated = [...lines.slice(0, 3), lines[2]!, ...lines.slice(3)];
-    const id = messagesOf(lines)[1]!.id;
-    const summary = await verifyMailboxExport(duplicated);
-    expect(summary).toMatchObject({ messages: 6, verified: 5 });
-    expect(summary.problems).toEqual([{ line: 4, id, problem: "a duplicate of the message on line 3" }]);
-
-    const swapped = [lines[0]!, lines[2]!, lines[1]!, ...lines.slice(3)];
-    const order = await verifyMailboxExport(swapped);
-    expect(order.problems).toEqual([{ line: 3, id: messagesOf(lines)[0]!.id, problem: `out of id order: after ${messagesOf(lines)[1]!.id} (line 2)` }]);
-
+  it("catches a position removed whole, repeated or moved, a line that is not a position, and positions past the head", async () => {
+    const kinds = (summary: MailboxVerification) => summary.problems.map(({ line, kind, seq }) => ({ line, kind, seq }));
+    // What an export of version 1 could not show: a message left out leaves no trace but a gap in the log.
+    const dropped = await verifyMailboxExport([...lines.slice(0, 3), ...lines.slice(4)]);
+    expect(dropped).toMatchObject({ messages: 4, verified: 2, complete: false });
+    expect(kinds(dropped)).toEqual([{ line: 4, kind: "reordered", seq: 3 }]);
+    const cut = await verifyMailboxExport(lines.slice(0, -1)); // the last position gone
+    expect(kinds(cut)).toEqual([{ line: 1, kind: "unproven", seq: 4 }]);
+    expect(kinds(await verifyMailboxExport([...lines.slice(0, 3), lines[2]!, ...lines.slice(3)]))).toEqual([{ line: 4, kind: "reordered", seq: 3 }]);
+    expect(kinds(await verifyMailboxExport([lines[0]!, lines[2]!, lines[1]!, ...lines.slice(3)]))).toEqual([{ line: 2, kind: "reordered", seq: 1 }]);
     const broken = await verifyMailboxExport([...lines, "{not json"]);
-    expect(broken).toMatchObject({ messages: 6, verified: 5, problems: [{ line: 7, id: null, problem: "the line is not JSON" }] });
+    expect(broken.problems.map(({ line, id, problem, kind }) => ({ line, id, problem: kind ?? problem }))).toEqual([
+      { line: 7, id: null, problem: "the line is not a position of the log" },
+      { line: 7, id: null, problem: "reordered" },
+    ]);
+    // A position the head does not cover, appended (position 5 again as 6: its message does not give a leaf at 6 either).
+    const extra = JSON.stringify({ ...positionsOf(lines)[4]!, seq: 6 });
+    expect(kinds(await verifyMailboxExport([...lines, extra]))).toEqual([
+      { line: 7, kind: "altered", seq: 6 },
+      { line: 1, kind: "unproven", seq: 6 },
+    ]);
+  }, OFFLINE);
+
+  it("catches a head the node did not sign, and a log that does not extend the head this device verified at that node", async () => {
+    const head = header().head!;
+    const forged = [JSON.stringify({ ...header(), head: { ...head, root: `0x${"ab".repeat(32)}` } }), ...lines.slice(1)];
+    expect((await verifyMailboxExport(forged)).problems.map(({ kind }) => kind)).toEqual(["forged-head"]);
+    const heads = (known: MailboxHead) => ({ heads: { get: (account: string, node: string) => (account === aliceAddress && node === a.address ? known : undefined), set: () => undefined } });
+    /** A head of Alice's log signed with A's key. */
+    const signedByA = async (fields: Omit<MailboxHead, "signature">): Promise<MailboxHead> => ({
+      ...fields,
+      signature: await toSigner(TEST_KEYS.node).signTypedData(typedData("MailboxHead", { account: fields.account as Hex, size: fields.size, root: fields.root as Hex, timestamp: fields.timestamp })),
+    });
+    // The device verified the export's own head at A: the export extends it.
+    expect((await verifyMailboxExport(lines, heads(head))).complete).toBe(true);
+    // A head of 3 positions with another root, signed by A's key: another history.
+    const fork = await verifyMailboxExport(lines, heads(await signedByA({ account: head.account, size: 3, root: `0x${"cd".repeat(32)}`, timestamp: head.timestamp - 1 })));
+    expect(fork.problems.map(({ kind, seq }) => ({ kind, seq }))).toEqual([{ kind: "fork", seq: 3 }]);
+    expect(fork.complete).toBe(false);
+    // A head of 7 positions signed before the export's: the export's log was cut short (a rollback), with the proof.
+    const rolled = await verifyMailboxExport(lines, heads(await signedByA({ account: head.account, size: 7, root: head.root, timestamp: head.timestamp - 1 })));
+    expect(rolled.problems.map(({ kind, seq }) => ({ kind, seq }))).toEqual([{ kind: "rollback", seq: 6 }]);
+    expect(verifyProof(rolled.problems[0]!.proof)).toMatchObject({ valid: true, kind: "rollback" });
   }, OFFLINE);
 
   it("judges receipts by the header's home records: one the account did not sign is ignored, and its receipts flagged", async () => {
@@ -197,9 +252,19 @@ describe("verifyMailboxExport, offline", () => {
     expect((await verifyMailboxExport(exported, { trustedNodes: [b.address] })).verified).toBe(5);
   }, OFFLINE);
 
-  it("refuses what is not a neutral-mailbox version 1 export", async () => {
+  it("still reads a version 1 export (messages only), message by message", async () => {
+    const { head: _head, limits: _limits, ...rest } = header();
+    const v1 = [JSON.stringify({ ...rest, version: 1 }), ...messagesOf(lines).map((message) => JSON.stringify(message))];
+    expect(await verifyMailboxExport(v1)).toEqual({ account: aliceAddress, node: a.address, exportedAt: header().exportedAt, version: 1, messages: 5, verified: 5, problems: [] });
+    const swapped = [v1[0]!, v1[2]!, v1[1]!, ...v1.slice(3)];
+    expect((await verifyMailboxExport(swapped)).problems).toEqual([{ line: 3, id: messagesOf(lines)[0]!.id, problem: `out of id order: after ${messagesOf(lines)[1]!.id} (line 2)` }]);
+  }, OFFLINE);
+
+  it("refuses what is not a neutral-mailbox export of version 1 or 2", async () => {
     await expect(verifyMailboxExport([])).rejects.toMatchObject({ name: "NeutralError", code: "INVALID_ARGUMENT" });
     await expect(verifyMailboxExport(lines.slice(1))).rejects.toThrow(/line 1 has no "format": "neutral-mailbox"/);
-    await expect(verifyMailboxExport([JSON.stringify({ ...header(), version: 2 }), ...lines.slice(1)])).rejects.toThrow(/its version is 2/);
+    await expect(verifyMailboxExport([JSON.stringify({ ...header(), version: 3 }), ...lines.slice(1)])).rejects.toThrow(/its version is 3/);
+    const { head: _head, ...headless } = header();
+    await expect(verifyMailboxExport([JSON.stringify(headless), ...lines.slice(1)])).rejects.toThrow(/the header has no head/);
   }, OFFLINE);
 });

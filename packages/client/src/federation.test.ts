@@ -4,11 +4,12 @@ import { hashTypedData, toHex, typedData } from "@neutral/protocol";
 import { recoverDigestSigner, signDigest } from "@neutral/protocol/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createNeutralServiceClient } from "./generated/methods.js";
-import type { HomeRecord, Message } from "./generated/types.js";
+import type { HomeRecord, LogPosition, Message } from "./generated/types.js";
+import { memoryHeadStore } from "./context.js";
 import { isValidHomeRecord } from "./home.js";
 import { messageDigest, type DecryptedMessage } from "./messages.js";
 import { createNeutral, type Neutral } from "./neutral.js";
-import { exportMailbox, importMailbox } from "./export.js";
+import { exportMailbox, importMailbox, type MailboxHeader } from "./export.js";
 import { startFederation, type FederatedNode, type Federation } from "@neutral/relay/testing";
 import { startTamperingProxy, type TamperingProxy } from "../test/tampering-proxy.js";
 import { privateKeyToAccount, TEST_KEYS } from "../test/wallet.js";
@@ -226,14 +227,25 @@ describe("moving home", () => {
     // Bob's mailbox at B, as he exports it there (B still serves it after the move).
     const lines: string[] = [];
     for await (const line of exportMailbox(bob)) lines.push(line);
-    const exported = lines.slice(1).map((line) => JSON.parse(line) as Message);
+    const { head } = JSON.parse(lines[0]!) as MailboxHeader;
+    const exported = lines.slice(1).flatMap((line) => (JSON.parse(line) as LogPosition).message ?? []);
     const history = exported.filter((message) => message.status === undefined && message.receiver_receipt !== undefined);
     expect(history.length).toBeGreaterThan(1);
-    // At C, trusting B for the receipts it signed while it was Bob's home.
-    const atC = createNeutral({ url: c.url, account: TEST_KEYS.bob, trustedNodes: [b.address] });
+    // At C, trusting B for the receipts it signed while it was Bob's home; this device verified B's head
+    // of Bob's log when it exported there.
+    const device = memoryHeadStore();
+    await device.set(bobAddress, b.address, head!);
+    const atC = createNeutral({ url: c.url, account: TEST_KEYS.bob, trustedNodes: [b.address], heads: device });
     const before = await collectAll(atC.inbox({ direction: "all" }).messages());
-    const result = await importMailbox(atC, lines);
-    expect(result).toEqual({ imported: history.length, skipped: exported.filter((message) => !history.includes(message)).map((message) => expect.objectContaining({ id: message.id })) });
+    const result = await importMailbox(atC, lines, { heads: device });
+    expect(result).toEqual({
+      imported: history.length,
+      skipped: exported.filter((message) => !history.includes(message)).map((message) => expect.objectContaining({ id: message.id })),
+      head,
+      problems: [],
+    });
+    // C keeps B's head as Bob's prior history, and answers it with his log.
+    expect((await atC.client.getLog({ limit: 1 })).prior).toEqual([head]);
     const after = await collectAll(atC.inbox({ direction: "all" }).messages());
     expect(after).toHaveLength(before.length + history.length);
     const bySignature = new Map(after.map((message) => [message.raw.signature, message]));
@@ -251,6 +263,9 @@ describe("moving home", () => {
     expect(audited.to).toBeGreaterThanOrEqual(history.length);
     // Again: nothing twice.
     expect((await importMailbox(atC, lines)).imported).toBe(history.length);
+    // An export with a position left out still brings its messages, but not the head: its log does not give it.
+    const cut = await importMailbox(atC, [lines[0]!, ...lines.slice(2)], { heads: device });
+    expect(cut).toMatchObject({ head: null, problems: [expect.objectContaining({ line: 2, kind: "reordered", seq: 1 })] });
     expect(await collectAll(atC.inbox({ direction: "all" }).messages())).toHaveLength(after.length);
     // Someone else's export is refused before any call.
     const alicesLines: string[] = [];

@@ -64,7 +64,7 @@ export {
 export { supersedes, type SignedRecord } from "./signed-records.js";
 export { DERIVATION_NOTICE, DERIVATION_SALT, DERIVATION_VERSION, derivationInfo, derivationValues } from "./messaging-key.js";
 export { ERROR_CODES, JSON_RPC_ERRORS, errors, type ErrorCode, type ErrorName } from "./errors.js";
-export { DEFAULT_LIMITS, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MESSAGE_ID_PATTERN, SPEC_VERSION, type SpecLimits } from "./limits.js";
+export { DEFAULT_LIMITS, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_PRIOR_HEADS, MESSAGE_ID_PATTERN, SPEC_VERSION, type SpecLimits } from "./limits.js";
 export { createSseParser, readSse, type ReadSseOptions, type SseEvent, type SseParser, type SseParserOptions } from "./sse.js";
 export {
   MAILBOX_LEAF_BYTES,

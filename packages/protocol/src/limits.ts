@@ -5,7 +5,7 @@
  */
 import { MAX_PAGE_LIMIT } from "./generated/spec.js";
 
-export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MESSAGE_ID_PATTERN, SPEC_VERSION } from "./generated/spec.js";
+export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_PRIOR_HEADS, MESSAGE_ID_PATTERN, SPEC_VERSION } from "./generated/spec.js";
 
 export const DEFAULT_LIMITS = {
   /** Largest `limit` of a page (not configurable: the `Limit` schema's maximum). */

@@ -3,6 +3,9 @@
 // delivered, not signed, past its end or too big is refused whole, storing nothing.
 import { fixtureSigner, fixtureStoredMessage, TEST_KEYS } from "@neutral/protocol/testing";
 import { describe, expect, it } from "vitest";
+import type { Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
 import type { StoredMessage } from "../test/federation.js";
 import { wallet } from "../test/wallets.js";
 import { relaysPerTest } from "../test/relays.js";
@@ -96,5 +99,42 @@ describe("neutralService_importMessages", () => {
     expect(await importing(batch(3))).toBeUndefined(); // 6 of 6: at the limit
     expect(await importing(batch(6))).toMatchObject({ code: -32029, data: { quota: "senderQuotaMessages", limit: 6 } });
     expect(await mailbox(relay, token)).toHaveLength(6);
+  });
+
+  it("keeps the former home's head of the account's log and answers it with the log; refuses another account's, a signature that recovers no one, and a 17th former node", { timeout: 60_000 }, async () => {
+    const relay = await relayWith({});
+    const token = await wallet(TEST_KEYS.bob).token({ domain: relay.domain });
+    const message = historic(alice, bob, "0a", 1767225600000);
+    /** A head of bob's log signed by `key`'s node. */
+    const headBy = async (key: Hex, size: number) => {
+      const fields = { account: bob.address as Hex, size, root: `0x${"5e".repeat(32)}` as Hex, timestamp: 1767225600000 + size };
+      const signature = await privateKeyToAccount(key).signTypedData({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "MailboxHead", message: { ...fields, size: BigInt(size), timestamp: BigInt(fields.timestamp) } });
+      return { ...fields, account: bob.address, signature };
+    };
+    const importing = async (head: unknown) => (await call(relay.url, "neutralService_importMessages", { messages: [message], head }, token)).body;
+    const prior = async () => ((await call(relay.url, "neutralService_getLog", {}, token)).body.result[0] as { prior?: unknown[] }).prior;
+    const withMessages = async () => ((await call(relay.url, "neutralService_getLog", { messages: true }, token)).body.result[0] as { prior?: unknown[] }).prior;
+    expect(await prior()).toBeUndefined();
+    const former = await headBy(TEST_KEYS.peer, 7);
+    expect((await importing(former)).error).toBeUndefined();
+    expect(await prior()).toEqual([former]);
+    expect(await withMessages()).toEqual([former]);
+    // The same node's: a larger head replaces it, a smaller one does not.
+    expect((await importing(await headBy(TEST_KEYS.peer, 3))).error).toBeUndefined();
+    expect(await prior()).toEqual([former]);
+    const larger = await headBy(TEST_KEYS.peer, 9);
+    expect((await importing(larger)).error).toBeUndefined();
+    expect(await prior()).toEqual([larger]);
+    // Refused, nothing kept: another account's head, a signature that recovers no one.
+    expect((await importing({ ...larger, account: alice.address })).error).toMatchObject({ code: -32602, data: { field: "head.account" } });
+    expect((await importing({ ...larger, signature: `0x${"00".repeat(65)}` })).error).toMatchObject({ code: -32003, data: { field: "head.signature" } });
+    // 16 former nodes at most: the 16th is kept, a 17th refused (and its messages not imported).
+    const nodes = Array.from({ length: 16 }, () => generatePrivateKey());
+    for (const key of nodes.slice(1)) expect((await importing(await headBy(key, 1))).error).toBeUndefined();
+    expect(await prior()).toHaveLength(16);
+    const past = await call(relay.url, "neutralService_importMessages", { messages: [historic(alice, bob, "0b", 1767225600001)], head: await headBy(generatePrivateKey(), 1) }, token);
+    expect(past.body.error).toMatchObject({ code: -32602, data: { field: "head", limit: 16 } });
+    expect(await mailbox(relay, token)).toEqual([{ ...message, id: expect.any(String) }]);
+    expect((await prior())![0]).toEqual(larger);
   });
 });

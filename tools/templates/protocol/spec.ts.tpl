@@ -14,3 +14,7 @@ export const DEFAULT_PAGE_LIMIT = <%= limit.default === undefined ? "undefined" 
 /** A well-formed message id (the `MessageId` schema's `pattern`): for ids that arrive outside params, e.g. the `Last-Event-ID` header. */
 export const MESSAGE_ID_PATTERN = new RegExp(<%= json(messageId.pattern) %>);
 <% } %>
+<% var logPage = (openrpcDocument.components && openrpcDocument.components.schemas && openrpcDocument.components.schemas.LogPage) || {}; var prior = (logPage.properties && logPage.properties.prior) || {}; if (prior.maxItems !== undefined) { %>
+/** The most former homes' heads a node keeps for one account (the `LogPage` schema's `prior.maxItems`). */
+export const MAX_PRIOR_HEADS = <%= prior.maxItems %>;
+<% } %>

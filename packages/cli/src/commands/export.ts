@@ -14,15 +14,16 @@ export const exportCommand = defineCommand({
   summary: "write your whole mailbox, sent and received, as a file you can verify offline",
   options: {
     out: { type: "string", label: "--out FILE", help: ["write to FILE (default: standard output); FILE must not exist yet"] },
-    ...jsonOption('with --out, print {"out","account","messages"} when done'),
+    ...jsonOption('with --out, print {"out","account","positions","messages"} when done'),
   },
   help: {
     usage: "neutral export [--out FILE] [--json]",
     details: [
-      "JSON Lines (format neutral-mailbox, version 1): a header (your account, your home node, your",
-      "home record and key bundle, your correspondents' home records), then every message as the",
-      "node serves it, encrypted and signed, in id order. `neutral verify-export FILE` checks it",
-      "without a node or a key. The file holds ciphertext only: never your key nor a plaintext.",
+      "JSON Lines (format neutral-mailbox, version 2): a header (your account, your home node, its",
+      "signed head of your mailbox log, your home record and key bundle, your correspondents' home",
+      "records), then every position of your log up to that head: its message as the node serves it,",
+      "encrypted and signed, or why it is gone. `neutral verify-export FILE` checks it without a node",
+      "or a key. The file holds ciphertext only: never your key nor a plaintext.",
     ],
   },
   positionals: [],
@@ -52,13 +53,18 @@ async function write(stream: NodeJS.WritableStream, text: string): Promise<void>
  * complete, so that a failed export never leaves a truncated file under the name asked for.
  */
 async function exportTo(neutral: Neutral, options: ExportOptions, io: Io): Promise<void> {
-  let messages = -1; // the header is not a message
+  const counted = { positions: -1, messages: 0 }; // the header is not a position
+  /** Counts a line: a position of the log, with its message while the node serves it. */
+  const count = (line: string) => {
+    if (counted.positions++ >= 0 && (JSON.parse(line) as { message?: unknown }).message !== undefined) counted.messages++;
+  };
+  const summary = () => `${counted.positions} positions (${counted.messages} messages)`;
   if (options.out === undefined) {
     for await (const line of exportMailbox(neutral)) {
       await write(options.stdout, `${line}\n`);
-      messages++;
+      count(line);
     }
-    io.note(`exported ${messages} messages`);
+    io.note(`exported ${summary()}`);
     return;
   }
   const out = options.out;
@@ -73,7 +79,7 @@ async function exportTo(neutral: Neutral, options: ExportOptions, io: Io): Promi
     try {
       for await (const line of exportMailbox(neutral)) {
         await write(stream, `${line}\n`);
-        messages++;
+        count(line);
       }
     } finally {
       stream.end();
@@ -87,6 +93,6 @@ async function exportTo(neutral: Neutral, options: ExportOptions, io: Io): Promi
     await rm(partial, { force: true });
   }
   const account = await neutral.getAddress();
-  if (options.json) io.out(jsonLine({ out, account, messages }));
-  else io.out(`exported ${messages} messages of ${account} to ${escapeControls(out)}`);
+  if (options.json) io.out(jsonLine({ out, account, positions: counted.positions, messages: counted.messages }));
+  else io.out(`exported ${summary()} of ${account} to ${escapeControls(out)}`);
 }

@@ -68,12 +68,14 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
     }
   };
   let head: MailboxHead | undefined;
+  let prior: readonly MailboxHead[] = [];
   // A log that skips or repeats a position cannot give the head: the walk stops there, and the
   // head is not compared with the positions read (the break is the problem).
   let broken = false;
   walk: for (;;) {
     const page = await authed(context, () => context.client.getLog({ from: frontier.size + 1, limit: pageSize, messages: true }, options));
     head = page.head;
+    prior = Array.isArray(page.prior) ? page.prior : [];
     for (const position of page.entries) {
       if (position.seq !== frontier.size + 1) {
         problems.push({ kind: "reordered", seq: frontier.size + 1, message: `The log goes from position ${frontier.size} to ${position.seq}` });
@@ -97,6 +99,7 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
     if (page.end || page.entries.length === 0 || frontier.size >= page.head.size) break;
   }
   problems.push(...headProblems(node, account, head!, broken ? undefined : frontier, state?.head, known));
+  problems.push(...(await priorProblems(context, account, prior)));
   // The sender's signature of each message read: its leaf binds its digest, the signature its author.
   for (const { seq, message } of messages) {
     const digest = messageDigest(message);
@@ -136,6 +139,38 @@ function headProblems(node: string, account: string, head: MailboxHead, frontier
     return [{ kind: "unproven", seq: frontier.size, message: `The log's ${frontier.size} positions do not give the root of the node's head of ${head.size}` }];
   }
   return [];
+}
+
+/**
+ * The account's log at its former homes, as the node answers it (`LogPage.prior`: the heads its
+ * imports brought), against the heads this device verified at those nodes: a smaller one signed
+ * after a larger one this device verified is a history cut short before the move, one of the same
+ * size with another root another history. Each
+ * is two heads the former node signed, so the problem carries the portable proof. A head whose
+ * signer this device never verified at is not checked.
+ */
+async function priorProblems(context: NeutralContext, account: string, prior: readonly MailboxHead[]): Promise<MailboxProblem[]> {
+  const problems: MailboxProblem[] = [];
+  for (const former of prior) {
+    let node: string | undefined;
+    try {
+      node = String(former.account).toLowerCase() === account ? recoverAddress(headDigest(former), former.signature) : undefined;
+    } catch {
+      node = undefined;
+    }
+    const verified = node === undefined ? undefined : await context.heads.get(account, node);
+    if (node === undefined || verified === undefined || former.size > verified.size) continue;
+    const proof = misbehaviourOf(node, account, verified, former);
+    if (former.size < verified.size) {
+      // Smaller, and signed after the larger one this device verified: the history was cut short. (One
+      // signed before it is an older export: what came since was not brought along, which is no lie.)
+      if (verified.timestamp > former.timestamp) continue;
+      problems.push({ kind: "rollback", seq: former.size + 1, message: `The history brought from ${node} ends at ${former.size} positions; this device verified ${verified.size} there before`, ...(proof && { proof }) });
+    } else if (!sameRoot(former.root, verified.root)) {
+      problems.push({ kind: "fork", seq: former.size, message: `The history brought from ${node} is another tree of ${former.size} positions than the one this device verified there`, ...(proof && { proof }) });
+    }
+  }
+  return problems;
 }
 
 const sameRoot = (a: string, b: string): boolean => String(a).toLowerCase() === String(b).toLowerCase();

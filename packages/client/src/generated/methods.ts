@@ -277,7 +277,7 @@ export function getConsent(client: RpcClient, params: T.GetConsentParams = {}, o
 export function importMessagesRequest(params: T.ImportMessagesParams): RpcRequest<T.ImportMessagesResult> {
   return {
     method: "neutralService_importMessages",
-    params: positionalParams(params, ["messages"]),
+    params: positionalParams(params, ["messages", "head"]),
     unwrap: true,
   };
 }
@@ -287,7 +287,7 @@ export function importMessagesRequest(params: T.ImportMessagesParams): RpcReques
  *
  * For moving home: after publishing a home record at this node, an account imports the messages it exported from its former home (the SDK's `neutral-mailbox` export). Each message is stored in the account's mailbox here exactly as given, its sender's signature and both receipts (signed by the nodes that stored it first) unchanged, under a new id of this node: ids grow in storing order, so import oldest first, and the imported messages follow those already here. A message the account sent goes into its sent side, one it received into its inbox (never the requests folder: it is the account's own history). A message already in the account's mailbox here (the same EIP-712 digest) is answered its id, so importing again stores nothing twice; one this node holds for the other party only (homed here too) gets the account's copy added, under the same id. Retention counts from the import.
  *
- * The node checks, for every message before storing any: that the account is its `from` or `to` (-32002, `data.index`), that it is delivered (no `status`; pending or failed copies are not history to import: -32602), that an `expires` has not passed (-32602), the size limit (-32005), that the sender's signature recovers `from` (-32003) and that both receipts are valid signatures of the message (-32003; by which node is for readers to judge, as for any message). An account homed at another node is refused (-32002, `data.home`): import at your home node. Imported messages count against the account's storage quotas as a sender and as a recipient (-32029, nothing stored).
+ * The node checks, for every message before storing any: that the account is its `from` or `to` (-32002, `data.index`), that it is delivered (no `status`; pending or failed copies are not history to import: -32602), that an `expires` has not passed (-32602), the size limit (-32005), that the sender's signature recovers `from` (-32003) and that both receipts are valid signatures of the message (-32003; by which node is for readers to judge, as for any message). An account homed at another node is refused (-32002, `data.home`): import at your home node. Imported messages count against the account's storage quotas as a sender and as a recipient (-32029, nothing stored). With `head` (spec 2.10.0), the former home's signed head of the account's log comes along, and the node keeps it (`LogPage.prior`).
  *
  * Needs a bearer token (`auth` option).
  */

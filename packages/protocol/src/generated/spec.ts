@@ -14,3 +14,7 @@ export const DEFAULT_PAGE_LIMIT = 20;
 /** A well-formed message id (the `MessageId` schema's `pattern`): for ids that arrive outside params, e.g. the `Last-Event-ID` header. */
 export const MESSAGE_ID_PATTERN = new RegExp("^(?:0|[1-9][0-9]{0,18})$");
 
+
+/** The most former homes' heads a node keeps for one account (the `LogPage` schema's `prior.maxItems`). */
+export const MAX_PRIOR_HEADS = 16;
+

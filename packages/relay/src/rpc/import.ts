@@ -1,8 +1,9 @@
 // neutralService_importMessages: an account brings its history (delivered messages, with both
-// receipts) to its home node.
+// receipts) to its home node, and with it the former home's signed head of its log, kept as the
+// account's prior history (openrpc.json `LogPage.prior`).
 import { ErrorCode, RpcError } from "@neutral/server";
-import type { Handlers, ImportResult } from "@neutral/server/neutral-service";
-import { errors } from "@neutral/protocol";
+import type { Handlers, ImportResult, MailboxHead } from "@neutral/server/neutral-service";
+import { errors, MAX_PRIOR_HEADS, mailboxHeadDigest, type Hex } from "@neutral/protocol";
 import { messageDigest, receiptDigest } from "../crypto/eip712.js";
 import type { ImportedMessage, MessageStore } from "../storage/store.js";
 import { expiryProblem, recovers, reserveQuota, type RelayContext, type Reservation, type Rpc } from "./context.js";
@@ -10,7 +11,7 @@ import { expiryProblem, recovers, reserveQuota, type RelayContext, type Reservat
 export function importHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_importMessages"> {
   const { store, curve, federation, nodeAddress, limits } = rpc;
   return {
-    async neutralService_importMessages({ messages }, { auth }): Promise<ImportResult> {
+    async neutralService_importMessages({ messages, head }, { auth }): Promise<ImportResult> {
       const account = auth.address;
       if (federation?.enabled) {
         const own = await federation.directory.localHome(account);
@@ -59,6 +60,7 @@ export function importHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralS
           }
         }
       }
+      if (head !== undefined) await keepPriorHead(rpc, account, head);
       // The account's own quotas, as a sender and as a recipient: an import cannot store more than
       // sends could. Reserved before, given back for what was not stored (here already, or a failure).
       const reserved: Reservation[] = [];
@@ -74,4 +76,22 @@ export function importHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralS
       return { ids: stored.map(({ id }) => String(id)) };
     },
   };
+}
+
+/**
+ * Keeps the former home's head of the account's log (checked: the account's, and a signature that
+ * recovers an address, the former node's), or refuses the import when the account has heads of
+ * MAX_PRIOR_HEADS other nodes already. Which node it is, and whether to trust it, is for readers.
+ */
+async function keepPriorHead(rpc: Rpc, account: string, head: MailboxHead): Promise<void> {
+  if (head.account.toLowerCase() !== account) {
+    throw RpcError.invalidParams("head.account", `is ${head.account.toLowerCase()}, not the authenticated account`, { param: "head", path: "/account" });
+  }
+  const digest = mailboxHeadDigest({ account: account as Hex, size: head.size, root: head.root as Hex, timestamp: head.timestamp });
+  const node = rpc.curve.recoverAddress(digest, Buffer.from(head.signature.slice(2), "hex"));
+  if (node === undefined) throw new RpcError(errors.InvalidSignature.code, "Invalid signature: head.signature is not a signature of this head", { field: "head.signature" });
+  const kept = JSON.stringify({ account, size: head.size, root: head.root.toLowerCase(), timestamp: head.timestamp, signature: head.signature.toLowerCase() });
+  if ((await rpc.store.putPriorHead(account, node, head.size, kept, MAX_PRIOR_HEADS)) === "full") {
+    throw RpcError.invalidParams("head", `is from a node other than the ${MAX_PRIOR_HEADS} former homes whose heads this node keeps for the account already`, { param: "head", path: "", limit: MAX_PRIOR_HEADS });
+  }
 }

@@ -3,7 +3,7 @@
 // log (getLog).
 import { budgetSpentError, ErrorCode, RpcError, rawJson, type RawJson, type ResponseBudget } from "@neutral/server";
 import type { DeletionRequest, Handlers, LogPage, LogPosition, LogRemoval, MailboxHead, MailboxProof } from "@neutral/server/neutral-service";
-import { toHex } from "@neutral/protocol";
+import { MAX_PRIOR_HEADS, toHex } from "@neutral/protocol";
 import { cursorValue, type LogEntry, type LogEntryRemoval } from "../storage/store.js";
 import { fitToBudget, type RelayContext, type Rpc } from "./context.js";
 
@@ -48,16 +48,17 @@ export async function proveCopies(rpc: Rpc, account: string, ids: readonly numbe
  * is left of the request's answer budget (`maxResponseBytes`) like a read's page: positions go from
  * its end, at least one stays, and the page then does not reach the head.
  */
-function withMessages(head: string, entries: readonly LogEntry[], end: boolean, budget: ResponseBudget | undefined): string {
+function withMessages(head: string, entries: readonly LogEntry[], end: boolean, budget: ResponseBudget | undefined, prior: readonly string[]): string {
   if (budget && budget.remaining <= 0) throw budgetSpentError(budget.limit);
   const positions = entries.map((entry) => {
     const position = JSON.stringify(logPositionOf(entry));
     return entry.json === undefined ? position : `${position.slice(0, -1)},"message":${entry.json}}`;
   });
   const itemBytes = positions.map((position) => position.length + 1);
-  const { count, bytes } = fitToBudget(itemBytes, `{"head":,"entries":[],"end":false}`.length + head.length, budget);
+  const priorJson = prior.length === 0 ? "" : `,"prior":[${prior.join(",")}]`;
+  const { count, bytes } = fitToBudget(itemBytes, `{"head":,"entries":[],"end":false}`.length + head.length + priorJson.length, budget);
   budget?.spend(bytes);
-  return `{"head":${head},"entries":[${positions.slice(0, count).join(",")}],"end":${end && count === positions.length}}`;
+  return `{"head":${head},"entries":[${positions.slice(0, count).join(",")}],"end":${end && count === positions.length}${priorJson}}`;
 }
 
 export function mailboxLogHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_getProof" | "neutralService_getLog"> {
@@ -70,8 +71,9 @@ export function mailboxLogHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neut
       const count = Math.max(0, Math.min(limit, head.size - from + 1));
       const entries = count === 0 ? [] : await rpc.store.log(account, from, count, { messages: messages === true });
       const end = from + count > head.size;
-      if (messages !== true) return { head: head as MailboxHead, entries: entries.map(logPositionOf), end };
-      return rawJson(withMessages(JSON.stringify(head), entries, end, responseBudget));
+      const prior = (await rpc.store.priorHeads(account)).slice(0, MAX_PRIOR_HEADS);
+      if (messages !== true) return { head: head as MailboxHead, entries: entries.map(logPositionOf), end, ...(prior.length > 0 && { prior: prior.map((one) => JSON.parse(one) as MailboxHead) }) };
+      return rawJson(withMessages(JSON.stringify(head), entries, end, responseBudget, prior));
     },
   };
 }

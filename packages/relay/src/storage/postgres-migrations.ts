@@ -625,6 +625,23 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    // An account's log at its former homes (openrpc.json `LogPage.prior`), as SQLite's version 14:
+    // the head each import brought, signed by that node, the largest per node; `n` keeps the order
+    // heads were first given in.
+    version: 11,
+    name: "prior heads",
+    sql: `
+      CREATE TABLE prior_heads (
+        account bytea NOT NULL,
+        node bytea NOT NULL,
+        size bigint NOT NULL,
+        n integer NOT NULL,
+        head text NOT NULL,
+        PRIMARY KEY (account, node)
+      );
+    `,
+  },
 ];
 
 /** The highest schema version this code knows; a database beyond it was written by newer software. */

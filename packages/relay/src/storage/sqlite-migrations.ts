@@ -297,6 +297,23 @@ export const migrations: readonly SqliteMigration[] = [
       );
     `,
   },
+  {
+    // An account's log at its former homes (openrpc.json `LogPage.prior`): the head each import
+    // brought, signed by that node, the largest per node (a few hundred bytes per account that moved).
+    // `n` keeps the order heads were first given in.
+    version: 14,
+    name: "prior heads",
+    sql: `
+      CREATE TABLE prior_heads (
+        account BLOB NOT NULL,
+        node BLOB NOT NULL,
+        size INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        head TEXT NOT NULL,
+        PRIMARY KEY (account, node)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** Positions and leaves for the copies stored before schema version 11: one owner at a time, in id order. */
@@ -325,6 +342,17 @@ function backfillPositions(db: Database): void {
     for (const { level, index, hash } of wholeTiles(leaves, TILE_HEIGHT)) insertTile.run(account, level, index, Buffer.from(hash));
   }
 }
+
+/**
+ * Undoes version 14 for a downgrade to a relay that keeps no former homes' heads: they go. Run it
+ * with every relay stopped, before {@link undoVersion13Sql}.
+ */
+export const undoVersion14Sql = `
+  BEGIN IMMEDIATE;
+  DROP TABLE prior_heads;
+  DELETE FROM schema_migrations WHERE version = 14;
+  COMMIT;
+`;
 
 /**
  * Undoes version 13 for a downgrade to a relay that keeps no expiry or retention reasons: the

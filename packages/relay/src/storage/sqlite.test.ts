@@ -11,7 +11,7 @@ import { DEFAULT_CACHE_KIB, WRITER_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, st
 import { RECLAIM_STEP_PAGES, SWEEP_STEP_ROWS, openAppendBatches } from "./sqlite-append-batch.js";
 import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
 import type { WireAppend } from "./sqlite-append-writer.js";
-import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql, undoVersion12Sql, undoVersion13Sql } from "./sqlite-migrations.js";
+import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql, undoVersion12Sql, undoVersion13Sql, undoVersion14Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
@@ -347,13 +347,13 @@ describe("SQLite store specifics", () => {
       expect(Math.max(...rows.map((r) => r.version))).toBe(latestSchemaVersion);
       const objects = other.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all().map((r) => r.name);
       expect(objects).toEqual(
-        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins", "message_expiry", "message_expiry_by_time", "swept_digests", "swept_digests_by_age", "mailbox_log", "log_accounts", "log_tiles", "deletion_requests", "log_removals", "expired_messages", "retention_floor"]),
+        expect.arrayContaining(["key_bundles", "mailbox", "messages", "messages_by_time", "pairs", "schema_migrations", "home_records", "outbox", "outbox_by_destination", "destinations", "peer_pins", "message_expiry", "message_expiry_by_time", "swept_digests", "swept_digests_by_age", "mailbox_log", "log_accounts", "log_tiles", "deletion_requests", "log_removals", "expired_messages", "retention_floor", "prior_heads"]),
       );
       expect(objects).not.toContain("mailbox_by_peer");
       expect(objects).not.toContain("messages_v4");
       // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
       expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
-      expect(latestSchemaVersion).toBe(13);
+      expect(latestSchemaVersion).toBe(14);
     });
 
     it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
@@ -388,6 +388,7 @@ describe("SQLite store specifics", () => {
         [11, false],
         [12, false],
         [13, false],
+        [14, false],
       ]);
       // Version 7 gave the message its recipient, from pairs.
       expect(v1.prepare("SELECT id, ts, sender, accepted_at, recipient FROM messages").all()).toEqual([
@@ -446,6 +447,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT count(*) AS n FROM mailbox WHERE side = 2 AND json = ''").get()).toEqual({ n: 3 });
+      db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
       db.exec(undoVersion12Sql);
       db.exec(undoVersion11Sql);
@@ -471,6 +473,7 @@ describe("SQLite store specifics", () => {
       expect(withReason[1]!.removal).toMatchObject({ reason: "expired" });
       await first.close();
       const db = connect();
+      db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
       expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 12 });
       expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('expired_messages', 'retention_floor')").get()).toEqual({ n: 0 });
@@ -494,6 +497,7 @@ describe("SQLite store specifics", () => {
       expected[0] = expected[0]!.filter((entry) => entry.id !== deleted);
       await first.close();
       const db = connect();
+      db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
       db.exec(undoVersion12Sql);
       db.exec(undoVersion11Sql);
@@ -527,6 +531,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT id FROM message_expiry").all()).toEqual([{ id: stored.id }]);
+      db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
       db.exec(undoVersion12Sql);
       db.exec(undoVersion11Sql);
@@ -547,6 +552,7 @@ describe("SQLite store specifics", () => {
       const pending = (await store.append({ ...fields, status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored;
       await store.close();
       const db = connect();
+      db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
       db.exec(undoVersion12Sql);
       db.exec(undoVersion11Sql);
@@ -652,6 +658,7 @@ describe("SQLite store specifics", () => {
       const before = await tiles(store);
       expect(before.map((kept) => kept.map(({ index }) => index))).toEqual([[0, 1], [0, 1]]);
       await store.close();
+      connect().exec(undoVersion14Sql);
       connect().exec(undoVersion13Sql);
       connect().exec(undoVersion12Sql);
       connect().exec(undoVersion11Sql);

@@ -633,6 +633,16 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       return rows.map((row, i) => homeRecordOf(records[i]!.account.toLowerCase(), row));
     },
 
+    async putPriorHead(account, node, size, head, limit) {
+      if (closed) throw new StoreClosedError();
+      return fed().putPriorHead.immediate(addressBytes(account), addressBytes(node), size, head, limit);
+    },
+
+    async priorHeads(account) {
+      if (closed) throw new StoreClosedError();
+      return fed().selectPriorHeads.all(addressBytes(account));
+    },
+
     async getHomeRecord(account) {
       if (closed) throw new StoreClosedError();
       const row = fed().selectHome.get(addressBytes(account));
@@ -784,10 +794,25 @@ function federationStatements(db: Database.Database) {
     return selectPin.get(url)!;
   });
   const redirectOne = db.prepare<[Buffer, number]>("UPDATE outbox SET destination = ? WHERE id = ?");
+  const priorNodes = db.prepare<[Buffer], number>("SELECT count(*) FROM prior_heads WHERE account = ?").pluck();
+  const hasPrior = db.prepare<[Buffer, Buffer], number>("SELECT 1 FROM prior_heads WHERE account = ? AND node = ?").pluck();
+  // A larger head of a node already kept replaces it; its place in the order stays.
+  const upsertPrior = db.prepare<[Buffer, Buffer, number, number, string]>(
+    "INSERT INTO prior_heads (account, node, size, n, head) VALUES (?, ?, ?, ?, ?) " +
+      "ON CONFLICT (account, node) DO UPDATE SET size = excluded.size, head = excluded.head WHERE excluded.size > prior_heads.size",
+  );
+  const putPriorHead = db.transaction((account: Buffer, node: Buffer, size: number, head: string, limit: number): "kept" | "full" => {
+    const kept = priorNodes.get(account) ?? 0;
+    if (hasPrior.get(account, node) === undefined && kept >= limit) return "full";
+    upsertPrior.run(account, node, size, kept, head);
+    return "kept";
+  });
   return {
     selectHome,
     putHome,
     putHomes,
+    putPriorHead,
+    selectPriorHeads: db.prepare<[Buffer], string>("SELECT head FROM prior_heads WHERE account = ? ORDER BY n").pluck(),
     pin,
     selectPins: db.prepare<[], { url: string; address: Buffer }>("SELECT url, address FROM peer_pins"),
     selectDestinations: db.prepare<[], DestinationRow>(OUTBOX_DESTINATIONS_SQL),

@@ -291,6 +291,15 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
    * each copy reads still serve comes with its JSON (`LogEntry.json`).
    */
   log(owner: string, from: number, limit: number, options?: { messages?: boolean }): Promise<LogEntry[]>;
+  /**
+   * Keeps `head`, the signed head of `account`'s log at a former home `node` (openrpc.json
+   * `MailboxHead`, as JSON, of `size` positions), as the account's prior history (`LogPage.prior`):
+   * per node the largest given. Answers "full", keeping nothing, when the account already has
+   * heads of `limit` other nodes.
+   */
+  putPriorHead(account: string, node: string, size: number, head: string, limit: number): Promise<"kept" | "full">;
+  /** The heads `putPriorHead` kept for `account` (JSON), in the order their nodes were first given. */
+  priorHeads(account: string): Promise<string[]>;
   /** How many positions `owner`'s log has: its last position, 0 for none. */
   logSize(owner: string): Promise<number>;
   /**

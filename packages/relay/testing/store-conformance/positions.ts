@@ -239,6 +239,26 @@ export function positionTests(area: SharedStore): void {
     expect((await wholeLog(store, bob)).map(({ removal }) => removal)).toEqual([deleted, deleted, deleted]);
   });
 
+  it("keeps a former home's head per node, the largest given, in the order nodes were first given; refuses another node past the limit", async () => {
+    const store = area.store;
+    const { alice } = parties();
+    const [x, y, z] = [randomAddress(), randomAddress(), randomAddress()];
+    const head = (node: string, size: number) => JSON.stringify({ node, size });
+    expect(await store.priorHeads(alice)).toEqual([]);
+    expect(await store.putPriorHead(alice, x, 5, head(x, 5), 2)).toBe("kept");
+    expect(await store.putPriorHead(alice, y, 3, head(y, 3), 2)).toBe("kept");
+    expect(await store.priorHeads(alice)).toEqual([head(x, 5), head(y, 3)]);
+    // At the limit: a third node is refused; the nodes kept take larger heads, not smaller ones.
+    expect(await store.putPriorHead(alice, z, 1, head(z, 1), 2)).toBe("full");
+    expect(await store.putPriorHead(alice, x, 4, head(x, 4), 2)).toBe("kept");
+    expect(await store.putPriorHead(alice, x, 9, head(x, 9), 2)).toBe("kept");
+    expect(await store.priorHeads(alice)).toEqual([head(x, 9), head(y, 3)]);
+    // One past the limit, counted per account.
+    expect(await store.putPriorHead(alice, z, 1, head(z, 1), 3)).toBe("kept");
+    expect(await store.priorHeads(alice)).toEqual([head(x, 9), head(y, 3), head(z, 1)]);
+    expect(await store.priorHeads(parties().bob)).toEqual([]);
+  });
+
   it("the log with its messages gives each copy still stored as reads serve it, and none of a copy gone", async () => {
     const store = area.store;
     const { alice, bob } = parties();

@@ -339,6 +339,13 @@ export const methodDescriptors = {
           }
         },
       },
+      {
+        name: "head",
+        required: false,
+        schema: {
+          "$ref": "#/components/schemas/MailboxHead"
+        },
+      },
     ],
   },
   "neutralService_getProof": {

@@ -372,6 +372,8 @@ export interface LogPage {
   head: MailboxHead;
   entries: LogPosition[];
   end: boolean;
+  /** The account's log at its former homes, as its imports brought it (`neutralService_importMessages` `head`): per former node, the largest head given, in the order they were first given. Each is that node's signature, not this one's. A client that verified a head of the account at one of those nodes checks it against this one: a smaller size here is a history cut short before the move, the same size with another root another history; either way two heads that node signed, a portable proof. Absent when the account imported none. */
+  prior?: MailboxHead[];
 }
 
 /** One position of an account's mailbox log: the copy that took it (`id`, `role`) and its leaf hash, SHA-256(0x00 ‖ leaf) of the 82-byte leaf (see "The verifiable mailbox"). A client recomputes the leaf from the message it holds (or `message`, when the log read was asked with `messages`): the account, `seq`, the role, the other party and the message's EIP-712 digest. A position whose copy is gone carries `removed`: why, with what makes it checkable (`LogRemoval`). */
@@ -675,6 +677,8 @@ export type GetConsentResult = ConsentState;
 export type ImportMessagesArgs = {
   /** 1 to 100 messages, as a read or an export gives them (`id` is the former node's and is ignored). */
   messages: Message[];
+  /** The former home's last head of the account's log (an export's `head`: what the history imported is part of). The node keeps it as the account's prior history and answers it in `neutralService_getLog` (`LogPage.prior`), so that every device of the account can check it against the heads it verified there. Its `account` must be the caller's (-32602, `data.field` "head.account"); its signature must recover an address, the former node's (-32003); one account keeps at most 16 former nodes' heads (-32602, `data.limit`). Given again, a head of the same node replaces the one kept when it is larger. */
+  head?: MailboxHead;
 };
 
 /** What `neutralService_importMessages` returns (the payload inside the one-element result array). */
