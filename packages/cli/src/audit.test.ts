@@ -106,6 +106,7 @@ describe("neutral audit", () => {
         [{ kind: "unsigned-deletion", seq: 3 }, { kind: "unproven-removal", seq: 3 }],
         [{ kind: "swap", seq: 1, with: 2 }, { kind: "reordered", seq: 1 }],
         [{ kind: "alter-body", seq: 4 }, { kind: "altered", seq: 4 }],
+        [{ kind: "alter-receipt", seq: 2 }, { kind: "altered", seq: 2 }],
       ];
       for (const [lie, problem] of lies) {
         liar.lie(lie);

@@ -100,7 +100,8 @@ export function messageDigest(message: Pick<Message, "from" | "to" | "message" |
   }
 }
 
-function receiptDigest(digest: Uint8Array, role: "sender" | "receiver"): Uint8Array {
+/** The EIP-712 digest a node signs as its receipt of a message (`digest`, the sender's), in `role`. */
+export function receiptDigest(digest: Uint8Array, role: "sender" | "receiver"): Uint8Array {
   return hashTypedData({ primaryType: "Receipt", message: { message: toHex(digest), role } });
 }
 

@@ -2,10 +2,11 @@ import { EMPTY_MERKLE_FRONTIER, fromHex, isHex, merkleFrontierAppend, merkleFron
 import type { AuditState, NeutralContext } from "../context.js";
 import { recoverAddress } from "../crypto/ecdsa.js";
 import type { RequestErrorType } from "../errors.js";
-import type { MailboxHead, Message } from "../generated/types.js";
+import type { MailboxHead, Message, NodeInfo } from "../generated/types.js";
 import { checkPosition, type Accounting, type RemovalContext } from "../mailbox-audit.js";
 import { headDigest, type MailboxProblem } from "../mailbox-proof.js";
-import { messageDigest } from "../messages.js";
+import { messageDigest, receiptDigest } from "../messages.js";
+import { homeNode } from "../session/homes.js";
 import { misbehaviourOf } from "../misbehaviour-proof.js";
 import type { CallOptions } from "../rpc.js";
 import { authed } from "../session/authed.js";
@@ -35,7 +36,7 @@ const DEFAULT_PAGE_SIZE = 500;
 /**
  * Accounts for every position of the account's mailbox log from the last audited one to the node's
  * head (the verifiable mailbox): each position's message gives its leaf and carries its sender's
- * signature, or the position says why its copy is gone (the account's signed deletion, the
+ * signature and receipts signed by nodes that could have stored it, or the position says why its copy is gone (the account's signed deletion, the
  * sender's signed end, the node's retention) and the reason holds; the positions give the head's
  * root, and the head extends the one this device verified and the last audit's. With no problem,
  * the next audit starts after `to` (`NeutralOptions.audits`) and the head becomes the verified one.
@@ -101,10 +102,20 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
   problems.push(...headProblems(node, account, head!, broken ? undefined : frontier, state?.head, known));
   problems.push(...(await priorProblems(context, account, prior)));
   // The sender's signature of each message read: its leaf binds its digest, the signature its author.
+  // Its receipts: the leaf does not bind them, so each must be a signature of this message, in its
+  // role, by a node that could have stored it (`receiptSigners`).
+  const signers = receiptSigners(context, node, info, prior);
   for (const { seq, message } of messages) {
     const digest = messageDigest(message);
     if (digest === undefined || recoverAddress(digest, message.signature) !== message.from.toLowerCase()) {
       problems.push({ kind: "altered", seq, id: message.id, message: `The message at position ${seq} (id ${message.id}) does not carry its sender's signature` });
+      continue;
+    }
+    for (const role of ["sender", "receiver"] as const) {
+      const receipt = role === "sender" ? message.sender_receipt : message.receiver_receipt;
+      if (receipt === undefined && role === "receiver") continue; // not delivered yet, or failed: no receipt is no lie
+      if (await signers.signed(role, digest, receipt, role === "sender" ? message.from : message.to)) continue;
+      problems.push({ kind: "altered", seq, id: message.id, message: `The ${role} receipt of the message at position ${seq} (id ${message.id}) is not a node's signature of it` });
     }
   }
   if (problems.length === 0) {
@@ -171,6 +182,37 @@ async function priorProblems(context: NeutralContext, account: string, prior: re
     }
   }
   return problems;
+}
+
+/**
+ * Who may have signed a message's receipts: this node, its peers, the nodes the app trusts
+ * (`trustedNodes`), the account's former homes (the heads its imports brought), and, as reads judge
+ * them, the party's home node as its record names it now (asked once per account).
+ */
+function receiptSigners(context: NeutralContext, node: string, info: NodeInfo, prior: readonly MailboxHead[]) {
+  const known = new Set([node, ...context.trustedNodes, ...(info.peers ?? []).flatMap((peer) => (peer.address ? [peer.address.toLowerCase()] : []))]);
+  for (const former of prior) {
+    try {
+      const signer = recoverAddress(headDigest(former), former.signature);
+      if (signer !== undefined) known.add(signer);
+    } catch {
+      // not a head: no signer to add
+    }
+  }
+  return {
+    async signed(role: "sender" | "receiver", digest: Uint8Array, receipt: unknown, party: string): Promise<boolean> {
+      let signer: string | undefined;
+      try {
+        signer = typeof receipt === "string" ? recoverAddress(receiptDigest(digest, role), receipt) : undefined;
+      } catch {
+        signer = undefined;
+      }
+      if (signer === undefined) return false;
+      if (known.has(signer)) return true;
+      const home = await homeNode(context, party.toLowerCase()).catch(() => undefined);
+      return home?.kind === "record" && home.node === signer;
+    },
+  };
 }
 
 const sameRoot = (a: string, b: string): boolean => String(a).toLowerCase() === String(b).toLowerCase();
