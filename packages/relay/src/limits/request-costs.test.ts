@@ -68,6 +68,13 @@ describe("entryCost", () => {
     expect(entryCost(importing([]))).toBe(1);
     expect(entryCost(importing({ messages: "junk" }))).toBe(1);
     expect(entryCost(importing(null))).toBe(1);
+    // A former home's head: its signature is recovered too.
+    expect(entryCost(importing([[{}, {}], { size: 1 }]))).toBe(4);
+    expect(entryCost(importing({ messages: [{}], head: { size: 1 } }))).toBe(3);
+  });
+
+  it("is 2 for a deletion: the account's request is a signature", () => {
+    expect(entryCost({ jsonrpc: "2.0", id: 1, method: "neutralService_deleteMessages", params: [{ ids: ["1"] }] })).toBe(2);
   });
 });
 

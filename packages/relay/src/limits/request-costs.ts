@@ -9,7 +9,7 @@ import type { RateLimiter } from "../http/rate-limit.js";
 // dispatcher's `onEntry` hook. A bearer token verified afresh costs one more (node-limits.ts).
 
 /** Methods whose handler recovers a signature. */
-const SIGNATURE_METHODS: ReadonlySet<string> = new Set(["neutralService_sendMessage", "neutralService_publishKey", "neutralService_publishHome"]);
+const SIGNATURE_METHODS: ReadonlySet<string> = new Set(["neutralService_sendMessage", "neutralService_publishKey", "neutralService_publishHome", "neutralService_deleteMessages"]);
 
 /** The most messages one `importMessages` takes (openrpc.json): what its cost counts at most. */
 const MAX_IMPORT = 100;
@@ -21,14 +21,15 @@ const importedCount = (params: unknown): number => Math.min(arrayParam(params, 0
 
 /**
  * Units one batch entry (or a single request) costs. An import costs one more per message: it
- * checks three signatures of each (the sender's and both receipts). A read of the mailbox log
+ * checks three signatures of each (the sender's and both receipts), and one more for a former
+ * home's head (its signature). A read of the mailbox log
  * (getProof, getLog) costs 2, as a signature does (the node may sign a head), getProof one more for
  * each ten messages it proves, getLog with its messages one more for each hundred positions it asks
  * for (a hundred copies read, as a page of getInbox).
  */
 export function entryCost(entry: unknown): number {
   const { method, params } = typeof entry === "object" && entry !== null ? (entry as { method?: unknown; params?: unknown }) : {};
-  if (method === "neutralService_importMessages") return 1 + importedCount(params);
+  if (method === "neutralService_importMessages") return 1 + importedCount(params) + (scalarParam(params, 1, "head") === undefined ? 0 : 1);
   // A head may have to be signed, and each ten proofs read about as much as a page.
   if (method === "neutralService_getProof") return 2 + Math.ceil(Math.min(MAX_PROVEN, arrayParam(params, 0, "ids").length) / 10);
   if (method === "neutralService_getLog") return 2 + (scalarParam(params, 2, "messages") === true ? Math.ceil(logLimit(params) / 100) : 0);
