@@ -104,6 +104,19 @@ describe("neutralService_deleteMessages", () => {
     expect((await rpc(token, "neutralService_deleteMessages", [await request(carol, [toSelf.id], [])])).error).toBeUndefined();
   });
 
+  it("takes up to 200 leaves (100 messages to oneself, two copies each), and refuses 201", { timeout: 60_000 }, async () => {
+    const { user: erin, token } = await account();
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i++) ids.push((await send(erin, token, erin.address, `e${i.toString(16).padStart(3, "0")}`)).id);
+    const log = ((await rpc(token, "neutralService_getLog", { limit: 1000 })).result[0] as { entries: Position[] }).entries;
+    expect(log).toHaveLength(200);
+    const leaves = log.map((entry) => entry.leafHash);
+    const tooMany = await request(erin, ids, [...leaves, `0x${"ab".repeat(32)}`]);
+    expect((await rpc(token, "neutralService_deleteMessages", [tooMany])).error).toMatchObject({ code: -32602, data: { field: "request.leaves" } });
+    expect((await rpc(token, "neutralService_deleteMessages", [await request(erin, ids, leaves)])).error).toBeUndefined();
+    expect(((await rpc(token, "neutralService_getLog", { limit: 1000 })).result[0] as { entries: Position[] }).entries.every((entry) => entry.removed !== undefined)).toBe(true);
+  });
+
   it("a request naming ids only, older than the clock window, deletes nothing: refused while one of its messages is here, its receipt once none is; one naming its positions deletes them at any age", { timeout: 60_000 }, async () => {
     const alices = await alice.token({ domain: node.domain });
     const { user: dave, token } = await account();
