@@ -107,6 +107,18 @@ const deletion = {
   },
 };
 
+// A proven delivery: message 2 (bob's to alice) holds position 2 of alice's log (after 1, message 1,
+// sent); the node's promise of it.
+const second = drafts[1];
+const secondDigest = hashTypedData({ domain, types, primaryType: "Message", message: { from: second.sender.address, to: second.recipient.address, message: `0x${second.body}`, timestamp: BigInt(second.timestamp) } });
+const delivered = {
+  id: second.id,
+  digest: secondDigest,
+  timestamp: second.timestamp,
+  to: second.recipient.address.toLowerCase(),
+  position: { seq: 2, receipt: await node.signTypedData({ domain, types, primaryType: "LogReceipt", message: { message: secondDigest, role: "receiver", seq: 2n } }) },
+};
+
 // Consent: bob lets only those he allows reach his inbox, and allows alice.
 const consentPolicy = { account: bob.address, mode: "allowed-only", timestamp: 1767225900000n };
 const consentRecord = { account: bob.address, peer: alice.address, state: "allowed", timestamp: 1767225900000n };
@@ -139,6 +151,7 @@ console.log(
       homes,
       relayed: { message: relayed, receiver_receipt: receiverReceipt, answer_signature: answerSignature },
       deletion,
+      delivered,
       consent,
     },
     null,

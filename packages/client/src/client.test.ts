@@ -76,7 +76,13 @@ const handlers: Handlers<Ctx> = {
   neutralService_getLog(_args, { auth }) {
     return { head: { account: auth.address, size: 0, root: `0x${"e3".repeat(32)}`, timestamp: 0, signature: sig("d") }, entries: [], end: true };
   },
+  neutralService_proveDelivery({ ids }) {
+    return { proofs: ids.map((id) => ({ id, problem: "not a message you sent on this node" })) };
+  },
   // Node-to-node methods: this stand-in node has no peers.
+  neutralService_provePositions() {
+    throw new ServerRpcError(ErrorCode.Forbidden, "Forbidden: not a peer");
+  },
   neutralService_deliver() {
     throw new ServerRpcError(ErrorCode.Forbidden, "Forbidden: not a peer");
   },

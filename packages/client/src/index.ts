@@ -41,6 +41,7 @@ export { verifyProof, type MisbehaviourProof, type ProofVerdict } from "./misbeh
 export type { ProveMessagesReturnType } from "./actions/proveMessages.js";
 export type { AuditReturnType } from "./actions/audit.js";
 export type { MessageToDelete } from "./actions/deleteMessages.js";
+export type { ProveDeliveryReturnType, ProvenDelivery } from "./actions/proveDelivery.js";
 export type { Accounting } from "./mailbox-audit.js";
 export type { LiveInterruption, LiveOptions, LiveState } from "./live.js";
 export { NeutralError, type NeutralErrorCode, type NeutralErrorWith, type RequestErrorType } from "./errors.js";

@@ -20,6 +20,10 @@ const samples: { [P in PrimaryType]: TypedValues[P][] } = {
     { message: `0x${"11".repeat(32)}`, role: "sender" },
     { message: `0x${"ab".repeat(32)}`, role: "receiver" },
   ],
+  LogReceipt: [
+    { message: `0x${"11".repeat(32)}`, role: "receiver", seq: 3 },
+    { message: `0x${"ab".repeat(32)}`, role: "sender", seq: Number.MAX_SAFE_INTEGER },
+  ],
   KeyBundle: [{ account: ALICE, key: `0x${"42".repeat(32)}`, timestamp: 1767225600000 }],
   DeriveMessagingKey: [{ notice: "ünïcödé ✓", account: BOB, version: 1 }, { notice: "", account: ALICE, version: 2 ** 32 - 1 }],
   Home: [{ account: ALICE, node: BOB, timestamp: 1767225600000 }],

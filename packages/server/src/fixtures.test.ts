@@ -51,6 +51,8 @@ const handlers: Handlers<TestContext> = {
   neutralService_importMessages: () => answer("neutralService_importMessages"),
   neutralService_getProof: () => answer("neutralService_getProof"),
   neutralService_getLog: () => answer("neutralService_getLog"),
+  neutralService_proveDelivery: () => answer("neutralService_proveDelivery"),
+  neutralService_provePositions: () => answer("neutralService_provePositions"),
 };
 
 function expectedPayloads(fixture: Fixture): Map<string, unknown> {

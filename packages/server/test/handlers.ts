@@ -117,6 +117,14 @@ export function createTestHandlers() {
       calls.push({ method: "neutralService_getLog", args, auth: context.auth });
       return { head: { account: context.auth.address, size: 0, root: `0x${"e3".repeat(32)}`, timestamp: 0, signature: `0x${"d".repeat(130)}` }, entries: [], end: true };
     },
+    neutralService_proveDelivery(args, context) {
+      calls.push({ method: "neutralService_proveDelivery", args, auth: context.auth });
+      return { proofs: args.ids.map((id) => ({ id, problem: "not a message you sent on this node" })) };
+    },
+    neutralService_provePositions(args, context) {
+      calls.push({ method: "neutralService_provePositions", args, auth: context.auth });
+      return { positions: args.messages.map(() => null) };
+    },
     neutralService_deliver(args, context) {
       calls.push({ method: "neutralService_deliver", args, auth: context.auth });
       return { outcomes: args.messages.map(() => ({ receiver_receipt: sig("b") })), signature: sig("c") };

@@ -5,6 +5,7 @@ export { createNeutralContext, memoryAuditStore, memoryHeadStore, type AuditStat
 export { audit, type AuditErrorType, type AuditOptions, type AuditReturnType } from "./audit.js";
 export { chat, type ChatErrorType, type ChatOptions, type ChatReturnType } from "./chat.js";
 export { consent, type ConsentErrorType, type ConsentReturnType } from "./consent.js";
+export { proveDelivery, type ProveDeliveryErrorType, type ProveDeliveryReturnType, type ProvenDelivery } from "./proveDelivery.js";
 export { deleteMessages, type DeleteMessagesErrorType, type DeleteMessagesReturnType, type MessageToDelete } from "./deleteMessages.js";
 export { homeOf, type HomeOfErrorType, type HomeOfReturnType } from "./homeOf.js";
 export { inbox, type InboxErrorType, type InboxOptions, type InboxReturnType } from "./inbox.js";

@@ -335,6 +335,26 @@ export function getLog(client: RpcClient, params: T.GetLogParams = {}, options?:
   return client.request(getLogRequest(params), options);
 }
 
+/** Request descriptor for `neutralService_proveDelivery`. */
+export function proveDeliveryRequest(params: T.ProveDeliveryParams): RpcRequest<T.ProveDeliveryResult> {
+  return {
+    method: "neutralService_proveDelivery",
+    params: positionalParams(params, ["ids"]),
+    unwrap: true,
+  };
+}
+
+/**
+ * Whether messages the authenticated account sent are in their recipients' mailbox logs: each recipient's node's signed promise of the position of its copy.
+ *
+ * For each id (messages the caller sent, as ids on this node), the recipient's node signs the position of the recipient's copy in the recipient's log, EIP-712 `LogReceipt(bytes32 message,string role,uint64 seq)` with role "receiver" (see "The verifiable mailbox"): this node for a recipient homed here, else the recipient's home node, asked by this one (`neutralService_provePositions`). A client checks that the signature recovers the recipient's home node; a node that refuses, does not answer, holds no copy, or answers another node's signature leaves the message unproven, with why (`UnprovenDelivery`): a problem for the sender to see. A message still pending or failed is not delivered: unproven. The recipient's copy deleted since (by its account, its end or the retention) is not proven either.
+ *
+ * Needs a bearer token (`auth` option).
+ */
+export function proveDelivery(client: RpcClient, params: T.ProveDeliveryParams, options?: CallOptions): Promise<T.ProveDeliveryResult> {
+  return client.request(proveDeliveryRequest(params), options);
+}
+
 /** A client bound to one node: every method of neutralService, plus the underlying `rpc` for batches. */
 export interface NeutralServiceClient {
   readonly rpc: RpcClient;
@@ -368,6 +388,8 @@ export interface NeutralServiceClient {
   getProof(params?: T.GetProofParams, options?: CallOptions): Promise<T.GetProofResult>;
   /** A page of the authenticated account's mailbox log, with the signed head it ends at. */
   getLog(params?: T.GetLogParams, options?: CallOptions): Promise<T.GetLogResult>;
+  /** Whether messages the authenticated account sent are in their recipients' mailbox logs: each recipient's node's signed promise of the position of its copy. */
+  proveDelivery(params: T.ProveDeliveryParams, options?: CallOptions): Promise<T.ProveDeliveryResult>;
 }
 
 export function createNeutralServiceClient(options: RpcClientOptions | RpcClient): NeutralServiceClient {
@@ -389,8 +411,9 @@ export function createNeutralServiceClient(options: RpcClientOptions | RpcClient
     importMessages: (params, options) => importMessages(rpc, params, options),
     getProof: (params, options) => getProof(rpc, params, options),
     getLog: (params, options) => getLog(rpc, params, options),
+    proveDelivery: (params, options) => proveDelivery(rpc, params, options),
   };
 }
 
 /** Every method name a client calls, in spec order. */
-export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo", "neutralService_subscribe", "neutralService_deleteMessages", "neutralService_setConsent", "neutralService_getConsent", "neutralService_importMessages", "neutralService_getProof", "neutralService_getLog"] as const;
+export const methodNames = ["neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_getKey", "neutralService_publishHome", "neutralService_getHome", "neutralService_nodeInfo", "neutralService_subscribe", "neutralService_deleteMessages", "neutralService_setConsent", "neutralService_getConsent", "neutralService_importMessages", "neutralService_getProof", "neutralService_getLog", "neutralService_proveDelivery"] as const;

@@ -36,6 +36,12 @@ export const EIP712_TYPES = {
     { name: "message", type: "bytes32" },
     { name: "role", type: "string" },
   ],
+  /** A node's statement that a message's copy holds a position of its account's mailbox log (the verifiable mailbox): `message` is the EIP-712 digest of the sender's `Message` (or `ExpiringMessage`), `role` "receiver" for the recipient's copy ("sender" for the sender's), `seq` its position. Signed when a sender asks for it (`neutralService_proveDelivery`). `LogReceipt(bytes32 message,string role,uint64 seq)` */
+  LogReceipt: [
+    { name: "message", type: "bytes32" },
+    { name: "role", type: "string" },
+    { name: "seq", type: "uint64" },
+  ],
   /** An account vouching for its messaging public key (`neutralService_publishKey`). `KeyBundle(address account,bytes32 key,uint64 timestamp)` */
   KeyBundle: [
     { name: "account", type: "address" },
@@ -113,6 +119,7 @@ export interface TypedValues {
   Message: { from: Hex; to: Hex; message: Hex; timestamp: number };
   ExpiringMessage: { from: Hex; to: Hex; message: Hex; timestamp: number; expires: number };
   Receipt: { message: Hex; role: "sender" | "receiver" };
+  LogReceipt: { message: Hex; role: "sender" | "receiver"; seq: number };
   KeyBundle: { account: Hex; key: Hex; timestamp: number };
   DeriveMessagingKey: { notice: string; account: Hex; version: number };
   Home: { account: Hex; node: Hex; timestamp: number };

@@ -10,7 +10,7 @@ import type { PeerRegistry } from "./peers.js";
 import { nodeRequestDigest } from "./records.js";
 
 /** The methods only peers call, with a node's signature. */
-export const NODE_METHODS: ReadonlySet<string> = new Set(["neutralService_deliver", "neutralService_lookup"]);
+export const NODE_METHODS: ReadonlySet<string> = new Set(["neutralService_deliver", "neutralService_lookup", "neutralService_provePositions"]);
 
 export interface NodeAuthOptions {
   /** This node's address (lowercase). */

@@ -3,7 +3,7 @@ import { methodDescriptors, service, type Handlers } from "@neutral/server/neutr
 import { describe, expect, it } from "vitest";
 import { createRateLimiter } from "../http/rate-limit.js";
 import type { RelayContext } from "../rpc/index.js";
-import { chargeEntry, entryCost } from "./request-costs.js";
+import { chargeEntry, entryCost, peerEntryCost } from "./request-costs.js";
 
 /** Handlers that answer every call "ran" (the charge comes first; the dispatcher checks params after it). */
 const METHODS = Object.keys(methodDescriptors);
@@ -71,6 +71,19 @@ describe("entryCost", () => {
     // A former home's head: its signature is recovered too.
     expect(entryCost(importing([[{}, {}], { size: 1 }]))).toBe(4);
     expect(entryCost(importing({ messages: [{}], head: { size: 1 } }))).toBe(3);
+  });
+
+  it("is 2 + one per ten messages for a proof of delivery, as for getProof", () => {
+    const proving = (params: unknown) => ({ jsonrpc: "2.0", id: 1, method: "neutralService_proveDelivery", params });
+    expect(entryCost(proving([["1"]]))).toBe(3);
+    expect(entryCost(proving({ ids: Array.from({ length: 100 }, (_, i) => String(i)) }))).toBe(12);
+    expect(entryCost(proving({ ids: Array.from({ length: 101 }, (_, i) => String(i)) }))).toBe(12);
+  });
+
+  it("costs a peer 1 + one per message for a proof of positions (a signature each), counting at most 100", () => {
+    const asking = (messages: unknown[]) => ({ jsonrpc: "2.0", id: 1, method: "neutralService_provePositions", params: { messages } });
+    expect(peerEntryCost(asking([{}, {}]))).toBe(3);
+    expect(peerEntryCost(asking(Array.from({ length: 150 }, () => ({}))))).toBe(101);
   });
 
   it("is 2 for a deletion: the account's request is a signature", () => {

@@ -33,6 +33,8 @@ export function entryCost(entry: unknown): number {
   // A head may have to be signed, and each ten proofs read about as much as a page.
   if (method === "neutralService_getProof") return 2 + Math.ceil(Math.min(MAX_PROVEN, arrayParam(params, 0, "ids").length) / 10);
   if (method === "neutralService_getLog") return 2 + (scalarParam(params, 2, "messages") === true ? Math.ceil(logLimit(params) / 100) : 0);
+  // A signature per message (this node's, or a peer's it asks for), as getProof's proofs.
+  if (method === "neutralService_proveDelivery") return 2 + Math.ceil(Math.min(MAX_PROVEN, arrayParam(params, 0, "ids").length) / 10);
   return typeof method === "string" && SIGNATURE_METHODS.has(method) ? 2 : 1;
 }
 
@@ -60,7 +62,7 @@ function arrayParam(params: unknown, index: number, name: string): unknown[] {
  * Units a peer's node-to-node call costs its peer budget (`--peer-rate-limit`), by the work it asks
  * for: a delivery checks two signatures per message (the sender's, the sender receipt) and one per
  * home record it carries; a lookup reads two rows per account and checks one signature per home
- * record. One unit for the call itself. (Issue 33, finding 7: a delivery of 100 messages and 100
+ * record; a proof of positions signs one per message. One unit for the call itself. (Issue 33, finding 7: a delivery of 100 messages and 100
  * new records cost as much as a nodeInfo.)
  */
 export function peerEntryCost(entry: unknown): number {
@@ -68,6 +70,8 @@ export function peerEntryCost(entry: unknown): number {
   const count = (index: number, name: string) => Math.min(MAX_NODE_ITEMS, arrayParam(params, index, name).length);
   if (method === "neutralService_deliver") return 1 + 2 * count(0, "messages") + count(1, "homes");
   if (method === "neutralService_lookup") return 1 + Math.ceil(count(0, "accounts") / 10) + count(1, "homes");
+  // A signature per message found.
+  if (method === "neutralService_provePositions") return 1 + count(0, "messages");
   return 1;
 }
 

@@ -11,7 +11,7 @@ import { folderOf } from "./consent.js";
 import { expiryProblem, hex, reserveQuota, type Caller, type RelayContext, type Reservation, type Rpc } from "./context.js";
 
 /** The calling node of a node-to-node method, or -32002 for an account's token. */
-function callingNode(auth: Caller): string {
+export function callingNode(auth: Caller): string {
   if (auth.kind !== "node") {
     throw new RpcError(ErrorCode.Forbidden, "Forbidden: a node-to-node method, for peers signing with Authorization: NeutralNode", { reason: "not a node" });
   }

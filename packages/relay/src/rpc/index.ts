@@ -4,6 +4,7 @@ import type { Handlers } from "@neutral/server/neutral-service";
 import { consentHandlers } from "./consent.js";
 import { rpcOf, type RelayContext, type ServiceOptions } from "./context.js";
 import { deletionHandlers } from "./deletion.js";
+import { deliveryProofHandlers } from "./delivery-proof.js";
 import { federationHandlers } from "./federation.js";
 import { importHandlers } from "./import.js";
 import { mailboxHandlers } from "./mailbox.js";
@@ -23,6 +24,7 @@ export function createHandlers(options: ServiceOptions): Handlers<RelayContext> 
     ...recordHandlers(rpc),
     ...federationHandlers(rpc),
     ...deletionHandlers(rpc),
+    ...deliveryProofHandlers(rpc),
     ...importHandlers(rpc),
     ...consentHandlers(rpc),
     ...nodeInfoHandlers(rpc),

@@ -786,6 +786,29 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       });
     },
 
+    async messageRecord(id) {
+      ensureOpen();
+      // The message's own row has no timestamp here (its copies do): the one of any copy left.
+      const { rows } = await pool.query<{ sender: Buffer; recipient: Buffer | null; ts: number | string | null; digest: Buffer }>({
+        name: "neutral_message_record",
+        text: "SELECT m.sender, m.recipient, m.digest, (SELECT b.ts FROM mailbox b WHERE b.owner IN (m.recipient, m.sender) AND b.side IN (1, 2, 3) AND b.id = m.id LIMIT 1) AS ts FROM messages m WHERE m.id = $1",
+        values: [id],
+      });
+      const row = rows[0];
+      return row && row.recipient !== null && row.ts !== null ? { id, from: bytesHex(row.sender), to: bytesHex(row.recipient), timestamp: Number(row.ts), digest: bytesHex(row.digest) } : undefined;
+    },
+
+    async messageIdOf(timestamp, digest) {
+      ensureOpen();
+      const { rows } = await pool.query<{ id: number | string }>({
+        // The digest is unique here, and covers the timestamp: the timestamp only checks it.
+        name: "neutral_message_id_of",
+        text: "SELECT m.id FROM messages m WHERE m.digest = $1 AND EXISTS (SELECT 1 FROM mailbox b WHERE b.owner IN (m.recipient, m.sender) AND b.side IN (1, 2, 3) AND b.id = m.id AND b.ts = $2)",
+        values: [hexBytes(digest, 32), timestamp],
+      });
+      return rows[0] === undefined ? undefined : Number(rows[0].id);
+    },
+
     async putPriorHead(account, node, size, head, limit) {
       ensureOpen();
       // One statement: a node already kept, or room for another. (Two imports racing for the last

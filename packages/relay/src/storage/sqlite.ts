@@ -328,6 +328,8 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   // The log entries of an owner's copies (through mailbox.seq) of `count` messages, in one statement
   // prepared once per count; a received copy is in the inbox or the requests folder.
   const copyPositions = new Map<number, Database.Statement<(Buffer | number)[], LogRow>>();
+  const messageRecordRow = db.prepare<[number], { sender: Buffer; recipient: Buffer | null; ts: number; digest: Buffer }>("SELECT sender, recipient, ts, digest FROM messages WHERE id = ?");
+  const messageIdRow = db.prepare<[number, Buffer], number>("SELECT id FROM messages WHERE ts = ? AND digest = ?").pluck();
   const copyPositionsOf = (count: number) => {
     let statement = copyPositions.get(count);
     if (statement === undefined) {
@@ -631,6 +633,17 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       if (records.length === 0) return [];
       const rows = fed().putHomes.immediate(records.map((record) => [addressBytes(record.account), addressBytes(record.node), record.timestamp, hexBytes(record.signature, 65)] as [Buffer, Buffer, number, Buffer]));
       return rows.map((row, i) => homeRecordOf(records[i]!.account.toLowerCase(), row));
+    },
+
+    async messageRecord(id) {
+      if (closed) throw new StoreClosedError();
+      const row = messageRecordRow.get(id);
+      return row && row.recipient !== null ? { id, from: bytesHex(row.sender), to: bytesHex(row.recipient), timestamp: row.ts, digest: bytesHex(row.digest) } : undefined;
+    },
+
+    async messageIdOf(timestamp, digest) {
+      if (closed) throw new StoreClosedError();
+      return messageIdRow.get(timestamp, hexBytes(digest, 32));
     },
 
     async putPriorHead(account, node, size, head, limit) {

@@ -300,6 +300,13 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
   putPriorHead(account: string, node: string, size: number, head: string, limit: number): Promise<"kept" | "full">;
   /** The heads `putPriorHead` kept for `account` (JSON), in the order their nodes were first given. */
   priorHeads(account: string): Promise<string[]>;
+  /**
+   * What the node keeps of message `id` while it keeps a copy of it: its parties, timestamp and
+   * EIP-712 digest (0x hex); undefined when it is gone (a store may need a copy for the timestamp).
+   */
+  messageRecord(id: number): Promise<MessageRecord | undefined>;
+  /** The id of the message with this timestamp and EIP-712 digest (0x hex), while the node keeps a copy of it; undefined otherwise. */
+  messageIdOf(timestamp: number, digest: string): Promise<number | undefined>;
   /** How many positions `owner`'s log has: its last position, 0 for none. */
   logSize(owner: string): Promise<number>;
   /**
@@ -321,6 +328,17 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
   migrated(): Promise<boolean>;
   /** What the storage takes, for the node's metrics: one or two cheap queries, never a table scan. */
   footprint(): Promise<StoreFootprint>;
+}
+
+/** A message as the node's own table keeps it (not a copy: the parties and the digest). */
+export interface MessageRecord {
+  id: number;
+  /** Lowercase 0x addresses. */
+  from: string;
+  to: string;
+  timestamp: number;
+  /** The sender's EIP-712 digest, 0x + 64 hex. */
+  digest: string;
 }
 
 /** One position of an account's mailbox log. */

@@ -239,6 +239,23 @@ export function positionTests(area: SharedStore): void {
     expect((await wholeLog(store, bob)).map(({ removal }) => removal)).toEqual([deleted, deleted, deleted]);
   });
 
+  it("a message's record by id, and its id by timestamp and digest, while the node keeps it", async () => {
+    const store = area.store;
+    const { alice, bob } = parties();
+    const message = testMessage(alice, bob);
+    const { stored } = await store.append(message);
+    const digest = toHex(message.digest);
+    expect(await store.messageRecord(stored.id)).toEqual({ id: stored.id, from: alice, to: bob, timestamp: message.timestamp, digest });
+    expect(await store.messageIdOf(message.timestamp, digest)).toBe(stored.id);
+    expect(await store.messageIdOf(message.timestamp + 1, digest)).toBeUndefined();
+    expect(await store.messageIdOf(message.timestamp, `0x${"00".repeat(32)}`)).toBeUndefined();
+    expect(await store.messageRecord(stored.id + 1_000_000)).toBeUndefined();
+    // With the recipient's copy deleted, the sender's still holds it.
+    await store.deleteMessages(bob, [stored.id]);
+    expect(await store.messageIdOf(message.timestamp, digest)).toBe(stored.id);
+    expect(await store.messageRecord(stored.id)).toMatchObject({ from: alice, to: bob });
+  });
+
   it("keeps a former home's head per node, the largest given, in the order nodes were first given; refuses another node past the limit", async () => {
     const store = area.store;
     const { alice } = parties();

@@ -848,5 +848,77 @@ export const examples: readonly ExamplePairing[] = [
     },
     "stream": false,
     "notification": false
+  },
+  {
+    "method": "neutralService_proveDelivery",
+    "name": "Bob proves message 2 reached Alice's log",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "ids",
+        "value": [
+          "2",
+          "999"
+        ]
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "proofs": [
+            {
+              "id": "2",
+              "position": {
+                "seq": 2,
+                "receipt": "0x3758b77e043ea2d70ab8c2ee49fe15d1d1bee5bca39f8723f58b55194e1a9e7c02322d13b689f333872e26cfe8e15b19bbd4180b284b2c1922b860f7cb7a88291c"
+              }
+            },
+            {
+              "id": "999",
+              "problem": "not a message you sent on this node"
+            }
+          ]
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
+  },
+  {
+    "method": "neutralService_provePositions",
+    "name": "A peer asks for the position of message 2 in Alice's log",
+    "paramStructure": "either",
+    "params": [
+      {
+        "name": "messages",
+        "value": [
+          {
+            "digest": "0x1062193339e5b984a12d33c32a157b4e34b0d62d3ca3d4f4e319c0f2b29001c8",
+            "timestamp": 1767225660000,
+            "to": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+          },
+          {
+            "digest": "0x1062193339e5b984a12d33c32a157b4e34b0d62d3ca3d4f4e319c0f2b29001c8",
+            "timestamp": 1767225660001,
+            "to": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+          }
+        ]
+      }
+    ],
+    "result": {
+      "value": [
+        {
+          "positions": [
+            {
+              "seq": 2,
+              "receipt": "0x3758b77e043ea2d70ab8c2ee49fe15d1d1bee5bca39f8723f58b55194e1a9e7c02322d13b689f333872e26cfe8e15b19bbd4180b284b2c1922b860f7cb7a88291c"
+            },
+            null
+          ]
+        }
+      ]
+    },
+    "stream": false,
+    "notification": false
   }
 ];

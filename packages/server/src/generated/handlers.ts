@@ -100,4 +100,16 @@ export interface Handlers<Ctx extends RequestContext = RequestContext> {
    * Called only with an authenticated context.
    */
   neutralService_getLog(args: T.GetLogArgs, context: Authenticated<Ctx>): Reply<T.GetLogResult>;
+  /**
+   * Whether messages the authenticated account sent are in their recipients' mailbox logs: each recipient's node's signed promise of the position of its copy.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_proveDelivery(args: T.ProveDeliveryArgs, context: Authenticated<Ctx>): Reply<T.ProveDeliveryResult>;
+  /**
+   * Node to node: the positions of messages' copies in their recipients' logs here, each with this node's signed promise.
+   *
+   * Called only with an authenticated context.
+   */
+  neutralService_provePositions(args: T.ProvePositionsArgs, context: Authenticated<Ctx>): Reply<T.ProvePositionsResult>;
 }

@@ -411,6 +411,45 @@ export const methodDescriptors = {
       },
     ],
   },
+  "neutralService_proveDelivery": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "ids",
+        required: true,
+        schema: {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 100,
+          "uniqueItems": true,
+          "items": {
+            "$ref": "#/components/schemas/MessageId"
+          }
+        },
+      },
+    ],
+  },
+  "neutralService_provePositions": {
+    paramStructure: "either",
+    requiresAuth: true,
+    wrapResult: true,
+    params: [
+      {
+        name: "messages",
+        required: true,
+        schema: {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 100,
+          "items": {
+            "$ref": "#/components/schemas/PositionQuery"
+          }
+        },
+      },
+    ],
+  },
 } as const satisfies Record<string, MethodDescriptor>;
 
 export type MethodName = keyof typeof methodDescriptors;

@@ -6,7 +6,7 @@ export const openrpcDocument = {
   "info": {
     "title": "neutralService",
     "version": "2.10.0",
-    "description": "An encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP.\n\nUsers are Ethereum-style addresses. Message bodies are ciphertext the node never reads; every message carries its sender's EIP-712 signature and a receipt from the sender's and the receiver's service node.\n\n## Transport\n`POST /` with `Content-Type: application/json`. The body is one JSON-RPC 2.0 request or a batch of 1..100 requests. Params may be positional or by name. Notifications (no `id`) get no response entry; a batch of only notifications gets HTTP 204. `GET /health` (liveness), `GET /openrpc.json` (this document) and `GET /docs` need no token. `neutralService_subscribe` is answered as Server-Sent Events (`Accept: text/event-stream`, alone, not in a batch): see that method.\n\nResponses that carry JSON-RPC responses are HTTP 200, errors included, except 401 (credential missing or invalid, with `WWW-Authenticate: Bearer`, error -32001), 406 (`subscribe` without `Accept: text/event-stream`, -32600), 413 (body too large, -32005), 415 (not JSON, -32600) and 429 (rate limited, with `Retry-After`, -32029). A batch of more than 100 entries is one -32005 error.\n\n## Result envelope\nThe `result` of every `neutralService_*` method is an array holding exactly one payload object, as in the interface's examples: `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{…}]}`. Typed clients unwrap it.\n\n## Service discovery\n`rpc.discover` (no params, no token) returns this OpenRPC document itself, not wrapped in an array, as OpenRPC defines.\n\n## Authentication\nMethods marked `\"x-requires-auth\": true` need `Authorization: Bearer <token>` where `token = base64url(UTF-8 text of an EIP-4361 Sign-In with Ethereum message) + \".\" + 0x-hex signature`, the signature being the user's EIP-191 `personal_sign` of that text. There is no login round trip. The node checks that the signature recovers the message's address; that `domain` is one of its configured domains (`nodeInfo.domains`); `version` is 1; `expiration-time` is present, in the future and at most 24 h after `issued-at`; `not-before` is respected; and `nonce` has at least 8 alphanumerics. Failures are HTTP 401 with error -32001 and `data.reason` naming the failed check. The token belongs to the HTTP request: in a batch, a missing or invalid token fails the whole request unless every entry is a method that needs no token.\n\n## Signatures and receipts\nMessages are signed with EIP-712 typed data, domain `{name: \"neutralService\", version: \"1\"}` (no chainId, no verifyingContract), primary type `Message(address from,address to,bytes message,uint64 timestamp)`, or, for a message its sender gives an expiry, `ExpiringMessage(address from,address to,bytes message,uint64 timestamp,uint64 expires)`. A receipt is the service node's EIP-712 signature, same domain, primary type `Receipt(bytes32 message,string role)` where `message` is the EIP-712 digest of the sender's `Message` (or `ExpiringMessage`) and `role` is `\"sender\"` or `\"receiver\"`. `sender_receipt` is signed by the sender's home node and `receiver_receipt` by the recipient's (see Federation); on a single node both are that node's.\n\n## Key bundles\nClients encrypt message bodies with NIP-44 v2 to the recipient's messaging public key, an x-only secp256k1 key (`MessagingKey`). An account announces it with `neutralService_publishKey` as a `KeyBundle` it signs with EIP-712, same domain, primary type `KeyBundle(address account,bytes32 key,uint64 timestamp)`. A node keeps each account's bundle with the greatest timestamp (between two of the same timestamp, the one with the greater signature, compared as bytes, so that every node keeps the same one whichever reached it first) and serves it to anyone, without a token, through `neutralService_getKey`.\n\nWhat clients agree on and nodes never check (they only see ciphertext): a message's `message` is the raw NIP-44 v2 payload (version byte 2, nonce, ciphertext, MAC) as lowercase hex, encrypted with the conversation key of the sender's messaging key and the recipient's; the key is symmetric, so the sender reads back what it sent. So that one account has one messaging key in every client, the reference SDK derives it from a signature: the account signs EIP-712 `DeriveMessagingKey(string notice,address account,uint32 version)` (same domain; `version` 1; `notice` \"Derive my neutralService messaging key. Sign this only in an app you trust with your messages: this signature decrypts them.\"); the private key is HKDF-SHA256 with IKM = r ‖ s of that signature (s in its low form, v ignored), salt \"neutralService messaging key\" and info \"v1/0\" (\"v1/1\", … while the result is not a valid secp256k1 scalar), 32 bytes.\n\n## Federation\nNodes federate with the peers their operators list. Each account has one home node at a time, named in a `HomeRecord` the account signs with EIP-712 `Home(address account,address node,uint64 timestamp)` (same domain). `neutralService_publishHome` at a node makes that node the account's home; a node refuses a record naming another node. The newest timestamp wins (between two of the same timestamp, the greater signature, as for key bundles: never the one that arrived first), so publishing a newer record at another node moves the account. Its history does not move by itself: the account exports its mailbox from the former home and imports it at the new one (`neutralService_importMessages`), every message with its original signatures and receipts. An account without a record is homed at the node that holds its key bundle (as in v1), for that node's own senders only: a bundle is public and anyone can copy it to any node, so which node holds one says nothing about where its account lives. A node never sends to another node for an account that has no home record: to an account whose bundle other nodes hold, `sendMessage` answers -32002 with `data.reason` \"recipient has no home record\" (the account publishes one to receive messages from other nodes; the reference SDK does when it signs in). `neutralService_getHome` and `neutralService_getKey` answer for any account of the federation: a node that lacks the record asks its peers (bounded in time, the answer cached for a while) and checks the account's signature before using or serving what they say.\n\nA client sends through its home node. For a recipient homed on another node, the sender's node checks the message as for any send, signs `sender_receipt`, stores the message in the sender's mailbox with `status: \"pending\"` and no `receiver_receipt` together with a durable outbox entry, and delivers it to the recipient's home node with `neutralService_deliver`, retrying with exponential backoff (persisted, per destination) until the retry period ends (`nodeInfo.limits.retryPeriodSeconds`). `sendMessage` waits up to `nodeInfo.limits.deliveryWaitMs` for the remote receipt, so a healthy federation answers with both receipts; otherwise it answers the pending message, already durable. The recipient's node stores only what it verified: the sender's signature, `sender_receipt` signed by the calling node, the calling node being the sender's home by the sender's newest record, and the recipient being homed there; the timestamp window does not apply to a delivery (a queued message may be days old), but a message whose timestamp is more than the called node's `retryPeriodSeconds` plus `clockSkewMs` in the past is refused for good (-32004): its sender's node has given up on it by then. It stores the message in the recipient's inbox under an id of its own and answers `receiver_receipt`; delivering the same message again answers the same receipt. The answer carries the called node's EIP-712 signature of `DeliveryAnswer(address node,bytes32 messages,bytes32 outcomes)`, which binds the outcomes to the messages they answer; the calling node accepts the receipts only with it. One sender's messages to one recipient are stored in the order the sender's node accepted them. A refusal of one message for now (`permanent: false`: a quota of the recipient's node, with `retryAfter` when it knows when to try again) holds back that message and the later ones from the same sender to the same recipient, and nothing else: the calling node goes on delivering its other messages to that node, and backs a whole node off only when a call itself fails (the node unreachable, overloaded, or answering what it cannot accept). A node may bound what each peer's calls ask of it (`nodeInfo.limits.peerRateLimit`, in cost units: a delivery 1, plus 2 per message and 1 per home record it carries); past it the call is refused with HTTP 429, `Retry-After` and -32029, and the peer calls again later. The sender's copy then carries both receipts and no `status` (delivered), or `status: \"failed\"` with a `reason` (refused by the recipient's node, or still undelivered when the retry period ended). Anyone can check `sender_receipt` against the node the sender's home record names and `receiver_receipt` against the recipient's.\n\nNode-to-node methods (`\"x-requires-auth\": \"node\"`: `neutralService_deliver`, `neutralService_lookup`) are for peers only, one JSON-RPC request per HTTP request (no batch), with `Authorization: NeutralNode origin=\"<0x address>\", destination=\"<0x address>\", method=\"<method>\", timestamp=\"<ms>\", signature=\"<0x signature>\"`: the calling node's EIP-712 signature of `NodeRequest(address origin,address destination,string method,bytes32 body,uint64 timestamp)` (same domain), where `body` is the SHA-256 of the HTTP request body. A node refuses a signature that does not recover `origin`, names another `destination` or method, or is more than `clockSkewMs` away from its clock (HTTP 401, -32001), and any `origin` that is not one of its peers (HTTP 403, -32002). A peer is listed by URL, optionally pinned to its node address; an unpinned peer's address is pinned when first seen, and a later change is refused.\n\n## Retention and deletion\nA node keeps a message for its retention period (`nodeInfo.limits.retentionSeconds`, counted from when that node stored it; 0 = no limit): once that old, no read or stream serves it (within a second) and a background sweep deletes every copy and trace of it. A sender may give a message an earlier end, `expires` (ms since the Unix epoch, later than its `timestamp`), signed with it as `ExpiringMessage`, so no node can extend it: from then every node holding it serves it no more (within a second) and deletes it; a node refuses a message that has already expired (-32602, `data.field` \"message.expires\"), also when another node delivers it (a permanent refusal). An account deletes its own copies on its home node with `neutralService_deleteMessages`, a request it signs with EIP-712 `Deletion(address account,uint64[] ids,uint64 timestamp)` (same domain; `ids` the messages' ids on that node, as numbers; EIP-712 encodes the array as the keccak-256 of its elements' 32-byte words). The node answers a receipt it signs with EIP-712 `DeletionReceipt(address node,bytes32 request)`, where `request` is the digest of the account's `Deletion`. A message the retention sweep deletes while it could still arrive again (within `retryPeriodSeconds` plus `clockSkewMs` of being stored: sent again, or delivered again by a peer) leaves its digest behind for that long: it is answered as it was the first time (its original id and receipts) and not stored again. Deletion and expiry never break a cursor walk: ids are positions, so a walk in either direction visits every remaining message exactly once and reports `end` correctly.\n\n## The verifiable mailbox (v3, being built)\nEvery copy a node stores in an account's mailbox (a message it received, into the inbox or the requests folder, one it sent, one imported when it moved home; a message to oneself is two copies) takes the next position `seq` in that account's log: 1, 2, 3, … with no gap, assigned in the transaction that stores the copy, by every worker and replica. Positions follow the order copies are stored, which is id order except for a copy imported under the id of a message the node already held. A copy deleted later (by its account, its sender's `expires`, the node's retention) keeps its position. Once a copy is gone, its position says why in the log (`LogRemoval`), with what makes the reason checkable: a copy its account deleted carries the account's signed request, so a node cannot pass off a message it dropped as one the account deleted. A request names the positions it deletes by their leaf hashes, signed with EIP-712 `PositionedDeletion(address account,uint64[] ids,bytes32[] leaves,uint64 timestamp)` (same domain; `leaves` the leaf hashes of the account's copies of `ids`, as `neutralService_getProof` gives them): a position's leaf commits to its `seq`, so a request covers exactly the positions it names, and neither another message given the same id in the log nor the same message stored again later (imported after it was deleted). A request signed as `Deletion` (before spec 2.10.0) names ids only: a node applies none older than `clockSkewMs`, and a client takes one for a position only when no head it verified shows the position stored after the request's time plus `clockSkewMs`; a message its sender's `expires` ended carries its signed fields without the body (`ExpiredMessage`: the parties, the timestamp, the end and the keccak-256 of the ciphertext), from which a client recomputes the digest and the leaf, and sees that the end came before the head; a message the node's retention removed says so, and a client checks the claim against the node's `retentionSeconds`, the message's timestamp where it knows it, and the heads it verified before (a position past an earlier head's size was stored after that head was signed). A position is marked once the sweep removed its copy (within a second of its end, as reads stop serving it). Copies deleted before a node kept reasons (spec 2.8.0 for deletions, 2.9.0 for expiries and the retention) carry none, or, below the retention's floor, the retention's. A position's leaf is the 82 bytes `0x01 ‖ account (20) ‖ seq (uint64, big-endian, 8) ‖ role (1: 0x01 received, 0x02 sent) ‖ peer (20: the sender of a received copy, the recipient of a sent one) ‖ digest (32: the EIP-712 digest of the sender's `Message` or `ExpiringMessage`)`, so the log commits to what was sent and not to the ciphertext: deleting a body leaves the log verifiable. An account's log is a Merkle tree as RFC 9162 §2.1 defines it (SHA-256; a leaf hashes as SHA-256(0x00 ‖ leaf), an interior node as SHA-256(0x01 ‖ left ‖ right)). Its node vouches for it with a head it signs with EIP-712 `MailboxHead(address account,uint64 size,bytes32 root,uint64 timestamp)`, same domain: `size` positions, `root` the tree over them, `timestamp` when it signed (ms since the Unix epoch). A client reads its head with `neutralService_getProof` (with inclusion proofs for the messages a read returned, and a consistency proof from the last head it verified) and the whole log with `neutralService_getLog`. A move carries the old log: an export holds the former home's head and every position of the log (each with its message, or why it is gone), so the history can be audited offline against that head; the import gives the head to the new home (`neutralService_importMessages` `head`), which answers it with the account's log (`LogPage.prior`) for every device to check against what it verified there. A read proves itself when asked: `neutralService_getInbox` and `neutralService_getChat` with the `proof` param answer the page with `proof`, a `MailboxProof` of every message on it (a head signed after the page was read, each of the caller's copies of those messages with its inclusion proof, and the consistency proof from `proof.since`).\n\n## Consent\nAn account decides who reaches its inbox, on its home node: `neutralService_setConsent` keeps records it signs with EIP-712 `Consent(address account,address peer,string state,uint64 timestamp)` (`state` \"allowed\", \"blocked\" or \"none\") and a policy it signs with EIP-712 `ConsentPolicy(address account,string mode,uint64 timestamp)` (`mode` \"open\" or \"allowed-only\"); same domain, newest timestamp wins. A message from a blocked sender is refused (-32002, `data.reason` \"not accepted\": the sender learns nothing more), also when another node delivers it (a permanent refusal: the sender's copy turns failed). Under \"allowed-only\", a message from a sender the account neither allowed nor wrote to itself lands in the requests folder (`inboxFilter.folder: \"requests\"`) instead of the inbox, under a quota per sender (`requestQuotaMessages`); reads, chats and streams of the inbox leave it out.\n\n## Errors\n| code | meaning |\n|---|---|\n| -32700 | parse error: the body is not JSON |\n| -32600 | invalid request (also: wrong Content-Type, HTTP 415; `subscribe` without `Accept: text/event-stream`, HTTP 406, or in a batch) |\n| -32601 | method not found |\n| -32602 | invalid params; `data` names the offending field |\n| -32603 | internal error (never with a stack trace or SQL) |\n| -32001 | unauthorized: token missing, malformed, expired, wrong domain, bad signature |\n| -32002 | forbidden, e.g. sending as another address |\n| -32003 | invalid signature (of a message or a key bundle) |\n| -32004 | timestamp outside the accepted window |\n| -32005 | too large: body, batch or message; also a batch entry not run because the request's answers used up `maxResponseBytes` (`data.reason` \"response budget\") |\n| -32029 | rate limited: HTTP 429 with `Retry-After` when the whole request is refused; inside an HTTP 200 answer for a batch entry past the client's budget (it was not run, nor were the entries after it) and for a message over a storage quota. `data.retryAfter` is the seconds to wait; a storage quota also names itself in `data.quota` (a `NodeLimits` member), with its `limit` and `periodSeconds` |\n\n## Limits (defaults, each configurable by the operator)\n`limit` ≤ 100 · batch ≤ 100 entries · body ≤ 1 MiB · message ≤ 64 KiB of bytes · clock skew ±5 min · answers of one request ≤ 4 MiB of message JSON (`maxResponseBytes`) · a page with `since`/`until` examines ≤ 256 messages per mailbox part (`maxPageScan`). A node may also limit each client IP's rate (in cost units: an entry costs 1, and 1 more if it checks a signature) and, per sender and per recipient mailbox, the messages and bytes stored per period. Federation: `sendMessage` waits ≤ 2 s for a remote receipt (`deliveryWaitMs`) · a message to another node fails after 72 h undelivered (`retryPeriodSeconds`). Live delivery: ≤ 10,000 open streams per node process (`maxSubscriptions`), and no more than the node's connections less those it keeps for other requests, shared among its processes (the reference node keeps a tenth of its 10,000: 9,000 streams for a node of one process); at the bound a new client address's stream ends the oldest stream of the address holding the most, ≤ 8 per account (`maxSubscriptionsPerAccount`; one more ends the oldest) · a stream's unread events ≤ 64 KiB (`subscriptionBufferBytes`); a client that is behind must read at least that much in every 30 s (`subscriptionStallMs`) or the stream ends · a keep-alive every 15 s (`keepAliveMs`). Retention: a message is kept 90 days after the node stored it (`retentionSeconds`; 0 = until its owner deletes it), then no longer served and deleted. A node reports its own in `neutralService_nodeInfo`.",
+    "description": "An encrypted-message relay with per-user inboxes, spoken as JSON-RPC 2.0 over HTTP.\n\nUsers are Ethereum-style addresses. Message bodies are ciphertext the node never reads; every message carries its sender's EIP-712 signature and a receipt from the sender's and the receiver's service node.\n\n## Transport\n`POST /` with `Content-Type: application/json`. The body is one JSON-RPC 2.0 request or a batch of 1..100 requests. Params may be positional or by name. Notifications (no `id`) get no response entry; a batch of only notifications gets HTTP 204. `GET /health` (liveness), `GET /openrpc.json` (this document) and `GET /docs` need no token. `neutralService_subscribe` is answered as Server-Sent Events (`Accept: text/event-stream`, alone, not in a batch): see that method.\n\nResponses that carry JSON-RPC responses are HTTP 200, errors included, except 401 (credential missing or invalid, with `WWW-Authenticate: Bearer`, error -32001), 406 (`subscribe` without `Accept: text/event-stream`, -32600), 413 (body too large, -32005), 415 (not JSON, -32600) and 429 (rate limited, with `Retry-After`, -32029). A batch of more than 100 entries is one -32005 error.\n\n## Result envelope\nThe `result` of every `neutralService_*` method is an array holding exactly one payload object, as in the interface's examples: `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{…}]}`. Typed clients unwrap it.\n\n## Service discovery\n`rpc.discover` (no params, no token) returns this OpenRPC document itself, not wrapped in an array, as OpenRPC defines.\n\n## Authentication\nMethods marked `\"x-requires-auth\": true` need `Authorization: Bearer <token>` where `token = base64url(UTF-8 text of an EIP-4361 Sign-In with Ethereum message) + \".\" + 0x-hex signature`, the signature being the user's EIP-191 `personal_sign` of that text. There is no login round trip. The node checks that the signature recovers the message's address; that `domain` is one of its configured domains (`nodeInfo.domains`); `version` is 1; `expiration-time` is present, in the future and at most 24 h after `issued-at`; `not-before` is respected; and `nonce` has at least 8 alphanumerics. Failures are HTTP 401 with error -32001 and `data.reason` naming the failed check. The token belongs to the HTTP request: in a batch, a missing or invalid token fails the whole request unless every entry is a method that needs no token.\n\n## Signatures and receipts\nMessages are signed with EIP-712 typed data, domain `{name: \"neutralService\", version: \"1\"}` (no chainId, no verifyingContract), primary type `Message(address from,address to,bytes message,uint64 timestamp)`, or, for a message its sender gives an expiry, `ExpiringMessage(address from,address to,bytes message,uint64 timestamp,uint64 expires)`. A receipt is the service node's EIP-712 signature, same domain, primary type `Receipt(bytes32 message,string role)` where `message` is the EIP-712 digest of the sender's `Message` (or `ExpiringMessage`) and `role` is `\"sender\"` or `\"receiver\"`. `sender_receipt` is signed by the sender's home node and `receiver_receipt` by the recipient's (see Federation); on a single node both are that node's.\n\n## Key bundles\nClients encrypt message bodies with NIP-44 v2 to the recipient's messaging public key, an x-only secp256k1 key (`MessagingKey`). An account announces it with `neutralService_publishKey` as a `KeyBundle` it signs with EIP-712, same domain, primary type `KeyBundle(address account,bytes32 key,uint64 timestamp)`. A node keeps each account's bundle with the greatest timestamp (between two of the same timestamp, the one with the greater signature, compared as bytes, so that every node keeps the same one whichever reached it first) and serves it to anyone, without a token, through `neutralService_getKey`.\n\nWhat clients agree on and nodes never check (they only see ciphertext): a message's `message` is the raw NIP-44 v2 payload (version byte 2, nonce, ciphertext, MAC) as lowercase hex, encrypted with the conversation key of the sender's messaging key and the recipient's; the key is symmetric, so the sender reads back what it sent. So that one account has one messaging key in every client, the reference SDK derives it from a signature: the account signs EIP-712 `DeriveMessagingKey(string notice,address account,uint32 version)` (same domain; `version` 1; `notice` \"Derive my neutralService messaging key. Sign this only in an app you trust with your messages: this signature decrypts them.\"); the private key is HKDF-SHA256 with IKM = r ‖ s of that signature (s in its low form, v ignored), salt \"neutralService messaging key\" and info \"v1/0\" (\"v1/1\", … while the result is not a valid secp256k1 scalar), 32 bytes.\n\n## Federation\nNodes federate with the peers their operators list. Each account has one home node at a time, named in a `HomeRecord` the account signs with EIP-712 `Home(address account,address node,uint64 timestamp)` (same domain). `neutralService_publishHome` at a node makes that node the account's home; a node refuses a record naming another node. The newest timestamp wins (between two of the same timestamp, the greater signature, as for key bundles: never the one that arrived first), so publishing a newer record at another node moves the account. Its history does not move by itself: the account exports its mailbox from the former home and imports it at the new one (`neutralService_importMessages`), every message with its original signatures and receipts. An account without a record is homed at the node that holds its key bundle (as in v1), for that node's own senders only: a bundle is public and anyone can copy it to any node, so which node holds one says nothing about where its account lives. A node never sends to another node for an account that has no home record: to an account whose bundle other nodes hold, `sendMessage` answers -32002 with `data.reason` \"recipient has no home record\" (the account publishes one to receive messages from other nodes; the reference SDK does when it signs in). `neutralService_getHome` and `neutralService_getKey` answer for any account of the federation: a node that lacks the record asks its peers (bounded in time, the answer cached for a while) and checks the account's signature before using or serving what they say.\n\nA client sends through its home node. For a recipient homed on another node, the sender's node checks the message as for any send, signs `sender_receipt`, stores the message in the sender's mailbox with `status: \"pending\"` and no `receiver_receipt` together with a durable outbox entry, and delivers it to the recipient's home node with `neutralService_deliver`, retrying with exponential backoff (persisted, per destination) until the retry period ends (`nodeInfo.limits.retryPeriodSeconds`). `sendMessage` waits up to `nodeInfo.limits.deliveryWaitMs` for the remote receipt, so a healthy federation answers with both receipts; otherwise it answers the pending message, already durable. The recipient's node stores only what it verified: the sender's signature, `sender_receipt` signed by the calling node, the calling node being the sender's home by the sender's newest record, and the recipient being homed there; the timestamp window does not apply to a delivery (a queued message may be days old), but a message whose timestamp is more than the called node's `retryPeriodSeconds` plus `clockSkewMs` in the past is refused for good (-32004): its sender's node has given up on it by then. It stores the message in the recipient's inbox under an id of its own and answers `receiver_receipt`; delivering the same message again answers the same receipt. The answer carries the called node's EIP-712 signature of `DeliveryAnswer(address node,bytes32 messages,bytes32 outcomes)`, which binds the outcomes to the messages they answer; the calling node accepts the receipts only with it. One sender's messages to one recipient are stored in the order the sender's node accepted them. A refusal of one message for now (`permanent: false`: a quota of the recipient's node, with `retryAfter` when it knows when to try again) holds back that message and the later ones from the same sender to the same recipient, and nothing else: the calling node goes on delivering its other messages to that node, and backs a whole node off only when a call itself fails (the node unreachable, overloaded, or answering what it cannot accept). A node may bound what each peer's calls ask of it (`nodeInfo.limits.peerRateLimit`, in cost units: a delivery 1, plus 2 per message and 1 per home record it carries); past it the call is refused with HTTP 429, `Retry-After` and -32029, and the peer calls again later. The sender's copy then carries both receipts and no `status` (delivered), or `status: \"failed\"` with a `reason` (refused by the recipient's node, or still undelivered when the retry period ended). Anyone can check `sender_receipt` against the node the sender's home record names and `receiver_receipt` against the recipient's.\n\nNode-to-node methods (`\"x-requires-auth\": \"node\"`: `neutralService_deliver`, `neutralService_lookup`) are for peers only, one JSON-RPC request per HTTP request (no batch), with `Authorization: NeutralNode origin=\"<0x address>\", destination=\"<0x address>\", method=\"<method>\", timestamp=\"<ms>\", signature=\"<0x signature>\"`: the calling node's EIP-712 signature of `NodeRequest(address origin,address destination,string method,bytes32 body,uint64 timestamp)` (same domain), where `body` is the SHA-256 of the HTTP request body. A node refuses a signature that does not recover `origin`, names another `destination` or method, or is more than `clockSkewMs` away from its clock (HTTP 401, -32001), and any `origin` that is not one of its peers (HTTP 403, -32002). A peer is listed by URL, optionally pinned to its node address; an unpinned peer's address is pinned when first seen, and a later change is refused.\n\n## Retention and deletion\nA node keeps a message for its retention period (`nodeInfo.limits.retentionSeconds`, counted from when that node stored it; 0 = no limit): once that old, no read or stream serves it (within a second) and a background sweep deletes every copy and trace of it. A sender may give a message an earlier end, `expires` (ms since the Unix epoch, later than its `timestamp`), signed with it as `ExpiringMessage`, so no node can extend it: from then every node holding it serves it no more (within a second) and deletes it; a node refuses a message that has already expired (-32602, `data.field` \"message.expires\"), also when another node delivers it (a permanent refusal). An account deletes its own copies on its home node with `neutralService_deleteMessages`, a request it signs with EIP-712 `Deletion(address account,uint64[] ids,uint64 timestamp)` (same domain; `ids` the messages' ids on that node, as numbers; EIP-712 encodes the array as the keccak-256 of its elements' 32-byte words). The node answers a receipt it signs with EIP-712 `DeletionReceipt(address node,bytes32 request)`, where `request` is the digest of the account's `Deletion`. A message the retention sweep deletes while it could still arrive again (within `retryPeriodSeconds` plus `clockSkewMs` of being stored: sent again, or delivered again by a peer) leaves its digest behind for that long: it is answered as it was the first time (its original id and receipts) and not stored again. Deletion and expiry never break a cursor walk: ids are positions, so a walk in either direction visits every remaining message exactly once and reports `end` correctly.\n\n## The verifiable mailbox (v3, being built)\nEvery copy a node stores in an account's mailbox (a message it received, into the inbox or the requests folder, one it sent, one imported when it moved home; a message to oneself is two copies) takes the next position `seq` in that account's log: 1, 2, 3, … with no gap, assigned in the transaction that stores the copy, by every worker and replica. Positions follow the order copies are stored, which is id order except for a copy imported under the id of a message the node already held. A copy deleted later (by its account, its sender's `expires`, the node's retention) keeps its position. Once a copy is gone, its position says why in the log (`LogRemoval`), with what makes the reason checkable: a copy its account deleted carries the account's signed request, so a node cannot pass off a message it dropped as one the account deleted. A request names the positions it deletes by their leaf hashes, signed with EIP-712 `PositionedDeletion(address account,uint64[] ids,bytes32[] leaves,uint64 timestamp)` (same domain; `leaves` the leaf hashes of the account's copies of `ids`, as `neutralService_getProof` gives them): a position's leaf commits to its `seq`, so a request covers exactly the positions it names, and neither another message given the same id in the log nor the same message stored again later (imported after it was deleted). A request signed as `Deletion` (before spec 2.10.0) names ids only: a node applies none older than `clockSkewMs`, and a client takes one for a position only when no head it verified shows the position stored after the request's time plus `clockSkewMs`; a message its sender's `expires` ended carries its signed fields without the body (`ExpiredMessage`: the parties, the timestamp, the end and the keccak-256 of the ciphertext), from which a client recomputes the digest and the leaf, and sees that the end came before the head; a message the node's retention removed says so, and a client checks the claim against the node's `retentionSeconds`, the message's timestamp where it knows it, and the heads it verified before (a position past an earlier head's size was stored after that head was signed). A position is marked once the sweep removed its copy (within a second of its end, as reads stop serving it). Copies deleted before a node kept reasons (spec 2.8.0 for deletions, 2.9.0 for expiries and the retention) carry none, or, below the retention's floor, the retention's. A position's leaf is the 82 bytes `0x01 ‖ account (20) ‖ seq (uint64, big-endian, 8) ‖ role (1: 0x01 received, 0x02 sent) ‖ peer (20: the sender of a received copy, the recipient of a sent one) ‖ digest (32: the EIP-712 digest of the sender's `Message` or `ExpiringMessage`)`, so the log commits to what was sent and not to the ciphertext: deleting a body leaves the log verifiable. An account's log is a Merkle tree as RFC 9162 §2.1 defines it (SHA-256; a leaf hashes as SHA-256(0x00 ‖ leaf), an interior node as SHA-256(0x01 ‖ left ‖ right)). Its node vouches for it with a head it signs with EIP-712 `MailboxHead(address account,uint64 size,bytes32 root,uint64 timestamp)`, same domain: `size` positions, `root` the tree over them, `timestamp` when it signed (ms since the Unix epoch). A client reads its head with `neutralService_getProof` (with inclusion proofs for the messages a read returned, and a consistency proof from the last head it verified) and the whole log with `neutralService_getLog`. A sender asks whether what it sent is in the recipient's log with `neutralService_proveDelivery`: the recipient's node (asked by the sender's, `neutralService_provePositions`, when it is another) signs EIP-712 `LogReceipt(bytes32 message,string role,uint64 seq)` (same domain; role \"receiver\", `seq` the position of the recipient's copy), a promise a client holds against every head that node signs of that log: a head whose leaf at `seq` is not that message's contradicts it. A move carries the old log: an export holds the former home's head and every position of the log (each with its message, or why it is gone), so the history can be audited offline against that head; the import gives the head to the new home (`neutralService_importMessages` `head`), which answers it with the account's log (`LogPage.prior`) for every device to check against what it verified there. A read proves itself when asked: `neutralService_getInbox` and `neutralService_getChat` with the `proof` param answer the page with `proof`, a `MailboxProof` of every message on it (a head signed after the page was read, each of the caller's copies of those messages with its inclusion proof, and the consistency proof from `proof.since`).\n\n## Consent\nAn account decides who reaches its inbox, on its home node: `neutralService_setConsent` keeps records it signs with EIP-712 `Consent(address account,address peer,string state,uint64 timestamp)` (`state` \"allowed\", \"blocked\" or \"none\") and a policy it signs with EIP-712 `ConsentPolicy(address account,string mode,uint64 timestamp)` (`mode` \"open\" or \"allowed-only\"); same domain, newest timestamp wins. A message from a blocked sender is refused (-32002, `data.reason` \"not accepted\": the sender learns nothing more), also when another node delivers it (a permanent refusal: the sender's copy turns failed). Under \"allowed-only\", a message from a sender the account neither allowed nor wrote to itself lands in the requests folder (`inboxFilter.folder: \"requests\"`) instead of the inbox, under a quota per sender (`requestQuotaMessages`); reads, chats and streams of the inbox leave it out.\n\n## Errors\n| code | meaning |\n|---|---|\n| -32700 | parse error: the body is not JSON |\n| -32600 | invalid request (also: wrong Content-Type, HTTP 415; `subscribe` without `Accept: text/event-stream`, HTTP 406, or in a batch) |\n| -32601 | method not found |\n| -32602 | invalid params; `data` names the offending field |\n| -32603 | internal error (never with a stack trace or SQL) |\n| -32001 | unauthorized: token missing, malformed, expired, wrong domain, bad signature |\n| -32002 | forbidden, e.g. sending as another address |\n| -32003 | invalid signature (of a message or a key bundle) |\n| -32004 | timestamp outside the accepted window |\n| -32005 | too large: body, batch or message; also a batch entry not run because the request's answers used up `maxResponseBytes` (`data.reason` \"response budget\") |\n| -32029 | rate limited: HTTP 429 with `Retry-After` when the whole request is refused; inside an HTTP 200 answer for a batch entry past the client's budget (it was not run, nor were the entries after it) and for a message over a storage quota. `data.retryAfter` is the seconds to wait; a storage quota also names itself in `data.quota` (a `NodeLimits` member), with its `limit` and `periodSeconds` |\n\n## Limits (defaults, each configurable by the operator)\n`limit` ≤ 100 · batch ≤ 100 entries · body ≤ 1 MiB · message ≤ 64 KiB of bytes · clock skew ±5 min · answers of one request ≤ 4 MiB of message JSON (`maxResponseBytes`) · a page with `since`/`until` examines ≤ 256 messages per mailbox part (`maxPageScan`). A node may also limit each client IP's rate (in cost units: an entry costs 1, and 1 more if it checks a signature) and, per sender and per recipient mailbox, the messages and bytes stored per period. Federation: `sendMessage` waits ≤ 2 s for a remote receipt (`deliveryWaitMs`) · a message to another node fails after 72 h undelivered (`retryPeriodSeconds`). Live delivery: ≤ 10,000 open streams per node process (`maxSubscriptions`), and no more than the node's connections less those it keeps for other requests, shared among its processes (the reference node keeps a tenth of its 10,000: 9,000 streams for a node of one process); at the bound a new client address's stream ends the oldest stream of the address holding the most, ≤ 8 per account (`maxSubscriptionsPerAccount`; one more ends the oldest) · a stream's unread events ≤ 64 KiB (`subscriptionBufferBytes`); a client that is behind must read at least that much in every 30 s (`subscriptionStallMs`) or the stream ends · a keep-alive every 15 s (`keepAliveMs`). Retention: a message is kept 90 days after the node stored it (`retentionSeconds`; 0 = until its owner deletes it), then no longer served and deleted. A node reports its own in `neutralService_nodeInfo`.",
     "license": {
       "name": "MIT"
     }
@@ -85,6 +85,27 @@ export const openrpcDocument = {
               "sender",
               "receiver"
             ]
+          }
+        ]
+      },
+      "LogReceipt": {
+        "description": "A node's statement that a message's copy holds a position of its account's mailbox log (the verifiable mailbox): `message` is the EIP-712 digest of the sender's `Message` (or `ExpiringMessage`), `role` \"receiver\" for the recipient's copy (\"sender\" for the sender's), `seq` its position. Signed when a sender asks for it (`neutralService_proveDelivery`).",
+        "fields": [
+          {
+            "name": "message",
+            "type": "bytes32"
+          },
+          {
+            "name": "role",
+            "type": "string",
+            "enum": [
+              "sender",
+              "receiver"
+            ]
+          },
+          {
+            "name": "seq",
+            "type": "uint64"
           }
         ]
       },
@@ -2199,6 +2220,182 @@ export const openrpcDocument = {
           }
         }
       ]
+    },
+    {
+      "name": "neutralService_proveDelivery",
+      "summary": "Whether messages the authenticated account sent are in their recipients' mailbox logs: each recipient's node's signed promise of the position of its copy.",
+      "description": "For each id (messages the caller sent, as ids on this node), the recipient's node signs the position of the recipient's copy in the recipient's log, EIP-712 `LogReceipt(bytes32 message,string role,uint64 seq)` with role \"receiver\" (see \"The verifiable mailbox\"): this node for a recipient homed here, else the recipient's home node, asked by this one (`neutralService_provePositions`). A client checks that the signature recovers the recipient's home node; a node that refuses, does not answer, holds no copy, or answers another node's signature leaves the message unproven, with why (`UnprovenDelivery`): a problem for the sender to see. A message still pending or failed is not delivered: unproven. The recipient's copy deleted since (by its account, its end or the retention) is not proven either.",
+      "tags": [
+        {
+          "name": "read"
+        }
+      ],
+      "x-requires-auth": true,
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "ids",
+          "description": "1 to 100 ids of messages the caller sent, each once.",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100,
+            "uniqueItems": true,
+            "items": {
+              "$ref": "#/components/schemas/MessageId"
+            }
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one DeliveryProofs.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "$ref": "#/components/schemas/DeliveryProofs"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/Unauthorized"
+        },
+        {
+          "$ref": "#/components/errors/RateLimited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Bob proves message 2 reached Alice's log",
+          "description": "Bob sent message 2 to Alice, homed at the same node (0x3c44…93bc): the node signs its promise that Alice's copy holds position 2 of her log (1: message 1, sent). An id that is not a message Bob sent here is unproven.",
+          "params": [
+            {
+              "name": "ids",
+              "value": [
+                "2",
+                "999"
+              ]
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "proofs": [
+                  {
+                    "id": "2",
+                    "position": {
+                      "seq": 2,
+                      "receipt": "0x3758b77e043ea2d70ab8c2ee49fe15d1d1bee5bca39f8723f58b55194e1a9e7c02322d13b689f333872e26cfe8e15b19bbd4180b284b2c1922b860f7cb7a88291c"
+                    }
+                  },
+                  {
+                    "id": "999",
+                    "problem": "not a message you sent on this node"
+                  }
+                ]
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "neutralService_provePositions",
+      "summary": "Node to node: the positions of messages' copies in their recipients' logs here, each with this node's signed promise.",
+      "description": "Called by a peer, signed as `\"x-requires-auth\": \"node\"` says (see Federation), for its senders' `neutralService_proveDelivery`: for each message (its digest, timestamp and recipient), the position of the recipient's copy in the recipient's log on this node, with this node's EIP-712 `LogReceipt` signature (role \"receiver\"), or `null` when the recipient's mailbox here holds no copy of it.",
+      "tags": [
+        {
+          "name": "node"
+        }
+      ],
+      "x-requires-auth": "node",
+      "paramStructure": "either",
+      "params": [
+        {
+          "name": "messages",
+          "description": "1 to 100 messages.",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100,
+            "items": {
+              "$ref": "#/components/schemas/PositionQuery"
+            }
+          }
+        }
+      ],
+      "result": {
+        "name": "payload",
+        "description": "An array holding exactly one PositionAnswers.",
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 1,
+          "items": {
+            "$ref": "#/components/schemas/PositionAnswers"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/Unauthorized"
+        },
+        {
+          "$ref": "#/components/errors/Forbidden"
+        },
+        {
+          "$ref": "#/components/errors/RateLimited"
+        }
+      ],
+      "examples": [
+        {
+          "name": "A peer asks for the position of message 2 in Alice's log",
+          "description": "The peer (0x9965…a4dc) asks, for one of its senders, where Alice's copy of a message is: message 2 holds position 2. A message Alice's mailbox does not hold (here, the same digest a millisecond later) is `null`.",
+          "params": [
+            {
+              "name": "messages",
+              "value": [
+                {
+                  "digest": "0x1062193339e5b984a12d33c32a157b4e34b0d62d3ca3d4f4e319c0f2b29001c8",
+                  "timestamp": 1767225660000,
+                  "to": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+                },
+                {
+                  "digest": "0x1062193339e5b984a12d33c32a157b4e34b0d62d3ca3d4f4e319c0f2b29001c8",
+                  "timestamp": 1767225660001,
+                  "to": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+                }
+              ]
+            }
+          ],
+          "result": {
+            "name": "payload",
+            "value": [
+              {
+                "positions": [
+                  {
+                    "seq": 2,
+                    "receipt": "0x3758b77e043ea2d70ab8c2ee49fe15d1d1bee5bca39f8723f58b55194e1a9e7c02322d13b689f333872e26cfe8e15b19bbd4180b284b2c1922b860f7cb7a88291c"
+                  },
+                  null
+                ]
+              }
+            ]
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -3464,6 +3661,140 @@ export const openrpcDocument = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/Hash"
+            }
+          }
+        }
+      },
+      "PositionReceipt": {
+        "title": "PositionReceipt",
+        "description": "A copy's position in its account's mailbox log, with the node's EIP-712 `LogReceipt` signature of it.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "seq",
+          "receipt"
+        ],
+        "properties": {
+          "seq": {
+            "description": "The position, from 1.",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 9007199254740991
+          },
+          "receipt": {
+            "$ref": "#/components/schemas/Signature",
+            "description": "The node's EIP-712 `LogReceipt(bytes32 message,string role,uint64 seq)` signature."
+          }
+        }
+      },
+      "ProvenDelivery": {
+        "title": "ProvenDelivery",
+        "description": "A message the recipient's node says is in the recipient's log: the position of its copy, signed (`LogReceipt`, role \"receiver\") by the recipient's home node.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "position"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/MessageId"
+          },
+          "position": {
+            "$ref": "#/components/schemas/PositionReceipt"
+          }
+        }
+      },
+      "UnprovenDelivery": {
+        "title": "UnprovenDelivery",
+        "description": "A message whose delivery was not proven, and why: not a message the caller sent here, not delivered yet (pending or failed), the recipient's node holds no copy of it (never stored, or deleted since), or that node did not answer, refused, or answered a signature that is not its own.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "problem"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/MessageId"
+          },
+          "problem": {
+            "type": "string",
+            "maxLength": 500
+          }
+        }
+      },
+      "DeliveryProof": {
+        "title": "DeliveryProof",
+        "description": "One message of `neutralService_proveDelivery`: its position in the recipient's log, or why it was not proven.",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/ProvenDelivery"
+          },
+          {
+            "$ref": "#/components/schemas/UnprovenDelivery"
+          }
+        ]
+      },
+      "DeliveryProofs": {
+        "title": "DeliveryProofs",
+        "description": "What `neutralService_proveDelivery` answers: one `DeliveryProof` per id asked, in order.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "proofs"
+        ],
+        "properties": {
+          "proofs": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DeliveryProof"
+            }
+          }
+        }
+      },
+      "PositionQuery": {
+        "title": "PositionQuery",
+        "description": "A message a peer asks about (`neutralService_provePositions`): its EIP-712 digest and timestamp, and its recipient, homed at the node asked.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "digest",
+          "timestamp",
+          "to"
+        ],
+        "properties": {
+          "digest": {
+            "$ref": "#/components/schemas/Hash"
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
+          "to": {
+            "$ref": "#/components/schemas/Address"
+          }
+        }
+      },
+      "PositionAnswers": {
+        "title": "PositionAnswers",
+        "description": "What `neutralService_provePositions` answers: for each message asked about, in order, the position of the recipient's copy with the node's `LogReceipt`, or `null` when the recipient's mailbox here holds no copy of it.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "positions"
+        ],
+        "properties": {
+          "positions": {
+            "type": "array",
+            "items": {
+              "oneOf": [
+                {
+                  "$ref": "#/components/schemas/PositionReceipt"
+                },
+                {
+                  "type": "null"
+                }
+              ]
             }
           }
         }

@@ -476,6 +476,52 @@ export interface ProvenPosition {
   proof: Hash[];
 }
 
+/** A copy's position in its account's mailbox log, with the node's EIP-712 `LogReceipt` signature of it. */
+export interface PositionReceipt {
+  /** The position, from 1. */
+  seq: number;
+  /** The node's EIP-712 `LogReceipt(bytes32 message,string role,uint64 seq)` signature. */
+  receipt: Signature;
+}
+
+/** A message the recipient's node says is in the recipient's log: the position of its copy, signed (`LogReceipt`, role "receiver") by the recipient's home node. */
+export interface ProvenDelivery {
+  /** A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position. */
+  id: MessageId;
+  /** A copy's position in its account's mailbox log, with the node's EIP-712 `LogReceipt` signature of it. */
+  position: PositionReceipt;
+}
+
+/** A message whose delivery was not proven, and why: not a message the caller sent here, not delivered yet (pending or failed), the recipient's node holds no copy of it (never stored, or deleted since), or that node did not answer, refused, or answered a signature that is not its own. */
+export interface UnprovenDelivery {
+  /** A message id: a decimal-digit string without leading zeros, assigned by the node that stores the message and strictly increasing in the order it accepted them. Used as a pagination cursor; any well-formed id is a valid position. */
+  id: MessageId;
+  problem: string;
+}
+
+/** One message of `neutralService_proveDelivery`: its position in the recipient's log, or why it was not proven. */
+export type DeliveryProof = ProvenDelivery | UnprovenDelivery;
+
+/** What `neutralService_proveDelivery` answers: one `DeliveryProof` per id asked, in order. */
+export interface DeliveryProofs {
+  proofs: DeliveryProof[];
+}
+
+/** A message a peer asks about (`neutralService_provePositions`): its EIP-712 digest and timestamp, and its recipient, homed at the node asked. */
+export interface PositionQuery {
+  /** A 32-byte hash: `0x` + 64 lowercase hex digits. */
+  digest: Hash;
+  /** Milliseconds since the Unix epoch. */
+  timestamp: Timestamp;
+  /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
+  to: Address;
+}
+
+/** What `neutralService_provePositions` answers: for each message asked about, in order, the position of the recipient's copy with the node's `LogReceipt`, or `null` when the recipient's mailbox here holds no copy of it. */
+export interface PositionAnswers {
+  positions: Array<PositionReceipt | null>;
+}
+
 
 /** Params of `neutralService_getInbox`, with defaults filled in. */
 export type GetInboxArgs = {
@@ -707,4 +753,22 @@ export type GetLogArgs = {
 
 /** What `neutralService_getLog` returns (the payload inside the one-element result array). */
 export type GetLogResult = LogPage;
+
+/** Params of `neutralService_proveDelivery`, with defaults filled in. */
+export type ProveDeliveryArgs = {
+  /** 1 to 100 ids of messages the caller sent, each once. */
+  ids: MessageId[];
+};
+
+/** What `neutralService_proveDelivery` returns (the payload inside the one-element result array). */
+export type ProveDeliveryResult = DeliveryProofs;
+
+/** Params of `neutralService_provePositions`, with defaults filled in. */
+export type ProvePositionsArgs = {
+  /** 1 to 100 messages. */
+  messages: PositionQuery[];
+};
+
+/** What `neutralService_provePositions` returns (the payload inside the one-element result array). */
+export type ProvePositionsResult = PositionAnswers;
 
