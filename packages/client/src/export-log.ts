@@ -4,10 +4,9 @@
 // head's root, and the head extending the last one a device verified at that node. What a move
 // carries, so that the history brought along is provably the history that was there.
 import { EMPTY_MERKLE_FRONTIER, fromHex, isHex, merkleFrontierAppend, merkleFrontierRoot, toHex, type MerkleFrontier } from "@neutral/protocol";
-import { recoverAddress } from "./crypto/ecdsa.js";
 import type { LogPosition, MailboxHead } from "./generated/types.js";
 import { checkPosition, type Accounting, type RemovalContext } from "./mailbox-audit.js";
-import { headDigest, type MailboxProblemKind } from "./mailbox-proof.js";
+import { headSigner, type MailboxProblemKind } from "./mailbox-proof.js";
 import { misbehaviourOf, type MisbehaviourProof } from "./misbehaviour-proof.js";
 
 /** A problem of the log: its position and kind (as an audit names them), in words. */
@@ -104,12 +103,7 @@ export function logCheck(options: LogCheckOptions): LogCheck {
     },
     finish() {
       const found: LogProblem[] = [];
-      let signer: string | undefined;
-      try {
-        signer = String(head.account).toLowerCase() === account ? recoverAddress(headDigest(head), head.signature) : undefined;
-      } catch {
-        signer = undefined;
-      }
+      const signer = String(head.account).toLowerCase() === account ? headSigner(head) : undefined;
       if (signer !== node) return [{ kind: "forged-head", message: `The export's head is not ${node}'s signature over ${account}'s log` }];
       // A larger head verified before the export's was signed: the log was cut short since. (One
       // verified after it only shows that the export is older than what the device has seen.)

@@ -59,6 +59,15 @@ export interface MailboxCheck {
 export const headDigest = (head: MailboxHead): Uint8Array =>
   mailboxHeadDigest({ account: head.account as Hex, size: head.size, root: head.root as Hex, timestamp: head.timestamp });
 
+/** Who signed `head` (lowercase), or undefined when its fields do not even encode or its signature is not one. */
+export function headSigner(head: MailboxHead): string | undefined {
+  try {
+    return recoverAddress(headDigest(head), head.signature);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every problem with `check.proof`; none means the head is the node's, extends `known`, and proves every message. */
 export function mailboxProblems(check: MailboxCheck): MailboxProblem[] {
   const { account, node, proof, messages, known } = check;

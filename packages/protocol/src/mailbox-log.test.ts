@@ -4,7 +4,7 @@ import { hashTypedData as viemHashTypedData } from "viem";
 import { describe, expect, it } from "vitest";
 import { EIP712_DOMAIN, EIP712_TYPES } from "./eip712.js";
 import { toHex } from "./hex.js";
-import { MAILBOX_LEAF_BYTES, expiredMessageDigest, mailboxHeadDigest, mailboxLeaf, mailboxLeafHash, type MailboxLeafFields } from "./mailbox-log.js";
+import { MAILBOX_LEAF_BYTES, expiredMessageDigest, logReceiptDigest, mailboxHeadDigest, mailboxLeaf, mailboxLeafHash, type MailboxLeafFields } from "./mailbox-log.js";
 
 const fields: MailboxLeafFields = {
   account: "0x" + "11".repeat(20),
@@ -60,6 +60,15 @@ describe("mailbox heads", () => {
     const viem = viemHashTypedData({ domain: EIP712_DOMAIN, types: { MailboxHead: [...EIP712_TYPES.MailboxHead] }, primaryType: "MailboxHead", message: { ...head, size: BigInt(head.size), timestamp: BigInt(head.timestamp) } });
     expect(toHex(mailboxHeadDigest(head))).toBe(viem);
     expect(toHex(mailboxHeadDigest({ ...head, size: head.size - 1 }))).not.toBe(viem);
+  });
+});
+
+describe("position promises", () => {
+  it("digest as EIP-712 LogReceipt(bytes32 message,string role,uint64 seq), role receiver, in the protocol's domain", () => {
+    const digest = `0x${"5e".repeat(32)}` as const;
+    const viem = viemHashTypedData({ domain: EIP712_DOMAIN, types: { LogReceipt: [...EIP712_TYPES.LogReceipt] }, primaryType: "LogReceipt", message: { message: digest, role: "receiver", seq: 3n } });
+    expect(toHex(logReceiptDigest(digest, 3))).toBe(viem);
+    expect(toHex(logReceiptDigest(digest, 4))).not.toBe(viem);
   });
 });
 

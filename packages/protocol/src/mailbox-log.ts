@@ -64,6 +64,13 @@ export type MailboxHeadFields = TypedValues["MailboxHead"];
 export const mailboxHeadDigest = (head: MailboxHeadFields): Uint8Array => hashTypedData({ primaryType: "MailboxHead", message: head });
 
 /**
+ * The EIP-712 digest a node signs as its promise that the recipient's copy of a message (`digest`,
+ * the sender's EIP-712 digest, hex) holds position `seq` of the recipient's log: `LogReceipt`, role "receiver".
+ */
+export const logReceiptDigest = (digest: string, seq: number): Uint8Array =>
+  hashTypedData({ primaryType: "LogReceipt", message: { message: digest as `0x${string}`, role: "receiver", seq } });
+
+/**
  * What remains of a message its sender's `expires` ended, once its body is gone (openrpc.json
  * `ExpiredMessage`, with the two parties the position gives): enough to recompute its digest, and so
  * its position's leaf. Addresses and the hash as hex (0x optional).

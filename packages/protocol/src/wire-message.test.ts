@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { failedMessageJson, isPendingMessageJson, MAX_REASON_LENGTH, MESSAGE_JSON_ID_HEAD, messageIdOf, messageJson, messageJsonTail, messageJsonWithId } from "./wire-message.js";
+import { failedMessageJson, isPendingMessageJson, isUndeliveredMessageJson, MAX_REASON_LENGTH, MESSAGE_JSON_ID_HEAD, messageIdOf, messageJson, messageJsonTail, messageJsonWithId } from "./wire-message.js";
 
 const fields = {
   message: "a1b2c3",
@@ -53,6 +53,14 @@ describe("a message to another node (federation)", () => {
     const failedJson = messageJson(8, { ...pending, status: "failed", reason: "gone" });
     expect(isPendingMessageJson(failedJson)).toBe(false);
     expect(failedMessageJson(failedJson, "again")).toBe(failedJson);
+  });
+
+  it("a copy not delivered is a pending or failed one, never a delivered one, whatever its reason says", () => {
+    const pendingJson = messageJson(8, { ...pending, status: "pending" });
+    expect(isUndeliveredMessageJson(pendingJson)).toBe(true);
+    expect(isUndeliveredMessageJson(failedMessageJson(pendingJson, 'the peer said "status":"failed"'))).toBe(true);
+    expect(isUndeliveredMessageJson(messageJson(8, { ...pending, status: "failed" }))).toBe(true);
+    expect(isUndeliveredMessageJson(messageJson(8, fields))).toBe(false);
   });
 
   it("delivered: exactly the JSON of a message stored on one node", () => {

@@ -57,6 +57,13 @@ const PENDING_END = ',"status":"pending"}';
 export const isPendingMessageJson = (json: string): boolean => json.endsWith(PENDING_END);
 
 /**
+ * Whether a stored message's JSON is a sender's copy not delivered: pending, or failed. Every other
+ * member is digits or hex, and the reason is written with JSON.stringify (its quotes escaped), so
+ * the status member's text occurs nowhere else.
+ */
+export const isUndeliveredMessageJson = (json: string): boolean => isPendingMessageJson(json) || json.includes('"status":"failed"');
+
+/**
  * A pending copy's JSON made failed with `reason`: what `messageJson` gives for the same message with
  * status "failed". JSON that is not a pending copy is returned unchanged.
  */

@@ -4,7 +4,7 @@ import { recoverAddress } from "../crypto/ecdsa.js";
 import type { RequestErrorType } from "../errors.js";
 import type { MailboxHead, Message, NodeInfo } from "../generated/types.js";
 import { checkPosition, type Accounting, type RemovalContext } from "../mailbox-audit.js";
-import { headDigest, type MailboxProblem } from "../mailbox-proof.js";
+import { headSigner, type MailboxProblem } from "../mailbox-proof.js";
 import { messageDigest, receiptDigest } from "../messages.js";
 import { homeNode } from "../session/homes.js";
 import { misbehaviourOf } from "../misbehaviour-proof.js";
@@ -129,13 +129,7 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
 /** The problems of the head a walk ended at: not the node's, not this log's, smaller than one verified before, or not what the positions read (`frontier`) give. */
 function headProblems(node: string, account: string, head: MailboxHead, frontier: MerkleFrontier | undefined, audited: MailboxHead | undefined, known: MailboxHead | undefined): MailboxProblem[] {
   if (String(head.account).toLowerCase() !== account) return [{ kind: "forged-head", message: `The head is ${head.account}'s log, not ${account}'s` }];
-  let signer: string | undefined;
-  try {
-    signer = recoverAddress(headDigest(head), head.signature);
-  } catch {
-    signer = undefined; // a head whose fields do not even encode
-  }
-  if (signer !== node) return [{ kind: "forged-head", message: `The head of ${account}'s log is not signed by its node ${node}` }];
+  if (headSigner(head) !== node) return [{ kind: "forged-head", message: `The head of ${account}'s log is not signed by its node ${node}` }];
   for (const earlier of [audited, known]) {
     if (earlier === undefined || head.size > earlier.size) continue;
     const proof = misbehaviourOf(node, account, earlier, head);
@@ -163,12 +157,7 @@ function headProblems(node: string, account: string, head: MailboxHead, frontier
 async function priorProblems(context: NeutralContext, account: string, prior: readonly MailboxHead[]): Promise<MailboxProblem[]> {
   const problems: MailboxProblem[] = [];
   for (const former of prior) {
-    let node: string | undefined;
-    try {
-      node = String(former.account).toLowerCase() === account ? recoverAddress(headDigest(former), former.signature) : undefined;
-    } catch {
-      node = undefined;
-    }
+    const node = String(former.account).toLowerCase() === account ? headSigner(former) : undefined;
     const verified = node === undefined ? undefined : await context.heads.get(account, node);
     if (node === undefined || verified === undefined || former.size > verified.size) continue;
     const proof = misbehaviourOf(node, account, verified, former);
@@ -192,12 +181,8 @@ async function priorProblems(context: NeutralContext, account: string, prior: re
 function receiptSigners(context: NeutralContext, node: string, info: NodeInfo, prior: readonly MailboxHead[]) {
   const known = new Set([node, ...context.trustedNodes, ...(info.peers ?? []).flatMap((peer) => (peer.address ? [peer.address.toLowerCase()] : []))]);
   for (const former of prior) {
-    try {
-      const signer = recoverAddress(headDigest(former), former.signature);
-      if (signer !== undefined) known.add(signer);
-    } catch {
-      // not a head: no signer to add
-    }
+    const signer = headSigner(former);
+    if (signer !== undefined) known.add(signer);
   }
   return {
     async signed(role: "sender" | "receiver", digest: Uint8Array, receipt: unknown, party: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { hashTypedData, toHex, type Hex } from "@neutral/protocol";
+import { logReceiptDigest, toHex } from "@neutral/protocol";
 import type { NeutralContext } from "../context.js";
 import { recoverAddress } from "../crypto/ecdsa.js";
 import { NeutralError, type NeutralErrorWith, type RequestErrorType } from "../errors.js";
@@ -56,7 +56,7 @@ export async function proveDelivery(context: NeutralContext, messages: readonly 
       const { seq, receipt } = proof.position;
       let signer: string | undefined;
       try {
-        signer = digest && recoverAddress(hashTypedData({ primaryType: "LogReceipt", message: { message: toHex(digest) as Hex, role: "receiver", seq } }), receipt);
+        signer = digest && recoverAddress(logReceiptDigest(toHex(digest), seq), receipt);
       } catch {
         signer = undefined;
       }

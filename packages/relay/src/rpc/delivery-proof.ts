@@ -5,7 +5,7 @@
 // to node). What is not proven says why: a problem for the sender to see, never an error of the call.
 import { ErrorCode, RpcError } from "@neutral/server";
 import type { DeliveryProof, DeliveryProofs, Handlers, PositionAnswers, PositionReceipt } from "@neutral/server/neutral-service";
-import { hashTypedData, isPendingMessageJson, type Hex } from "@neutral/protocol";
+import { isUndeliveredMessageJson, logReceiptDigest } from "@neutral/protocol";
 import type { PeerTarget } from "../federation/node-client.js";
 import type { MessageRecord } from "../storage/store.js";
 import { cursorValue } from "../storage/store.js";
@@ -14,9 +14,6 @@ import { callingNode } from "./federation.js";
 
 /** How long a sender's node waits for the recipient's node's positions. */
 const PEER_WAIT_MS = 5_000;
-
-/** The EIP-712 digest a node signs as its promise that the recipient's copy of a message holds position `seq`. */
-const logReceiptDigest = (digest: string, seq: number): Uint8Array => hashTypedData({ primaryType: "LogReceipt", message: { message: digest as Hex, role: "receiver", seq } });
 
 /** The position of `record`'s recipient's copy here, with this node's promise of it; undefined when the recipient's mailbox holds none. */
 async function localPosition(rpc: Rpc, record: MessageRecord): Promise<PositionReceipt | undefined> {
@@ -42,7 +39,7 @@ export function deliveryProofHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "n
           proofs[index] = position ? { id, position } : { id, problem: "the recipient's mailbox here holds no copy of it (never stored, or deleted since)" };
         } else if (route.kind === "remote") {
           const json = await store.sentMessage(sender, record.id);
-          if (json === undefined || isPendingMessageJson(json) || json.includes('"status":"failed"')) {
+          if (json === undefined || isUndeliveredMessageJson(json)) {
             proofs[index] = { id, problem: "not delivered: it is pending or failed" };
             continue;
           }

@@ -329,7 +329,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   // prepared once per count; a received copy is in the inbox or the requests folder.
   const copyPositions = new Map<number, Database.Statement<(Buffer | number)[], LogRow>>();
   const messageRecordRow = db.prepare<[number], { sender: Buffer; recipient: Buffer | null; ts: number; digest: Buffer }>("SELECT sender, recipient, ts, digest FROM messages WHERE id = ?");
-  const messageIdRow = db.prepare<[number, Buffer], number>("SELECT id FROM messages WHERE ts = ? AND digest = ?").pluck();
+  const messageIdRow = db.prepare<[number, Buffer], number>(WRITER_SCHEMA.sql.findByDigest).pluck();
   const copyPositionsOf = (count: number) => {
     let statement = copyPositions.get(count);
     if (statement === undefined) {
