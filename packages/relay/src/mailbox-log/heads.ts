@@ -21,7 +21,7 @@ export interface SignedHead {
 export const HEADS_KEPT = 10_000;
 
 export interface MailboxHeadsOptions {
-  store: Pick<MessageStore, "logSize" | "log" | "logTiles">;
+  store: Pick<MessageStore, "logSize" | "logLeaves" | "logTiles">;
   /** Signs a 32-byte digest with the node's key: 65 bytes (r, s, v). */
   sign: (digest: Uint8Array) => Uint8Array;
   now: () => number;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { merkleConsistencyProof, merkleInclusionProof, merkleRoot, toHex, verifyMerkleConsistency, verifyMerkleInclusion } from "@neutral/protocol";
-import { CHUNK, FrozenSubtrees, LogTree, TILE_HEIGHT, type LogHashes } from "./tree.js";
+import { FrozenSubtrees, LogTree, READ_WINDOW, TILE_HEIGHT, type LogHashes } from "./tree.js";
 
 /** An in-memory log of `leaves`: tiles of every level for `tileHeight`, each kept unless `keep` says no; counts what is read. */
 function memoryLog(leaves: Uint8Array[], tileHeight: number, keep: (level: number, index: number) => boolean = () => true) {
@@ -83,16 +83,18 @@ describe("LogTree: roots and proofs from leaves and tiles", () => {
     const { hashes, reads } = memoryLog(leaves, TILE_HEIGHT);
     const tree = new LogTree(hashes);
     expect(toHex(await tree.root(size))).toBe(toHex(merkleRoot(leaves)));
-    // 2^16 from one level-16 tile; 70,000 - 65,536 = 4,464 = 17 level-8 tiles and 112 leaves.
-    expect(reads.leaves).toBeLessThanOrEqual(256);
-    expect(reads.tiles).toBeLessThanOrEqual(2 * 256);
+    // 70,000 = 65,536 + 4,096 + 256 + 7·16: one tile each of levels 16, 12 and 8, seven of level 4.
+    expect(TILE_HEIGHT).toBe(4);
+    expect(reads.leaves).toBe(0);
+    expect(reads.tiles).toBe(10);
     const before = { ...reads };
     const proof = await new LogTree(hashes).inclusionProof(12_345, size);
     verifyMerkleInclusion(12_345, size, leaves[12_345]!, proof, merkleRoot(leaves));
-    // The block of 256 leaves the position is in (its siblings below a tile are hashed from it) and
-    // the log's unfinished last tile (112 here).
-    expect(reads.leaves - before.leaves).toBe(256 + 112);
-    expect(reads.tiles - before.tiles).toBeLessThanOrEqual(3 * 256);
+    // The window of leaves the position's chunk is in (its siblings below a tile are hashed from it),
+    // and at most a window of 16 tiles a level (levels 4 to 16).
+    expect(reads.leaves - before.leaves).toBe(READ_WINDOW);
+    expect(reads.tiles - before.tiles).toBeLessThanOrEqual(4 * 2 ** TILE_HEIGHT);
+    expect(reads.calls - before.calls).toBeLessThanOrEqual(8);
   });
 
   it("reads each subtree once per tree object, however many proofs ask for it", async () => {
@@ -109,28 +111,32 @@ describe("LogTree: roots and proofs from leaves and tiles", () => {
     expect(reads.calls - afterRoot).toBe(first);
   });
 
-  it("keeps whole subtrees' roots across tree objects (requests): a later one, on a longer log, reads only the chunks it has not hashed and proves the same", async () => {
+  it("keeps whole subtrees' roots across tree objects (requests): a later one, on a longer log, reads only the leaves it has not hashed and proves the same", async () => {
     const leaves = leavesOf(260);
     const frozen = new FrozenSubtrees();
-    const { hashes, reads } = memoryLog(leaves, TILE_HEIGHT);
+    // A store that keeps no tiles: every root is hashed from leaves, unless kept.
+    const none = () => false;
+    const { hashes, reads } = memoryLog(leaves, TILE_HEIGHT, none);
     const first = new LogTree(hashes, TILE_HEIGHT, frozen.of("0xaa"));
     for (const index of [180, 195, 199]) await first.inclusionProof(index, 200);
-    const cold = reads.leaves;
-    expect(cold).toBe(200); // every chunk of the 200 positions, once
+    expect(reads.leaves).toBe(200); // every window of the 200 positions, once
     // The next request, the log grown to 260: the whole subtrees of the first 200 are kept.
     const before = reads.leaves;
     const second = new LogTree(hashes, TILE_HEIGHT, frozen.of("0xaa"));
+    const unkept = memoryLog(leaves, TILE_HEIGHT, none);
+    const fresh = new LogTree(unkept.hashes, TILE_HEIGHT);
     for (const index of [180, 195, 199, 259]) {
       const proof = await second.inclusionProof(index, 260);
       expect(hexes(proof)).toEqual(hexes(merkleInclusionProof(leaves.slice(0, 260), index)));
+      await fresh.inclusionProof(index, 260);
     }
-    // Chunks 11 and 12 again (the siblings of 180 and 195 below CHUNK; chunk 12 had 8 positions in
-    // the tree of 200, 16 now), 13 to 15 (new) and the last one, 256–259: the whole subtrees of the
-    // first 192 positions are kept.
-    expect(reads.leaves - before).toBe(2 * CHUNK + 3 * CHUNK + 4);
+    // The windows 128–191 again (the siblings of 180 below CHUNK), 192–255 (whole now) and 256–259:
+    // the first 128 positions' roots are kept. A tree without them reads all 260.
+    expect(reads.leaves - before).toBe(2 * READ_WINDOW + 4);
+    expect(unkept.reads.leaves).toBe(260);
     expect(toHex(await second.root(260))).toBe(toHex(merkleRoot(leaves)));
     // Another account's roots are its own.
-    const other = memoryLog(leavesOf(200), TILE_HEIGHT);
+    const other = memoryLog(leavesOf(200), TILE_HEIGHT, none);
     const third = new LogTree(other.hashes, TILE_HEIGHT, frozen.of("0xbb"));
     await third.root(200);
     expect(other.reads.leaves).toBe(200);

@@ -4,11 +4,14 @@
 // @neutral/protocol's merkle.ts makes from all the leaves (its tests prove it), but read at most
 // 2^TILE_HEIGHT leaves or tiles per subtree: a proof costs reads logarithmic in the log's size.
 // A tile the store does not have is computed from the level below (a store may keep none).
-import { fromHex, merkleNodeHash, merkleRoot } from "@neutral/protocol";
+import { merkleNodeHash, merkleRoot } from "@neutral/protocol";
 import type { MessageStore } from "../storage/store.js";
 
-/** Tiles summarise 2^8 positions (level 8), 2^16 (level 16), …: at most 256 reads per subtree. */
-export const TILE_HEIGHT = 8;
+/**
+ * Tiles summarise 2^4 positions (level 4), 2^8 (level 8), …: at most 16 reads per subtree. At 8 (256
+ * reads) a page's proofs read and hashed most of a few-hundred-position log (bench/HISTORY.md).
+ */
+export const TILE_HEIGHT = 4;
 
 /** What the tree reads of one account's log. Indexes from 0: position `seq` is index `seq - 1`. */
 export interface LogHashes {
@@ -38,8 +41,14 @@ export interface FrozenRoots {
   set(start: number, size: number, root: Uint8Array): void;
 }
 
-/** Leaves are read and hashed in aligned chunks of this many: a proof's siblings below it come from one read. */
+/** Leaves are hashed in aligned chunks of this many: a proof's siblings below it come from one chunk. */
 export const CHUNK = 16;
+
+/**
+ * Leaves are read in aligned windows of this many (a few chunks): a page's positions, near each
+ * other, then take one or two reads, not one per chunk (each read is a B-tree descent).
+ */
+export const READ_WINDOW = 64;
 
 /**
  * The tree over one account's log, read through `hashes`; subtree roots are remembered for the
@@ -51,6 +60,8 @@ export const CHUNK = 16;
 export class LogTree {
   private readonly memo = new Map<string, Promise<Uint8Array>>();
   private readonly chunks = new Map<string, Promise<Uint8Array[][]>>();
+  private readonly leafWindows = new Map<string, Promise<Uint8Array[]>>();
+  private readonly tileWindows = new Map<string, Promise<(Uint8Array | undefined)[]>>();
   /** The largest tree size asked about: a chunk of leaves is read up to it. */
   private bound = 0;
 
@@ -159,7 +170,7 @@ export class LogTree {
     const tileSize = 2 ** level;
     const first = start / tileSize;
     const count = size / tileSize;
-    const stored = await this.hashes.tiles(level, first, first + count);
+    const stored = await this.tiles(level, first, count);
     // Tiles are equal whole subtrees: their tree is the subtree's.
     const tiles = await Promise.all(stored.map((tile, i) => tile ?? this.belowTile((first + i) * tileSize, tileSize)));
     return merkleRoot(tiles);
@@ -175,7 +186,7 @@ export class LogTree {
     const key = `${index}:${count}`;
     let levels = this.chunks.get(key);
     if (levels === undefined) {
-      levels = this.hashes.leaves(start, start + count).then((leaves) => {
+      levels = this.leaves(start, count).then((leaves) => {
         const all = [leaves];
         for (let below = leaves; below.length >= 2; ) {
           const above: Uint8Array[] = [];
@@ -190,6 +201,36 @@ export class LogTree {
     return levels;
   }
 
+  /** The leaves [start, start + count) of one chunk, from the aligned window of READ_WINDOW leaves read once for every chunk in it. */
+  private async leaves(start: number, count: number): Promise<Uint8Array[]> {
+    const from = start - (start % READ_WINDOW);
+    const to = Math.min(from + READ_WINDOW, this.bound);
+    const key = `${from}:${to}`;
+    let window = this.leafWindows.get(key);
+    if (window === undefined) {
+      window = this.hashes.leaves(from, to);
+      this.leafWindows.set(key, window);
+    }
+    return (await window).slice(start - from, start - from + count);
+  }
+
+  /**
+   * The stored tiles [first, first + count) of `level`, within one aligned window of 2^tileHeight
+   * tiles (a whole subtree below the next tile level is), read once for every subtree in it.
+   */
+  private async tiles(level: number, first: number, count: number): Promise<(Uint8Array | undefined)[]> {
+    const width = 2 ** this.tileHeight;
+    const from = first - (first % width);
+    const to = Math.max(first + count, Math.min(from + width, Math.floor(this.bound / 2 ** level)));
+    const key = `${level}:${from}:${to}`;
+    let window = this.tileWindows.get(key);
+    if (window === undefined) {
+      window = this.hashes.tiles(level, from, to);
+      this.tileWindows.set(key, window);
+    }
+    return (await window).slice(first - from, first - from + count);
+  }
+
   /** The root of a whole subtree from its two halves' (each through the memo, the kept roots and the chunks). */
   private async fromHalves(start: number, size: number): Promise<Uint8Array> {
     const half = size / 2;
@@ -197,13 +238,9 @@ export class LogTree {
     return merkleNodeHash(left, right);
   }
 
-  /** A tile's root from the level below it (the store lacks the tile). */
+  /** A tile's root from its halves (the store lacks the tile): each through the memo and the kept roots, then the tiles below. */
   private belowTile(start: number, tileSize: number): Promise<Uint8Array> {
-    const below = tileSize / 2 ** this.tileHeight;
-    if (below === 1) return this.fromHalves(start, tileSize);
-    const subtrees: Promise<Uint8Array>[] = [];
-    for (let at = start; at < start + tileSize; at += below) subtrees.push(this.perfect(at, below));
-    return Promise.all(subtrees).then(merkleRoot);
+    return this.fromHalves(start, tileSize);
   }
 }
 
@@ -261,17 +298,17 @@ export function wholeTiles(leaves: readonly Uint8Array[], tileHeight = TILE_HEIG
 }
 
 /** The tree's reads of `owner`'s log, from a store. */
-export function storeLogHashes(store: Pick<MessageStore, "log" | "logTiles">, owner: string): LogHashes {
+export function storeLogHashes(store: Pick<MessageStore, "logLeaves" | "logTiles">, owner: string): LogHashes {
   return {
     async leaves(from, to) {
-      const entries = await store.log(owner, from + 1, to - from);
-      if (entries.length !== to - from || entries[0]?.seq !== from + 1) throw new Error(`${owner}'s log has no positions ${from + 1} to ${to}`);
-      return entries.map((entry) => fromHex(entry.leafHash));
+      const leaves = await store.logLeaves(owner, from + 1, to - from);
+      if (leaves.length !== to - from) throw new Error(`${owner}'s log has no positions ${from + 1} to ${to}`);
+      return leaves;
     },
     async tiles(level, from, to) {
       const kept = await store.logTiles(owner, level, from, to);
       const tiles: (Uint8Array | undefined)[] = Array.from({ length: to - from });
-      for (const tile of kept) tiles[tile.index - from] = fromHex(tile.hash);
+      for (const tile of kept) tiles[tile.index - from] = tile.hash;
       return tiles;
     },
   };

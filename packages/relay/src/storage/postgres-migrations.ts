@@ -642,6 +642,34 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Tiles of 16 positions, as SQLite's version 15 (mailbox-log/tree.ts TILE_HEIGHT 4, was 8): a
+    // proof reads at most 16 leaves or tiles a level. A position that completes 16 now keeps its
+    // tiles of height 4 (levels 4, 8, 12, …; those of levels 8, 16, … are the same as before), and
+    // existing logs get theirs, under the id_counter lock as every position.
+    version: 12,
+    name: "mailbox log tiles of 16",
+    sql: `
+      CREATE OR REPLACE FUNCTION neutral_log_position(p_owner bytea, p_id bigint, p_role smallint, p_peer bytea, p_digest bytea)
+      RETURNS bigint
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        next_seq bigint;
+      BEGIN
+        SELECT coalesce(max(l.seq), 0) + 1 INTO next_seq FROM mailbox_log l WHERE l.owner = p_owner;
+        INSERT INTO mailbox_log (owner, seq, id, role, peer, digest, leaf_hash) VALUES (p_owner, next_seq, p_id, p_role, p_peer, p_digest,
+          sha256(decode('0001', 'hex') || p_owner || int8send(next_seq) || decode(CASE p_role WHEN 2 THEN '02' ELSE '01' END, 'hex') || p_peer || p_digest));
+        IF next_seq % 16 = 0 THEN
+          PERFORM neutral_keep_tiles(p_owner, next_seq, 4);
+        END IF;
+        RETURN next_seq;
+      END
+      $fn$;
+
+      SELECT last_id FROM id_counter WHERE singleton FOR UPDATE;
+      SELECT neutral_backfill_tiles(4);
+    `,
+  },
 ];
 
 /** The highest schema version this code knows; a database beyond it was written by newer software. */

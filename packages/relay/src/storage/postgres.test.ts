@@ -57,25 +57,26 @@ describe("PostgreSQL store specifics", () => {
     expect(second, "the second fill reused the first's space").toBeLessThan(first * 1.25);
   });
 
-  it("keeps the whole tiles of each account at TILE_HEIGHT as positions are stored, the same as the backfill of migration 9 and as the SQLite writer's", { timeout: 90_000 }, async () => {
-    // The SQL keeps tiles of 256 positions (level 8): the height the tree reads.
-    expect(TILE_HEIGHT).toBe(8);
-    expect(migrations.find(({ version }) => version === 9)?.sql).toContain("neutral_keep_tiles(p_owner, next_seq, 8)");
+  it("keeps the whole tiles of each account at TILE_HEIGHT as positions are stored, the same as the backfills of migrations 9 and 12 and as the SQLite writer's", { timeout: 90_000 }, async () => {
+    // The SQL keeps tiles of 16 positions (levels 4, 8, …): the height the tree reads.
+    expect(TILE_HEIGHT).toBe(4);
+    expect(migrations.find(({ version }) => version === 12)?.sql).toContain("neutral_keep_tiles(p_owner, next_seq, 4)");
     const store = await open();
     const [alice, bob] = [randomAddress(), randomAddress()];
     await Promise.all(Array.from({ length: 600 }, (_, i) => store.append(i % 3 ? testMessage(alice, bob) : testMessage(bob, alice))));
     const leavesOf = async (owner: string) => (await store.log(owner, 1, 1000)).map((entry) => fromHex(entry.leafHash));
     const expected = async (owner: string, height: number) => wholeTiles(await leavesOf(owner), height).map(({ level, index, hash }) => ({ level, index, hash: toHex(hash) }));
     const kept = async (owner: string, levels: number[]) =>
-      (await Promise.all(levels.map(async (level) => (await store.logTiles(owner, level, 0, 1000)).map(({ index, hash }) => ({ level, index, hash }))))).flat();
+      (await Promise.all(levels.map(async (level) => (await store.logTiles(owner, level, 0, 1000)).map(({ index, hash }) => ({ level, index, hash: toHex(hash) }))))).flat();
     for (const owner of [alice, bob]) {
-      expect(await kept(owner, [8])).toEqual(await expected(owner, 8));
-      expect((await kept(owner, [8])).map(({ index }) => index)).toEqual([0, 1]);
+      expect(await kept(owner, [4, 8])).toEqual(await expected(owner, 4));
+      expect((await kept(owner, [4, 8])).map(({ level }) => level)).toEqual([...Array(37).fill(4), ...Array(2).fill(8)]);
     }
-    // The backfill, from no tiles: the same ones.
+    // Migration 9's backfill (tiles of 256), then migration 12's (of 16): the same ones.
     await schema.query("DELETE FROM log_tiles");
     await schema.query("SELECT neutral_backfill_tiles(8)");
-    for (const owner of [alice, bob]) expect(await kept(owner, [8])).toEqual(await expected(owner, 8));
+    await schema.query("SELECT neutral_backfill_tiles(4)");
+    for (const owner of [alice, bob]) expect(await kept(owner, [4, 8])).toEqual(await expected(owner, 4));
     // Several levels, with tiles of 2 levels (4 positions): each level from the one below.
     await schema.query("DELETE FROM log_tiles");
     await schema.query("SELECT neutral_backfill_tiles(2)");

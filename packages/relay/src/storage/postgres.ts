@@ -527,7 +527,17 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         text: "SELECT idx, hash FROM log_tiles WHERE owner = $1 AND level = $2 AND idx >= $3 AND idx < $4 ORDER BY idx",
         values: [addressBytes(owner), level, from, to],
       });
-      return rows.map((row) => ({ index: Number(row.idx), hash: bytesHex(row.hash) }));
+      return rows.map((row) => ({ index: Number(row.idx), hash: row.hash }));
+    },
+
+    async logLeaves(owner, from, count) {
+      ensureOpen();
+      const { rows } = await pool.query<{ leaf_hash: Buffer }>({
+        name: "neutral_log_leaves",
+        text: "SELECT leaf_hash FROM mailbox_log WHERE owner = $1 AND seq >= $2 ORDER BY seq LIMIT $3",
+        values: [addressBytes(owner), from, count],
+      });
+      return rows.map((row) => row.leaf_hash);
     },
 
     async deleteMessages(owner, ids, request, seqs) {

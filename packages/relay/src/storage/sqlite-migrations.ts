@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { MAILBOX_ROLE_BYTE, mailboxLeafHash, type MailboxRole } from "@neutral/protocol";
-import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
+import { wholeTiles } from "../mailbox-log/tree.js";
 import type { Migration } from "./store.js";
 
 /** A step of the SQLite schema: its SQL, then (in the same transaction) what SQL alone cannot do. */
@@ -314,7 +314,29 @@ export const migrations: readonly SqliteMigration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // Tiles of 16 positions (mailbox-log/tree.ts TILE_HEIGHT 4, was 8): a proof then reads at most
+    // 16 leaves or tiles a level, not 256 (a 20-message page's proofs read the whole log of an
+    // account of a few hundred positions before). The tiles of levels 8, 16, … are the same at
+    // either height; those of levels 4, 12, 20, … are added here, per account from its leaves.
+    version: 15,
+    name: "mailbox log tiles of 16",
+    sql: "",
+    backfill: backfillTilesOf16,
+  },
 ];
+
+/** The tiles of levels 4, 12, 20, … of every account's log (version 15): those of height 8 are kept. */
+function backfillTilesOf16(db: Database): void {
+  const accounts = db.prepare<[], number>("SELECT n FROM log_accounts").pluck().all();
+  const leavesOf = db.prepare<[number], Buffer>("SELECT leaf FROM mailbox_log WHERE account = ? ORDER BY seq").pluck();
+  const insertTile = db.prepare("INSERT OR IGNORE INTO log_tiles (account, level, idx, hash) VALUES (?, ?, ?, ?)");
+  for (const account of accounts) {
+    const leaves = leavesOf.all(account);
+    if (leaves.length < 16) continue;
+    for (const { level, index, hash } of wholeTiles(leaves, 4)) if (level % 8 !== 0) insertTile.run(account, level, index, Buffer.from(hash));
+  }
+}
 
 /** Positions and leaves for the copies stored before schema version 11: one owner at a time, in id order. */
 function backfillPositions(db: Database): void {
@@ -339,9 +361,21 @@ function backfillPositions(db: Database): void {
       insertPosition.run(account, seq, id, MAILBOX_ROLE_BYTE[role], Buffer.from(leaf));
       setPosition.run(seq, owner, side, id);
     }
-    for (const { level, index, hash } of wholeTiles(leaves, TILE_HEIGHT)) insertTile.run(account, level, index, Buffer.from(hash));
+    // Tiles of 256 positions, the height of version 11 (version 15 adds those of 16).
+    for (const { level, index, hash } of wholeTiles(leaves, 8)) insertTile.run(account, level, index, Buffer.from(hash));
   }
 }
+
+/**
+ * Undoes version 15 for a downgrade to a relay that reads tiles of 256 positions: the tiles of 16
+ * go (those of 256 stay). Run it with every relay stopped, before {@link undoVersion14Sql}.
+ */
+export const undoVersion15Sql = `
+  BEGIN IMMEDIATE;
+  DELETE FROM log_tiles WHERE level % 8 <> 0;
+  DELETE FROM schema_migrations WHERE version = 15;
+  COMMIT;
+`;
 
 /**
  * Undoes version 14 for a downgrade to a relay that keeps no former homes' heads: they go. Run it

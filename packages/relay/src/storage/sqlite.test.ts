@@ -10,8 +10,9 @@ import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle,
 import { DEFAULT_CACHE_KIB, WRITER_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
 import { RECLAIM_STEP_PAGES, SWEEP_STEP_ROWS, openAppendBatches } from "./sqlite-append-batch.js";
 import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
+import { toHex } from "@neutral/protocol";
 import type { WireAppend } from "./sqlite-append-writer.js";
-import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql, undoVersion12Sql, undoVersion13Sql, undoVersion14Sql } from "./sqlite-migrations.js";
+import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql, undoVersion12Sql, undoVersion13Sql, undoVersion14Sql, undoVersion15Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
@@ -353,7 +354,7 @@ describe("SQLite store specifics", () => {
       expect(objects).not.toContain("messages_v4");
       // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
       expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
-      expect(latestSchemaVersion).toBe(14);
+      expect(latestSchemaVersion).toBe(15);
     });
 
     it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
@@ -389,6 +390,7 @@ describe("SQLite store specifics", () => {
         [12, false],
         [13, false],
         [14, false],
+        [15, false],
       ]);
       // Version 7 gave the message its recipient, from pairs.
       expect(v1.prepare("SELECT id, ts, sender, accepted_at, recipient FROM messages").all()).toEqual([
@@ -447,6 +449,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT count(*) AS n FROM mailbox WHERE side = 2 AND json = ''").get()).toEqual({ n: 3 });
+      db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
       db.exec(undoVersion12Sql);
@@ -473,6 +476,7 @@ describe("SQLite store specifics", () => {
       expect(withReason[1]!.removal).toMatchObject({ reason: "expired" });
       await first.close();
       const db = connect();
+      db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
       expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 12 });
@@ -497,6 +501,7 @@ describe("SQLite store specifics", () => {
       expected[0] = expected[0]!.filter((entry) => entry.id !== deleted);
       await first.close();
       const db = connect();
+      db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
       db.exec(undoVersion12Sql);
@@ -531,6 +536,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT id FROM message_expiry").all()).toEqual([{ id: stored.id }]);
+      db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
       db.exec(undoVersion12Sql);
@@ -552,6 +558,7 @@ describe("SQLite store specifics", () => {
       const pending = (await store.append({ ...fields, status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored;
       await store.close();
       const db = connect();
+      db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
       db.exec(undoVersion12Sql);
@@ -654,10 +661,16 @@ describe("SQLite store specifics", () => {
       const store = open();
       const [alice, bob] = [randomAddress(), randomAddress()];
       await Promise.all(Array.from({ length: 600 }, (_, i) => store.append(i % 3 ? testMessage(alice, bob) : testMessage(bob, alice))));
-      const tiles = async (s: MessageStore) => Promise.all([alice, bob].map((owner) => s.logTiles(owner, TILE_HEIGHT, 0, 100)));
+      const tiles = async (s: MessageStore) => Promise.all([alice, bob].flatMap((owner) => [TILE_HEIGHT, 2 * TILE_HEIGHT].map((level) => s.logTiles(owner, level, 0, 100))));
       const before = await tiles(store);
-      expect(before.map((kept) => kept.map(({ index }) => index))).toEqual([[0, 1], [0, 1]]);
+      // 600 positions each: 37 tiles of 16, 2 of 256.
+      expect(before.map((kept) => kept.length)).toEqual([37, 2, 37, 2]);
+      const leaves = (await store.logLeaves(alice, 1, 600)).map((leaf) => new Uint8Array(leaf));
+      expect(before[0]!.map(({ hash }) => toHex(hash))).toEqual(wholeTiles(leaves, TILE_HEIGHT).filter(({ level }) => level === TILE_HEIGHT).map(({ hash }) => toHex(hash)));
       await store.close();
+      // Versions 11 (tiles of 256) and 15 (of 16) give an upgraded store the same.
+      connect().exec(undoVersion15Sql);
+      expect(connect().prepare("SELECT count(*) FROM log_tiles WHERE level = ?").pluck().get(TILE_HEIGHT)).toBe(0);
       connect().exec(undoVersion14Sql);
       connect().exec(undoVersion13Sql);
       connect().exec(undoVersion12Sql);

@@ -205,7 +205,7 @@ export const WRITER_SCHEMA: WriterSchema = {
     insertLogAccount: "INSERT INTO log_accounts (address) VALUES (?)",
     lastPosition: "SELECT seq FROM mailbox_log WHERE account = ? ORDER BY seq DESC LIMIT 1",
     insertPosition: "INSERT INTO mailbox_log (account, seq, id, role, leaf) VALUES (?, ?, ?, ?, ?)",
-    // A tile is kept once its last position is: from the leaves (level 8), or the tiles one level down.
+    // A tile is kept once its last position is: from the leaves (level TILE_HEIGHT), or the tiles one level down.
     selectLeaves: "SELECT leaf FROM mailbox_log WHERE account = ? AND seq > ? AND seq <= ? ORDER BY seq",
     selectTiles: "SELECT hash FROM log_tiles WHERE account = ? AND level = ? AND idx >= ? AND idx < ? ORDER BY idx",
     insertTile: "INSERT INTO log_tiles (account, level, idx, hash) VALUES (?, ?, ?, ?)",
@@ -322,6 +322,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
         "LEFT JOIN expired_messages AS e ON e.id = l.id WHERE a.address = ? AND l.seq >= ? ORDER BY l.seq LIMIT ?",
     );
   const logRows = { plain: logStatement(false), withMessages: logStatement(true) };
+  const leafRows = db
+    .prepare<[Buffer, number, number], Buffer>("SELECT l.leaf FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n WHERE a.address = ? AND l.seq >= ? ORDER BY l.seq LIMIT ?")
+    .pluck();
   const tileRows = db.prepare<[Buffer, number, number, number], { idx: number; hash: Buffer }>(
     "SELECT t.idx, t.hash FROM log_accounts AS a JOIN log_tiles AS t ON t.account = a.n WHERE a.address = ? AND t.level = ? AND t.idx >= ? AND t.idx < ? ORDER BY t.idx",
   );
@@ -543,7 +546,12 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
 
     async logTiles(owner, level, from, to) {
       if (closed) throw new StoreClosedError();
-      return tileRows.all(addressBytes(owner), level, from, to).map((row) => ({ index: row.idx, hash: bytesHex(row.hash) }));
+      return tileRows.all(addressBytes(owner), level, from, to).map((row) => ({ index: row.idx, hash: row.hash }));
+    },
+
+    async logLeaves(owner, from, count) {
+      if (closed) throw new StoreClosedError();
+      return leafRows.all(addressBytes(owner), from, count);
     },
 
     async deleteMessages(owner, ids, request, seqs) {

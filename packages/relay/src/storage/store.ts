@@ -322,6 +322,11 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
    * keeps is always right.
    */
   logTiles(owner: string, level: number, from: number, to: number): Promise<LogTile[]>;
+  /**
+   * The leaf hashes of `owner`'s positions `from`, `from` + 1, … (at most `count`; fewer past the
+   * log's end), as the tree reads them: only the hashes, with none of `log`'s reasons and JSON.
+   */
+  logLeaves(owner: string, from: number, count: number): Promise<Uint8Array[]>;
   /** Finishes pending writes and releases the storage. */
   close(): Promise<void>;
   /** Whether every migration this software knows is applied (GET /ready); rejects when the database does not answer. */
@@ -369,8 +374,8 @@ export type LogEntryRemoval =
 /** A tile of an account's log: the root of a whole aligned subtree. */
 export interface LogTile {
   index: number;
-  /** 0x + 64 hex. */
-  hash: string;
+  /** 32 bytes. */
+  hash: Uint8Array;
 }
 
 /** The storage's size as metrics report it. */

@@ -87,6 +87,7 @@ export function everyStoreCall(store: MessageStore): [string, () => Promise<unkn
     putPriorHead: () => store.putPriorHead(owner, randomAddress(), 1, "{}", 16),
     priorHeads: () => store.priorHeads(owner),
     logTiles: () => store.logTiles(owner, 8, 0, 10),
+    logLeaves: () => store.logLeaves(owner, 1, 10),
     positions: () => store.positions(owner, [1]),
     migrated: () => store.migrated(),
     footprint: () => store.footprint(),
