@@ -171,8 +171,9 @@ export class LogTree {
     const first = start / tileSize;
     const count = size / tileSize;
     const stored = await this.tiles(level, first, count);
-    // Tiles are equal whole subtrees: their tree is the subtree's.
-    const tiles = await Promise.all(stored.map((tile, i) => tile ?? this.belowTile((first + i) * tileSize, tileSize)));
+    // Tiles are equal whole subtrees: their tree is the subtree's. A tile the store lacks comes from
+    // its halves, each through the memo and the kept roots, then the tiles below.
+    const tiles = await Promise.all(stored.map((tile, i) => tile ?? this.fromHalves((first + i) * tileSize, tileSize)));
     return merkleRoot(tiles);
   }
 
@@ -236,11 +237,6 @@ export class LogTree {
     const half = size / 2;
     const [left, right] = await Promise.all([this.range(start, half), this.range(start + half, half)]);
     return merkleNodeHash(left, right);
-  }
-
-  /** A tile's root from its halves (the store lacks the tile): each through the memo and the kept roots, then the tiles below. */
-  private belowTile(start: number, tileSize: number): Promise<Uint8Array> {
-    return this.fromHalves(start, tileSize);
   }
 }
 
