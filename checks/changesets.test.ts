@@ -1,6 +1,7 @@
 // The pending changesets make a release plan: each names only packages that are released (a private
-// package such as @neutral/relay, ignored by changesets, in a changeset with released ones makes
-// `changeset version` and `changeset status` fail), and each parses.
+// package such as @neutral/test-support, ignored by changesets, in a changeset with released ones
+// makes `changeset version` and `changeset status` fail), and each parses. That the plan publishes
+// and installs is release/'s test.
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";

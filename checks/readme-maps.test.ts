@@ -12,7 +12,7 @@ const MARKER = "<!-- map -->";
 const UNMAPPED = new Set(["node_modules", "dist", "test-output", "coverage"]);
 
 /** Whose README must map their folders: the repository and every workspace package (pnpm-workspace.yaml). */
-const mapped = [".", "tools", "examples", "checks", ...readdirSync(path.join(root, "packages")).map((name) => `packages/${name}`)].filter((dir) => existsSync(path.join(root, dir, "package.json")));
+const mapped = [".", "tools", "examples", "checks", "release", ...readdirSync(path.join(root, "packages")).map((name) => `packages/${name}`)].filter((dir) => existsSync(path.join(root, dir, "package.json")));
 
 /** One line of a map: a path (a folder ends with `/`; `*` matches within a name) and how deep it sits. */
 interface Entry {

@@ -29,9 +29,15 @@ const RENAMED = { "gitignore.tpl": ".gitignore" };
 /** The project's config for `neutral-openrpc generate --config` (`npm run generate`). */
 const CONFIG = { spec: "openrpc.json", targets: { server: { out: "src/generated" } } };
 
-/** The versions the scaffold's package.json asks for: `{package: range}`. */
+/**
+ * The versions the scaffold's package.json asks for: `{package: range}`. The toolkit's packages are
+ * released together under one version (RELEASING.md), so a scaffold asks for the release it was made
+ * by; scaffold/versions.json gives the rest (TypeScript, Node's types).
+ */
 export async function scaffoldVersions() {
-  return JSON.parse(await readFile(path.join(scaffoldDir, "versions.json"), "utf8"));
+  const { version } = JSON.parse(await readFile(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8"));
+  const release = `^${version}`;
+  return { "@neutral/server": release, "@neutral/openrpc": release, ...JSON.parse(await readFile(path.join(scaffoldDir, "versions.json"), "utf8")) };
 }
 
 /**

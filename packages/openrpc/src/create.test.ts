@@ -92,7 +92,7 @@ describe("create from petstore-openrpc.json", () => {
     expect(await readFile(path.join(dir, "src/generated/handlers.ts"), "utf8")).toMatch(/^\/\/ generated — do not edit\. Source: openrpc\.json/);
   });
 
-  it("writes package.json: a valid name from DIR, the scripts, versions from scaffold/versions.json", async () => {
+  it("writes package.json: a valid name from DIR, the scripts, this release of the toolkit and versions from scaffold/versions.json", async () => {
     const pkg = JSON.parse(await readFile(path.join(dir, "package.json"), "utf8"));
     const versions = await scaffoldVersions();
     expect(pkg).toMatchObject({
@@ -177,8 +177,8 @@ describe("npmName", () => {
   });
 });
 
-describe("scaffold/versions.json", () => {
-  it("asks for ranges the workspace's own packages (and its TypeScript and Node types) satisfy", async () => {
+describe("the scaffold's versions", () => {
+  it("ask for this release of the toolkit (one version for every package) and ranges the workspace's TypeScript and Node types satisfy", async () => {
     const versions = await scaffoldVersions();
     const current: Record<string, string> = {
       "@neutral/server": JSON.parse(await readFile(path.join(workspaceDir, "packages/server/package.json"), "utf8")).version,
@@ -187,6 +187,8 @@ describe("scaffold/versions.json", () => {
       "@types/node": require("@types/node/package.json").version,
     };
     expect(Object.keys(versions).sort()).toEqual(Object.keys(current).sort());
+    expect(versions["@neutral/server"]).toBe(`^${current["@neutral/openrpc"]}`);
+    expect(current["@neutral/server"], "@neutral/server and @neutral/openrpc are released together (.changeset/config.json fixed)").toBe(current["@neutral/openrpc"]);
     for (const [name, range] of Object.entries(versions)) {
       expect(satisfiesCaret(current[name]!, range), `${name}@${current[name]} does not satisfy ${range} (scaffold/versions.json)`).toBe(true);
     }
