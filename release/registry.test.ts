@@ -372,6 +372,32 @@ describe.sequential("an operator: npm i -g @neutral/relay @neutral/cli", () => {
     expect(await docs.text()).toContain("neutralService");
   });
 
+  it("answers the container's health check (deploy/Dockerfile's HEALTHCHECK, run as written), which fails once nothing serves", async () => {
+    const dockerfile = readFileSync(path.join(repositoryRoot, "deploy", "Dockerfile"), "utf8");
+    const command = JSON.parse(/^HEALTHCHECK [^\n]*\\\n\s*CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
+    expect(command[0]).toBe("node");
+    const port = new URL(relayUrl).port;
+    const healthy = await run(process.execPath, command.slice(1), { cwd: work, env: npmEnv({ NEUTRAL_PORT: port }), timeoutMs: 30_000 });
+    expect(healthy.status, healthy.stderr).toBe(0);
+    const nothing = await run(process.execPath, command.slice(1), { cwd: work, env: npmEnv({ NEUTRAL_PORT: String(await freePort()) }), timeoutMs: 30_000 });
+    expect(nothing.status).toBe(1);
+  });
+
+  it("runs under deploy/neutral-relay.service: systemd-analyze verifies the unit with the installed command, and rates its exposure OK", async () => {
+    const unit = readFileSync(path.join(repositoryRoot, "deploy", "neutral-relay.service"), "utf8");
+    expect(unit).toContain("ExecStart=/usr/local/bin/neutral-relay --config /etc/neutral/neutral.toml");
+    const installed = path.join(work, "unit", "neutral-relay.service");
+    mkdirSync(path.dirname(installed));
+    writeFileSync(installed, unit.replace("/usr/local/bin/neutral-relay", path.join(work, "global", "bin", "neutral-relay")));
+    const verified = await run("systemd-analyze", ["verify", installed], { cwd: work, env: process.env, timeoutMs: 60_000 });
+    // A directive systemd cannot parse is only a warning: none may be printed.
+    expect({ status: verified.status, output: verified.stdout + verified.stderr }).toEqual({ status: 0, output: "" });
+    const security = await run("systemd-analyze", ["security", "--offline=yes", installed], { cwd: work, env: { ...process.env, SYSTEMD_COLORS: "0" }, timeoutMs: 60_000 });
+    const exposure = /Overall exposure level for neutral-relay\.service: ([\d.]+) (\w+)/.exec(security.stdout);
+    expect(exposure, security.stdout + security.stderr).not.toBeNull();
+    expect(Number(exposure![1])).toBeLessThanOrEqual(2);
+  }, 120_000);
+
   it("round-trips a message with neutral send and neutral inbox", async () => {
     const bob = await cli(["whoami", "--json"], TEST_KEYS.bob, "bob");
     expect(bob.status, bob.stderr).toBe(0);

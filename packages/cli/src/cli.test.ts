@@ -371,7 +371,7 @@ describe("errors", () => {
     const port = await closedPort();
     const line = expectOneErrorLine(await spawned(["inbox"], as(alice, { NEUTRAL_URL: `http://127.0.0.1:${port}` })), 1);
     expect(line).toBe(
-      `neutral: cannot reach the node at http://127.0.0.1:${port} (connection refused); is a relay running there? Start one with \`neutral serve\`, or point NEUTRAL_URL / --url at one`,
+      `neutral: cannot reach the node at http://127.0.0.1:${port} (ECONNREFUSED 127.0.0.1:${port}: connection refused); is a relay running there? Start one with \`neutral serve\`, or point NEUTRAL_URL / --url at one`,
     );
   }, SPAWNS);
 

@@ -40,15 +40,22 @@ const NETWORK_CODES: Record<string, string> = {
   ENETUNREACH: "network unreachable",
 };
 
-/** Why a request got no answer, from the innermost cause fetch gives (e.g. ECONNREFUSED). */
+/**
+ * Why a request got no answer, from the innermost cause fetch gives: its code and the address it
+ * tried, and the code in words (`ECONNREFUSED 127.0.0.1:8645: connection refused`).
+ */
 function networkReason(error: RpcTransportError): string {
   const own = error.message.replace(/^Request to \S+ failed: /, "");
   if (own !== "network error") return own;
   let cause: unknown = error.cause;
   let reason = own;
   for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === "string" && NETWORK_CODES[code]) return NETWORK_CODES[code];
+    const { code, address, port, hostname } = cause as { code?: unknown; address?: unknown; port?: unknown; hostname?: unknown };
+    if (typeof code === "string" && NETWORK_CODES[code]) {
+      const host = typeof address === "string" ? (address.includes(":") ? `[${address}]` : address) : typeof hostname === "string" ? hostname : undefined;
+      const where = host === undefined ? "" : typeof port === "number" ? ` ${host}:${port}` : ` ${host}`;
+      return `${code}${where}: ${NETWORK_CODES[code]}`;
+    }
     if (cause.message && cause.message !== "fetch failed") reason = cause.message;
     cause = cause.cause;
   }

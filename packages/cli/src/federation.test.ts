@@ -138,8 +138,10 @@ describe("neutral across nodes", () => {
     expect(pendingRow.slice(1).map((line) => line.trim())).toEqual(["… pending: not delivered to the recipient's node yet"]);
     expect(rowOf(ok(await cli(alice, a, ["chat", bob.address])), id!)[1]!.trim()).toBe("… pending: not delivered to the recipient's node yet");
 
-    // Failed: C retries for a second only. --wait ends when it fails.
-    const doomed = ok(await cli(carol, c, ["send", bob.address, "never arrives", "--wait", "60"]));
+    // Failed: C retries for a second only. --wait ends when it fails, and so does send: exit 1.
+    const doomedRun = await cli(carol, c, ["send", bob.address, "never arrives", "--wait", "60"]);
+    expect(doomedRun.code, doomedRun.stderr).toBe(1);
+    const doomed = doomedRun.stdout;
     const failedId = new RegExp(`^sent message (\\d+) to ${bob.address} failed: (.+)\\n$`).exec(doomed)?.[1];
     expect(failedId, doomed).toBeDefined();
     const failed = await listed(carol, c, ["inbox", "--direction", "sent"], "never arrives");

@@ -1,7 +1,7 @@
 // Commands that wait (watch, send --wait) stop on Ctrl-C or SIGTERM as if they were done.
 
 /** Runs `work` with a signal that SIGINT/SIGTERM abort; a second signal exits at once (130). */
-export async function untilSignal(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+export async function untilSignal<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   let signals = 0;
   const stop = () => {
@@ -12,7 +12,7 @@ export async function untilSignal(work: (signal: AbortSignal) => Promise<void>):
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   try {
-    await work(controller.signal);
+    return await work(controller.signal);
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);

@@ -76,6 +76,8 @@ export function decodeBearerToken(token: string): Decoded<{ text: string; signat
 export interface TokenRules {
   /** Whether a SIWE `domain` is one this node accepts. */
   acceptsDomain(domain: string): boolean;
+  /** The domains the node serves, in words, for the reason a token for another is refused with. */
+  servedDomains?(): string;
   /** Longest accepted span from `issued-at` to `expiration-time` (default `MAX_TOKEN_LIFETIME_MS`). */
   maxLifetimeMs?: number;
   /** Epoch ms now. */
@@ -103,7 +105,10 @@ export function checkBearerToken(token: string, rules: TokenRules): Decoded<Chec
   const message = parseSiweMessage(text);
   if (!message) return refuse("malformed SIWE message (EIP-4361)");
   if (message.version !== "1") return refuse("unsupported SIWE version: must be 1");
-  if (!rules.acceptsDomain(message.domain)) return refuse(`domain ${JSON.stringify(message.domain.slice(0, 100))} is not served by this node`);
+  if (!rules.acceptsDomain(message.domain)) {
+    const served = rules.servedDomains?.();
+    return refuse(`domain ${JSON.stringify(message.domain.slice(0, 100))} is not served by this node${served ? ` (it serves ${served}: sign in to one of those)` : ""}`);
+  }
   if (!NONCE_PATTERN.test(message.nonce)) return refuse("nonce must be at least 8 alphanumeric characters");
   const issuedAt = parseSiweTime(message.issuedAt);
   if (issuedAt === undefined) return refuse("issued-at missing or not an RFC 3339 time");

@@ -9,6 +9,7 @@ import {
   parseConfig,
   reportedLimits,
   reservedConnections,
+  sampleConfigFile,
   settingsTable,
   streamsPerProcess,
   type RelayConfig,
@@ -611,5 +612,24 @@ describe("the settings table", () => {
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
     const table = /<!-- settings:start -->\n([\s\S]*?)\n<!-- settings:end -->/.exec(readme)?.[1];
     expect(table).toBe(settingsTable());
+  });
+
+  describe("the sample config file (deploy/neutral.toml)", () => {
+    const sample = readFileSync(new URL("../../../deploy/neutral.toml", import.meta.url), "utf8");
+    const read = (text: string) => parseConfig(["--config", "neutral.toml"], {}, { readFile: () => text });
+
+    it("is the settings table's, every setting once (regenerate it: pnpm --filter @neutral/relay settings:readme)", () => {
+      expect(sample).toBe(sampleConfigFile());
+      const keys = [...sample.matchAll(/^# ([a-z0-9-]+) = /gm)].map((match) => match[1]);
+      expect(keys).toEqual(everySetting().map(({ setting }) => setting.flag));
+    });
+
+    it("is the defaults as it is, and still the defaults with every setting that has one uncommented", () => {
+      const defaults = parseConfig([], {});
+      expect(read(sample)).toEqual(defaults);
+      const uncommented = sample.replace(/^# ([a-z0-9-]+ = (?!…).*)$/gm, "$1");
+      expect(uncommented.match(/^[a-z0-9-]+ = /gm)!.length).toBe(everySetting().filter(({ setting }) => setting.default !== undefined).length);
+      expect(read(uncommented)).toEqual(defaults);
+    });
   });
 });

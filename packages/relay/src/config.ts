@@ -140,6 +140,48 @@ export function settingsTable(): string {
   return rows.join("\n");
 }
 
+/** A TOML value as an operator would write the default `text` of `setting`. */
+function tomlValue(setting: { multiple: boolean; range: unknown }, text: string): string {
+  if (setting.multiple) return `[${text.split(",").map((item) => JSON.stringify(item.trim())).join(", ")}]`;
+  return setting.range !== undefined && /^-?\d+$/.test(text) ? text : JSON.stringify(text);
+}
+
+/** Folds `text` into `# `-comment lines of at most `width` characters. */
+function commentLines(text: string, width = 100): string[] {
+  const lines: string[] = [];
+  let line = "#";
+  for (const word of text.split(/\s+/)) {
+    if (line.length + 1 + word.length > width && line !== "#") {
+      lines.push(line);
+      line = "#";
+    }
+    line += ` ${word}`;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/**
+ * A config file with every setting, each commented out at its default (or, without one, with what
+ * the node does instead), with its help and variable: deploy/neutral.toml
+ * (`pnpm --filter @neutral/relay settings:readme` writes it).
+ */
+export function sampleConfigFile(): string {
+  const lines = [
+    "# neutral.toml: every setting of neutral-relay, each commented out at its default.",
+    "# Uncomment what you change: neutral-relay --config neutral.toml (or NEUTRAL_CONFIG=neutral.toml).",
+    "# A flag wins over its variable, which wins over this file. Secrets (node-key, database-url,",
+    "# metrics-token) may be kept here only in a file no one else can read (mode 0600); better in",
+    "# their variables. Generated from the relay's settings (packages/relay/src/node/settings.ts).",
+  ];
+  for (const { setting } of SETTINGS_LIST) {
+    lines.push("", ...commentLines(`${setting.help}.${setting.secret ? " A secret." : ""} Variable: ${setting.env}.`));
+    if (setting.default !== undefined) lines.push(`# ${setting.flag} = ${tomlValue(setting, setting.default)}`);
+    else lines.push(...commentLines(`${setting.flag} = … (default: ${setting.defaultNote ?? "none"})`));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 type FileValue = { texts: string[] };
 
 /** The settings a config file gives, by flag name: its keys must be settings, its values what they take. */

@@ -4,6 +4,7 @@ import { isNodeAuthorization } from "@neutral/protocol";
 import { createDispatcher, createHttpHandler, RpcError, type HttpExchange, type JsonRpcResponse, type MethodDescriptor, type RequestBody, type RequestHook } from "@neutral/server";
 import { service } from "@neutral/server/neutral-service";
 import { createAuthenticator } from "./auth/authenticator.js";
+import { describeServedDomains, servedDomains } from "./auth/domains.js";
 import { metricsWanted, streamsPerProcess, type RelayConfig } from "./config.js";
 import type { Secp256k1 } from "./crypto/secp256k1.js";
 import { clientKey } from "./http/client-key.js";
@@ -88,7 +89,7 @@ function describeExchange(exchange: HttpExchange<RelayContext>): Record<string, 
  */
 export function createRelay(options: RelayOptions): Relay {
   const { config, logger, curve, nodeKey, store, federation } = options;
-  let domains: string[] = config.domains;
+  let domains: string[] = servedDomains(config.domains);
   let publicUrl = config.federation.publicUrl ?? "";
   // Rate limit and storage quotas, per node (shared with the other workers: topology/cluster/limits.ts).
   const topology = options.topology ?? SINGLE_PROCESS;
@@ -147,7 +148,7 @@ export function createRelay(options: RelayOptions): Relay {
       else logger.error({ err: error, method }, "internal error");
     },
   });
-  const authenticateUser = limits.authenticate(createAuthenticator({ curve, acceptsDomain: (domain) => domains.includes(domain) }));
+  const authenticateUser = limits.authenticate(createAuthenticator({ curve, acceptsDomain: (domain) => domains.includes(domain), servedDomains: () => describeServedDomains(domains) }));
   // A peer's node-to-node request carries the node's signature over the body; anything else, an account's bearer token.
   const authenticate = async (authorization: string | undefined, request: IncomingMessage, body: RequestBody): Promise<RelayContext> => {
     // The client a stream counts against (live/subscriptions.ts), with or without a rate limit.
@@ -243,7 +244,7 @@ export function createRelay(options: RelayOptions): Relay {
           server.off("error", reject);
           const { port } = server.address() as AddressInfo;
           const hostPart = config.host.includes(":") ? `[${config.host}]` : config.host;
-          if (config.domains.length === 0) domains = [`${hostPart}:${port}`];
+          if (config.domains.length === 0) domains = servedDomains([`${hostPart}:${port}`]);
           if (config.federation.publicUrl === undefined) publicUrl = `http://${hostPart}:${port}`;
           resolve(`http://${hostPart}:${port}`);
         });

@@ -114,7 +114,8 @@ export function describeHttpConformance(backend: string, start: () => Promise<St
             address: relay.address,
             software: "neutral-relay",
             version: expect.stringMatching(/^\d+\.\d+\.\d+/),
-            domains: [relay.domain],
+            // Listening on 127.0.0.1: the machine's other loopback names too.
+            domains: [relay.domain, relay.domain.replace("127.0.0.1", "localhost"), relay.domain.replace("127.0.0.1", "[::1]")],
             limits: {
               maxLimit: MAX_PAGE_LIMIT,
               maxBatch: 100,

@@ -1,7 +1,7 @@
 // `neutral send <to> <text>`: encrypts, signs and sends; says where the message is (✓, pending, failed).
 import type { DecryptedMessage, Neutral } from "@neutral/client";
 import { defineCommand, type Io } from "../command.js";
-import { UsageError } from "../errors.js";
+import { EXIT_FAILURE, UsageError } from "../errors.js";
 import { escapeControls, failedText, jsonLine, messageJson, otherProblems, PENDING_TEXT, UNVERIFIED, VERIFIED } from "../format.js";
 import { readStdin } from "../input.js";
 import { address, duration, integer, jsonOption } from "../options.js";
@@ -34,7 +34,9 @@ export const send = defineCommand({
       "Prints the id the node stored the message under, and ✓ once delivered and verified. To",
       "someone homed on another node whose node does not answer yet, the message is pending:",
       "your node keeps trying, and `neutral inbox --direction sent` shows when it is delivered",
-      "or that it failed, and why. The exit code is 0 either way: the message is stored.",
+      "or that it failed, and why. Exit code 0 when the message is delivered or pending (it is",
+      "stored, and your node delivers it), 1 when it was refused or failed (with --wait, a",
+      "pending message that fails meanwhile).",
     ],
   },
   positionals: ["to", "text"],
@@ -49,9 +51,9 @@ export const send = defineCommand({
     if (text === "") throw new UsageError("<text> is empty", helpHint);
     const neutral = session.connect();
     const options = { json: values.json === true, waitMs, expiresIn };
-    if (waitMs === 0) await sendMessage(neutral, to, text, options, io);
-    else await untilSignal((signal) => sendMessage(neutral, to, text, { ...options, signal }, io));
-    return 0;
+    const sent = waitMs === 0 ? await sendMessage(neutral, to, text, options, io) : await untilSignal((signal) => sendMessage(neutral, to, text, { ...options, signal }, io));
+    // Refused, the send threw (exit 1); failed: the recipient's node refused it, or the sender's gave up.
+    return sent.status === "failed" ? EXIT_FAILURE : 0;
   },
 });
 
@@ -77,7 +79,7 @@ export function sentLine(message: DecryptedMessage): string {
   return `${head} ${parts.join("; ")}`;
 }
 
-async function sendMessage(neutral: Neutral, to: string, text: string, options: SendOptions, io: Io): Promise<void> {
+async function sendMessage(neutral: Neutral, to: string, text: string, options: SendOptions, io: Io): Promise<DecryptedMessage> {
   let message = await neutral.send(to, text, options.expiresIn === undefined ? {} : { expiresIn: options.expiresIn });
   if (message.status === "pending" && options.waitMs > 0) {
     if (!options.json) io.note(`message ${escapeControls(message.id)} is pending: waiting up to ${Math.ceil(options.waitMs / 1000)} s for the recipient's node`);
@@ -88,9 +90,6 @@ async function sendMessage(neutral: Neutral, to: string, text: string, options: 
       if (!options.signal?.aborted) throw error;
     }
   }
-  if (options.json) {
-    io.out(jsonLine(messageJson(message)));
-    return;
-  }
-  io.out(sentLine(message));
+  io.out(options.json ? jsonLine(messageJson(message)) : sentLine(message));
+  return message;
 }

@@ -269,7 +269,7 @@ export interface NodeInfo {
   software: string;
   /** The node software's version. */
   version: string;
-  /** The Sign-In with Ethereum `domain` values this node accepts in tokens. */
+  /** The Sign-In with Ethereum `domain` values this node accepts in tokens. A loopback one stands for the machine: the node accepts each of its loopback names (`127.0.0.1`, `localhost`, `[::1]`) at that port. */
   domains: string[];
   /** The limits this node enforces. */
   limits: NodeLimits;

@@ -5,7 +5,7 @@ import { LRUCache } from "lru-cache";
 import type { Secp256k1 } from "../crypto/secp256k1.js";
 import { verifySiweToken, type TokenRules, type VerifiedToken } from "./siwe-token.js";
 
-export interface AuthenticatorOptions extends Partial<Pick<TokenRules, "maxLifetimeMs" | "now">> {
+export interface AuthenticatorOptions extends Partial<Pick<TokenRules, "maxLifetimeMs" | "now" | "servedDomains">> {
   acceptsDomain: TokenRules["acceptsDomain"];
   curve: Secp256k1;
   /** Most verified tokens kept. Default 10,000. */
@@ -31,6 +31,7 @@ export type Authenticate = (authorization: string | undefined, beforeRecovery?: 
 export function createAuthenticator(options: AuthenticatorOptions): Authenticate {
   const rules: TokenRules = {
     acceptsDomain: options.acceptsDomain,
+    ...(options.servedDomains && { servedDomains: options.servedDomains }),
     maxLifetimeMs: options.maxLifetimeMs ?? MAX_TOKEN_LIFETIME_MS,
     now: options.now ?? Date.now,
   };

@@ -13,6 +13,8 @@ export interface VerifiedToken {
 export interface TokenRules {
   /** Whether a SIWE `domain` is one this node accepts. */
   acceptsDomain(domain: string): boolean;
+  /** The domains the node serves, in words, for the reason a token for another is refused with. */
+  servedDomains?(): string;
   /** Longest accepted span from `issued-at` to `expiration-time` (the protocol's `MAX_TOKEN_LIFETIME_MS`, 24 h). */
   maxLifetimeMs: number;
   now(): number;
@@ -24,7 +26,12 @@ export interface TokenRules {
  * the signature recovery so that junk costs little.
  */
 export function verifySiweToken(token: string, rules: TokenRules, curve: Secp256k1): VerifiedToken {
-  const checked = checkBearerToken(token, { acceptsDomain: (domain) => rules.acceptsDomain(domain), maxLifetimeMs: rules.maxLifetimeMs, now: rules.now() });
+  const checked = checkBearerToken(token, {
+    acceptsDomain: (domain) => rules.acceptsDomain(domain),
+    ...(rules.servedDomains && { servedDomains: rules.servedDomains }),
+    maxLifetimeMs: rules.maxLifetimeMs,
+    now: rules.now(),
+  });
   if (!checked.ok) throw RpcError.unauthorized(checked.reason);
   const { text, signature, message, expiresAt } = checked.value;
   const signer = curve.recoverAddress(personalMessageDigest(text), Buffer.from(signature.slice(2), "hex"));

@@ -1,5 +1,6 @@
 // What a client sees from the node outside a plain 200: GET / saying what the node is, and the
 // refusals (401, 413, 415, 429) carrying the CORS headers a browser needs to read them.
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, startNode, type InProcessNode } from "../../testing/index.js";
 
@@ -28,6 +29,14 @@ describe("GET /", () => {
       for (const where of ["POST /", "/docs/", "/openrpc.json", "/health"]) expect(text).toContain(where);
       expect(text).toContain(`neutralService_nodeInfo","params":[]}' ${relay.url}/`); // an example to paste, at the address the client used
     }
+  });
+
+  it("is what the README shows under `curl http://127.0.0.1:8645/`, line for line (at the README's address)", async () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const shown = /```text\n\$ curl http:\/\/127\.0\.0\.1:8645\/\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(shown).toBeDefined();
+    const text = await (await fetch(`${relay.url}/`)).text();
+    expect(text.replaceAll(relay.url, "http://127.0.0.1:8645")).toBe(shown);
   });
 
   it("answers JSON to a client that asks for it, HEAD without a body, and a browser is sent to the docs", async () => {

@@ -45,7 +45,7 @@ export function registerStorageGauges(registry: Registry, store: Pick<MessageSto
       },
     });
   gauge("neutral_store_bytes", "Bytes the database takes (SQLite: page_count × page_size of the main file; PostgreSQL: its tables with indexes and TOAST); sampled at most every few seconds", (s) => s.bytes);
-  gauge("neutral_store_messages", "Messages stored (SQLite: the highest id, exact as messages are never deleted; PostgreSQL: the planner's estimate); sampled at most every few seconds", (s) => s.messages);
+  gauge("neutral_store_messages", "Messages stored (SQLite: the span of ids kept, from the lowest to the highest: the retention sweep deletes from the low end, and a message its owners deleted counts until the sweep; PostgreSQL: the planner's estimate); sampled at most every few seconds", (s) => s.messages);
   gauge("neutral_outbox_messages", "Messages waiting in the outbox for another node to take them (federation)", (s) => s.outboxMessages);
   gauge("neutral_outbox_oldest_age_seconds", "How long the oldest message in the outbox has waited; 0 when it is empty", (s) => s.outboxOldestSeconds);
 }

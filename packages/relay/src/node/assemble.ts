@@ -6,6 +6,7 @@ import { loadSecp256k1, type Secp256k1 } from "../crypto/secp256k1.js";
 import type { Logger } from "../log.js";
 import { openNodeStorage, type NodeStorage } from "../node-storage.js";
 import { startRetentionSweep } from "../retention.js";
+import { checkPortFree, lockDataDir, type DataDirLock } from "./startup-checks.js";
 import { createFederation, deliveryPollMs, type Federation } from "../federation/index.js";
 import { createRelay, type Relay } from "../relay.js";
 import { SINGLE_PROCESS, type ServingTopology } from "../topology/serving.js";
@@ -51,14 +52,27 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
   const curve = options.curve ?? loadSecp256k1();
   const topology = options.topology ?? SINGLE_PROCESS;
   const worker = topology.role === "worker";
+  // Before anything is made on disk: the port is free, and no other node runs on the data dir
+  // (a worker's primary checked both, and holds the data dir).
+  let dataDirLock: DataDirLock | undefined;
+  if (!worker) {
+    await checkPortFree(config.host, config.port);
+    if (config.databaseUrl === undefined) dataDirLock = lockDataDir(config.dataDir);
+  }
   // A worker's primary has applied the migrations, and commits every worker's SQLite appends.
   const shared = config.databaseUrl === undefined ? topology.sqlite : undefined;
-  const storage = await openNodeStorage(config, curve, {
-    migrate: !worker,
-    ...(shared && { writer: shared.writer(), writerCommits: shared.commits() }),
-    liveDelivery: true,
-    logger,
-  });
+  let storage: NodeStorage;
+  try {
+    storage = await openNodeStorage(config, curve, {
+      migrate: !worker,
+      ...(shared && { writer: shared.writer(), writerCommits: shared.commits() }),
+      liveDelivery: true,
+      logger,
+    });
+  } catch (error) {
+    dataDirLock?.release();
+    throw error;
+  }
   const { commits } = storage;
   // prom-client only for a node that serves metrics.
   const metrics = metricsWanted(config.metrics) ? (await import("../metrics/process-metrics.js")).createRelayMetrics : undefined;
@@ -96,6 +110,7 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
     await commits?.close();
     await federation?.close();
     await storage.store.close();
+    dataDirLock?.release();
     throw error;
   }
   return {
@@ -109,12 +124,14 @@ export async function createNode(config: RelayConfig, options: NodeOptions): Pro
       } catch (error) {
         await sweep?.stop();
         await relay.close(0); // the limits' timers, the connection guard, the store
+        dataDirLock?.release();
         throw error;
       }
     },
     async close(graceMs) {
       await sweep?.stop();
       await relay.close(graceMs);
+      dataDirLock?.release();
     },
   };
 }

@@ -50,7 +50,7 @@ const DECLARED = {
     flag: "domain",
     item: (domain) => domain,
     defaultNote: "HOST:PORT",
-    help: "Sign-In with Ethereum domain accepted in tokens; repeat the flag or give a comma list",
+    help: "Sign-In with Ethereum domain accepted in tokens; repeat the flag or give a comma list. A loopback one (and the default on a loopback or wildcard HOST) also accepts the machine's other loopback names at its port: localhost, 127.0.0.1, [::1]",
   }),
   nodeKey: secret({
     pattern: /^0x[0-9a-fA-F]{64}$/,

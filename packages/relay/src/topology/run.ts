@@ -6,6 +6,7 @@ import type { RelayConfig } from "../config.js";
 import type { Logger } from "../log.js";
 import { exitAfterLogs } from "../node/lifecycle.js";
 import { serve } from "../node/serve.js";
+import { StartupError } from "../node/startup-checks.js";
 import { CLUSTER_PORT_VARIABLE, runClusterPrimary } from "./cluster/primary.js";
 import { SINGLE_PROCESS } from "./serving.js";
 
@@ -22,7 +23,9 @@ function workerConfig(config: RelayConfig): RelayConfig {
 /** Runs the node in this process as its role says, until SIGTERM/SIGINT; exits 1 if it cannot start. */
 export function runNode(config: RelayConfig, logger: Logger): void {
   const fail = (what: string) => (error: unknown) => {
-    logger.fatal({ err: error }, what);
+    // A reason the operator can fix is one line; anything else, with its stack.
+    if (error instanceof StartupError) logger.fatal(`${what}: ${error.message}`);
+    else logger.fatal({ err: error }, what);
     exitAfterLogs(1);
   };
   if (cluster.isWorker) {

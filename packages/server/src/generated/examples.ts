@@ -409,7 +409,9 @@ export const examples: readonly ExamplePairing[] = [
           "software": "neutral-relay",
           "version": "0.1.0",
           "domains": [
-            "127.0.0.1:8645"
+            "127.0.0.1:8645",
+            "localhost:8645",
+            "[::1]:8645"
           ],
           "limits": {
             "maxLimit": 100,

@@ -1144,7 +1144,9 @@ export const openrpcDocument = {
                 "software": "neutral-relay",
                 "version": "0.1.0",
                 "domains": [
-                  "127.0.0.1:8645"
+                  "127.0.0.1:8645",
+                  "localhost:8645",
+                  "[::1]:8645"
                 ],
                 "limits": {
                   "maxLimit": 100,
@@ -3076,7 +3078,7 @@ export const openrpcDocument = {
           },
           "domains": {
             "type": "array",
-            "description": "The Sign-In with Ethereum `domain` values this node accepts in tokens.",
+            "description": "The Sign-In with Ethereum `domain` values this node accepts in tokens. A loopback one stands for the machine: the node accepts each of its loopback names (`127.0.0.1`, `localhost`, `[::1]`) at that port.",
             "items": {
               "type": "string"
             }

@@ -11,6 +11,7 @@ import { deliveryPollMs, federationParts, startNodeDeliverer } from "../../feder
 import { observeCommits } from "../../live/commits.js";
 import type { Logger } from "../../log.js";
 import { exitAfterLogs, logGeneratedKey, storageFields } from "../../node/lifecycle.js";
+import { checkPortFree, lockDataDir } from "../../node/startup-checks.js";
 import { logCheckpointError, openNodeStorage } from "../../node-storage.js";
 import { startRetentionSweep } from "../../retention.js";
 import type { AppendWriter } from "../../storage/sqlite-append-writer.js";
@@ -62,6 +63,10 @@ async function databaseAnswers(config: RelayConfig, curve: ReturnType<typeof loa
 export async function runClusterPrimary(config: RelayConfig, logger: Logger): Promise<void> {
   const curve = loadSecp256k1();
   logger.info({ secp256k1: curve.implementation }, `secp256k1: ${curve.implementation}`);
+  // Before anything is made on disk: the port is free, and no other node runs on the data dir. The
+  // lock is held as long as this process runs (the workers do not take it).
+  await checkPortFree(config.host, config.port);
+  const dataDirLock = config.databaseUrl === undefined ? lockDataDir(config.dataDir) : undefined;
   const storage = await openNodeStorage(config, curve, { logger }); // applies migrations before any worker opens the store
   const { nodeKey } = storage;
   logGeneratedKey(logger, storage);
@@ -157,6 +162,7 @@ export async function runClusterPrimary(config: RelayConfig, logger: Logger): Pr
       .catch((error: unknown) => logger.error({ err: error }, "error while stopping the deliverer"))
       .then(() => writer?.close())
       .finally(() => {
+        dataDirLock?.release();
         clearTimeout(giveUp);
         logger.info("stopped");
         exitAfterLogs(0);
