@@ -1,9 +1,13 @@
 // A log sink that fails must not hold the node (issue 19, finding 10): stdout's reader stops
-// reading, then dies; SIGTERM still ends the node within its grace period.
+// reading, then dies; SIGTERM still ends the node within its grace period. And `--log-format`:
+// pretty for a person, JSON for collectors.
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { PassThrough } from "node:stream";
+import { trackProcessGroup } from "@neutral/test-support/run";
 import { describe, expect, it } from "vitest";
-import { createStdoutSink, MAX_QUEUED_LOG_BYTES } from "./log.js";
-import { startRelay, type RunningRelay } from "../testing/index.js";
+import { createStdoutSink, logFormatFor, MAX_QUEUED_LOG_BYTES, prettyLines } from "./log.js";
+import { RELAY_MAIN, startRelay, tempDir, type RunningRelay } from "../testing/index.js";
 
 async function traffic(relay: RunningRelay, requests: number): Promise<void> {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_nodeInfo", params: [] });
@@ -73,5 +77,57 @@ describe("createStdoutSink", () => {
     sink.flush(() => (flushed = true));
     expect(flushed).toBe(true);
     expect(out.read()).toBeNull();
+  });
+});
+
+describe("--log-format", () => {
+  it("auto is pretty on a terminal and JSON otherwise; json and pretty are what they say", () => {
+    expect(logFormatFor("auto", { isTTY: true })).toBe("pretty");
+    expect(logFormatFor("auto", { isTTY: false })).toBe("json");
+    expect(logFormatFor("auto", {})).toBe("json");
+    expect(logFormatFor("json", { isTTY: true })).toBe("json");
+    expect(logFormatFor("pretty", { isTTY: false })).toBe("pretty");
+  });
+
+  it("pretty: a line a person reads, the message after the time and level, then the fields", () => {
+    const line = prettyLines(false)(`${JSON.stringify({ level: "info", time: "2026-11-29T16:18:20.361Z", pid: 7, url: "http://127.0.0.1:8645", msg: "listening" })}\n`);
+    expect(line).toMatch(/^\[2026-11-29 \d\d:\d\d:20\.361 [+-]\d{4}\] INFO: listening \{"url":"http:\/\/127\.0\.0\.1:8645"\}\n$/);
+    expect(line).not.toContain("\u001b["); // no colour unless on a terminal
+  });
+
+  it("a relay started with --log-format pretty writes pretty lines, the request log too, and no JSON line", { timeout: 60_000 }, async () => {
+    const dataDir = tempDir("neutral-pretty-");
+    const child = spawn(process.execPath, [RELAY_MAIN, "--port", "0", "--data-dir", dataDir, "--workers", "1", "--log-format", "pretty"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const forget = trackProcessGroup(child.pid!);
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 30_000);
+        child.stdout!.on("data", () => {
+          const match = / INFO: listening \{.*"url":"(http:\/\/[^"]+)"/.exec(out);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1]!);
+          }
+        });
+      });
+      await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"neutralService_nodeInfo","params":[]}' });
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+      const lines = out.trim().split("\n");
+      expect(lines.find((line) => / INFO: rpc \{/.test(line))).toMatch(/"client":"127\.0\.0\.1".*"method":"neutralService_nodeInfo"/);
+      expect(lines.filter((line) => line.startsWith("{"))).toEqual([]);
+      expect(lines.every((line) => /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [+-]\d{4}\] (INFO|WARN): /.test(line)), out).toBe(true);
+    } finally {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // gone
+      }
+      forget();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

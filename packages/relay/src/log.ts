@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from "pino";
-import type { LogLevel } from "./config.js";
+import { prettyFactory } from "pino-pretty";
+import type { LogFormat, LogLevel } from "./config.js";
 
 // Logs go to stdout, and stdout must never hold the node (issue 19, finding 10). pino's own
 // destination writes with fs.write on a libuv thread: when the reader of a pipe stops reading, that
@@ -81,15 +82,36 @@ export function createStdoutSink(out: NodeJS.WritableStream & { writableLength: 
 
 let sink: StdoutSink | undefined;
 
+/** The format `--log-format` names for this process: `auto` is pretty on a terminal, JSON otherwise. */
+export const logFormatFor = (format: LogFormat, stdout: { isTTY?: boolean } = process.stdout): "json" | "pretty" =>
+  format === "auto" ? (stdout.isTTY === true ? "pretty" : "json") : format;
+
 /**
- * JSON lines on stdout (pino), or to `destination` (a node in a test's process keeps them). Nothing
- * here ever receives a token, a key or a message body: the access log names the caller by address only.
+ * Each JSON line as a line a person reads (pino-pretty): time, level, message, then the fields on
+ * the same line; coloured on a terminal unless NO_COLOR is set.
  */
-export function createLogger(level: LogLevel, bindings: Record<string, unknown> = {}, destination?: { write(line: string): void }): Logger {
+export function prettyLines(colorize: boolean): (line: string) => string {
+  return prettyFactory({ colorize, singleLine: true, translateTime: "SYS:yyyy-mm-dd HH:MM:ss.l o", ignore: "pid" });
+}
+
+/**
+ * JSON lines on stdout (pino), or to `destination` (a node in a test's process keeps them);
+ * `format` "pretty" writes them for a person instead. Nothing here ever receives a token, a key or a
+ * message body: the access log names the caller by address only.
+ */
+export function createLogger(level: LogLevel, bindings: Record<string, unknown> = {}, destination?: { write(line: string): void }, format: "json" | "pretty" = "json"): Logger {
   if (!destination && !sink) {
     sink = createStdoutSink(process.stdout);
     // A warning Node prints to a stderr whose reader is gone must not crash the node either.
     process.stderr.on("error", () => {});
+  }
+  const target = destination ?? sink!;
+  if (format === "pretty") {
+    const prettify = prettyLines(process.stdout.isTTY === true && process.env.NO_COLOR === undefined && destination === undefined);
+    return pino(
+      { level, base: { pid: process.pid, ...bindings }, timestamp: pino.stdTimeFunctions.isoTime },
+      { write: (line: string) => target.write(prettify(line)) },
+    );
   }
   return pino(
     {
@@ -98,7 +120,7 @@ export function createLogger(level: LogLevel, bindings: Record<string, unknown> 
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    destination ?? sink,
+    target,
   );
 }
 

@@ -4,7 +4,7 @@
 // role says (topology/run.ts). See `--help`, and the README's "Running a relay".
 import { commandsHelp, isCommand } from "./commands/args.js";
 import { ConfigError, helpText, parseConfig, type RelayConfig } from "./config.js";
-import { createLogger } from "./log.js";
+import { createLogger, logFormatFor } from "./log.js";
 import { processRole, runNode } from "./topology/run.js";
 import { SOFTWARE } from "./version.js";
 
@@ -30,6 +30,6 @@ if (role.kind === "first" && isCommand(command)) {
   void import("./commands/run.js").then(({ runCommand }) => runCommand(command, process.argv.slice(3)));
 } else {
   const config = readConfig();
-  const logger = createLogger(config.logLevel, role.kind === "worker" ? { worker: role.id } : { software: `${SOFTWARE.name}/${SOFTWARE.version}` });
+  const logger = createLogger(config.logLevel, role.kind === "worker" ? { worker: role.id } : { software: `${SOFTWARE.name}/${SOFTWARE.version}` }, undefined, logFormatFor(config.logFormat));
   runNode(config, logger);
 }

@@ -7,6 +7,7 @@ import { createAuthenticator } from "./auth/authenticator.js";
 import { describeServedDomains, servedDomains } from "./auth/domains.js";
 import { metricsWanted, streamsPerProcess, type RelayConfig } from "./config.js";
 import type { Secp256k1 } from "./crypto/secp256k1.js";
+import { clientAddress, trustedProxies, type TrustedProxies } from "./http/client-address.js";
 import { clientKey } from "./http/client-key.js";
 import { guardConnections, processConnectionCap } from "./http/connection-guard.js";
 import { requestIdHook, requestMark } from "./http/request-id.js";
@@ -62,7 +63,7 @@ export interface Relay {
 const ACCEPT_BACKLOG = 4096;
 
 /** What the access log says of an exchange: methods, caller, outcome, latency. Never a token or a body. */
-function describeExchange(exchange: HttpExchange<RelayContext>): Record<string, unknown> {
+function describeExchange(exchange: HttpExchange<RelayContext>, trusted: TrustedProxies | undefined): Record<string, unknown> {
   const entries = Array.isArray(exchange.body) ? exchange.body : [exchange.body];
   const methods = entries.map((entry) => (typeof entry === "object" && entry !== null && typeof (entry as { method?: unknown }).method === "string" ? (entry as { method: string }).method.slice(0, 64) : "?"));
   const responses: JsonRpcResponse[] = exchange.response === undefined ? [] : Array.isArray(exchange.response) ? exchange.response : [exchange.response];
@@ -71,6 +72,7 @@ function describeExchange(exchange: HttpExchange<RelayContext>): Record<string, 
   const started = mark?.start;
   return {
     reqId: mark?.id,
+    client: clientAddress(exchange.request, trusted),
     method: exchange.body === undefined ? undefined : Array.isArray(exchange.body) ? methods.slice(0, 20) : methods[0],
     ...(Array.isArray(exchange.body) && { batch: entries.length }),
     caller: exchange.context?.auth?.address,
@@ -90,6 +92,10 @@ function describeExchange(exchange: HttpExchange<RelayContext>): Record<string, 
 export function createRelay(options: RelayOptions): Relay {
   const { config, logger, curve, nodeKey, store, federation } = options;
   let domains: string[] = servedDomains(config.domains);
+  // The client a request counts against: its connection's address, or behind a trusted reverse
+  // proxy the one X-Forwarded-For names (http/client-address.ts).
+  const trusted = trustedProxies(config.connections.trustProxy);
+  const clientOf = (request: IncomingMessage) => clientKey(clientAddress(request, trusted));
   let publicUrl = config.federation.publicUrl ?? "";
   // Rate limit and storage quotas, per node (shared with the other workers: topology/cluster/limits.ts).
   const topology = options.topology ?? SINGLE_PROCESS;
@@ -152,7 +158,7 @@ export function createRelay(options: RelayOptions): Relay {
   // A peer's node-to-node request carries the node's signature over the body; anything else, an account's bearer token.
   const authenticate = async (authorization: string | undefined, request: IncomingMessage, body: RequestBody): Promise<RelayContext> => {
     // The client a stream counts against (live/subscriptions.ts), with or without a rate limit.
-    if (!isNodeAuthorization(authorization)) return { ...authenticateUser(authorization, request), client: clientKey(request.socket.remoteAddress) };
+    if (!isNodeAuthorization(authorization)) return { ...authenticateUser(authorization, request), client: clientOf(request) };
     if (!federation) throw RpcError.unauthorized("this node does not federate: NeutralNode authorization is not accepted");
     const node = await federation.checkNodeRequest(authorization!, body);
     limits.admitPeer?.(node);
@@ -171,7 +177,7 @@ export function createRelay(options: RelayOptions): Relay {
     logRequests || observe
       ? (exchange: HttpExchange<RelayContext>) => {
           observe?.(exchange);
-          if (logRequests) logger.info(describeExchange(exchange), "rpc");
+          if (logRequests) logger.info(describeExchange(exchange, trusted), "rpc");
         }
       : undefined;
   const { token } = config.metrics;
@@ -184,7 +190,7 @@ export function createRelay(options: RelayOptions): Relay {
     authenticate,
     maxBodyBytes: config.limits.maxBodyBytes,
     heldBytes: { total: config.connections.maxBufferedBytes, perClient: config.connections.maxBufferedBytesPerIp },
-    clientKey: (request) => clientKey(request.socket.remoteAddress),
+    clientKey: clientOf,
     writeTimeoutMs: config.connections.writeTimeoutMs,
     streams: {
       keepAliveMs: config.live.keepAliveMs,
@@ -219,6 +225,7 @@ export function createRelay(options: RelayOptions): Relay {
     gate,
     processCap,
     onRefused: (refused) => logger.warn({ refused }, "refused connections over the limits"),
+    ...(trusted && { trustedProxy: (address: string) => trusted.has(address) }),
   });
 
   // The --metrics-port listener of a node of one process (a cluster's primary serves its own: topology/cluster/primary.ts).

@@ -61,6 +61,8 @@ export async function createPeerRegistry(options: PeerRegistryOptions): Promise<
   };
   index();
   let lastAttempt = -Infinity;
+  /** Peers whose failure to answer was logged as a warning already. */
+  const warned = new Set<string>();
   let resolving: Promise<void> | undefined;
 
   async function resolveNow(): Promise<void> {
@@ -73,7 +75,11 @@ export async function createPeerRegistry(options: PeerRegistryOptions): Promise<
           try {
             seen = await client.nodeAddress(peer.url, options.timeoutMs);
           } catch (error) {
-            logger.warn({ peer: peer.url, err: error }, "could not learn a peer's node address; retrying later");
+            // A peer not up yet is one line (its reason, no stack), not one per retry.
+            const reason = error instanceof Error ? error.message : String(error);
+            if (warned.has(peer.url)) logger.debug({ peer: peer.url, reason }, "a peer's node address: still unknown");
+            else logger.warn({ peer: peer.url, reason }, "could not learn a peer's node address; retrying in the background until it answers");
+            warned.add(peer.url);
             return;
           }
           // Another process (a worker, a replica) may have pinned it first: the first pin wins.

@@ -19,6 +19,14 @@ export interface ConnectionLimits {
 /** Which bound a refused connection would have passed: its client's, the node's, or this process's open-file headroom. */
 export type ConnectionRefusal = "client" | "node" | "process";
 
+/**
+ * The key of a connection from a trusted reverse proxy (`--trust-proxy`): it carries many clients,
+ * so it counts in the node's total but not against a per-client bound (its clients are known per
+ * request, from X-Forwarded-For, and bounded there). A prefix, so that it crosses to a primary's
+ * ledger as any key does.
+ */
+export const TRUSTED_PROXY_KEY = "proxy:";
+
 /** The node's open connections, per client and in total: kept by the primary, or by the only process. */
 export class ConnectionLedger {
   readonly #perClient = new Map<string, number>();
@@ -31,7 +39,7 @@ export class ConnectionLedger {
     const { maxConnections, maxConnectionsPerClient } = this.limits;
     if (maxConnections > 0 && this.#total >= maxConnections) return "node";
     const mine = this.#perClient.get(key) ?? 0;
-    if (maxConnectionsPerClient > 0 && mine >= maxConnectionsPerClient) return "client";
+    if (maxConnectionsPerClient > 0 && mine >= maxConnectionsPerClient && !key.startsWith(TRUSTED_PROXY_KEY)) return "client";
     this.#perClient.set(key, mine + 1);
     this.#total++;
     return undefined;
@@ -100,6 +108,8 @@ export interface GuardOptions {
   /** Called at most every `reportMs` with the refusals since the last call, when there were any. */
   onRefused?: (refused: Record<ConnectionRefusal, number>) => void;
   reportMs?: number;
+  /** Whether a connection's address is a trusted reverse proxy's (`--trust-proxy`): see TRUSTED_PROXY_KEY. */
+  trustedProxy?: (address: string) => boolean;
 }
 
 /**
@@ -132,7 +142,8 @@ export function guardConnections(server: Server, options: GuardOptions): () => v
     open++;
     socket.once("close", () => open--);
     if (open > processCap) return refuse(socket, "process");
-    const key = clientKey(socket.remoteAddress);
+    const address = socket.remoteAddress;
+    const key = address !== undefined && options.trustedProxy?.(address) ? `${TRUSTED_PROXY_KEY}${address}` : clientKey(address);
     const verdict = gate.open(key);
     if (verdict instanceof Promise) {
       verdict.then(

@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { EntryHook, RequestHook } from "@neutral/server";
 import type { Authenticate } from "../auth/authenticator.js";
 import { reportedLimits, type RelayConfig } from "../config.js";
+import { clientAddress, trustedProxies } from "../http/client-address.js";
 import { clientKey } from "../http/client-key.js";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit.js";
 import type { Caller, Limits, RelayContext } from "../rpc/index.js";
@@ -9,8 +10,6 @@ import { admitRequest, chargeEntry, peerEntryCost, rateLimitedError } from "./re
 import { createStorageQuotas, type StorageQuotas } from "./storage-quotas.js";
 import type { TokenBuckets } from "./token-buckets.js";
 
-/** The rate-limit key of a request: its client's IPv4 address or IPv6 /64, as for the connection limits. */
-const clientOf = (request: IncomingMessage) => clientKey(request.socket.remoteAddress);
 
 /** A node's per-client rate limit and storage quotas, shared by its worker processes. */
 export interface NodeLimits {
@@ -37,6 +36,10 @@ export interface NodeLimits {
  */
 export function createNodeLimits(config: RelayConfig, share?: (tables: Record<string, TokenBuckets>) => () => void): NodeLimits {
   const { replicas } = config;
+  // The rate-limit key of a request: its client's IPv4 address or IPv6 /64, as for the connection
+  // limits; behind a trusted reverse proxy, the client X-Forwarded-For names.
+  const trusted = trustedProxies(config.connections.trustProxy);
+  const clientOf = (request: IncomingMessage) => clientKey(clientAddress(request, trusted));
   const trackUsage = share !== undefined;
   let limiter: RateLimiter | undefined;
   if (config.rateLimit > 0) {

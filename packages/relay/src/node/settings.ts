@@ -3,10 +3,14 @@
 // the parsing (config.ts), `--help`, the README's table and the config tests all come from here.
 // The table's shape is the config's: a section here is a section there.
 import os from "node:os";
+import { parseProxyBlock } from "../http/client-address.js";
 import { DEFAULT_LIMITS } from "@neutral/protocol";
 import { choice, ConfigError, duration, integer, list, secret, text, url, baseUrl, type Declared, type Setting } from "./setting-kinds.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+/** How log lines are written (`--log-format`). */
+export const LOG_FORMATS = ["auto", "json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** A peer as the operator lists it: its URL, and optionally the node address it must have. */
@@ -74,6 +78,11 @@ const DECLARED = {
     help: "SQLite: MiB of the database file each worker reads through a memory map rather than read calls (at most SQLite's largest map); saves a system call and a copy per page read, and the pages read count in the worker's resident memory; 0 = off",
   }),
   logLevel: choice({ values: LOG_LEVELS, default: "info", help: LOG_LEVELS.join(" | ") }),
+  logFormat: choice({
+    values: LOG_FORMATS,
+    default: "auto",
+    help: "json: a JSON object a line, for log collectors; pretty: a line a person reads (time, level, message, then the fields); auto: pretty when stdout is a terminal, else json",
+  }),
   workers: integer({ min: 1, max: 64, default: Math.min(64, os.availableParallelism()), defaultNote: "one per core", help: "HTTP worker processes sharing the port and the database" }),
   rateLimit: integer({
     min: 0,
@@ -192,6 +201,20 @@ const DECLARED = {
       default: 256,
       docs: LIMITS,
       help: "open connections per client IP (IPv6: per /64), per node; past it a new connection is reset at once; 0 = off (behind a proxy)",
+    }),
+    trustProxy: list({
+      flag: "trust-proxy",
+      item: (text, name) => {
+        try {
+          return parseProxyBlock(text);
+        } catch (error) {
+          throw new ConfigError(`${name}: ${(error as Error).message}`);
+        }
+      },
+      distinct: (block) => block,
+      defaultNote: "none: X-Forwarded-For is ignored",
+      docs: "#behind-a-reverse-proxy",
+      help: "addresses or CIDR blocks of the reverse proxies in front of the node (127.0.0.1, 10.0.0.0/8); repeat the flag or give a comma list. A request on a connection from one comes from the rightmost X-Forwarded-For address that is not a trusted proxy: the per-client rate limit, memory bound and streams, and the request log, use it. A trusted proxy's connections count in the node's total only, not per client. From anyone else the header is ignored",
     }),
     reservedConnections: integer({
       min: 0,
