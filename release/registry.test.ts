@@ -18,6 +18,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { TEST_KEYS } from "@neutral/protocol/testing";
 import { startRelay, type RunningRelay } from "@neutral/relay/testing";
 import { publint } from "publint";
@@ -28,7 +29,7 @@ import { plainEnv, run, runOk, startDaemon, type Daemon } from "./support/progra
 import { freePort, startRegistry, type Registry } from "./support/registry.js";
 import { copyWorkspace, productPackages, publishSnapshot, repositoryRoot } from "./support/release.js";
 
-const here = path.dirname(new URL(import.meta.url).pathname);
+const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const attw = path.join(here, "node_modules", ".bin", "attw");
 /** A third-party document the scaffold is made from (@open-rpc/examples, as @neutral/openrpc's tests use it). */
