@@ -1,16 +1,18 @@
-// The `neutral-openrpc` command: `generate` and `create`. Returns an exit code; prints errors as one
-// readable message (no stack) for mistakes in the input, and in full for anything else.
+// The `neutral-openrpc` command: `generate`, `create` and `bundle`. Returns an exit code; prints
+// errors as one readable message (no stack) for mistakes in the input, and in full for anything else.
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { bundle } from "./bundle.mjs";
 import { create } from "./create.mjs";
 import { BUILT_IN_TARGETS, DocumentError, findStaleFiles, generate, readConfig } from "./generate.mjs";
 
 const HELP = `neutral-openrpc — a typed client, a server stub and docs from any OpenRPC 1.x document
 
 Usage:
-  neutral-openrpc generate --spec FILE --out DIR [--client] [--server] [--docs]
-  neutral-openrpc generate --config FILE [--check]
-  neutral-openrpc create DIR --spec FILE [--name NAME]
+  neutral-openrpc generate --spec FILE --out DIR [--client] [--server] [--docs] [--bundle]
+  neutral-openrpc generate --config FILE [--check] [--bundle]
+  neutral-openrpc create DIR --spec FILE [--name NAME] [--bundle]
+  neutral-openrpc bundle FILE --out OUT
   neutral-openrpc --help | --version
 
 generate
@@ -34,6 +36,8 @@ generate
                       component of your own; see @neutral/openrpc/component)
     --check           with --config: write nothing; exit 1 listing the files that are out of date
                       with the spec (for CI)
+    --bundle          resolve $refs into other files first (see bundle); also "bundle": true in
+                      the config file
 
 create
   Scaffolds a standalone server project for the document in DIR (which must not exist or be
@@ -43,6 +47,14 @@ create
   src/generated/ after you edit openrpc.json (then tsc names every handler you now owe).
     --spec FILE       the OpenRPC document (JSON)
     --name NAME       the package name (default: DIR's name)
+    --bundle          resolve $refs into other files first; the project's openrpc.json is then the
+                      bundled document, one self-contained file
+
+bundle
+  Writes FILE as one document: every $ref into another file (JSON or YAML, a path relative to the
+  file that holds the $ref, with or without a #/pointer) is resolved and inlined once, at its first
+  reference; the others point there. Local references (#/…) stay. URLs are not fetched.
+    --out OUT         where the bundled document goes (JSON)
 
 Exit codes: 0 done, 1 failed (or stale, with --check), 2 bad usage.
 `;
@@ -65,11 +77,12 @@ async function runGenerate(args) {
       docs: { type: "boolean" },
       "client-runtime": { type: "string" },
       "server-runtime": { type: "string" },
+      bundle: { type: "boolean" },
     },
   });
   if (values.config) {
     if (values.spec || values.out) return usage("--config replaces --spec and --out; give one or the other");
-    const config = await readConfig(values.config);
+    const config = { ...(await readConfig(values.config)), ...(values.bundle && { bundle: true }) };
     if (values.check) {
       const stale = await findStaleFiles(config);
       if (stale.length > 0) {
@@ -94,22 +107,32 @@ async function runGenerate(args) {
       return [name, { out: path.resolve(values.out, name), ...(runtime && { runtime }) }];
     }),
   );
-  await generate({ spec: path.resolve(values.spec), targets });
+  await generate({ spec: path.resolve(values.spec), targets, ...(values.bundle && { bundle: true }) });
   process.stdout.write(`Generated ${names.join(", ")} into ${values.out}.\n`);
   return 0;
 }
 
 async function runCreate(args) {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { spec: { type: "string" }, name: { type: "string" } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { spec: { type: "string" }, name: { type: "string" }, bundle: { type: "boolean" } } });
   if (positionals.length !== 1) return usage("create needs exactly one DIR");
   if (!values.spec) return usage("create needs --spec FILE");
   const dir = path.resolve(positionals[0]);
-  const { files } = await create(dir, { spec: path.resolve(values.spec), name: values.name });
+  const { files } = await create(dir, { spec: path.resolve(values.spec), name: values.name, ...(values.bundle && { bundle: true }) });
   process.stdout.write(
     `Created ${path.relative(process.cwd(), dir) || "."} (${files.length} files). Next:\n` +
       `  cd ${positionals[0]}\n  npm install\n  npm test        # replays the spec's examples: fails until the handlers are written\n` +
       `  edit src/handlers/*.ts, then npm start\n`,
   );
+  return 0;
+}
+
+async function runBundle(args) {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { out: { type: "string" } } });
+  if (positionals.length !== 1) return usage("bundle needs exactly one FILE");
+  if (!values.out) return usage("bundle needs --out OUT");
+  if (path.resolve(values.out) === path.resolve(positionals[0])) return usage("--out must be another file than FILE (it would replace the document with its references)");
+  await bundle(path.resolve(positionals[0]), path.resolve(values.out));
+  process.stdout.write(`Bundled ${positionals[0]} into ${values.out}.\n`);
   return 0;
 }
 
@@ -131,6 +154,7 @@ export async function main(argv) {
     }
     if (command === "generate") return await runGenerate(args);
     if (command === "create") return await runCreate(args);
+    if (command === "bundle") return await runBundle(args);
     return usage(`unknown command ${JSON.stringify(command)}`);
   } catch (error) {
     if (error instanceof DocumentError || error?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || error?.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {

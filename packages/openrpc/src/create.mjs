@@ -13,11 +13,13 @@ import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promi
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleDocument } from "./bundle.mjs";
 import { generate, readConfig, readDocument, validateDocument } from "./generate.mjs";
 
 const require = createRequire(import.meta.url);
 const { buildModel } = require("./lib/model.cjs");
 const { DocumentError } = require("./lib/errors.cjs");
+const { refuseExternalRefs } = require("./lib/refs.cjs");
 const { createNamespace, words } = require("./lib/names.cjs");
 
 const scaffoldDir = fileURLToPath(new URL("../scaffold/", import.meta.url));
@@ -167,15 +169,17 @@ function fill(template, values, file) {
 /**
  * Scaffolds a server project for the document `spec` into `dir` (which must not exist or be empty).
  * @param {string} dir
- * @param {{spec: string, name?: string}} options
+ * @param {{spec: string, name?: string, bundle?: boolean}} options  `bundle`: resolve `$ref`s into
+ *   other files first; the project's openrpc.json is then the bundled document
  * @returns {Promise<{files: string[]}>} the files written, relative to `dir`, sorted
  */
-export async function create(dir, { spec, name } = {}) {
+export async function create(dir, { spec, name, bundle } = {}) {
   if (!spec) throw new DocumentError("create needs a spec (the OpenRPC document)");
   dir = path.resolve(dir);
   await checkTarget(dir);
   // Everything that can be wrong with the input is found before anything is written.
-  const document = await readDocument(spec);
+  const document = bundle ? await bundleDocument(spec) : await readDocument(spec);
+  refuseExternalRefs(document, spec);
   validateDocument(document, spec);
   const model = buildModel(document);
   const packageName = npmName(name ?? path.basename(dir));
@@ -199,7 +203,9 @@ export async function create(dir, { spec, name } = {}) {
     }
     await write("package.json", `${JSON.stringify(await packageJson(packageName, model), null, 2)}\n`);
     await write("neutral-openrpc.json", `${JSON.stringify(CONFIG, null, 2)}\n`);
-    await copyFile(spec, path.join(dir, "openrpc.json"));
+    // The document as written; bundled, the one self-contained file the project regenerates from.
+    if (bundle) await writeFile(path.join(dir, "openrpc.json"), `${JSON.stringify(document, null, 2)}\n`);
+    else await copyFile(spec, path.join(dir, "openrpc.json"));
     written.push("openrpc.json");
 
     const entries = handlerFiles(model);

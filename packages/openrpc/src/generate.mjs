@@ -11,6 +11,7 @@ const require = createRequire(import.meta.url);
 const srcDir = path.dirname(fileURLToPath(import.meta.url));
 const { buildModel } = require("./lib/model.cjs");
 const { withContext } = require("./lib/component.cjs");
+const { refuseExternalRefs } = require("./lib/refs.cjs");
 
 /** The built-in targets: the component that renders each, and its default options. */
 export const BUILT_IN_TARGETS = {
@@ -85,9 +86,11 @@ export const headerFor = (specName) => `generated — do not edit. Source: ${spe
  *   target name → where it goes; a name other than client/server/docs needs `component` (a custom
  *   @open-rpc/generator component, e.g. one built with `@neutral/openrpc/component`)
  * @param {string} [options.specName] how the header names the spec (default: its file name)
+ * @param {boolean} [options.bundle] resolve `$ref`s into other files first (bundle.mjs)
  */
-export async function generate({ spec, targets, specName }) {
-  const document = await readDocument(spec);
+export async function generate({ spec, targets, specName, bundle }) {
+  const document = bundle ? await (await import("./bundle.mjs")).bundleDocument(spec) : await readDocument(spec);
+  refuseExternalRefs(document, spec);
   validateDocument(document, spec);
   const model = buildModel(document);
   const resolved = Object.entries(targets).map(([name, options]) => {
@@ -138,11 +141,11 @@ async function listFiles(root) {
 }
 
 /** Generates into a temp dir and lists the files of each target's `out` that differ (empty: up to date). */
-export async function findStaleFiles({ spec, targets, specName }) {
+export async function findStaleFiles({ spec, targets, specName, bundle }) {
   const scratch = await mkdtemp(path.join(tmpdir(), "neutral-openrpc-check-"));
   try {
     const fresh = Object.fromEntries(Object.entries(targets).map(([name, t]) => [name, { ...t, out: path.join(scratch, name) }]));
-    await generate({ spec, targets: fresh, specName });
+    await generate({ spec, targets: fresh, specName, bundle });
     const stale = [];
     for (const [name, t] of Object.entries(targets)) {
       const files = new Set([...(await listFiles(fresh[name].out)), ...(await listFiles(t.out))]);
@@ -171,5 +174,5 @@ export async function readConfig(configPath) {
   for (const [name, t] of Object.entries(config.targets)) {
     targets[name] = { ...t, out: path.resolve(dir, t.out), ...(t.component && { component: path.resolve(dir, t.component) }) };
   }
-  return { spec: path.resolve(dir, config.spec), targets, specName: config.specName };
+  return { spec: path.resolve(dir, config.spec), targets, specName: config.specName, ...(config.bundle === true && { bundle: true }) };
 }

@@ -18,6 +18,8 @@ export interface GenerateOptions {
   targets: Record<string, TargetOptions>;
   /** How the do-not-edit header names the spec. Default: its file name. */
   specName?: string;
+  /** Resolve `$ref`s into other files first (see `bundleDocument`). */
+  bundle?: boolean;
 }
 
 /** A mistake in the input (the document, a config file): its message names the place. */
@@ -40,6 +42,18 @@ export interface CreateOptions {
   spec: string;
   /** The package name (default: the folder's name). */
   name?: string;
+  /** Resolve `$ref`s into other files first; the project's openrpc.json is then the bundled document. */
+  bundle?: boolean;
 }
+
+/**
+ * Reads a document and resolves its `$ref`s into other files (JSON or YAML, relative to it) into one
+ * document with local references only; URLs are not fetched. A `DocumentError` names what fails.
+ */
+export function bundleDocument(specPath: string): Promise<Record<string, unknown>>;
+/** Whether a document has a `$ref` into another file or a URL: only such a document needs bundling. */
+export function hasExternalRefs(document: unknown): boolean;
+/** Bundles `input` into the JSON file `output` once the result is a valid OpenRPC document (else nothing is written); returns the document. */
+export function bundle(input: string, output: string): Promise<Record<string, unknown>>;
 /** Scaffolds a standalone server project in `dir` (which must not exist or be empty). */
 export function create(dir: string, options: CreateOptions): Promise<{ files: string[] }>;

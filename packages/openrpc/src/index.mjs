@@ -2,3 +2,4 @@
 // scaffold a server project from one. The CLI (bin/neutral-openrpc.mjs) is a thin layer over these.
 export { BUILT_IN_TARGETS, DocumentError, findStaleFiles, generate, headerFor, readConfig, readDocument, validateDocument } from "./generate.mjs";
 export { create } from "./create.mjs";
+export { bundle, bundleDocument, hasExternalRefs } from "./bundle.mjs";

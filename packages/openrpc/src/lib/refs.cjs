@@ -2,14 +2,17 @@
 // `$ref`s inside one OpenRPC document. The generator reads the document as written: a reference to a
 // component schema becomes a reference to its generated type (so recursive schemas need nothing
 // special), and the other references (content descriptors, errors, examples, pairings, tags, links)
-// are followed here. References outside the document (URLs, files) are refused with a clear error:
-// bundle the document first.
+// are followed here. References outside the document (URLs, files) are refused with a clear error
+// that says how to bundle the document first (bundle.mjs).
 "use strict";
 
 const { DocumentError } = require("./errors.cjs");
 const { isObject, isArray } = require("./document.cjs");
 
 /** @typedef {import("./document.cjs").ReferenceObject} ReferenceObject */
+
+/** What every refusal of a reference into another file says to do. */
+const BUNDLE_HINT = "bundle the document first (neutral-openrpc bundle FILE --out bundled.json, or --bundle with generate and create)";
 
 /**
  * A JSON pointer's reference token, unescaped (`a~1b` → `a/b`), after its URI fragment encoding.
@@ -25,7 +28,7 @@ const unescapeToken = (token) => decodeURIComponent(token).replace(/~1/g, "/").r
  */
 function resolvePointer(document, ref) {
   if (typeof ref !== "string" || !ref.startsWith("#")) {
-    throw new DocumentError(`$ref ${JSON.stringify(ref)} points outside the document; only local references ("#/…") are supported (bundle the document first)`);
+    throw new DocumentError(`$ref ${JSON.stringify(ref)} points outside the document; only local references ("#/…") are read: ${BUNDLE_HINT}`);
   }
   if (ref === "#") return document;
   if (!ref.startsWith("#/")) throw new DocumentError(`$ref ${JSON.stringify(ref)} is not a JSON pointer ("#/…")`);
@@ -111,4 +114,37 @@ function inlineMembers(document, object, seen) {
   return out;
 }
 
-module.exports = { resolvePointer, follow, componentSchemaKey, inlineRefs };
+/**
+ * The first `$ref` in `value` that points outside the document (a file, a URL), or undefined.
+ * @param {unknown} value
+ * @returns {string | undefined}
+ */
+function firstExternalRef(value) {
+  if (isArray(value)) {
+    for (const item of value) {
+      const found = firstExternalRef(item);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (!isObject(value)) return undefined;
+  if (typeof value.$ref === "string" && !value.$ref.startsWith("#")) return value.$ref;
+  for (const item of Object.values(value)) {
+    const found = firstExternalRef(item);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a document with references into other files before anything reads it (the meta-schema
+ * would refuse it first, and say nothing of bundling).
+ * @param {unknown} document
+ * @param {string} name
+ */
+function refuseExternalRefs(document, name) {
+  const ref = firstExternalRef(document);
+  if (ref !== undefined) throw new DocumentError(`${name}: $ref ${JSON.stringify(ref)} points outside the document; only local references ("#/…") are read: ${BUNDLE_HINT}`);
+}
+
+module.exports = { resolvePointer, follow, componentSchemaKey, inlineRefs, firstExternalRef, refuseExternalRefs };

@@ -23,7 +23,7 @@ const cases: Cases = [
   ],
   ["a ref that does not resolve", { components: { Pet }, given: { $ref: "#/components/schemas/Nope" }, throws: /\$ref #\/components\/schemas\/Nope does not resolve: no "Nope"/ }],
   ["a ref into a missing member of a component", { components: { Pet }, given: { $ref: "#/components/schemas/Pet/properties/age" }, throws: /\$ref #\/components\/schemas\/Pet\/properties\/age does not resolve: no "age"/ }],
-  ["a ref to another file", { given: { $ref: "pet.json#/Pet" }, throws: /\$ref "pet\.json#\/Pet" points outside the document; only local references \("#\/…"\) are supported \(bundle the document first\)/ }],
+  ["a ref to another file", { given: { $ref: "pet.json#/Pet" }, throws: /\$ref "pet\.json#\/Pet" points outside the document; only local references \("#\/…"\) are read: bundle the document first \(neutral-openrpc bundle FILE --out bundled\.json, or --bundle with generate and create\)/ }],
   ["a ref to a URL", { given: { $ref: "https://example.com/schemas/pet.json" }, throws: /points outside the document/ }],
   ["a ref that is not a JSON pointer", { given: { $ref: "#Pet" }, throws: /\$ref "#Pet" is not a JSON pointer/ }],
   ["a ref inside a property that does not resolve", { given: { type: "object", properties: { a: { $ref: "#/components/schemas/Gone" } } }, throws: /\$ref #\/components\/schemas\/Gone does not resolve/ }],
