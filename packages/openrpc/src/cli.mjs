@@ -64,6 +64,16 @@ const usage = (message) => {
   return 2;
 };
 
+/**
+ * One line per name that had to be suffixed, on stderr: generation still succeeds, but a name the
+ * reader did not expect (`Pet2`) should never be a surprise.
+ */
+function reportRenames(renamed) {
+  for (const { what, wanted, name, takenBy } of renamed) {
+    process.stderr.write(`neutral-openrpc: note: ${what} is generated as ${name}: ${wanted} is ${takenBy === undefined ? "a name the generated code uses itself" : `taken by ${takenBy}`}\n`);
+  }
+}
+
 async function runGenerate(args) {
   const { values } = parseArgs({
     args,
@@ -92,7 +102,7 @@ async function runGenerate(args) {
       process.stdout.write("Generated files are up to date.\n");
       return 0;
     }
-    await generate(config);
+    reportRenames((await generate(config)).model.renamed);
     process.stdout.write(`Generated ${Object.keys(config.targets).join(", ")} from ${path.relative(process.cwd(), config.spec) || config.spec}.\n`);
     return 0;
   }
@@ -107,7 +117,7 @@ async function runGenerate(args) {
       return [name, { out: path.resolve(values.out, name), ...(runtime && { runtime }) }];
     }),
   );
-  await generate({ spec: path.resolve(values.spec), targets, ...(values.bundle && { bundle: true }) });
+  reportRenames((await generate({ spec: path.resolve(values.spec), targets, ...(values.bundle && { bundle: true }) })).model.renamed);
   process.stdout.write(`Generated ${names.join(", ")} into ${values.out}.\n`);
   return 0;
 }
@@ -117,7 +127,8 @@ async function runCreate(args) {
   if (positionals.length !== 1) return usage("create needs exactly one DIR");
   if (!values.spec) return usage("create needs --spec FILE");
   const dir = path.resolve(positionals[0]);
-  const { files } = await create(dir, { spec: path.resolve(values.spec), name: values.name, ...(values.bundle && { bundle: true }) });
+  const { files, renamed } = await create(dir, { spec: path.resolve(values.spec), name: values.name, ...(values.bundle && { bundle: true }) });
+  reportRenames(renamed);
   process.stdout.write(
     `Created ${path.relative(process.cwd(), dir) || "."} (${files.length} files). Next:\n` +
       `  cd ${positionals[0]}\n  npm install\n  npm test        # replays the spec's examples: fails until the handlers are written\n` +

@@ -126,6 +126,28 @@ describe("generate", () => {
   });
 });
 
+describe("names that collide", () => {
+  it("generate still succeeds, with one note per name given a suffix, saying what took the name", async () => {
+    const spec = path.join(tmp, "collisions.json");
+    await writeFile(
+      spec,
+      JSON.stringify({
+        openrpc: "1.3.2",
+        info: { title: "Collisions", version: "1" },
+        methods: [{ name: "get_pet", params: [], result: { name: "pet", schema: { $ref: "#/components/schemas/Pet" } } }],
+        components: { schemas: { pet: { type: "string" }, Pet: { type: "integer" }, BLOCK_ID: { type: "string" } } },
+      }),
+    );
+    const out = path.join(tmp, "collisions");
+    const result = await runCli(["generate", "--spec", spec, "--out", out, "--server"], tmp);
+    expect(result.code, describeRun("generate", result)).toBe(0);
+    expect(result.stderr).toBe('neutral-openrpc: note: schema "Pet" is generated as Pet2: Pet is taken by schema "pet"\n');
+    const types = await readFile(path.join(out, "server", "types.ts"), "utf8");
+    expect(types).toMatch(/export type Pet2 = number;/);
+    expect(types).toMatch(/export type BLOCK_ID = string;/);
+  });
+});
+
 describe("create", () => {
   it("scaffolds DIR and says what to do next", async () => {
     const dir = path.join(tmp, "my-server");

@@ -171,7 +171,8 @@ function fill(template, values, file) {
  * @param {string} dir
  * @param {{spec: string, name?: string, bundle?: boolean}} options  `bundle`: resolve `$ref`s into
  *   other files first; the project's openrpc.json is then the bundled document
- * @returns {Promise<{files: string[]}>} the files written, relative to `dir`, sorted
+ * @returns {Promise<{files: string[], renamed: {what: string, wanted: string, name: string, takenBy: string | undefined}[]}>}
+ *   the files written, relative to `dir`, sorted; the names given a suffix (see the model's `renamed`)
  */
 export async function create(dir, { spec, name, bundle } = {}) {
   if (!spec) throw new DocumentError("create needs a spec (the OpenRPC document)");
@@ -185,6 +186,8 @@ export async function create(dir, { spec, name, bundle } = {}) {
   const packageName = npmName(name ?? path.basename(dir));
 
   const written = [];
+  /** @type {{ what: string, wanted: string, name: string, takenBy: string | undefined }[]} */
+  let renamed = [];
   const write = async (file, content) => {
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
     await writeFile(path.join(dir, file), content);
@@ -213,7 +216,7 @@ export async function create(dir, { spec, name, bundle } = {}) {
     await write("src/handlers/index.ts", handlersIndexSource(entries));
 
     // Exactly what `npm run generate` does in the project.
-    await generate(await readConfig(path.join(dir, "neutral-openrpc.json")));
+    ({ model: { renamed } } = await generate(await readConfig(path.join(dir, "neutral-openrpc.json"))));
     const generatedDir = path.join(dir, CONFIG.targets.server.out);
     for (const entry of await readdir(generatedDir, { withFileTypes: true, recursive: true })) {
       if (entry.isFile()) written.push(path.relative(dir, path.join(entry.parentPath ?? entry.path, entry.name)));
@@ -224,5 +227,5 @@ export async function create(dir, { spec, name, bundle } = {}) {
     else await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  return { files: written.map((f) => f.split(path.sep).join("/")).sort() };
+  return { files: written.map((f) => f.split(path.sep).join("/")).sort(), renamed };
 }

@@ -28,7 +28,22 @@ export class DocumentError extends Error {}
 export const BUILT_IN_TARGETS: Record<"client" | "server" | "docs", { component: string; language: string; defaults: Record<string, unknown> }>;
 
 /** Generates every target; throws `DocumentError` for an invalid document, leaving every folder as it was. */
-export function generate(options: GenerateOptions): Promise<{ model: unknown }>;
+/**
+ * A name that could not be what the document's name gives (`Pet` for schema "pet" when schema "Pet"
+ * came first): it got a numeric suffix. The CLI prints each as a note.
+ */
+export interface Renamed {
+  /** What the name is for: `schema "pet"`, `method "get_pet"`, `the types of method "get_pet"`. */
+  what: string;
+  /** The name it would have had. */
+  wanted: string;
+  /** The name it got. */
+  name: string;
+  /** What took `wanted` first; undefined: a name the generated code uses itself. */
+  takenBy: string | undefined;
+}
+
+export function generate(options: GenerateOptions): Promise<{ model: { renamed: Renamed[]; [key: string]: unknown } }>;
 /** Generates into a temp folder and lists the files of each target's folder that differ (empty: up to date). */
 export function findStaleFiles(options: GenerateOptions): Promise<string[]>;
 /** Reads a config file (`{"spec", "targets"}`, paths relative to it) into options with absolute paths. */
@@ -56,4 +71,4 @@ export function hasExternalRefs(document: unknown): boolean;
 /** Bundles `input` into the JSON file `output` once the result is a valid OpenRPC document (else nothing is written); returns the document. */
 export function bundle(input: string, output: string): Promise<Record<string, unknown>>;
 /** Scaffolds a standalone server project in `dir` (which must not exist or be empty). */
-export function create(dir: string, options: CreateOptions): Promise<{ files: string[] }>;
+export function create(dir: string, options: CreateOptions): Promise<{ files: string[]; renamed: Renamed[] }>;

@@ -101,6 +101,8 @@ const { isObject, isArray } = require("./document.cjs");
  * @property {Types} types
  * @property {MethodModel[]} methods
  * @property {({ key: string } & ErrorObject)[]} errors the component errors, by key
+ * @property {{ what: string, wanted: string, name: string, takenBy: string | undefined }[]} renamed the names
+ *   given a numeric suffix, in document order: `wanted` was taken first by `takenBy` (undefined: the generated code uses it)
  */
 
 /**
@@ -293,7 +295,7 @@ function buildModel(doc) {
   /** @type {Map<string, string>} */
   const schemaTypeNames = new Map();
   const schemas = Object.entries(componentSchemas).map(([key, schema]) => {
-    const name = types.take(typeName(pascalCase(key), "Schema"));
+    const name = types.take(typeName(pascalCase(key), "Schema"), undefined, `schema ${JSON.stringify(key)}`);
     schemaTypeNames.set(key, name);
     return { name: key, typeName: name, schema };
   });
@@ -307,14 +309,18 @@ function buildModel(doc) {
     if (methodNames.has(method.name)) throw new DocumentError(`the method ${method.name} is listed twice`);
     methodNames.add(method.name);
     const local = prefix ? method.name.slice(prefix.length + 1) : method.name;
-    const fn = functions.take(identifier(camelCase(local), "method"), (name) => [name, `${name}Request`]);
+    const fn = functions.take(identifier(camelCase(local), "method"), (name) => [name, `${name}Request`], `method ${JSON.stringify(method.name)}`);
     const subscription = subscriptionOf(method, doc, prefix);
     const notificationTypes = subscription ? subscription.notifications.map((n) => n.typeBase) : [];
     // From the method's name, not `fn`: a function suffixed to stay clear of another (`getPet2`) would
     // otherwise give `GetPet22` when `GetPet2` is taken.
-    const typeBase = types.take(typeName(pascalCase(camelCase(local)), "Method"), (base) => [`${base}Params`, `${base}Args`, `${base}Result`, ...(subscription ? [`${base}Notification`] : [])]);
+    const typeBase = types.take(
+      typeName(pascalCase(camelCase(local)), "Method"),
+      (base) => [`${base}Params`, `${base}Args`, `${base}Result`, ...(subscription ? [`${base}Notification`] : [])],
+      `the types of method ${JSON.stringify(method.name)}`,
+    );
     if (subscription) {
-      for (const n of subscription.notifications) n.typeBase = types.take(n.typeBase);
+      for (const n of subscription.notifications) n.typeBase = types.take(n.typeBase, undefined, `a notification of method ${JSON.stringify(method.name)}`);
     }
     const result = method.result === undefined ? undefined : contentDescriptor(doc, method.result, `${method.name}: result`);
     const payload = result && unwrap ? payloadOf(result.schema, doc) : undefined;
@@ -352,6 +358,7 @@ function buildModel(doc) {
     className,
     prefix,
     unwrapSingleItemResults: unwrap,
+    renamed: [...types.renamed(), ...functions.renamed()],
     schemas,
     /** Component key → generated type name. */
     schemaTypeNames,

@@ -101,6 +101,7 @@ describe("component schema type names", () => {
     ["keys colliding with reserved type names", { Array: {}, Record: {}, Error: {}, Handlers: {}, Promise: {}, string: {}, T: {} }, ["Array2", "Record2", "Error2", "Handlers2", "Promise2", "String2", "T2"]],
     ["a key colliding with the client interface", { TestClient: {} }, ["TestClient2"]],
     ["a reserved name taken twice", { error: {}, Error: {} }, ["Error2", "Error3"]],
+    ["keys in capitals keep their words apart", { BLOCK_ID: {}, BLOCK_HASH: {}, BLOCKID: {} }, ["BLOCK_ID", "BLOCK_HASH", "BLOCKID"]],
   ] as const)("%s", (_, schemas, want) => {
     const got = typeNames(schemas);
     expect(got).toEqual(want);
@@ -186,6 +187,17 @@ describe("determinism", () => {
     const before = modelOf(["svc_getPet", "svc_listPets"]);
     expect(fns(modelOf(["svc_getPet", "svc_listPets", "svc_addPet"])).slice(0, 2)).toEqual(fns(before));
     expect(fns(modelOf(["svc_getPet", "svc_listPets", "rpc.discover"]))).toEqual(["svcGetPet", "svcListPets", "rpcDiscover"]);
+  });
+
+  it("lists every name given a suffix, with what took the name first (the CLI prints them)", () => {
+    const model = buildModel(documentOf({ pet: {}, Pet: {}, Handlers: {} }, [method("get_pet"), method("getPet")])) as Model & { renamed: unknown[] };
+    expect(model.renamed).toEqual([
+      { what: 'schema "Pet"', wanted: "Pet", name: "Pet2", takenBy: 'schema "pet"' },
+      { what: 'schema "Handlers"', wanted: "Handlers", name: "Handlers2", takenBy: undefined },
+      { what: 'the types of method "getPet"', wanted: "GetPet", name: "GetPet2", takenBy: 'the types of method "get_pet"' },
+      { what: 'method "getPet"', wanted: "getPet", name: "getPet2", takenBy: 'method "get_pet"' },
+    ]);
+    expect((buildModel(documentOf({ Pet: {} }, [method("get_pet")])) as Model & { renamed: unknown[] }).renamed).toEqual([]);
   });
 
   it("adding a schema at the end never renames earlier schemas", () => {

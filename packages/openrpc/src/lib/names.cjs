@@ -54,11 +54,20 @@ function camelCase(name) {
 }
 
 /**
- * `get_pet_by_id` → `GetPetById`.
+ * A word written in capitals (`BLOCK`, `ID`, `V4`): letters all upper case, at least one.
+ * @param {string | undefined} word
+ */
+const isCapitals = (word) => word !== undefined && /^[A-Z0-9]*[A-Z][A-Z0-9]*$/.test(word);
+
+/**
+ * `get_pet_by_id` → `GetPetById`. Two words written in capitals stay apart with `_` (`BLOCK_ID` →
+ * `BLOCK_ID`, not `BLOCKID`); a capitalised word beside another kind is joined as is (`HTTPServer`,
+ * `getHTTP_status` → `GetHTTPStatus`).
  * @param {string} name
  */
 function pascalCase(name) {
-  return words(name).map(upperFirst).join("");
+  const parts = words(name);
+  return parts.map((word, i) => (i > 0 && isCapitals(word) && isCapitals(parts[i - 1]) ? `_${word}` : upperFirst(word))).join("");
 }
 
 /**
@@ -89,25 +98,36 @@ function typeName(candidate, fallback = "") {
  * @param {Iterable<string>} [taken] names never handed out
  */
 function createNamespace(taken = []) {
-  const used = new Set(taken);
+  /** Each name handed out or reserved → what holds it (undefined: reserved, a name the generated code uses). */
+  /** @type {Map<string, string | undefined>} */
+  const used = new Map([...taken].map((name) => [name, undefined]));
+  /** @type {{ what: string, wanted: string, name: string, takenBy: string | undefined }[]} */
+  const renamed = [];
   return {
     /** @param {string} name */
     has: (name) => used.has(name),
     /**
      * @param {string} base
      * @param {(candidate: string) => string[]} [derive] the names a candidate takes (default: itself)
+     * @param {string} [what] what the name is for (`schema "pet"`), recorded when it cannot have `base`
      * @returns {string}
      */
-    take(base, derive = (name) => [name]) {
+    take(base, derive = (name) => [name], what = base) {
       for (let n = 1; ; n++) {
         const candidate = n === 1 ? base : `${base}${n}`;
         const names = derive(candidate);
         if (names.every((name) => !used.has(name))) {
-          names.forEach((name) => used.add(name));
+          names.forEach((name) => used.set(name, what));
+          if (n > 1) {
+            const clash = derive(base).find((name) => used.has(name));
+            renamed.push({ what, wanted: base, name: candidate, takenBy: clash === undefined ? undefined : used.get(clash) });
+          }
           return candidate;
         }
       }
     },
+    /** The names handed out with a suffix, and why: another took the name first, or the generated code uses it. */
+    renamed: () => renamed.slice(),
   };
 }
 

@@ -11,7 +11,11 @@ const names = require("./names.cjs") as {
   pascalCase(name: string): string;
   identifier(candidate: string, fallback: string): string;
   typeName(candidate: string, fallback?: string): string;
-  createNamespace(taken?: string[]): { has(name: string): boolean; take(base: string, derive?: (name: string) => string[]): string };
+  createNamespace(taken?: string[]): {
+    has(name: string): boolean;
+    take(base: string, derive?: (name: string) => string[], what?: string): string;
+    renamed(): { what: string; wanted: string; name: string; takenBy: string | undefined }[];
+  };
   sharedPrefix(methodNames: string[]): string | undefined;
   RESERVED_WORDS: Set<string>;
   RESERVED_TYPE_NAMES: Set<string>;
@@ -62,6 +66,15 @@ describe("pascalCase", () => {
     ["a/b~c", "ABC"],
     ["bytes32", "Bytes32"],
     ["HTTPServer", "HTTPServer"],
+    // Words in capitals stay apart: BLOCK_ID is not BLOCKID (a readable name, and another than BLOCKID's).
+    ["BLOCK_ID", "BLOCK_ID"],
+    ["BLOCK-ID", "BLOCK_ID"],
+    ["HTTP2_SERVER_V4", "HTTP2_SERVER_V4"],
+    ["BLOCKID", "BLOCKID"],
+    ["block_id", "BlockId"],
+    ["getHTTP_status", "GetHTTPStatus"],
+    ["ETH_getBlock", "ETHGetBlock"],
+    ["V1_0", "V10"],
     ["2fa", "2fa"],
     ["€", ""],
   ])("%s → %s", (name, want) => expect(names.pascalCase(name)).toBe(want));
@@ -119,6 +132,22 @@ describe("createNamespace", () => {
   it("skips a suffix whose name already exists (base2 taken up front)", () => {
     const ns = names.createNamespace(["Pet", "Pet2"]);
     expect(ns.take("Pet")).toBe("Pet3");
+  });
+
+  it("records each name handed out with a suffix: what it is for, the name it wanted, and what took that first", () => {
+    const ns = names.createNamespace(["Array"]);
+    const both = (n: string) => [n, `${n}Request`];
+    ns.take("Pet", undefined, 'schema "pet"');
+    ns.take("Pet", undefined, 'schema "Pet"');
+    ns.take("Array", undefined, 'schema "array"');
+    ns.take("Owner", undefined, 'schema "owner"');
+    ns.take("getPet", both, 'method "get_pet"');
+    ns.take("getPetRequest", both, 'method "getPetRequest"');
+    expect(ns.renamed()).toEqual([
+      { what: 'schema "Pet"', wanted: "Pet", name: "Pet2", takenBy: 'schema "pet"' },
+      { what: 'schema "array"', wanted: "Array", name: "Array2", takenBy: undefined },
+      { what: 'method "getPetRequest"', wanted: "getPetRequest", name: "getPetRequest2", takenBy: 'method "get_pet"' },
+    ]);
   });
 });
 
