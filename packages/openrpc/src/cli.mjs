@@ -1,10 +1,14 @@
-// The `neutral-openrpc` command: `generate`, `create` and `bundle`. Returns an exit code; prints
+// The `neutral-openrpc` command: `generate`, `create`, `bundle` and `mock`. Returns an exit code; prints
 // errors as one readable message (no stack) for mistakes in the input, and in full for anything else.
+import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { bundle } from "./bundle.mjs";
+import { bundle, bundleDocument } from "./bundle.mjs";
 import { create } from "./create.mjs";
-import { BUILT_IN_TARGETS, DocumentError, findStaleFiles, generate, readConfig } from "./generate.mjs";
+import { BUILT_IN_TARGETS, DocumentError, findStaleFiles, generate, readConfig, readDocument, validateDocument } from "./generate.mjs";
+import { startMock } from "./mock.mjs";
+
+const { refuseExternalRefs } = createRequire(import.meta.url)("./lib/refs.cjs");
 
 const HELP = `neutral-openrpc — a typed client, a server stub and docs from any OpenRPC 1.x document
 
@@ -13,6 +17,7 @@ Usage:
   neutral-openrpc generate --config FILE [--check] [--bundle]
   neutral-openrpc create DIR --spec FILE [--name NAME] [--bundle]
   neutral-openrpc bundle FILE --out OUT
+  neutral-openrpc mock --spec FILE [--port N] [--host HOST] [--bundle]
   neutral-openrpc --help | --version
 
 generate
@@ -55,6 +60,17 @@ bundle
   file that holds the $ref, with or without a #/pointer) is resolved and inlined once, at its first
   reference; the others point there. Local references (#/…) stay. URLs are not fetched.
     --out OUT         where the bundled document goes (JSON)
+
+mock
+  Serves a JSON-RPC 2.0 mock of the document until Ctrl-C, to build a client against before the
+  server exists: each method answers the result of its first example whose params the call
+  matches, else a value generated from its result schema (the same every time). Params are
+  validated against the document; rpc.discover serves it. Event streams are not mocked (-32601);
+  methods that need a token answer without one.
+    --spec FILE       the OpenRPC document (JSON)
+    --port N          default 8545 (0: a free port; the line printed says which)
+    --host HOST       default 127.0.0.1
+    --bundle          resolve $refs into other files first
 
 Exit codes: 0 done, 1 failed (or stale, with --check), 2 bad usage.
 `;
@@ -147,6 +163,25 @@ async function runBundle(args) {
   return 0;
 }
 
+async function runMock(args) {
+  const { values } = parseArgs({ args, options: { spec: { type: "string" }, port: { type: "string" }, host: { type: "string" }, bundle: { type: "boolean" } } });
+  if (!values.spec) return usage("mock needs --spec FILE");
+  const port = values.port === undefined ? 8545 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return usage(`--port must be an integer in 0..65535, got ${JSON.stringify(values.port)}`);
+  const spec = path.resolve(values.spec);
+  const document = values.bundle ? await bundleDocument(spec) : await readDocument(spec);
+  refuseExternalRefs(document, values.spec);
+  validateDocument(document, values.spec);
+  const mock = await startMock(document, { port, host: values.host ?? "127.0.0.1" });
+  const title = document.info?.title || "the document";
+  process.stdout.write(`Mock of ${title} listening on ${mock.url}${mock.streams.length > 0 ? ` (event streams not mocked: ${mock.streams.join(", ")})` : ""}\n`);
+  await new Promise((resolve) => {
+    for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, resolve);
+  });
+  await mock.close();
+  return 0;
+}
+
 export async function main(argv) {
   const [command, ...args] = argv;
   try {
@@ -155,7 +190,6 @@ export async function main(argv) {
       return command === undefined ? 2 : 0;
     }
     if (command === "--version") {
-      const { createRequire } = await import("node:module");
       process.stdout.write(`${createRequire(import.meta.url)("../package.json").version}\n`);
       return 0;
     }
@@ -166,6 +200,7 @@ export async function main(argv) {
     if (command === "generate") return await runGenerate(args);
     if (command === "create") return await runCreate(args);
     if (command === "bundle") return await runBundle(args);
+    if (command === "mock") return await runMock(args);
     return usage(`unknown command ${JSON.stringify(command)}`);
   } catch (error) {
     if (error instanceof DocumentError || error?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || error?.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {

@@ -72,3 +72,20 @@ export function hasExternalRefs(document: unknown): boolean;
 export function bundle(input: string, output: string): Promise<Record<string, unknown>>;
 /** Scaffolds a standalone server project in `dir` (which must not exist or be empty). */
 export function create(dir: string, options: CreateOptions): Promise<{ files: string[]; renamed: Renamed[] }>;
+
+/** A running mock (`startMock`). */
+export interface RunningMock {
+  /** Where it answers JSON-RPC (POST), e.g. `http://127.0.0.1:8545/`. */
+  readonly url: string;
+  /** The event-stream methods (`x-subscription`): not mocked, answered -32601. */
+  readonly streams: string[];
+  close(): Promise<void>;
+}
+/**
+ * Serves a JSON-RPC mock of a valid OpenRPC document (local references only; see `bundleDocument`):
+ * each method answers its first example whose params the call matches, else a value generated from
+ * its result schema (the same each time); params are validated; rpc.discover serves the document.
+ */
+export function startMock(document: object, options?: { port?: number; host?: string }): Promise<RunningMock>;
+/** The service definition and handlers `startMock` serves, for a server of your own (`@neutral/server`'s `createDispatcher`). */
+export function mockService(document: object): { service: { methods: Record<string, unknown>; document: object }; handlers: Record<string, (args: Record<string, unknown>) => unknown>; streams: string[] };

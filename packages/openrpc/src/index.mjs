@@ -3,3 +3,4 @@
 export { BUILT_IN_TARGETS, DocumentError, findStaleFiles, generate, headerFor, readConfig, readDocument, validateDocument } from "./generate.mjs";
 export { create } from "./create.mjs";
 export { bundle, bundleDocument, hasExternalRefs } from "./bundle.mjs";
+export { mockService, startMock } from "./mock.mjs";
