@@ -6,7 +6,6 @@ import { parseArgs } from "node:util";
 import { bundle, bundleDocument } from "./bundle.mjs";
 import { create } from "./create.mjs";
 import { BUILT_IN_TARGETS, DocumentError, findStaleFiles, generate, readConfig, readDocument, validateDocument } from "./generate.mjs";
-import { startMock } from "./mock.mjs";
 
 const { refuseExternalRefs } = createRequire(import.meta.url)("./lib/refs.cjs");
 
@@ -172,6 +171,9 @@ async function runMock(args) {
   const document = values.bundle ? await bundleDocument(spec) : await readDocument(spec);
   refuseExternalRefs(document, values.spec);
   validateDocument(document, values.spec);
+  // Loaded only here: the mock runs on @neutral/server's built runtime, which generation (of that very
+  // runtime's stub, in this repository) must not need.
+  const { startMock } = await import("./mock.mjs");
   const mock = await startMock(document, { port, host: values.host ?? "127.0.0.1" });
   const title = document.info?.title || "the document";
   process.stdout.write(`Mock of ${title} listening on ${mock.url}${mock.streams.length > 0 ? ` (event streams not mocked: ${mock.streams.join(", ")})` : ""}\n`);

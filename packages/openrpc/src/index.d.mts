@@ -88,4 +88,4 @@ export interface RunningMock {
  */
 export function startMock(document: object, options?: { port?: number; host?: string }): Promise<RunningMock>;
 /** The service definition and handlers `startMock` serves, for a server of your own (`@neutral/server`'s `createDispatcher`). */
-export function mockService(document: object): { service: { methods: Record<string, unknown>; document: object }; handlers: Record<string, (args: Record<string, unknown>) => unknown>; streams: string[] };
+export function mockService(document: object): Promise<{ service: { methods: Record<string, unknown>; document: object }; handlers: Record<string, (args: Record<string, unknown>) => unknown>; streams: string[] }>;

@@ -3,4 +3,10 @@
 export { BUILT_IN_TARGETS, DocumentError, findStaleFiles, generate, headerFor, readConfig, readDocument, validateDocument } from "./generate.mjs";
 export { create } from "./create.mjs";
 export { bundle, bundleDocument, hasExternalRefs } from "./bundle.mjs";
-export { mockService, startMock } from "./mock.mjs";
+
+// The mock runs on @neutral/server's built runtime: loaded at the first call, so that generating
+// (that runtime's own stub among others) never needs it built.
+/** @param {object} document @param {{ port?: number, host?: string }} [options] */
+export const startMock = async (document, options) => (await import("./mock.mjs")).startMock(document, options);
+/** @param {object} document */
+export const mockService = async (document) => (await import("./mock.mjs")).mockService(document);

@@ -3,6 +3,7 @@
 // them, rpc.discover, and the command itself.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -97,6 +98,26 @@ describe("the mock of a third-party document (@open-rpc/examples' petstore)", ()
     expect(answer.error).toMatchObject({ code: -32602 });
     expect(answer.error!.message).toContain("limit");
     expect((await call(mock.url, "no_such_method", [])).error?.code).toBe(-32601);
+  });
+});
+
+describe("what generation loads", () => {
+  it("never @neutral/server: the modules the CLI and the API load up front import it nowhere (it generates that runtime's own stub, before it is built)", () => {
+    const seen = new Set<string>();
+    const imports: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(file, "utf8");
+      // Static imports and requires only: `await import(…)` loads at the call.
+      for (const [, specifier] of source.matchAll(/^\s*(?:import\s[^;]*?from\s+|import\s+|(?:const|let)\s[^=]*=\s*require\()["']([^"']+)["']/gm)) {
+        imports.push(`${path.basename(file)} → ${specifier}`);
+        if (specifier!.startsWith(".")) visit(path.resolve(path.dirname(file), specifier!));
+      }
+    };
+    for (const entry of ["cli.mjs", "index.mjs"]) visit(fileURLToPath(new URL(entry, import.meta.url)));
+    expect(imports.filter((line) => /@neutral\/server|mock\.mjs/.test(line))).toEqual([]);
+    expect(imports.length).toBeGreaterThan(10); // the walk found the graph
   });
 });
 
