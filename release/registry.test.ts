@@ -20,13 +20,13 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { TEST_KEYS } from "@neutral/protocol/testing";
-import { startRelay, type RunningRelay } from "@neutral/relay/testing";
+import { freePorts, startRelay, type RunningRelay } from "@neutral/relay/testing";
 import { publint } from "publint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dependencyClosure, locate, storePackages } from "./support/offline-packages.js";
 import { startPrebuiltMirror, type PrebuiltMirror } from "./support/prebuilt-mirror.js";
 import { plainEnv, run, runOk, startDaemon, type Daemon } from "./support/programs.js";
-import { freePort, startRegistry, type Registry } from "./support/registry.js";
+import { startRegistry, type Registry } from "./support/registry.js";
 import { copyWorkspace, productPackages, publishSnapshot, repositoryRoot } from "./support/release.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -319,7 +319,7 @@ describe.sequential("a team scaffolding a server: npx @neutral/openrpc create", 
   }, 620_000);
 
   it("serves rpc.discover and a method", async () => {
-    const port = await freePort();
+    const [port] = await freePorts(1);
     const server: Daemon = startDaemon("npm", ["start"], { cwd: project, env: npmEnv({ PORT: String(port) }) });
     cleanups.push(() => server.stop());
     try {
@@ -353,7 +353,7 @@ describe.sequential("an operator: npm i -g @neutral/relay @neutral/cli", () => {
     // The addon came from the mirror: nothing compiled SQLite.
     expect(mirror.requests).toEqual([expect.stringMatching(/^\/v[\d.]+\/better-sqlite3-v[\d.]+-node-v\d+-linux-x64\.tar\.gz$/)]);
     const config = path.join(freshFolder("operator"), "neutral.toml");
-    const port = await freePort();
+    const [port] = await freePorts(1);
     writeFileSync(config, [`host = "127.0.0.1"`, `port = ${port}`, `data-dir = ${JSON.stringify(path.join(work, "operator", "data"))}`, `log-level = "info"`, ""].join("\n"));
     relay = startDaemon("neutral-relay", ["--config", config], { cwd: path.dirname(config), env: npmEnv() });
     cleanups.push(() => relay.stop());
@@ -380,7 +380,7 @@ describe.sequential("an operator: npm i -g @neutral/relay @neutral/cli", () => {
     const port = new URL(relayUrl).port;
     const healthy = await run(process.execPath, command.slice(1), { cwd: work, env: npmEnv({ NEUTRAL_PORT: port }), timeoutMs: 30_000 });
     expect(healthy.status, healthy.stderr).toBe(0);
-    const nothing = await run(process.execPath, command.slice(1), { cwd: work, env: npmEnv({ NEUTRAL_PORT: String(await freePort()) }), timeoutMs: 30_000 });
+    const nothing = await run(process.execPath, command.slice(1), { cwd: work, env: npmEnv({ NEUTRAL_PORT: String((await freePorts(1))[0]) }), timeoutMs: 30_000 });
     expect(nothing.status).toBe(1);
   });
 

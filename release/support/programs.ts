@@ -5,6 +5,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { killProcessGroup, trackProcessGroup } from "@neutral/test-support/run";
 
+export { plainEnv } from "@neutral/test-support/exec";
+
 export interface Ran {
   status: number | null;
   stdout: string;
@@ -111,11 +113,3 @@ export function startDaemon(command: string, args: readonly string[], options: O
   };
 }
 
-/**
- * This process's environment without what pnpm (running the tests) adds for the scripts it runs
- * (`npm_*`, `pnpm_*`), which would configure the npm or pnpm a test runs, plus `extra`.
- */
-export const plainEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm|pnpm)_/i.test(name))),
-  ...extra,
-});

@@ -4,8 +4,8 @@
 // starts (offline-packages.ts).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import path from "node:path";
+import { freePorts } from "@neutral/relay/testing";
 import { startDaemon, type Daemon } from "./programs.js";
 
 const verdaccioBin = path.join(path.dirname(createRequire(import.meta.url).resolve("verdaccio/package.json")), "bin", "verdaccio");
@@ -54,7 +54,7 @@ export async function startRegistry(dir: string, seed: (storage: string) => Prom
   // Verdaccio takes the port it is given; a port another process took between choosing and
   // listening makes it exit, and it is started again on another.
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const [port] = await freePorts(1);
     daemon = startDaemon(process.execPath, [verdaccioBin, "--config", configFile, "--listen", `127.0.0.1:${port}`], { cwd: dir, env: { ...process.env, NODE_ENV: "production" } });
     try {
       await daemon.waitFor(/"http address - http:\/\/127\.0\.0\.1:\d+\/ -/, 60_000);
@@ -67,18 +67,6 @@ export async function startRegistry(dir: string, seed: (storage: string) => Prom
       if (attempt === 3 || !/EADDRINUSE/.test(daemon.output())) throw error;
     }
   }
-}
-
-/** A loopback port nothing listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Makes a user (npm's legacy `adduser` call) and answers its token. */

@@ -83,14 +83,7 @@ export function run(
   });
 }
 
-/**
- * This process's environment without what pnpm (running the tests) adds for the scripts it runs:
- * `npm_*` / `pnpm_*` variables would configure a plain npm run by a test.
- */
-export const plainEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm|pnpm)_/i.test(name))),
-  ...extra,
-});
+export { plainEnv } from "@neutral/test-support/exec";
 
 /** `node bin/neutral-openrpc.mjs …args`. */
 export const runCli = (args: readonly string[], cwd: string, timeoutMs = 30_000): Promise<RunResult> => run(process.execPath, [cliPath, ...args], { cwd, timeoutMs });

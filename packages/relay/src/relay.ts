@@ -99,7 +99,7 @@ export function createRelay(options: RelayOptions): Relay {
   let publicUrl = config.federation.publicUrl ?? "";
   // Rate limit and storage quotas, per node (shared with the other workers: topology/cluster/limits.ts).
   const topology = options.topology ?? SINGLE_PROCESS;
-  const limits = createNodeLimits(config, topology.shareLimits);
+  const limits = createNodeLimits(config, clientOf, topology.shareLimits);
   const { commits } = options;
   // Streams leave room for ordinary requests (--reserved-connections): their bound in this process.
   const live = { ...config.live, maxSubscriptions: streamsPerProcess(config) };

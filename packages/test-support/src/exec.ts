@@ -21,3 +21,12 @@ export function runAsync(command: string, args: readonly string[], options: { cw
     child.on("close", (status, signal) => resolve({ status, signal, stdout, stderr }));
   });
 }
+
+/**
+ * This process's environment without what pnpm (running the tests) adds for the scripts it runs
+ * (`npm_*`, `pnpm_*`), which would configure a plain npm or pnpm a test runs, plus `extra`.
+ */
+export const plainEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm|pnpm)_/i.test(name))),
+  ...extra,
+});

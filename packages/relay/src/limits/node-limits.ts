@@ -2,8 +2,6 @@ import type { IncomingMessage } from "node:http";
 import type { EntryHook, RequestHook } from "@neutral/server";
 import type { Authenticate } from "../auth/authenticator.js";
 import { reportedLimits, type RelayConfig } from "../config.js";
-import { clientAddress, trustedProxies } from "../http/client-address.js";
-import { clientKey } from "../http/client-key.js";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit.js";
 import type { Caller, Limits, RelayContext } from "../rpc/index.js";
 import { admitRequest, chargeEntry, peerEntryCost, rateLimitedError } from "./request-costs.js";
@@ -31,15 +29,13 @@ export interface NodeLimits {
 }
 
 /**
- * `share`: how this process shares what its limits take with the node's other processes (a cluster
- * worker's, topology/cluster/limits.ts); absent, a process alone, it has nothing to share.
+ * `clientOf`: the client a request counts against (its IPv4 address or IPv6 /64; behind a trusted
+ * reverse proxy, the one X-Forwarded-For names: relay.ts). `share`: how this process shares what its
+ * limits take with the node's other processes (a cluster worker's, topology/cluster/limits.ts);
+ * absent, a process alone, it has nothing to share.
  */
-export function createNodeLimits(config: RelayConfig, share?: (tables: Record<string, TokenBuckets>) => () => void): NodeLimits {
+export function createNodeLimits(config: RelayConfig, clientOf: (request: IncomingMessage) => string, share?: (tables: Record<string, TokenBuckets>) => () => void): NodeLimits {
   const { replicas } = config;
-  // The rate-limit key of a request: its client's IPv4 address or IPv6 /64, as for the connection
-  // limits; behind a trusted reverse proxy, the client X-Forwarded-For names.
-  const trusted = trustedProxies(config.connections.trustProxy);
-  const clientOf = (request: IncomingMessage) => clientKey(clientAddress(request, trusted));
   const trackUsage = share !== undefined;
   let limiter: RateLimiter | undefined;
   if (config.rateLimit > 0) {
