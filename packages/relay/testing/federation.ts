@@ -85,11 +85,31 @@ export interface FederationOptions {
   inProcess?: boolean;
   /** Start every node now (default true); false leaves them to `node.start()`. */
   start?: boolean;
+  /** The ports to try first, one per key (default: free ones); taken, the federation moves to free ones. */
+  ports?: readonly number[];
 }
+
+/** Starts on a port another process took between `freePorts` and the node's listen: worth new ports. */
+const PORT_TAKEN = /EADDRINUSE|is in use/;
+/** Federations built on fresh ports at most, when a port was taken before a node listened on it. */
+const PORT_ATTEMPTS = 3;
 
 export async function startFederation(options: FederationOptions): Promise<Federation> {
   if (options.inProcess && options.workers !== undefined && options.workers !== 1) throw new Error("startFederation: nodes in this process have no workers");
-  const ports = await freePorts(options.keys.length);
+  // Every node lists the others' ports before any listens, so a port can be taken meanwhile (by a
+  // listener elsewhere, or as the local port of an outgoing connection: both come from the ephemeral
+  // range). Then the whole federation is built again on new ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await buildFederation(options, attempt === 1 ? options.ports : undefined);
+    } catch (error) {
+      if (attempt === PORT_ATTEMPTS || !PORT_TAKEN.test(error instanceof Error ? error.message : String(error))) throw error;
+    }
+  }
+}
+
+async function buildFederation(options: FederationOptions, given: readonly number[] | undefined): Promise<Federation> {
+  const ports = given ?? (await freePorts(options.keys.length));
   const addresses = options.keys.map((key) => nodeAddressOf(key));
   const nodes = options.keys.map((initialKey, i): FederatedNode => {
     const dataDir = tempDir(`neutral-federation-${i}-`);
