@@ -147,7 +147,8 @@ describe("generated client ↔ generated stub", () => {
     const inbox = await asBob.getInbox();
     expect(inbox.address).toBe(bob);
     expect(inbox.data.map((m) => m.id)).toEqual([sent.id]);
-    expect(seen.at(-1)).toEqual({ method: "getInbox", args: { inboxFilter: {}, limit: 20 } });
+    // The stub fills the spec's defaults, nested ones included (InboxFilter's direction and folder).
+    expect(seen.at(-1)).toEqual({ method: "getInbox", args: { inboxFilter: { direction: "received", folder: "inbox" }, limit: 20 } });
 
     const chat = await asAlice.getChat({ inboxFilter: { chat: bob.toUpperCase().replace("0X", "0x") }, limit: 10 });
     expect(chat.id).toBe(bob);

@@ -298,6 +298,17 @@ async function expectVisibleText(page: Page, selector: string, text: string): Pr
   expect((await locator.innerText()).trim()).toBe(text);
 }
 
+/**
+ * Whether the handler got `sent`: the same value, where objects may carry members the call left
+ * out (the schema's defaults, which the dispatcher fills in at any depth: tested in @neutral/server).
+ */
+function delivered(got: unknown, sent: unknown): boolean {
+  if (typeof sent !== "object" || sent === null || typeof got !== "object" || got === null) return isDeepStrictEqual(got, sent);
+  if (Array.isArray(sent)) return Array.isArray(got) && got.length === sent.length && sent.every((item, i) => delivered(got[i], item));
+  if (Array.isArray(got)) return false;
+  return Object.entries(sent).every(([key, value]) => delivered((got as Record<string, unknown>)[key], value));
+}
+
 const unescapeHtml = (text: string) => text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
 interface Call {
@@ -381,7 +392,7 @@ async function streamTrip(
     }
     if (!isDeepStrictEqual(got, events)) problems.push(`${example.name}: streamed ${JSON.stringify(got).slice(0, 300)}, not ${JSON.stringify(events).slice(0, 300)}`);
     if (received.length !== 1) problems.push(`${example.name}: the handler was called ${received.length} times`);
-    else for (const [name, value] of Object.entries(params)) if (!isDeepStrictEqual(received[0]!.args[name], value)) problems.push(`${example.name}: the handler got ${name} = ${JSON.stringify(received[0]!.args[name])}`);
+    else for (const [name, value] of Object.entries(params)) if (!delivered(received[0]!.args[name], value)) problems.push(`${example.name}: the handler got ${name} = ${JSON.stringify(received[0]!.args[name])}`);
   }
   return problems;
 }
@@ -477,7 +488,7 @@ async function roundTrip(r: Row): Promise<void> {
         if (call.paramsProblem) fail(`accepted params that break their schema: ${call.paramsProblem}`);
         // The handler saw the params the call gave, by name.
         if (received.length !== 1) fail(`the handler was called ${received.length} times`);
-        else for (const [name, value] of Object.entries(call.params)) if (!isDeepStrictEqual(received[0]!.args[name], value)) fail(`the handler got ${name} = ${JSON.stringify(received[0]!.args[name])}, not ${JSON.stringify(value)}`);
+        else for (const [name, value] of Object.entries(call.params)) if (!delivered(received[0]!.args[name], value)) fail(`the handler got ${name} = ${JSON.stringify(received[0]!.args[name])}, not ${JSON.stringify(value)}`);
         if (method.notification) {
           if (answer !== undefined) fail(`a notification resolved to ${JSON.stringify(answer)}`);
           continue;

@@ -9,7 +9,7 @@
 import { createRequire } from "node:module";
 import { createServer } from "node:http";
 import { isDeepStrictEqual } from "node:util";
-import { createDispatcher, createHttpHandler, ErrorCode, RpcError } from "@neutral/server";
+import { argsOf, createDispatcher, createHttpHandler, ErrorCode, RpcError } from "@neutral/server";
 import { generateSync } from "json-schema-faker";
 
 const require = createRequire(import.meta.url);
@@ -25,12 +25,18 @@ function generated(schema, document) {
 }
 
 /**
- * The args (by name) a call with `example`'s params arrives with: its values, and for a param it
- * leaves out the param's default, as the dispatcher fills it in.
+ * The args (by name) a call with `example`'s params arrives with, as the dispatcher hands them to
+ * the handler (`argsOf`: defaults filled in, nested ones too). An example whose params break their
+ * schema is never matched by a call the dispatcher lets through: its args as given.
  */
-function exampleArgs(method, example) {
+function exampleArgs(service, method, example) {
   const given = new Map(example.params.map((param) => [param.name, param.value]));
-  return Object.fromEntries(method.params.map((param) => [param.name, given.has(param.name) ? given.get(param.name) : param.hasDefault ? param.default : undefined]));
+  try {
+    const params = method.paramStructure === "by-position" ? method.params.map((param) => (given.has(param.name) ? given.get(param.name) : null)) : Object.fromEntries(given);
+    return argsOf(service, method.name, structuredClone(params));
+  } catch {
+    return Object.fromEntries(method.params.map((param) => [param.name, given.get(param.name)]));
+  }
 }
 
 /** A param given as `null` is absent: how examples by position leave out a param before a given one. */
@@ -57,9 +63,10 @@ export function mockService(document) {
       ...(method.notification && { notification: true }),
       params: method.params.map((param) => ({ name: param.name, required: param.required, ...(param.hasDefault && { default: param.default }), schema: param.schema })),
     };
-    const examples = method.examples.filter((example) => example.result !== undefined).map((example) => ({ example, args: exampleArgs(method, example) }));
+    let examples;
     handlers[method.name] = (args) => {
       if (method.notification) return undefined;
+      examples ??= method.examples.filter((example) => example.result !== undefined).map((example) => ({ example, args: exampleArgs(service, method, example) }));
       const example = examples.find((candidate) => matches(method, candidate.args, args))?.example;
       if (example !== undefined) {
         const value = example.result.value;
@@ -73,7 +80,8 @@ export function mockService(document) {
       }
     };
   }
-  return { service: { methods, document }, handlers, streams: model.methods.filter((method) => method.subscription).map((method) => method.name) };
+  const service = { methods, document };
+  return { service, handlers, streams: model.methods.filter((method) => method.subscription).map((method) => method.name) };
 }
 
 /**
@@ -84,7 +92,8 @@ export function mockService(document) {
  */
 export async function startMock(document, { port = 0, host = "127.0.0.1" } = {}) {
   const { service, handlers, streams } = mockService(document);
-  const dispatcher = createDispatcher({ service, handlers });
+  // A document's own examples are answered as written, even one its result schema would refuse.
+  const dispatcher = createDispatcher({ service, handlers, validateResults: false });
   const server = createServer(createHttpHandler({ dispatcher }));
   await new Promise((resolve, reject) => {
     server.once("error", reject);

@@ -21,21 +21,22 @@ describe("params", () => {
     const { call, calls } = setup();
     const response = await call(req("neutralService_getInbox", []));
     expect(response).toEqual({ jsonrpc: "2.0", id: 1, result: [{ address: alice, data: [message(2), message(1)], end: true }] });
-    expect(calls[0]!.args).toEqual({ inboxFilter: {}, limit: 20 });
+    // The filter's members' defaults too (InboxFilter's direction and folder, through their $refs).
+    expect(calls[0]!.args).toEqual({ inboxFilter: { direction: "received", folder: "inbox" }, limit: 20 });
   });
 
   it("maps positional and by-name params to the same args", async () => {
     const { call, calls } = setup();
     await call(req("neutralService_getInbox", [{ from: bob }, 5, "10", "20"]));
     await call(req("neutralService_getInbox", { before: "20", after: "10", limit: 5, inboxFilter: { from: bob } }));
-    expect(calls[0]!.args).toEqual({ inboxFilter: { from: bob }, limit: 5, after: "10", before: "20" });
+    expect(calls[0]!.args).toEqual({ inboxFilter: { from: bob, direction: "received", folder: "inbox" }, limit: 5, after: "10", before: "20" });
     expect(calls[1]!.args).toEqual(calls[0]!.args);
   });
 
   it("treats null and missing trailing entries as absent", async () => {
     const { call, calls } = setup();
     await call(req("neutralService_getInbox", [null, null, "3"]));
-    expect(calls[0]!.args).toEqual({ inboxFilter: {}, limit: 20, after: "3" });
+    expect(calls[0]!.args).toEqual({ inboxFilter: { direction: "received", folder: "inbox" }, limit: 20, after: "3" });
   });
 
   it.each([

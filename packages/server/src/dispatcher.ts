@@ -1,11 +1,11 @@
-import type { Ajv } from "ajv";
 import type { RequestContext } from "./context.js";
 import type { MethodDescriptor, ServiceDefinition, ServiceHandlers } from "./descriptor.js";
 import { ErrorCode, RpcError, errorResponse, type JsonRpcId, type JsonRpcResponse } from "./errors.js";
 import { RawJson } from "./raw-json.js";
 import type { StreamEvent } from "./stream.js";
 import { budgetSpentError, createResponseBudget, type ResponseBudget } from "./response-budget.js";
-import { compileParamValidator, createAjv } from "./validation.js";
+import { isObject as isSchemaObject, type Schema } from "./schema-context.js";
+import { compileParamValidator, compileResultValidator, createServiceSchemas, ResultMismatch, type ServiceSchemas } from "./validation.js";
 
 export interface DispatcherOptions<Ctx extends RequestContext, S extends ServiceDefinition = ServiceDefinition> {
   /**
@@ -37,6 +37,14 @@ export interface DispatcherOptions<Ctx extends RequestContext, S extends Service
    * batch, which is one error. A rate limiter charging per entry is the typical hook.
    */
   onEntry?: EntryHook<Ctx> | readonly EntryHook<Ctx>[];
+  /**
+   * Check each handler's result against its method's result schema (the document's). A result that
+   * does not match is a bug of the server: it is answered -32603 ("Internal error: the result does
+   * not match…", with `data.field`, `data.reason`, `data.path`) and passed to `onInternalError`.
+   * Default: on when `NODE_ENV` is "development" or "test", off otherwise (it costs a parse of
+   * pre-serialized answers and a walk of every result).
+   */
+  validateResults?: boolean;
 }
 
 /** One entry of a request, as an {@link EntryHook} sees it (not yet validated). */
@@ -91,6 +99,15 @@ const isId = (value: unknown): value is JsonRpcId =>
 
 type ParamValidators = ReadonlyMap<MethodDescriptor, readonly ((value: unknown) => void)[]>;
 
+/** Each service's schemas: compiled by its first dispatcher, shared by the ones after it in this process. */
+const schemasByService = new WeakMap<ServiceDefinition, ServiceSchemas>();
+
+function schemasOf(service: ServiceDefinition): ServiceSchemas {
+  let schemas = schemasByService.get(service);
+  if (schemas === undefined) schemasByService.set(service, (schemas = createServiceSchemas(service.document)));
+  return schemas;
+}
+
 /**
  * Each service's compiled param validators, by service object: compiled by its first dispatcher,
  * shared by the ones after it in this process (compiling neutralService's takes ~180 ms, and a
@@ -103,8 +120,9 @@ function paramValidators(service: ServiceDefinition): ParamValidators {
   let compiled = validatorsByService.get(service);
   // A service whose methods were replaced since (not a generated stub's) is compiled again.
   if (compiled === undefined || Object.values(service.methods).some((descriptor) => !compiled!.has(descriptor))) {
-    const ajv: Ajv = createAjv(service.document);
-    compiled = new Map(Object.values(service.methods).map((descriptor) => [descriptor, descriptor.params.map((param) => compileParamValidator(param, ajv))]));
+    const schemas = createServiceSchemas(service.document);
+    schemasByService.set(service, schemas);
+    compiled = new Map(Object.values(service.methods).map((descriptor) => [descriptor, descriptor.params.map((param) => compileParamValidator(param, schemas))]));
     validatorsByService.set(service, compiled);
   }
   return compiled;
@@ -125,8 +143,52 @@ function compile(service: ServiceDefinition, handlers: object): Map<string, Comp
   return methods;
 }
 
+/**
+ * The result schema of method `name` in the service's document (a method or its result may be a
+ * `$ref`); undefined when it has none (a notification) or it cannot be found.
+ */
+function resultSchemaOf(service: ServiceDefinition, name: string): Schema | undefined {
+  const schemas = schemasOf(service);
+  const deref = (value: unknown): unknown => (isSchemaObject(value) && typeof value.$ref === "string" && Object.keys(value).length === 1 ? schemas.context.resolve(value.$ref) : value);
+  const methods = (service.document as { methods?: unknown }).methods;
+  if (!Array.isArray(methods)) return undefined;
+  const method = methods.map(deref).find((candidate) => isSchemaObject(candidate) && candidate.name === name) as Record<string, unknown> | undefined;
+  const result = deref(method?.result);
+  if (!isSchemaObject(result)) return undefined;
+  const schema = result.schema;
+  return isSchemaObject(schema) || typeof schema === "boolean" ? schema : undefined;
+}
+
+/** Each service's compiled result checks, by method name: compiled when a method first answers. */
+const resultChecksByService = new WeakMap<ServiceDefinition, Map<string, ((value: unknown) => void) | null>>();
+
+function resultCheck(service: ServiceDefinition, name: string): ((value: unknown) => void) | null {
+  let checks = resultChecksByService.get(service);
+  if (checks === undefined) resultChecksByService.set(service, (checks = new Map()));
+  let check = checks.get(name);
+  if (check === undefined) {
+    const schema = resultSchemaOf(service, name);
+    check = schema === undefined ? null : compileResultValidator(schema, schemasOf(service));
+    checks.set(name, check);
+  }
+  return check;
+}
+
+/**
+ * The args a handler of `method` gets for `params` (positional or by name), as the dispatcher
+ * hands them: validated against the method's param schemas, defaults filled in (into `params`'
+ * values, in place). Throws the `RpcError` the dispatcher would answer (-32602, or -32601 for a
+ * method the service does not have). For tools that need a call's args without dispatching it (a
+ * mock matching calls to examples).
+ */
+export function argsOf(service: ServiceDefinition, method: string, params: unknown): Record<string, unknown> {
+  const descriptor = service.methods[method];
+  if (descriptor === undefined) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 100)}`);
+  return normalizeParams({ descriptor, validators: paramValidators(service).get(descriptor)! }, params);
+}
+
 /** Positional or by-name params → one object of validated args, defaults filled in. */
-function normalizeParams(method: CompiledMethod, params: unknown): Record<string, unknown> {
+function normalizeParams(method: Pick<CompiledMethod, "descriptor" | "validators">, params: unknown): Record<string, unknown> {
   const { descriptor, validators } = method;
   const given: Record<string, unknown> = {};
   if (params === undefined || Array.isArray(params)) {
@@ -151,7 +213,11 @@ function normalizeParams(method: CompiledMethod, params: unknown): Record<string
     const value = given[param.name];
     if (value === undefined || value === null) {
       if (param.required) throw RpcError.invalidParams(param.name, "is required", { param: param.name });
-      if ("default" in param) args[param.name] = structuredClone(param.default);
+      if (!("default" in param)) return;
+      // A param's default gets its own members' defaults too, as a value given would.
+      const fallback = structuredClone(param.default);
+      validators[i]!(fallback);
+      args[param.name] = fallback;
       return;
     }
     validators[i]!(value);
@@ -177,6 +243,7 @@ export function createDispatcher<Ctx extends RequestContext, S extends ServiceDe
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const document = service.document;
   const onInternalError = options.onInternalError ?? (() => {});
+  const validateResults = options.validateResults ?? (process.env.NODE_ENV === "development" || process.env.NODE_ENV === "test");
   const entryHooks: readonly EntryHook<Ctx>[] = options.onEntry === undefined ? [] : typeof options.onEntry === "function" ? [options.onEntry] : options.onEntry;
 
   /** Runs the entry hooks over every entry; answers per entry the refusal, if any (undefined: none refused). */
@@ -214,8 +281,22 @@ export function createDispatcher<Ctx extends RequestContext, S extends ServiceDe
     const args = normalizeParams(method, params);
     if (method.descriptor.requiresAuth && context.auth === undefined) throw RpcError.unauthorized("missing token");
     const result = await method.call(args, context);
-    if (!method.descriptor.wrapResult) return result;
-    return result instanceof RawJson ? new RawJson(`[${result.json}]`) : [result];
+    const answer = !method.descriptor.wrapResult ? result : result instanceof RawJson ? new RawJson(`[${result.json}]`) : [result];
+    if (validateResults && !method.descriptor.notification) checkResult(name, answer);
+    return answer;
+  }
+
+  /** Throws -32603 (and tells `onInternalError`) when the answer of method `name` does not match its result schema. */
+  function checkResult(name: string, answer: unknown): void {
+    const check = resultCheck(service, name);
+    if (check === null) return;
+    try {
+      check(answer instanceof RawJson ? JSON.parse(answer.json) : answer);
+    } catch (error) {
+      if (!(error instanceof ResultMismatch)) throw error;
+      onInternalError(error, name);
+      throw new RpcError(ErrorCode.InternalError, `Internal error: ${error.message}`, { field: error.field, reason: error.problem.reason, path: error.problem.path });
+    }
   }
 
   async function answer(entry: unknown, context: Ctx, budget: ResponseBudget & { readonly spent: number }, refusal?: RpcError): Promise<JsonRpcResponse | undefined> {

@@ -13,7 +13,8 @@ function setup() {
     pets_log: (args: { line: string }) => void logged.push(args.line),
   };
   const logged: string[] = [];
-  const dispatcher = createDispatcher({ service: petService, handlers });
+  // The handlers echo their params to show what validation gave them: results are checked in result-validation.test.ts.
+  const dispatcher = createDispatcher({ service: petService, handlers, validateResults: false });
   const call = async (method: string, params: unknown): Promise<JsonRpcResponse> =>
     (await dispatcher.dispatch({ jsonrpc: "2.0", id: 1, method, params }, {})) as JsonRpcResponse;
   return { dispatcher, call, logged };
@@ -91,11 +92,17 @@ describe("param schemas with $refs into the service's document", () => {
     expect(error(await call("trees_sum", [extra])).message).toBe("Invalid params: tree.children[0].children[1].children[0].leaf is not a known member");
   });
 
-  it("tolerates keywords and formats Ajv does not know: ignored, formats not enforced", async () => {
+  it("tolerates keywords Ajv does not know, checks the formats of ajv-formats and ignores unknown ones", async () => {
     const { call } = setup();
-    // x-… extensions, example, deprecated, readOnly, discriminator, nullable, formats uuid / date-time / css-color.
-    const pet = { id: "not-a-uuid", name: "rex", kind: "cat", born: "yesterday", nickname: null, tag: { label: "ok", color: "nope" } };
+    // x-… extensions, example, deprecated, readOnly, discriminator, nullable, a format no library knows (css-color).
+    const pet = { id: "7d3f0c8e-2b1a-4c5d-9e6f-0a1b2c3d4e5f", name: "rex", kind: "cat", born: "2020-01-01T00:00:00Z", nickname: null, tag: { label: "ok", color: "nope" } };
     expect(result(await call("pets_add", [pet]))).toEqual(pet);
+    expect(error(await call("pets_add", [{ ...pet, id: "not-a-uuid" }]))).toEqual({
+      code: -32602,
+      message: "Invalid params: pet.id must be a valid uuid",
+      data: { field: "pet.id", reason: "must be a valid uuid", param: "pet", path: "/id" },
+    });
+    expect(error(await call("pets_add", [{ ...pet, born: "yesterday" }])).message).toBe("Invalid params: pet.born must be a valid date-time");
   });
 
   it("keeps data that looks like a ref as data, and resolves the schema of a member named $ref", async () => {

@@ -18,6 +18,8 @@ function setup(perSecond = 10, burst = 20) {
     service,
     handlers,
     onEntry: [chargeEntry(limiter), (entry) => void ran.push(entry.raw)],
+    // "ran" is no method's result: only the charges are under test.
+    validateResults: false,
   });
   // What the HTTP stub's onRequest hook (admitRequest) does: one unit for the request before its body is read, the client in the context.
   const request = async (body: unknown) => {

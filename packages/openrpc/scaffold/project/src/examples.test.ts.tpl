@@ -12,7 +12,8 @@ import { startServer, type RunningServer } from "./server.js";
 let server: RunningServer | undefined;
 
 before(async () => {
-  server = await startServer({ port: 0, host: "127.0.0.1" });
+  // Results are checked against their schemas too: a handler that answers off the spec fails here.
+  server = await startServer({ port: 0, host: "127.0.0.1", validateResults: true });
 });
 
 after(async () => {

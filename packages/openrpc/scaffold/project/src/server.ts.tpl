@@ -18,10 +18,21 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer({ port = 8545, host = "127.0.0.1" }: { port?: number; host?: string } = {}): Promise<RunningServer> {
+export interface ServerOptions {
+  port?: number;
+  host?: string;
+  /**
+   * Check every result against its method's result schema in openrpc.json: a mismatch is answered
+   * -32603 and logged. Default: when NODE_ENV is "development" or "test" (the example tests turn it on).
+   */
+  validateResults?: boolean;
+}
+
+export async function startServer({ port = 8545, host = "127.0.0.1", validateResults }: ServerOptions = {}): Promise<RunningServer> {
   const dispatcher = createDispatcher({
     service,
     handlers,
+    ...(validateResults !== undefined && { validateResults }),
     // Anything a handler throws that is not an RpcError is answered -32603 "Internal error", without
     // details; this is where they can be seen.
     onInternalError: (error, method) => console.error(`${method} failed:`, error),
