@@ -318,7 +318,7 @@ describe.sequential("a team scaffolding a server: npx @neutral/openrpc create", 
     expect(build.status, build.stdout + build.stderr).toBe(0);
   }, 620_000);
 
-  it("serves rpc.discover and a method", async () => {
+  it("serves rpc.discover and a method, and passes neutral-openrpc test", async () => {
     const [port] = await freePorts(1);
     const server: Daemon = startDaemon("npm", ["start"], { cwd: project, env: npmEnv({ PORT: String(port) }) });
     cleanups.push(() => server.stop());
@@ -333,6 +333,13 @@ describe.sequential("a team scaffolding a server: npx @neutral/openrpc create", 
       expect(discovered.info.title).toBe("Petstore");
       expect(discovered.methods.map((method) => method.name)).toEqual(["list_pets", "create_pet", "get_pet"]);
       expect(await call("list_pets", [1])).toEqual({ jsonrpc: "2.0", id: 1, result: [{ id: 7, name: "fluffy", tag: "poodle" }] });
+      // The conformance runner the scaffold installed checks the running server against its document.
+      const conformance = await timed("neutral-openrpc test (scaffold)", () =>
+        run(path.join(project, "node_modules/.bin/neutral-openrpc"), ["test", `http://127.0.0.1:${port}/`, "--spec", "openrpc.json", "--reporter", "junit"], { cwd: project, env: npmEnv(), timeoutMs: 60_000 }),
+      );
+      expect(conformance.status, conformance.stdout + conformance.stderr).toBe(0);
+      expect(conformance.stdout).toMatch(/<testsuites name="neutral-openrpc test" tests="\d+" failures="0" skipped="0"/);
+      expect(conformance.stdout.match(/<testcase /g)?.length).toBeGreaterThanOrEqual(8);
     } finally {
       await server.stop();
     }

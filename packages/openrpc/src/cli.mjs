@@ -1,4 +1,4 @@
-// The `neutral-openrpc` command: `generate`, `create`, `bundle` and `mock`. Returns an exit code; prints
+// The `neutral-openrpc` command: `generate`, `create`, `bundle`, `mock` and `test`. Returns an exit code; prints
 // errors as one readable message (no stack) for mistakes in the input, and in full for anything else.
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -17,6 +17,8 @@ Usage:
   neutral-openrpc create DIR --spec FILE [--name NAME] [--bundle]
   neutral-openrpc bundle FILE --out OUT
   neutral-openrpc mock --spec FILE [--port N] [--host HOST] [--bundle]
+  neutral-openrpc test URL --spec FILE [--header "Name: value"]... [--reporter table|tap|junit]
+                       [--timeout-ms N] [--bundle]
   neutral-openrpc --help | --version
 
 generate
@@ -69,6 +71,21 @@ mock
     --spec FILE       the OpenRPC document (JSON)
     --port N          default 8545 (0: a free port; the line printed says which)
     --host HOST       default 127.0.0.1
+    --bundle          resolve $refs into other files first
+
+test
+  Checks the live server at URL against the document: sends every example of every method (by
+  position and by name, as the method's paramStructure allows) and checks each result against the
+  method's result schema; an error the method documents is accepted, any other fails. Then what
+  the document alone can provoke: params its schemas refuse (-32602), a method that does not exist
+  (-32601), a body that is not JSON (-32700), a request without a method (-32600), and each example
+  pairing that carries the error it expects ("error": {"code": …}). Event streams are not run.
+  It sends each example as written: run it against a server you can write to. Exit 1 if a check fails.
+    --spec FILE       the OpenRPC document (JSON)
+    --header H        an HTTP header for every request, "Name: value" (repeatable), e.g.
+                      --header "Authorization: Bearer $TOKEN"
+    --reporter R      table (default), tap (TAP 14) or junit (JUnit XML), on stdout
+    --timeout-ms N    the time limit of each call (default 10000)
     --bundle          resolve $refs into other files first
 
 Exit codes: 0 done, 1 failed (or stale, with --check), 2 bad usage.
@@ -184,6 +201,49 @@ async function runMock(args) {
   return 0;
 }
 
+async function runTest(args) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      spec: { type: "string" },
+      header: { type: "string", multiple: true },
+      reporter: { type: "string" },
+      "timeout-ms": { type: "string" },
+      bundle: { type: "boolean" },
+    },
+  });
+  if (positionals.length !== 1) return usage("test needs exactly one URL");
+  let url;
+  try {
+    url = new URL(positionals[0]);
+  } catch {
+    return usage(`test needs an http(s) URL, got ${JSON.stringify(positionals[0])}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return usage(`test needs an http(s) URL, got ${JSON.stringify(positionals[0])}`);
+  if (!values.spec) return usage("test needs --spec FILE");
+  const reporter = values.reporter ?? "table";
+  if (!["table", "tap", "junit"].includes(reporter)) return usage(`--reporter must be table, tap or junit, got ${JSON.stringify(reporter)}`);
+  const timeoutMs = values["timeout-ms"] === undefined ? 10_000 : Number(values["timeout-ms"]);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) return usage(`--timeout-ms must be a positive integer, got ${JSON.stringify(values["timeout-ms"])}`);
+  const headers = {};
+  for (const [index, header] of (values.header ?? []).entries()) {
+    const colon = header.indexOf(":");
+    // Never echoed: a header is often a token.
+    if (colon < 1) return usage(`--header must be "Name: value" (header ${index + 1} has no name before a colon)`);
+    headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+  }
+  const spec = path.resolve(values.spec);
+  const document = values.bundle ? await bundleDocument(spec) : await readDocument(spec);
+  refuseExternalRefs(document, values.spec);
+  validateDocument(document, values.spec);
+  // Loaded only here, as the mock: it runs on @neutral/server's built runtime.
+  const { formatReport, runConformance } = await import("./conformance.mjs");
+  const report = await runConformance(document, { url: url.href, headers, timeoutMs });
+  process.stdout.write(formatReport(report, reporter));
+  return report.failed > 0 ? 1 : 0;
+}
+
 export async function main(argv) {
   const [command, ...args] = argv;
   try {
@@ -203,6 +263,7 @@ export async function main(argv) {
     if (command === "create") return await runCreate(args);
     if (command === "bundle") return await runBundle(args);
     if (command === "mock") return await runMock(args);
+    if (command === "test") return await runTest(args);
     return usage(`unknown command ${JSON.stringify(command)}`);
   } catch (error) {
     if (error instanceof DocumentError || error?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || error?.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {

@@ -1,3 +1,5 @@
+import type { ServiceDefinition } from "@neutral/server";
+
 /** A target: where it goes, and (for a project's own) the custom component that renders it. */
 export interface TargetOptions {
   /** The folder the target owns: cleared and rewritten by every run. */
@@ -88,4 +90,34 @@ export interface RunningMock {
  */
 export function startMock(document: object, options?: { port?: number; host?: string }): Promise<RunningMock>;
 /** The service definition and handlers `startMock` serves, for a server of your own (`@neutral/server`'s `createDispatcher`). */
-export function mockService(document: object): Promise<{ service: { methods: Record<string, unknown>; document: object }; handlers: Record<string, (args: Record<string, unknown>) => unknown>; streams: string[] }>;
+export function mockService(document: object): Promise<{ service: ServiceDefinition; handlers: Record<string, (args: Record<string, unknown>) => unknown>; streams: string[] }>;
+
+/** One check of `runConformance`. */
+export interface ConformanceCase {
+  /** The method, or "(server)" for the checks of the server as a whole. */
+  method: string;
+  /** An example's name, or the provocation ("invalid params (filter.and)", "a method that does not exist", …). */
+  name: string;
+  call: "by-position" | "by-name" | "raw";
+  outcome: "pass" | "fail" | "skip";
+  /** What was seen, in words. */
+  detail: string;
+  ms: number;
+}
+
+export interface ConformanceReport {
+  title: string;
+  url: string;
+  cases: ConformanceCase[];
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+/**
+ * Checks the live server at `url` against a valid OpenRPC document (local references only): what
+ * `neutral-openrpc test` runs. Sends every example as written.
+ */
+export function runConformance(document: object, options: { url: string; headers?: Record<string, string>; timeoutMs?: number }): Promise<ConformanceReport>;
+/** The report as a table, TAP 14 or JUnit XML. */
+export function formatReport(report: ConformanceReport, reporter?: "table" | "tap" | "junit"): Promise<string>;

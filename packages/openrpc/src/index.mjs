@@ -10,3 +10,8 @@ export { bundle, bundleDocument, hasExternalRefs } from "./bundle.mjs";
 export const startMock = async (document, options) => (await import("./mock.mjs")).startMock(document, options);
 /** @param {object} document */
 export const mockService = async (document) => (await import("./mock.mjs")).mockService(document);
+
+/** @param {object} document @param {{ url: string, headers?: Record<string, string>, timeoutMs?: number }} options */
+export const runConformance = async (document, options) => (await import("./conformance.mjs")).runConformance(document, options);
+/** @param {Awaited<ReturnType<typeof runConformance>>} report @param {"table" | "tap" | "junit"} [reporter] */
+export const formatReport = async (report, reporter) => (await import("./conformance.mjs")).formatReport(report, reporter);

@@ -6,14 +6,11 @@
 // runtime a scaffolded server runs on, so the mock refuses what the real server will refuse.
 // Event streams (`x-subscription`) are not mocked: they answer -32601. Methods that require a token
 // (`x-requires-auth`) answer without one.
-import { createRequire } from "node:module";
 import { createServer } from "node:http";
 import { isDeepStrictEqual } from "node:util";
 import { argsOf, createDispatcher, createHttpHandler, ErrorCode, RpcError } from "@neutral/server";
 import { generateSync } from "json-schema-faker";
-
-const require = createRequire(import.meta.url);
-const { buildModel } = require("./lib/model.cjs");
+import { serviceDefinitionOf } from "./service-definition.mjs";
 
 /** The seed of generated answers: a mock answers a call the same way every time. */
 const SEED = 1;
@@ -51,18 +48,10 @@ const matches = (method, expected, args) => method.params.every((param) => isDee
  * @param {Record<string, unknown>} document
  */
 export function mockService(document) {
-  const model = buildModel(document);
-  const methods = {};
+  const { model, service, streams } = serviceDefinitionOf(document);
   const handlers = {};
   for (const method of model.methods) {
     if (method.subscription) continue;
-    methods[method.name] = {
-      paramStructure: method.paramStructure,
-      requiresAuth: false,
-      wrapResult: method.result ? method.result.wrapped : false,
-      ...(method.notification && { notification: true }),
-      params: method.params.map((param) => ({ name: param.name, required: param.required, ...(param.hasDefault && { default: param.default }), schema: param.schema })),
-    };
     let examples;
     handlers[method.name] = (args) => {
       if (method.notification) return undefined;
@@ -80,8 +69,7 @@ export function mockService(document) {
       }
     };
   }
-  const service = { methods, document };
-  return { service, handlers, streams: model.methods.filter((method) => method.subscription).map((method) => method.name) };
+  return { service, handlers, streams };
 }
 
 /**

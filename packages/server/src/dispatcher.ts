@@ -5,6 +5,7 @@ import { RawJson } from "./raw-json.js";
 import type { StreamEvent } from "./stream.js";
 import { budgetSpentError, createResponseBudget, type ResponseBudget } from "./response-budget.js";
 import { isObject as isSchemaObject, type Schema } from "./schema-context.js";
+import type { SchemaProblem } from "./schema-errors.js";
 import { compileParamValidator, compileResultValidator, createServiceSchemas, ResultMismatch, type ServiceSchemas } from "./validation.js";
 
 export interface DispatcherOptions<Ctx extends RequestContext, S extends ServiceDefinition = ServiceDefinition> {
@@ -185,6 +186,23 @@ export function argsOf(service: ServiceDefinition, method: string, params: unkno
   const descriptor = service.methods[method];
   if (descriptor === undefined) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 100)}`);
   return normalizeParams({ descriptor, validators: paramValidators(service).get(descriptor)! }, params);
+}
+
+/**
+ * The first problem of `answer` (a result as the wire carries it) against method `method`'s result
+ * schema in the service's document, or undefined when it matches (or the method has no result
+ * schema). For tools that check answers from elsewhere (a conformance runner).
+ */
+export function resultProblemOf(service: ServiceDefinition, method: string, answer: unknown): SchemaProblem | undefined {
+  const check = resultCheck(service, method);
+  if (check === null) return undefined;
+  try {
+    check(answer);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ResultMismatch) return error.problem;
+    throw error;
+  }
 }
 
 /** Positional or by-name params → one object of validated args, defaults filled in. */

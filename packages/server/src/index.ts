@@ -1,6 +1,6 @@
 // The runtime: serves any generated stub (`createDispatcher({ service, handlers })`). neutralService's
 // stub is the subpath `@neutral/server/neutral-service`.
-export { argsOf, createDispatcher, DEFAULT_MAX_RESPONSE_BYTES, type Dispatcher, type DispatcherOptions, type DispatchResult, type DispatchEntry, type EntryHook } from "./dispatcher.js";
+export { argsOf, resultProblemOf, createDispatcher, DEFAULT_MAX_RESPONSE_BYTES, type Dispatcher, type DispatcherOptions, type DispatchResult, type DispatchEntry, type EntryHook } from "./dispatcher.js";
 export { budgetSpentError, type ResponseBudget } from "./response-budget.js";
 export { createHttpHandler, type HttpExchange, type HttpHandlerOptions, type IncomingRequest, type RequestBody, type RequestHook } from "./http.js";
 export { ErrorCode, RpcError, errorResponse, type JsonRpcId, type JsonRpcResponse, type WireError } from "./errors.js";

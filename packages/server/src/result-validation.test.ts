@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createDispatcher } from "./dispatcher.js";
+import { createDispatcher, resultProblemOf } from "./dispatcher.js";
 import { rawJson } from "./raw-json.js";
 import { shopService } from "../test/shop-service.js";
 
@@ -78,5 +78,14 @@ describe("results checked against the method's result schema", () => {
       const response = await setup({ id: 1 }).call("orders_place", [order]);
       expect("error" in (response as object), `NODE_ENV=${mode}`).toBe(checked);
     }
+  });
+});
+
+describe("resultProblemOf: an answer from elsewhere checked", () => {
+  it("names the first problem of a wire result, or nothing", () => {
+    expect(resultProblemOf(shopService, "orders_place", { ...order, id: "o-1", status: "open" })).toBeUndefined();
+    expect(resultProblemOf(shopService, "orders_place", { ...order, id: "o-1" })).toEqual({ path: "/status", reason: "is required" });
+    expect(resultProblemOf(shopService, "blocks_get", "yes")).toEqual({ path: "", reason: "must be boolean" });
+    expect(resultProblemOf(shopService, "orders_cancel", 1)).toBeUndefined();
   });
 });

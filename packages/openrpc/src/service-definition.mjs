@@ -1,0 +1,26 @@
+// What @neutral/server needs to check calls and answers of any document, built at run time (the mock,
+// the conformance runner): each method's descriptor, as a generated stub's `service` holds it.
+import { createRequire } from "node:module";
+
+const { buildModel } = createRequire(import.meta.url)("./lib/model.cjs");
+
+/**
+ * The `ServiceDefinition` of `document` (valid, local references only) and its model. Event-stream
+ * methods (`x-subscription`) are left out of `service.methods`; `streams` names them.
+ * @param {Record<string, unknown>} document
+ */
+export function serviceDefinitionOf(document) {
+  const model = buildModel(document);
+  const methods = {};
+  for (const method of model.methods) {
+    if (method.subscription) continue;
+    methods[method.name] = {
+      paramStructure: method.paramStructure,
+      requiresAuth: false,
+      wrapResult: method.result ? method.result.wrapped : false,
+      ...(method.notification && { notification: true }),
+      params: method.params.map((param) => ({ name: param.name, required: param.required, ...(param.hasDefault && { default: param.default }), schema: param.schema })),
+    };
+  }
+  return { model, service: { methods, document }, streams: model.methods.filter((method) => method.subscription).map((method) => method.name) };
+}
