@@ -148,7 +148,8 @@ describe("the docs site in Chromium", () => {
             visible: (article as HTMLElement).offsetHeight > 0,
             heading: text(article.querySelector("h3")),
             params: Array.from(article.querySelectorAll("table.params tbody tr"), (tr) => text(tr.children[1])),
-            fields: Array.from(article.querySelectorAll("table.fields tbody tr"), (tr) => text(tr.children[0])),
+            fields: Array.from(article.querySelectorAll(":scope > .table-wrap > table.fields tbody tr"), (tr) => text(tr.children[0])),
+            alternativeFields: Array.from(article.querySelectorAll("ol.alternatives table.fields tbody tr"), (tr) => text(tr.children[0])),
             errors: Array.from(article.querySelectorAll("table.errors tbody tr"), (tr) => text(tr.children[0])),
             notifications: Array.from(article.querySelectorAll(".notification[id]"), (n) => ({
               id: n.id,
@@ -202,6 +203,10 @@ describe("the docs site in Chromium", () => {
       expect(article!.visible).toBe(true);
       expect(article!.heading).toBe(name);
       expect(article!.fields).toEqual(Object.keys(schema.properties ?? {}));
+      // Each inline alternative of a oneOf/anyOf shows its own members.
+      const alternatives = [schema.oneOf, schema.anyOf].flatMap((list) => (Array.isArray(list) ? (list as Schema[]) : []));
+      const inline = alternatives.flatMap((alternative) => Object.keys(alternative.properties ?? {}));
+      expect(article!.alternativeFields).toEqual(expect.arrayContaining(inline));
     }
     expect(shown.errorTable).toEqual(Object.values(spec.components.errors).map((e) => String(e.code)));
     for (const [, code] of spec.info.description.matchAll(/^\|\s*(-32\d{3})\s*\|/gm)) expect(shown.overview).toContain(code);

@@ -213,9 +213,43 @@ const jsonBlock = (value) => `<pre><code class="json">${esc(JSON.stringify(value
  * @param {SchemaNames} names
  */
 function schemaLink(schema, names) {
-  if (!schema || typeof schema !== "object" || !schema.title || !names.has(schema.title)) return undefined;
-  const name = names.get(schema.title);
+  const key = componentKey(schema);
+  if (key === undefined || !names.has(key)) return undefined;
+  const name = names.get(key);
   return `<a href="#schema-${attr(name)}"><code>${esc(name)}</code></a>`;
+}
+
+/**
+ * The component a (dereferenced) schema is: the key `docsDocument` marks it with, which a `title`
+ * beside its `$ref` does not hide; else its title.
+ * @param {Schema | undefined} schema
+ * @returns {string | undefined}
+ */
+function componentKey(schema) {
+  if (!schema || typeof schema !== "object") return undefined;
+  const marked = /** @type {Record<string, unknown>} */ (schema)[COMPONENT_KEY];
+  if (typeof marked === "string") return marked;
+  return typeof schema.title === "string" ? schema.title : undefined;
+}
+
+/** The member `docsDocument` marks each component schema with (its key), kept through `$ref`s with siblings. */
+const COMPONENT_KEY = "x-neutral-schema";
+
+/**
+ * How one alternative of a union (or member of an allOf) is named: a link to its component; its
+ * title; an inline object by its members (`{ and }`); else its type.
+ * @param {Schema | undefined} schema
+ * @param {SchemaNames} names
+ */
+function memberTypeHtml(schema, names) {
+  const link = schemaLink(schema, names);
+  if (link) return link;
+  if (isObject(schema) && typeof schema.title === "string" && schema.title !== "") return `<em>${esc(schema.title)}</em>`;
+  if (isObject(schema) && isObject(schema.properties) && !Array.isArray(schema.oneOf) && !Array.isArray(schema.anyOf) && !Array.isArray(schema.allOf)) {
+    const members = Object.keys(schema.properties);
+    return members.length > 0 ? `<code>{ ${esc(members.join(", "))} }</code>` : code("object");
+  }
+  return typeHtml(schema, names);
 }
 
 const SCHEMA_REF = /^#\/components\/schemas\/(.+)$/;
@@ -279,9 +313,9 @@ function typeHtml(schema, names, root) {
   if (ref) return `<a href="#schema-${attr(ref)}"><code>${esc(ref)}</code></a>`;
   for (const key of /** @type {const} */ (["oneOf", "anyOf"])) {
     const members = schema[key];
-    if (Array.isArray(members)) return members.map((s) => typeHtml(s, names)).join(" | ");
+    if (Array.isArray(members)) return members.map((s) => memberTypeHtml(s, names)).join(" | ");
   }
-  if (Array.isArray(schema.allOf)) return schema.allOf.map((s) => typeHtml(s, names)).join(" &amp; ");
+  if (Array.isArray(schema.allOf)) return schema.allOf.map((s) => memberTypeHtml(s, names)).join(" &amp; ");
   if (Object.prototype.hasOwnProperty.call(schema, "const")) return jsonCode(schema.const);
   if (Array.isArray(schema.type)) return schema.type.map((t) => code(t)).join(" | ");
   if (schema.type === "array") {
@@ -416,6 +450,94 @@ function fieldsTable(schema, names) {
     ]),
     "fields",
   );
+}
+
+/**
+ * Everything a schema holds, in full: its members (an `allOf`'s members' merged into one table,
+ * each row saying which member it comes from), and each alternative of a `oneOf`/`anyOf` with its
+ * title and its own members. A component met inside is linked, not expanded, so a recursive schema
+ * ends at its link. "" when there is nothing to show beyond the type line.
+ * @param {Schema | undefined} schema
+ * @param {SchemaNames} names
+ * @param {Schema} [root] the component being described (spelled out, not linked)
+ * @returns {string}
+ */
+function schemaBodyHtml(schema, names, root) {
+  if (!isObject(schema)) return "";
+  const parts = [];
+  if (Array.isArray(schema.allOf)) parts.push(mergedFieldsTable(schema, names));
+  else parts.push(fieldsTable(schema, names));
+  for (const key of /** @type {const} */ (["oneOf", "anyOf"])) {
+    const alternatives = schema[key];
+    if (!Array.isArray(alternatives)) continue;
+    let informative = false;
+    const items = alternatives.map((alternative, index) => {
+      const linked = alternative !== root && schemaLink(alternative, names);
+      const title = isObject(alternative) && typeof alternative.title === "string" && !linked ? alternative.title : undefined;
+      const what = linked || (title ? `<strong>${esc(title)}</strong>` : `alternative ${index + 1}`);
+      const type = linked ? "" : ` · ${typeHtml(isObject(alternative) ? { ...alternative, title: undefined } : alternative, names)}`;
+      const rules = linked ? [] : constraints(alternative);
+      const description = isObject(alternative) && typeof alternative.description === "string" && !linked ? ` ${inline(alternative.description)}` : "";
+      const body = linked ? "" : schemaBodyHtml(alternative, names);
+      if (title || rules.length > 0 || description || body) informative = true;
+      return `<li><p>${what}${type}${rules.length > 0 ? ` · ${rules.join(" · ")}` : ""}${description}</p>${body ? `\n${body}` : ""}</li>`;
+    });
+    // Links and bare types only (`KeyBundle | null`): the type line says it all.
+    if (!informative) continue;
+    parts.push(`<p class="label">${key === "oneOf" ? "Exactly one of" : "At least one of"}</p>\n<ol class="alternatives">\n${items.join("\n")}\n</ol>`);
+  }
+  return parts.filter(Boolean).join("\n");
+}
+
+/**
+ * The members of an `allOf` schema as one table: each member's (a component's, or an inline
+ * object's) and the schema's own, with where each comes from; required if any part requires it.
+ * @param {SchemaObject} schema
+ * @param {SchemaNames} names
+ */
+function mergedFieldsTable(schema, names) {
+  /** @type {{ key: string, value: Schema, from: string }[]} */
+  const rows = [];
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  /** @param {Schema} part @param {string} from @param {number} depth */
+  const collect = (part, from, depth) => {
+    if (!isObject(part) || depth > 8) return;
+    for (const name of Array.isArray(part.required) ? part.required : []) required.add(name);
+    if (Array.isArray(part.allOf)) for (const inner of part.allOf) collect(inner, schemaLink(inner, names) || from, depth + 1);
+    for (const [key, value] of Object.entries(isObject(part.properties) ? part.properties : {})) {
+      const at = rows.findIndex((row) => row.key === key);
+      if (at >= 0) rows.splice(at, 1);
+      rows.push({ key, value, from });
+    }
+  };
+  (schema.allOf ?? []).forEach((member, index) => collect(member, schemaLink(member, names) || `member ${index + 1}`, 0));
+  collect({ properties: schema.properties, required: schema.required }, "this schema", 0);
+  if (rows.length === 0) return "";
+  return table(
+    ["field", "type", "required", "default", "constraints", "from", "description"],
+    rows.map(({ key, value, from }) => [
+      code(key),
+      typeHtml(value, names),
+      yesNo(required.has(key)),
+      defaultHtml(value),
+      constraintsHtml(value),
+      from,
+      inline((value && typeof value === "object" && value.description) || ""),
+    ]),
+    "fields merged",
+  );
+}
+
+/**
+ * The license line's text: its name (linked to its url), or its url; undefined when it has neither.
+ * @param {unknown} license `info.license` as written
+ */
+function licenseHtml(license) {
+  if (!isObject(license)) return undefined;
+  const name = typeof license.name === "string" && license.name.trim() !== "" ? license.name : undefined;
+  const url = typeof license.url === "string" && /^https?:\/\//.test(license.url) ? license.url : undefined;
+  if (name === undefined && url === undefined) return undefined;
+  return url === undefined ? esc(name) : `<a href="${attr(url)}">${esc(name ?? url)}</a>`;
 }
 
 /**
@@ -605,6 +727,9 @@ module.exports = {
   sseText,
   resolveRefs,
   fieldsTable,
+  schemaBodyHtml,
+  licenseHtml,
+  COMPONENT_KEY,
   exampleRequest,
   exampleResponse,
   nullFilled,

@@ -386,7 +386,11 @@ function buildModel(doc) {
  */
 function docsDocument(doc) {
   const components = (doc.components && doc.components.schemas) || {};
-  const titled = { ...doc, components: { ...doc.components, schemas: Object.fromEntries(Object.entries(components).map(([k, s]) => [k, s && typeof s === "object" ? { ...s, title: k } : s])) } };
+  // Each component titled by its key, and marked with it (html.cjs `componentKey`): a `title` beside a `$ref` replaces the title, not the mark.
+  const titled = {
+    ...doc,
+    components: { ...doc.components, schemas: Object.fromEntries(Object.entries(components).map(([k, s]) => [k, s && typeof s === "object" ? { ...s, title: k, "x-neutral-schema": k } : s])) },
+  };
   // Each `$ref` replaced by what it points at, which is what its place calls for: still a document.
   return /** @type {OpenrpcDocument} */ (inlineRefs(titled, titled));
 }

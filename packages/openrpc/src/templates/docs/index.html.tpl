@@ -49,7 +49,7 @@
 <header class="masthead">
 <% if (site) { %><button type="button" id="theme-toggle" class="theme-toggle" hidden>Theme: auto</button>
 <% } %><h1><%= html.esc(model.title) %> <span class="version"><%= html.esc(model.version) %></span></h1>
-<p class="meta">JSON-RPC 2.0 API reference · OpenRPC <%= html.esc(doc.openrpc) %><% if (doc.info.license) { %> · License <%= html.esc(doc.info.license.name) %><% } %></p>
+<% var license = html.licenseHtml(doc.info.license); %><p class="meta">JSON-RPC 2.0 API reference · OpenRPC <%= html.esc(doc.openrpc) %><% if (license) { %> · License <%= license %><% } %></p>
 <% if (doc.servers && doc.servers.length) { %><p class="meta">Servers: <%= doc.servers.map(function (s) { return (s.name ? html.esc(s.name) + " " : "") + html.code(s.url); }).join(", ") %></p>
 <% } %></header>
 <div class="layout">
@@ -128,7 +128,7 @@
 <% } %></div>
 <% }); %><% } else if (m.result) { %><p><code><%= html.esc(m.result.name) %></code><% if (m.result.description) { %>: <%= html.inline(m.result.description) %><% } %></p>
 <p class="meta">Type: <%= m.result.wrapped ? "array holding exactly one " + html.groupedTypeHtml(m.result.payload, names) + " (typed clients unwrap it)" : html.typeHtml(m.result.schema, names) %></p>
-<% if (!html.schemaLink(m.result.payload, names)) { %><%= html.fieldsTable(m.result.payload, names) %>
+<% if (!html.schemaLink(m.result.payload, names)) { %><%= html.schemaBodyHtml(m.result.payload, names) %>
 <% } %><% } else { %><p>None (notification).</p>
 <% } %><h4>Errors</h4>
 <% if (m.errors.length) { %><%= html.table(["code", "message"], m.errors.map(function (e) { return [errorCode(e), html.esc(e.message)]; }), "errors") %>
@@ -160,7 +160,7 @@
 <h3><a class="anchor" href="#schema-<%= html.attr(s.name) %>"><code><%= html.esc(s.name) %></code></a></h3>
 <% if (s.schema.description) { %><p><%= html.inline(s.schema.description) %></p>
 <% } %><p class="meta">Type: <%= html.typeHtml(s.schema, names, s.schema) %><% if (c) { %> · <%= c.split("<br>").join(" · ") %><% } %><% if (Object.prototype.hasOwnProperty.call(s.schema, "default")) { %> · default <%= html.defaultHtml(s.schema) %><% } %></p>
-<%= html.fieldsTable(s.schema, names) %>
+<%= html.schemaBodyHtml(s.schema, names, s.schema) %>
 </article>
 <% }); %></section>
 
