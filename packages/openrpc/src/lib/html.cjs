@@ -529,15 +529,16 @@ function mergedFieldsTable(schema, names) {
 }
 
 /**
- * The license line's text: its name (linked to its url), or its url; undefined when it has neither.
+ * The license line's text: its name, else its url (as text: the page links nothing outside
+ * itself); undefined when it has neither.
  * @param {unknown} license `info.license` as written
  */
 function licenseHtml(license) {
   if (!isObject(license)) return undefined;
   const name = typeof license.name === "string" && license.name.trim() !== "" ? license.name : undefined;
-  const url = typeof license.url === "string" && /^https?:\/\//.test(license.url) ? license.url : undefined;
-  if (name === undefined && url === undefined) return undefined;
-  return url === undefined ? esc(name) : `<a href="${attr(url)}">${esc(name ?? url)}</a>`;
+  const url = typeof license.url === "string" && license.url.trim() !== "" ? license.url : undefined;
+  if (name !== undefined) return esc(name);
+  return url === undefined ? undefined : code(url);
 }
 
 /**

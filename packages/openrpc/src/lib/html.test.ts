@@ -14,6 +14,7 @@ const html = require("./html.cjs") as {
   tryItForm: (method: Record<string, unknown>, names: Map<string, string>) => string;
   exampleRequest: (method: Record<string, unknown>, example: Record<string, unknown>) => Record<string, unknown>;
   nullFilled: (method: Record<string, unknown>, example: Record<string, unknown>) => string[];
+  licenseHtml: (license: unknown) => string | undefined;
 };
 
 const components = new Map<string, Schema>([
@@ -109,5 +110,15 @@ describe("exampleRequest", () => {
   it("gives a notification (a method without result) no id", () => {
     const method = { name: "x_n", paramStructure: "either", params, notification: true };
     expect(html.exampleRequest(method, example)).toEqual({ jsonrpc: "2.0", method: "x_n", params: [1, null, 3] });
+  });
+});
+
+describe("licenseHtml", () => {
+  it("shows a license's name, else its url as text, and nothing for an empty one", () => {
+    expect(html.licenseHtml({})).toBeUndefined();
+    expect(html.licenseHtml({ name: "  " })).toBeUndefined();
+    expect(html.licenseHtml(undefined)).toBeUndefined();
+    expect(html.licenseHtml({ name: "MIT & <more>", url: "https://example.com/mit" })).toBe("MIT &amp; &lt;more&gt;");
+    expect(html.licenseHtml({ url: "https://example.com/mit" })).toBe("<code>https://example.com/mit</code>");
   });
 });
