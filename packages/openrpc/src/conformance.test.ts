@@ -166,6 +166,29 @@ describe("a server that breaks its document fails the check that names it", () =
   });
 });
 
+describe("a server that wants a token the run does not give", () => {
+  it("passes an example answered with the documented refusal, and skips the invalid-params check (its params were never looked at)", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const guarded = structuredClone(notes) as typeof notes & { methods: { errors?: { code: number; message: string }[] }[] };
+    guarded.methods[0]!.errors = [{ code: -32010, message: "No such note" }, { code: -32001, message: "Unauthorized" }];
+    const url = await listen(
+      createServer((request, response) => {
+        request.resume();
+        request.on("end", () => {
+          response.statusCode = 401;
+          response.setHeader("content-type", "application/json");
+          response.end(JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32001, message: "Unauthorized: missing token" } }));
+        });
+      }),
+    );
+    const report = await runConformance(guarded, { url });
+    const get = report.cases.filter((c) => c.method === "notes_get");
+    expect(get.find((c) => c.name === "Note 1")).toMatchObject({ outcome: "pass", detail: "answered an error the method documents (-32001: Unauthorized: missing token)" });
+    expect(get.find((c) => c.name.startsWith("invalid params"))).toMatchObject({ outcome: "skip", detail: expect.stringContaining("before its params could be checked") });
+    // A method that does not document it fails on it.
+    expect(report.cases.find((c) => c.method === "notes_tree")).toMatchObject({ outcome: "fail", detail: expect.stringContaining("which the method does not document") });
+  });
+});
+
 describe("bounded work", () => {
   it("checks a result nested 100,000 deep without hanging or throwing", { timeout: TEST_TIMEOUT_MS }, async () => {
     // Written as text: JSON.stringify itself cannot go that deep.

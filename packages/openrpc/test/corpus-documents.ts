@@ -1,6 +1,7 @@
 // The corpus: every OpenRPC document of @open-rpc/examples and @metamask/api-specs (pinned
-// devDependencies), and this repository's own openrpc.json. The corpus suite (src/corpus.test.ts)
-// generates, type-checks, round-trips and renders each.
+// devDependencies), this repository's own openrpc.json, and a shop API of our own
+// (test/documents/). The corpus suite (src/corpus.test.ts) generates, type-checks, round-trips and
+// renders each; src/corpus-scaffold.test.ts scaffolds, builds and tests a server for three.
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,4 +26,6 @@ export const CORPUS: readonly CorpusDocument[] = [
   { id: "metamask", spec: path.join(metamaskDir, "openrpc.json") },
   { id: "metamask-multichain", spec: path.join(metamaskDir, "multichain-openrpc.json") },
   { id: "neutralService", spec: path.join(repoRoot, "openrpc.json") },
+  // Our own, heavy on composition and recursion (a recursive oneOf filter, an allOf order, kinds, nested defaults).
+  { id: "shop", spec: path.join(packageRoot, "test/documents/shop-openrpc.json") },
 ];
