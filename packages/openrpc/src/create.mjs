@@ -106,13 +106,18 @@ function handlerSource({ method, constName }) {
     lines.push(`// Return its result (${method.typeBase}Result in ../generated/types.ts), or throw an RpcError.`);
   }
   if (method.requiresAuth) lines.push(`// Called only with an authenticated context (see \`authenticate\` in ../server.ts).`);
+  // A method with one result gets its return type spelled out: an async function returning a bare
+  // literal ("pong", a value of an enum) keeps its literal type only against a Promise type, and
+  // Handlers' own return type (a value or a Promise of one) would widen it to string.
+  const answers = !method.subscription && !method.notification;
+  const resultType = `${method.typeBase}Result`;
   lines.push(
     `// Until it is written, it answers the not-implemented error.`,
     ``,
-    `import type { Handlers } from "../generated/index.js";`,
+    `import type { Handlers${answers ? `, ${resultType}` : ""} } from "../generated/index.js";`,
     `import { notImplemented } from "../not-implemented.js";`,
     ``,
-    `export const ${constName}: Handlers[${key}] = async (args, context) => {`,
+    `export const ${constName}: Handlers[${key}] = async (args, context)${answers ? `: Promise<${resultType}>` : ""} => {`,
     `  throw notImplemented(${key});`,
     `};`,
     ``,

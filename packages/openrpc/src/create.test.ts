@@ -76,7 +76,8 @@ describe("create from petstore-openrpc.json", () => {
     for (const { method, constName, file } of handlerFiles(model)) {
       const source = await readFile(path.join(dir, "src/handlers", file), "utf8");
       expect(file).toBe(`${method.fn.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.ts`);
-      expect(source).toContain(`export const ${constName}: Handlers[${JSON.stringify(method.name)}] = async (args, context) => {`);
+      expect(source).toContain(`export const ${constName}: Handlers[${JSON.stringify(method.name)}] = async (args, context): Promise<${method.typeBase}Result> => {`);
+      expect(source).toContain(`import type { Handlers, ${method.typeBase}Result } from "../generated/index.js";`);
       expect(source).toContain(`throw notImplemented(${JSON.stringify(method.name)});`);
       expect(index).toContain(`import { ${constName} } from "./${file.replace(/\.ts$/, ".js")}";`);
       expect(index).toContain(`  ${JSON.stringify(method.name)}: ${constName},`);
@@ -224,6 +225,9 @@ describe("a scaffold for awkward method names, a by-name method, a notification 
         examples: [{ name: "ping", params: [{ name: "text", value: "hi" }], result: { name: "echo", value: "hi" } }],
       },
       { name: "log", params: [{ name: "line", schema: { type: "string" } }], examples: [{ name: "a line", params: [{ name: "line", value: "x" }] }] },
+      // Literal results: a const and an enum.
+      { name: "pong", params: [], result: { name: "pong", schema: { const: "pong" } }, examples: [{ name: "pong", params: [], result: { name: "pong", value: "pong" } }] },
+      { name: "state", params: [], result: { name: "state", schema: { type: "string", enum: ["up", "down"] } }, examples: [{ name: "up", params: [], result: { name: "state", value: "up" } }] },
       {
         name: "watch",
         params: [],
@@ -244,7 +248,7 @@ describe("a scaffold for awkward method names, a by-name method, a notification 
 
   it("names each handler's file and const uniquely, clear of the names the handler files use", async () => {
     expect(await readdir(path.join(dir, "src/handlers"))).toEqual(
-      ["get-http.ts", "get-http2.ts", "handlers.ts", "index.ts", "index2.ts", "log.ts", "not-implemented.ts", "rpc-ping.ts", "watch.ts"],
+      ["get-http.ts", "get-http2.ts", "handlers.ts", "index.ts", "index2.ts", "log.ts", "not-implemented.ts", "pong.ts", "rpc-ping.ts", "state.ts", "watch.ts"],
     );
     const index = await readFile(path.join(dir, "src/handlers/index.ts"), "utf8");
     expect(index).toContain(`  "handlers": handlers2,`);
@@ -268,11 +272,18 @@ describe("a scaffold for awkward method names, a by-name method, a notification 
       `export const rpcPing: Handlers["rpc.ping"] = async ({ text }) => text;`,
       ``,
     ].join("\n"));
+    // A literal result returned from the async handler as written, no `as const`: its return type is spelled out.
+    for (const [file, value] of [["pong.ts", '"pong"'], ["state.ts", 'Math.random() < 2 ? "up" : "down"']] as const) {
+      const source = await readFile(path.join(dir, "src/handlers", file), "utf8");
+      await writeFile(path.join(dir, "src/handlers", file), source.replace(/throw notImplemented\([^)]*\);/, `return ${value};`));
+    }
     const tsc = await run(process.execPath, [path.join(modules, "typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: dir, timeoutMs: 90_000 });
     expect(tsc.code, describeRun("tsc", tsc)).toBe(0);
     const test = await run(process.execPath, ["--test", "--test-reporter=tap"], { cwd: dir, timeoutMs: 60_000 });
     expect(test.stdout).toMatch(/^ok \d+ - rpc\.ping — ping$/m);
     expect(test.stdout).toMatch(/^ok \d+ - log — a line$/m);
+    expect(test.stdout).toMatch(/^ok \d+ - pong — pong$/m);
+    expect(test.stdout).toMatch(/^ok \d+ - state — up$/m);
     expect(test.stdout).not.toMatch(/watch/);
     expect(test.code, describeRun("node --test", test)).toBe(0);
   }, 180_000);

@@ -32,15 +32,20 @@ then on: regenerating never touches it.
 Each file of `src/handlers/` exports one function typed from the stub, e.g.
 
 ```ts
-export const getPet: Handlers["get_pet"] = async (args, context) => {
+export const getPet: Handlers["get_pet"] = async (args, context): Promise<GetPetResult> => {
   throw notImplemented("get_pet");
 };
 ```
 
+Keep the spelled-out return type (`Promise<…Result>`): TypeScript widens a bare literal an `async`
+function returns (`"pong"`, a value of an enum) unless its return type is a Promise type, and a
+handler's type allows a value or a Promise of one. With it, `return "pong"` needs no `as const`.
+
 `args` are the method's params by name, already validated against their schemas, defaults filled
 in, whether the client sent them by position or by name. Return the result (its type is in
 `src/generated/types.ts`), or throw an `RpcError(code, message, data?)` from `@neutral/server` to
-answer an error (the spec's own are listed in `src/generated/errors.ts`). Anything else thrown is
+answer an error (the spec's own are listed in `src/generated/errors.ts`). Results are checked against
+their schemas while `NODE_ENV` is `development` or `test`, and by the example tests (`npm test`). Anything else thrown is
 answered -32603 "Internal error" and logged by `src/server.ts`. A method answered as an event stream
 (`x-subscription`) returns an async iterable of its notifications instead (an `async function*`).
 
