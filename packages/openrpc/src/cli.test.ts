@@ -98,7 +98,7 @@ describe("generate", () => {
     const result = await runCli(["generate", "--spec", petstorePath, "--out", out, "--server"], tmp);
     expect(result.code, describeRun("generate --server", result)).toBe(0);
     expect(await readdir(out)).toEqual(["server"]);
-    expect((await readdir(path.join(out, "server"))).sort()).toEqual(["errors.ts", "examples.ts", "handlers.ts", "index.ts", "methods.ts", "openrpc.ts", "types.ts"]);
+    expect((await readdir(path.join(out, "server"))).sort()).toEqual(["errors.ts", "examples.ts", "handlers.ts", "index.ts", "methods.ts", "openrpc.ts", "types.ts", "validators.ts"]);
   });
 
   it("--config F --check: exit 0 when up to date, exit 1 naming the stale file once a generated file is edited", async () => {
@@ -153,7 +153,7 @@ describe("create", () => {
     const dir = path.join(tmp, "my-server");
     const result = await runCli(["create", dir, "--spec", petstorePath, "--name", "@acme/pets"], tmp);
     expect(result.code, describeRun("create", result)).toBe(0);
-    expect(result.stdout).toMatch(/^Created my-server \(20 files\)\. Next:/);
+    expect(result.stdout).toMatch(/^Created my-server \(21 files\)\. Next:/);
     expect(result.stdout).toContain("npm install");
     expect(JSON.parse(await readFile(path.join(dir, "package.json"), "utf8")).name).toBe("@acme/pets");
   });

@@ -13,6 +13,7 @@ const require = createRequire(import.meta.url);
 interface Method {
   name: string;
   fn: string;
+  typeBase: string;
 }
 const { buildModel } = require("./lib/model.cjs") as { buildModel: (document: unknown) => { methods: Method[] } };
 // create.mjs's helpers beyond `create` (untyped: index.d.mts declares the package's API only).
@@ -41,7 +42,7 @@ const HAND_WRITTEN = [
   "src/server.ts",
   "tsconfig.json",
 ];
-const GENERATED = ["errors.ts", "examples.ts", "handlers.ts", "index.ts", "methods.ts", "openrpc.ts", "types.ts"].map((f) => `src/generated/${f}`);
+const GENERATED = ["errors.ts", "examples.ts", "handlers.ts", "index.ts", "methods.ts", "openrpc.ts", "types.ts", "validators.ts"].map((f) => `src/generated/${f}`);
 
 async function listTree(root: string): Promise<string[]> {
   const entries = await readdir(root, { withFileTypes: true, recursive: true });

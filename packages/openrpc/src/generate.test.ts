@@ -52,7 +52,7 @@ describe("generate", () => {
     await mkdir(server);
     await writeFile(path.join(server, "removed-method.ts"), "// stale\n");
     await generate({ spec, targets: { server: { out: server } } });
-    expect((await readdir(server)).sort()).toEqual(["errors.ts", "examples.ts", "handlers.ts", "index.ts", "methods.ts", "openrpc.ts", "types.ts"]);
+    expect((await readdir(server)).sort()).toEqual(["errors.ts", "examples.ts", "handlers.ts", "index.ts", "methods.ts", "openrpc.ts", "types.ts", "validators.ts"]);
   });
 
   it("generates a recursive schema (the engine never sees schemas: dereferencing one would not end)", { timeout: 30_000 }, async () => {

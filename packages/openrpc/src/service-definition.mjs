@@ -10,7 +10,9 @@ const { buildModel } = createRequire(import.meta.url)("./lib/model.cjs");
  * @param {Record<string, unknown>} document
  */
 export function serviceDefinitionOf(document) {
+  /** @type {import("./lib/model.cjs").Model} */
   const model = buildModel(document);
+  /** @type {Record<string, import("@neutral/server").MethodDescriptor>} */
   const methods = {};
   for (const method of model.methods) {
     if (method.subscription) continue;
@@ -19,7 +21,7 @@ export function serviceDefinitionOf(document) {
       requiresAuth: false,
       wrapResult: method.result ? method.result.wrapped : false,
       ...(method.notification && { notification: true }),
-      params: method.params.map((param) => ({ name: param.name, required: param.required, ...(param.hasDefault && { default: param.default }), schema: param.schema })),
+      params: method.params.map((param) => ({ name: param.name, required: param.required, ...(param.hasDefault && { default: param.default }), schema: /** @type {object} */ (param.schema) })),
     };
   }
   return { model, service: { methods, document }, streams: model.methods.filter((method) => method.subscription).map((method) => method.name) };

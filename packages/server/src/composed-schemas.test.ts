@@ -214,3 +214,23 @@ describe("argsOf: a call's args without dispatching it", () => {
     expect(() => argsOf(shopService, "orders_cancel", [])).toThrow("Method not found: orders_cancel");
   });
 });
+
+describe("defaults through $refs that lead back to themselves", () => {
+  it("plans a cycle of bare refs without looping, and fills the members around it", async () => {
+    const { compileDefaults } = await import("./schema-defaults.js");
+    const document = {
+      components: {
+        schemas: {
+          A: { $ref: "#/components/schemas/B" },
+          B: { $ref: "#/components/schemas/A" },
+          Holder: { type: "object", properties: { loop: { $ref: "#/components/schemas/A" }, kind: { type: "string", default: "plain" } } },
+        },
+      },
+    };
+    const context = createSchemaContext(createAjv({}), document);
+    const fill = compileDefaults(context, { $ref: "#/components/schemas/Holder" })!;
+    const value: Record<string, unknown> = { loop: { x: 1 } };
+    fill(value);
+    expect(value).toEqual({ loop: { x: 1 }, kind: "plain" });
+  });
+});

@@ -19,11 +19,23 @@ export interface MethodDescriptor {
   readonly params: readonly ParamDescriptor[];
 }
 
+/**
+ * A param check compiled ahead of time (Ajv's standalone code, which a generated stub carries):
+ * true for a valid value; on a failure, its first error in `errors`.
+ */
+export type PrecompiledValidator = ((value: unknown) => boolean) & { errors?: unknown };
+
 /** What a generated stub exports as `service`: its method descriptors and the OpenRPC document as written. */
 export interface ServiceDefinition {
   readonly methods: Readonly<Record<string, MethodDescriptor>>;
   /** The OpenRPC document as written ($refs kept): served by rpc.discover, and where `$ref`s in param schemas resolve. */
   readonly document: object;
+  /**
+   * Each method's param checks, in param order, compiled from the document when the stub was
+   * generated: the runtime uses them instead of compiling the param schemas at start. Absent (a
+   * hand-written service, an older stub): compiled when the first dispatcher is made.
+   */
+  readonly validators?: Readonly<Record<string, readonly PrecompiledValidator[]>>;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { Ajv } from "ajv";
 import { describe, expect, it, vi } from "vitest";
 import { createDispatcher } from "./dispatcher.js";
 import { service, openrpcDocument } from "./neutral-service.js";
@@ -72,6 +73,35 @@ describe("params", () => {
     const { signature: _, ...unsigned } = draft;
     const noSig = (await call(req("neutralService_sendMessage", { message: { ...unsigned, message: "abcd" } }))) as { error: { message: string } };
     expect(noSig.error.message).toBe("Invalid params: message.signature is required");
+  });
+});
+
+describe("validators compiled at generation time", () => {
+  /** Ajv's compile, where every Ajv class (draft-07, 2020-12) has it. */
+  const compiling = () => vi.spyOn(Object.getPrototypeOf(Ajv.prototype) as { compile: (schema: object) => unknown }, "compile");
+
+  it("a stub that carries them compiles no param schema when its dispatcher is made, and validates the same", async () => {
+    const { handlers } = createTestHandlers();
+    const compile = compiling();
+    try {
+      // Fresh service objects: nothing compiled for them yet in this process.
+      const carried = createDispatcher<TestContext>({ service: { ...service }, handlers });
+      expect(compile).not.toHaveBeenCalled();
+      const compiledHere = createDispatcher<TestContext>({ service: { methods: service.methods, document: service.document }, handlers });
+      expect(compile.mock.calls.length).toBeGreaterThanOrEqual(Object.values(service.methods).reduce((sum, method) => sum + method.params.length, 0));
+      for (const params of [[{ from: "0x123" }], [{}, 101], [{ direction: "sideways" }], [{ folder: "requests", direction: "sent" }], { inboxFiltr: {} }]) {
+        const body = { jsonrpc: "2.0", id: 1, method: "neutralService_getInbox", params };
+        expect(await carried.dispatch(structuredClone(body), authed)).toEqual(await compiledHere.dispatch(structuredClone(body), authed));
+      }
+    } finally {
+      compile.mockRestore();
+    }
+  });
+
+  it("are ignored when they do not fit the descriptors (a method's count of params differs)", async () => {
+    const echo = { paramStructure: "either" as const, requiresAuth: false, wrapResult: false, params: [{ name: "value", required: true, schema: { type: "integer" } }] };
+    const dispatcher = createDispatcher<TestContext>({ service: { document: {}, methods: { echo }, validators: { echo: [] } }, handlers: { echo: (args: { value: unknown }) => args.value } });
+    expect(await dispatcher.dispatch({ jsonrpc: "2.0", id: 1, method: "echo", params: ["x"] }, anonymous)).toMatchObject({ error: { code: -32602, message: "Invalid params: value must be integer" } });
   });
 });
 

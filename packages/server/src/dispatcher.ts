@@ -123,7 +123,14 @@ function paramValidators(service: ServiceDefinition): ParamValidators {
   if (compiled === undefined || Object.values(service.methods).some((descriptor) => !compiled!.has(descriptor))) {
     const schemas = createServiceSchemas(service.document);
     schemasByService.set(service, schemas);
-    compiled = new Map(Object.values(service.methods).map((descriptor) => [descriptor, descriptor.params.map((param) => compileParamValidator(param, schemas))]));
+    // A stub's validators compiled at generation time, where it carries them (one per param, in order).
+    compiled = new Map(
+      Object.entries(service.methods).map(([name, descriptor]) => {
+        const precompiled = service.validators?.[name];
+        const usable = precompiled !== undefined && precompiled.length === descriptor.params.length;
+        return [descriptor, descriptor.params.map((param, i) => compileParamValidator(param, schemas, usable ? precompiled[i] : undefined))];
+      }),
+    );
     validatorsByService.set(service, compiled);
   }
   return compiled;

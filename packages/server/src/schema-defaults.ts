@@ -54,11 +54,23 @@ const copyOf = (value: unknown) => (typeof value === "object" && value !== null 
 export function compileDefaults(context: SchemaContext, schema: Schema): ((value: unknown) => void) | undefined {
   if (!reachesDefault(context, schema)) return undefined;
   const plans = new Map<object, FillPlan>();
+  const following = new Set<object>();
   /** The plan of `node`, made once; a cycle (a recursive schema) meets the plan being made. */
   const planOf = (node: Schema | undefined): FillPlan | undefined => {
     if (!isObject(node)) return undefined;
     const known = plans.get(node);
     if (known !== undefined) return known;
+    // A bare `$ref` (beside annotations: a description, a default) fills as what it names: one step less per value.
+    if (typeof node.$ref === "string" && !following.has(node) && !["allOf", "oneOf", "anyOf", "properties", "items"].some((keyword) => keyword in node)) {
+      const target = context.resolve(node.$ref);
+      following.add(node); // a ref that leads back to itself (A → B → A) is planned the long way
+      const shared = isObject(target) ? planOf(target) : undefined;
+      following.delete(node);
+      if (shared !== undefined) {
+        plans.set(node, shared);
+        return shared;
+      }
+    }
     const plan: FillPlan = { next: [], unions: [], items: undefined, members: [] };
     plans.set(node, plan);
     const next: FillPlan[] = [];

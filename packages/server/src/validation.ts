@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formats from "ajv-formats";
-import type { ParamDescriptor } from "./descriptor.js";
+import type { ParamDescriptor, PrecompiledValidator } from "./descriptor.js";
 import { RpcError } from "./errors.js";
 import { createSchemaContext, DOCUMENT_ID, intoDocument, isObject, type Schema, type SchemaContext } from "./schema-context.js";
 import { compileDefaults } from "./schema-defaults.js";
@@ -45,18 +45,24 @@ const addFormats = ((formats as unknown as { default?: typeof formats }).default
  * `example`, `discriminator`, …) are ignored. The formats of ajv-formats (`date-time`, `email`,
  * `uri`, `uuid`, …) are checked; a format it does not know is not.
  */
+/**
+ * The Ajv options every service's schemas are compiled with (at run time here, and at generation
+ * time by @neutral/openrpc, whose standalone validators must behave the same).
+ */
+export const AJV_OPTIONS = {
+  // allErrors off: the first failure is reported, and validation stops early on hostile input.
+  allErrors: false,
+  // The schema lints of strict mode (unknown keywords and formats, tuples, required members
+  // without properties) would refuse valid third-party documents; strictNumbers is validation.
+  strict: false,
+  strictNumbers: true,
+  allowUnionTypes: true,
+  // Unknown formats and keywords are ignored without a word on the console.
+  logger: false,
+} as const satisfies Options;
+
 export function createAjv(document: object = {}): Ajv {
-  const options: Options = {
-    // allErrors off: the first failure is reported, and validation stops early on hostile input.
-    allErrors: false,
-    // The schema lints of strict mode (unknown keywords and formats, tuples, required members
-    // without properties) would refuse valid third-party documents; strictNumbers is validation.
-    strict: false,
-    strictNumbers: true,
-    allowUnionTypes: true,
-    // Unknown formats and keywords are ignored without a word on the console.
-    logger: false,
-  };
+  const options: Options = { ...AJV_OPTIONS };
   const ajv = dialectOf(document) === "2020-12" ? (new Ajv2020(options) as unknown as Ajv) : new Ajv(options);
   addFormats(ajv);
   ajv.addSchema({ $id: DOCUMENT_ID, components: schemaComponents(document) });
@@ -109,8 +115,13 @@ function reachesUnion(context: SchemaContext, schema: Schema): boolean {
 }
 
 /** A compiled check of values against one schema: throws the value's first problem (`onProblem`), fills defaults when it passes. */
-function compileCheck(schemas: ServiceSchemas, schema: Schema, onProblem: (problem: SchemaProblem) => Error, options: { defaults: boolean }): (value: unknown) => void {
-  const validate = schemas.ajv.compile(intoDocument(schema) as object);
+function compileCheck(
+  schemas: ServiceSchemas,
+  schema: Schema,
+  onProblem: (problem: SchemaProblem) => Error,
+  options: { defaults: boolean; precompiled?: PrecompiledValidator | undefined },
+): (value: unknown) => void {
+  const validate = (options.precompiled ?? schemas.ajv.compile(intoDocument(schema) as object)) as PrecompiledValidator & { errors?: ErrorObject[] | null };
   const unions = reachesUnion(schemas.context, schema);
   const fillDefaults = options.defaults ? compileDefaults(schemas.context, schema) : undefined;
   if (fillDefaults === undefined) {
@@ -129,8 +140,8 @@ function compileCheck(schemas: ServiceSchemas, schema: Schema, onProblem: (probl
  * `reason`, `param`, `path`, and `alternative` when the problem is inside one alternative of a
  * oneOf/anyOf); a valid one gets the defaults of its missing members, at any depth.
  */
-export function compileParamValidator(param: ParamDescriptor, schemas: ServiceSchemas): (value: unknown) => void {
-  return compileCheck(schemas, param.schema as Schema, (problem) => invalidParams(param.name, problem), { defaults: true });
+export function compileParamValidator(param: ParamDescriptor, schemas: ServiceSchemas, precompiled?: PrecompiledValidator): (value: unknown) => void {
+  return compileCheck(schemas, param.schema as Schema, (problem) => invalidParams(param.name, problem), { defaults: true, precompiled });
 }
 
 /** Compiles a method's result schema once: a failing result throws {@link ResultMismatch}. */

@@ -16,7 +16,7 @@ npm start    # http://127.0.0.1:8545/ (PORT and HOST change it)
 |---|---|---|
 | `openrpc.json` | the spec: the methods, their params, results, errors and examples | you (the project's copy of it) |
 | `neutral-openrpc.json` | where `npm run generate` reads the spec and writes the stub | you (rarely) |
-| `src/generated/` | the server stub: the `Handlers` type (one function per method), the types of every param and result, the method descriptors the dispatcher validates params by, the document (for `rpc.discover`) and its examples | **generated: never edit it**; `npm run generate` clears and rewrites it |
+| `src/generated/` | the server stub: the `Handlers` type (one function per method), the types of every param and result, the method descriptors, the params' validators (compiled from the schemas when it was generated), the document (for `rpc.discover`) and its examples | **generated: never edit it**; `npm run generate` clears and rewrites it |
 | `src/handlers/*.ts` | one handler per method, each in a file of its own | you: each starts by throwing the not-implemented error |
 | `src/handlers/index.ts` | the `handlers` object: every handler, by method name, typed `Handlers` | you |
 | `src/not-implemented.ts` | `notImplemented(method)`: what an unwritten handler throws (JSON-RPC -32601, `data.method`) | you |

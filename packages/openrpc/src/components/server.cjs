@@ -4,6 +4,7 @@
 // from `target.runtime` (default "@neutral/server").
 "use strict";
 const { templateFile } = require("../lib/component.cjs");
+const { validatorsModule } = require("../lib/validators.cjs");
 
 /** @type {import("../lib/component.cjs").ComponentModule} */
 module.exports = {
@@ -17,6 +18,7 @@ module.exports = {
         templateFile("errors.ts.tpl", "errors.ts", {}, "server"),
         templateFile("server/openrpc.ts.tpl", "openrpc.ts", {}, "server"),
         templateFile("server/examples.ts.tpl", "examples.ts", {}, "server"),
+        templateFile("server/validators.ts.tpl", "validators.ts", (context) => ({ validatorsCode: validatorsModule(context.document, context.model, String(context.targets.server?.runtime ?? "@neutral/server")) }), "server"),
         templateFile("server/index.ts.tpl", "index.ts", {}, "server"),
       ],
     },

@@ -10,6 +10,7 @@ export { openrpcDocument } from "./openrpc.js";
 export { examples, type ExamplePairing } from "./examples.js";
 import { methodDescriptors } from "./methods.js";
 import { openrpcDocument } from "./openrpc.js";
+import { validators } from "./validators.js";
 
 /** neutralService as the runtime serves it: `createDispatcher({ service, handlers })`. */
-export const service = { methods: methodDescriptors, document: openrpcDocument };
+export const service = { methods: methodDescriptors, document: openrpcDocument, validators };
