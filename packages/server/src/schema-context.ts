@@ -61,13 +61,15 @@ export interface SchemaContext {
   errorsOf(schema: Schema, value: unknown): ErrorObject[];
 }
 
-export function createSchemaContext(ajv: Ajv, document: object): SchemaContext {
+/** `ajv`: the service's instance, or what makes it when first needed (a stub's precompiled params may never need one). */
+export function createSchemaContext(ajv: Ajv | (() => Ajv), document: object): SchemaContext {
+  const ajvOf = typeof ajv === "function" ? ajv : () => ajv;
   const compiled = new WeakMap<object, ValidateFunction>();
   const validatorOf = (schema: Schema): ValidateFunction | ((value: unknown) => boolean) => {
     if (typeof schema === "boolean") return () => schema;
     let validate = compiled.get(schema);
     if (validate === undefined) {
-      validate = ajv.compile(intoDocument(schema) as object);
+      validate = ajvOf().compile(intoDocument(schema) as object);
       compiled.set(schema, validate);
     }
     return validate;

@@ -81,15 +81,23 @@ function schemaComponents(document: object): Record<string, unknown> {
   return kept;
 }
 
-/** What checks a service's values: its Ajv instance and the walkers' shared context. */
+/** What checks a service's values: its Ajv instance (made when first needed) and the walkers' shared context. */
 export interface ServiceSchemas {
-  ajv: Ajv;
-  context: SchemaContext;
+  readonly ajv: Ajv;
+  readonly context: SchemaContext;
 }
 
 export function createServiceSchemas(document: object): ServiceSchemas {
-  const ajv = createAjv(document);
-  return { ajv, context: createSchemaContext(ajv, document) };
+  // Made at the first compile: a stub whose params are all precompiled needs none to start (~15 ms
+  // of a cold start: the formats, the document's components checked against the meta-schema).
+  let ajv: Ajv | undefined;
+  const ajvOf = () => (ajv ??= createAjv(document));
+  return {
+    get ajv() {
+      return ajvOf();
+    },
+    context: createSchemaContext(ajvOf, document),
+  };
 }
 
 /** The first problem of an invalid value: explained through unions when the schema has any, else Ajv's own first error. */
