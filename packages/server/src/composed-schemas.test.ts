@@ -175,6 +175,20 @@ describe("the work of explaining a failure is bounded", () => {
   });
 });
 
+describe("the size of value explaining looks at", () => {
+  it("explains a value of 10,000 values (members, items, scalars: the object itself counts) and leaves one past it to Ajv's first error", async () => {
+    const context = createSchemaContext(createAjv(shopDocument), shopDocument);
+    const schema = { $ref: "#/components/schemas/Filter" };
+    // The object, its three members and 9,996 more: 10,000 values; one more member: 10,001.
+    const filter = (extra: number) => ({ and: [{ ...comparison, op: "like" }], ...Object.fromEntries(Array.from({ length: extra }, (_, i) => [`x${i}`, i])) });
+    const atLimit = filter(10_000 - 1 - 1 - 1 - 3); // the object, "and", its array, the comparison's 3 members
+    expect(explain(context, schema, atLimit)).toMatchObject({ reason: "is not a known member" });
+    expect(explain(context, schema, filter(10_000 - 1 - 1 - 1 - 3 + 1))).toBeUndefined();
+    const { refused } = setup();
+    expect((await refused("products_find", [filter(50_000)])).code).toBe(-32602);
+  });
+});
+
 describe("the JSON Schema dialect a document declares", () => {
   const tupleDocument = (dialect?: string) => ({
     openrpc: "1.3.2",

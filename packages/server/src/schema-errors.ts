@@ -19,6 +19,32 @@ export interface SchemaProblem {
 
 /** Schemas `explain` walks at most for one value: a bound on the work a hostile value can cause. */
 const WORK_LIMIT = 2_000;
+/**
+ * Values (members, items, scalars) a value may hold for `explain` to look at it. Each walk checks a
+ * whole sub-value with Ajv, so a big value costs a few passes over it: a hostile filter of 50,000
+ * members cost 92 ms to explain against Ajv's own 11 ms. Past this, Ajv's first error is reported.
+ */
+const SIZE_LIMIT = 10_000;
+
+/** Whether `value` holds at most `limit` values in all (counting stops there). */
+function sizeAtMost(value: unknown, limit: number): boolean {
+  const stack: unknown[] = [value];
+  let count = 0;
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (++count > limit) return false;
+    if (Array.isArray(next)) {
+      if (count + next.length > limit) return false;
+      for (const item of next) stack.push(item);
+    } else if (typeof next === "object" && next !== null) {
+      for (const key in next) {
+        stack.push((next as Record<string, unknown>)[key]);
+        if (count + stack.length > limit) return false;
+      }
+    }
+  }
+  return true;
+}
 const UNIONS = ["oneOf", "anyOf"] as const;
 const COMPOSITION = new Set(["$ref", "allOf", "oneOf", "anyOf"]);
 
@@ -55,10 +81,11 @@ const unescape = (segment: string) => segment.replace(/~1/g, "/").replace(/~0/g,
 
 /**
  * The first problem of `value` against `schema`, with unions explained (see the file's comment);
- * undefined when the value is valid, or when the work bound is reached (the caller then reports
- * Ajv's own first error).
+ * undefined when the value is valid, holds more than SIZE_LIMIT values, or the work bound is reached
+ * (the caller then reports Ajv's own first error).
  */
 export function explain(context: SchemaContext, schema: Schema, value: unknown, path = "", workLimit = WORK_LIMIT): SchemaProblem | undefined {
+  if (!sizeAtMost(value, SIZE_LIMIT)) return undefined;
   const budget = { left: workLimit };
   const problem = walk(context, schema, value, path, budget);
   // A walk cut short may have weighed alternatives on partial answers: nothing it says is sure.
