@@ -73,7 +73,7 @@ export function mailboxProblems(check: MailboxCheck): MailboxProblem[] {
   const { account, node, proof, messages, known } = check;
   const { head } = proof;
   if (head.account.toLowerCase() !== account) return [{ kind: "forged-head", message: `The head is ${head.account}'s log, not ${account}'s` }];
-  if (recoverAddress(headDigest(head), head.signature) !== node) return [{ kind: "forged-head", message: `The head of ${account}'s log is not signed by its node ${node}` }];
+  if (recoverAddress(headDigest(head), head.signature, node) !== node) return [{ kind: "forged-head", message: `The head of ${account}'s log is not signed by its node ${node}` }];
   const problems: MailboxProblem[] = [];
   if (known !== undefined) problems.push(...historyProblems(node, account, known, head, proof.consistency));
   const positions = new Map<string, MailboxProof["positions"]>();

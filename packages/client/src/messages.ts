@@ -119,9 +119,9 @@ function checkReceipt(
   const what = `the ${role} receipt`;
   if (digest === undefined) return `${what} cannot be checked: the message's fields are malformed`;
   if (home.kind === "unknown") return `${what} cannot be checked: the home node of ${account} could not be looked up (${home.reason})`;
-  const signer = recoverAddress(receiptDigest(digest, role), receipt);
-  if (signer === undefined) return `${what} is not a valid signature`;
   const expected = home.kind === "record" ? home.node : context.sessionNode;
+  const signer = recoverAddress(receiptDigest(digest, role), receipt, expected);
+  if (signer === undefined) return `${what} is not a valid signature`;
   if (signer === expected || context.trustedNodes.includes(signer)) return undefined;
   const trusted = context.trustedNodes.length > 0 ? " or a trusted node" : "";
   return home.kind === "record"
@@ -163,7 +163,7 @@ export async function checkMessage(raw: Message, context: CheckContext): Promise
   const digest = messageDigest(raw);
 
   const hasSignature = typeof raw.signature === "string";
-  const signature = hasSignature && digest !== undefined && recoverAddress(digest, raw.signature) === from;
+  const signature = hasSignature && digest !== undefined && recoverAddress(digest, raw.signature, from) === from;
   if (!signature) problems.push(hasSignature ? "the sender's signature does not match the message" : "the sender's signature is missing");
   const [senderHome, receiverHome] = await Promise.all([context.homeOf(from), context.homeOf(to)]);
   const senderProblem =

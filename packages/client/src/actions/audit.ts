@@ -107,7 +107,7 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
   const signers = receiptSigners(context, node, info, prior);
   for (const { seq, message } of messages) {
     const digest = messageDigest(message);
-    if (digest === undefined || recoverAddress(digest, message.signature) !== message.from.toLowerCase()) {
+    if (digest === undefined || recoverAddress(digest, message.signature, message.from) !== message.from.toLowerCase()) {
       problems.push({ kind: "altered", seq, id: message.id, message: `The message at position ${seq} (id ${message.id}) does not carry its sender's signature` });
       continue;
     }
@@ -188,7 +188,7 @@ function receiptSigners(context: NeutralContext, node: string, info: NodeInfo, p
     async signed(role: "sender" | "receiver", digest: Uint8Array, receipt: unknown, party: string): Promise<boolean> {
       let signer: string | undefined;
       try {
-        signer = typeof receipt === "string" ? recoverAddress(receiptDigest(digest, role), receipt) : undefined;
+        signer = typeof receipt === "string" ? recoverAddress(receiptDigest(digest, role), receipt, node) : undefined;
       } catch {
         signer = undefined;
       }
