@@ -139,36 +139,50 @@ describe("the rate limit counts what costs (finding 7)", () => {
 });
 
 describe("limits are per node, not per worker (finding 9)", () => {
-  it("two workers admit the node's rate from one IP over several connections", async () => {
+  it("two workers admit the node's rate from one IP over several connections", { timeout: 60_000 }, async () => {
     const rate = 20; // bursts of 40
     const relay = await startTwoWorkers(["--rate-limit", String(rate)]);
     const agents = Array.from({ length: 8 }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
     try {
       const body = { jsonrpc: "2.0", id: 1, method: "neutralService_nodeInfo" };
-      let admitted = 0;
-      let refused = 0;
-      const started = performance.now();
-      await Promise.all(
-        agents.map(async (agent) => {
-          while (performance.now() - started < 4000) {
-            const answer = await rawPost(relay.url, agent, body);
-            if (answer.status === 200) admitted++;
-            else if (answer.status === 429) refused++;
-            else throw new Error(`unexpected status ${answer.status}`);
-            if (answer.status === 429) await sleep(5);
-          }
-        }),
-      );
-      const seconds = (performance.now() - started) / 1000;
-      expect(refused).toBeGreaterThan(0);
+      /** One 4 s window of every connection asking as fast as it is answered: what was admitted and refused, and each worker's share. */
+      const window = async (before: number[]) => {
+        let admitted = 0;
+        let refused = 0;
+        const started = performance.now();
+        await Promise.all(
+          agents.map(async (agent) => {
+            while (performance.now() - started < 4000) {
+              const answer = await rawPost(relay.url, agent, body);
+              if (answer.status === 200) admitted++;
+              else if (answer.status === 429) refused++;
+              else throw new Error(`unexpected status ${answer.status}`);
+              if (answer.status === 429) await sleep(5);
+            }
+          }),
+        );
+        const served = servedByWorker(relay, "ok");
+        return { admitted, refused, seconds: (performance.now() - started) / 1000, perWorker: served.map((count, i) => count - (before[i] ?? 0)), served };
+      };
       // Per worker, the two would admit 2 × (40 + 20 × 4) ≈ 240. Per node: 40 + 20 × t, plus at most
-      // one burst and ~0.5 s of rate learned late by the other worker (README: over-admission).
-      expect(admitted).toBeLessThanOrEqual(40 + rate * seconds + 40 + rate * 0.5);
-      expect(admitted).toBeGreaterThanOrEqual(rate * (seconds - 1)); // and it still serves
-      // Both workers admitted a share: this is the node's limit, not one worker's.
-      const perWorker = servedByWorker(relay, "ok");
-      expect(perWorker).toHaveLength(2);
-      expect(Math.min(...perWorker)).toBeGreaterThanOrEqual(10);
+      // one burst and ~0.5 s of rate learned late by the other worker (README: over-admission). The
+      // bound holds in every window; later windows start with the bucket spent, which only lowers what
+      // they may admit.
+      let served: number[] = [];
+      let shared = false;
+      // That both workers took a share (that this is the node's limit, not one worker's) needs both to
+      // be asking: on a machine busy with other tests one worker may get little CPU in a window, so a
+      // lopsided window is measured again (at most three).
+      for (let attempt = 0; attempt < 3 && !shared; attempt++) {
+        const measured = await window(served);
+        served = measured.served;
+        expect(measured.refused).toBeGreaterThan(0);
+        expect(measured.admitted).toBeLessThanOrEqual(40 + rate * measured.seconds + 40 + rate * 0.5);
+        expect(measured.admitted).toBeGreaterThanOrEqual(rate * (measured.seconds - 1)); // and it still serves
+        shared = measured.perWorker.length === 2 && Math.min(...measured.perWorker) >= 10;
+      }
+      expect(served).toHaveLength(2);
+      expect(shared, `each worker's share of what was admitted: ${served.join(", ")}`).toBe(true);
     } finally {
       for (const agent of agents) agent.destroy();
       await relay.stop();
