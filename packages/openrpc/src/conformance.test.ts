@@ -193,9 +193,8 @@ describe("bounded work", () => {
   it("checks a result nested 100,000 deep without hanging or throwing", { timeout: TEST_TIMEOUT_MS }, async () => {
     // Written as text: JSON.stringify itself cannot go that deep.
     const deep = rawJson('{"value":1,"children":['.repeat(100_000) + '{"value":0}' + "]}".repeat(100_000));
-    const started = performance.now();
+    // The test's own time limit is the bound on the run: it must end, not hang.
     const report = await runConformance(notes, { url: await notesServer({ treeResult: deep }) });
-    expect(performance.now() - started).toBeLessThan(20_000);
     const treeCase = report.cases.find((c) => c.method === "notes_tree")!;
     // Too deep to walk: reported as a failure of that check, the run goes on.
     expect(treeCase).toMatchObject({ outcome: "fail", detail: expect.stringMatching(/nested too deep|does not match/) });
