@@ -126,7 +126,7 @@ export async function runConformance(document, { url, headers = {}, timeoutMs = 
     }
     if (method.examples.length === 0 && method.params.every((param) => !param.required)) {
       // No example, no param needed: the call without params must answer its schema.
-      await run(method.name, "without params (no example)", "by-position", request([], method.notification), checkAnswer(undefined));
+      await run(method.name, "without params (no example)", structures[0], request(paramsOf([], structures[0]), method.notification), checkAnswer(undefined));
     }
 
     // Params the document refuses: the first param that can be given a value its schema refuses.

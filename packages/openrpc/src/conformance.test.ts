@@ -136,6 +136,30 @@ describe("a server that keeps its document", () => {
   });
 });
 
+describe("a method without examples", () => {
+  it("is called without params, as its paramStructure says (an object for by-name), and its answer checked", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const document = {
+      openrpc: "1.3.2",
+      info: { title: "clock", version: "1" },
+      methods: [
+        { name: "clock_now", paramStructure: "by-name", params: [], result: { name: "now", schema: { type: "integer", minimum: 0 } } },
+        { name: "clock_zone", paramStructure: "by-position", params: [{ name: "city", schema: { type: "string" } }], result: { name: "zone", schema: { type: "string" } } },
+      ],
+    };
+    const mock = await startMock(document);
+    try {
+      const report = await runConformance(document, { url: mock.url });
+      expect(report.cases.filter((c) => c.name === "without params (no example)").map((c) => [c.method, c.call, c.outcome])).toEqual([
+        ["clock_now", "by-name", "pass"],
+        ["clock_zone", "by-position", "pass"],
+      ]);
+      expect(failures(report)).toEqual([]);
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
 describe("a server that breaks its document fails the check that names it", () => {
   it("a result off its schema", { timeout: TEST_TIMEOUT_MS }, async () => {
     const report = await runConformance(notes, { url: await notesServer({ noteResult: { id: "1", text: "hi" } }) });
