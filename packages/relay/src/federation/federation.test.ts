@@ -30,6 +30,12 @@ async function aliceAtABobAtB(options: Omit<Parameters<typeof federation>[0], "c
   await startAll(fed.nodes);
   await alice.homeAt(a);
   await bob.homeAt(b);
+  // Each node knows the other account's home before a test stops one. A node hears of a record
+  // published elsewhere by a push, which on a loaded machine may not have arrived when the other
+  // node stops (a send at A then fails: "the recipient's home node is not known"), or by asking.
+  const homeOf = (node: TestNode, account: string) => alice.ok<{ node?: string } | null>(node, "neutralService_getHome", [account]);
+  await eventually("A knows bob's home", () => homeOf(a, bob.address), (record) => record?.node?.toLowerCase() === b.address.toLowerCase());
+  await eventually("B knows alice's home", () => homeOf(b, alice.address), (record) => record?.node?.toLowerCase() === a.address.toLowerCase());
   return { fed, a, b };
 }
 
