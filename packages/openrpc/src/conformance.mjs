@@ -11,7 +11,7 @@
 //
 // It sends each example as it is written: run it against a server you can write to.
 import { argsOf, resultProblemOf, RpcError } from "@neutral/server";
-import { serviceDefinitionOf } from "./service-definition.mjs";
+import { paramsAs, serviceDefinitionOf } from "./service-definition.mjs";
 
 /** The JSON-RPC errors any server must answer this way (JSON-RPC 2.0 §5.1). */
 const STANDARD = { parse: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internal: -32603 };
@@ -85,7 +85,7 @@ export async function runConformance(document, { url, headers = {}, timeoutMs = 
     }
     const documented = new Set(method.errors.map((error) => error.code));
     const structures = method.paramStructure === "either" ? ["by-position", "by-name"] : [method.paramStructure];
-    const paramsOf = (values, structure) => (structure === "by-name" ? Object.fromEntries(values) : positional(method, values));
+    const paramsOf = (values, structure) => paramsAs(method, values, structure);
     const request = (params, notification) => JSON.stringify({ jsonrpc: "2.0", method: method.name, params, ...(!notification && { id: nextId++ }) });
 
     /** An example's answer: a result that matches the schema, or an error the method documents. */
@@ -165,14 +165,6 @@ function expectedError(example) {
   return undefined;
 }
 
-/** Params by position: in the method's order, a param left out as null, none after the last given. */
-function positional(method, values) {
-  const given = new Map(values);
-  const list = method.params.map((param) => (given.has(param.name) ? given.get(param.name) : null));
-  while (list.length > 0 && list[list.length - 1] === null && !given.has(method.params[list.length - 1].name)) list.pop();
-  return list;
-}
-
 /** `/payment/address` → `result.payment.address`. */
 const fieldOf = (pointer) =>
   pointer
@@ -190,7 +182,7 @@ function refusedParams(service, method, base) {
     for (const value of WRONG_VALUES) {
       if (value === null && param.required !== true) continue; // null is "absent" for an optional param
       const values = [...base.filter(([name]) => name !== param.name), [param.name, value]];
-      const params = method.paramStructure === "by-position" ? positional(method, values) : Object.fromEntries(values);
+      const params = paramsAs(method, values, method.paramStructure === "by-position" ? "by-position" : "by-name");
       try {
         argsOf(service, method.name, structuredClone(params));
       } catch (error) {

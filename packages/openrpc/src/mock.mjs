@@ -10,7 +10,7 @@ import { createServer } from "node:http";
 import { isDeepStrictEqual } from "node:util";
 import { argsOf, createDispatcher, createHttpHandler, ErrorCode, RpcError } from "@neutral/server";
 import { generateSync } from "json-schema-faker";
-import { serviceDefinitionOf } from "./service-definition.mjs";
+import { paramsAs, serviceDefinitionOf } from "./service-definition.mjs";
 
 /** The seed of generated answers: a mock answers a call the same way every time. */
 const SEED = 1;
@@ -29,7 +29,7 @@ function generated(schema, document) {
 function exampleArgs(service, method, example) {
   const given = new Map(example.params.map((param) => [param.name, param.value]));
   try {
-    const params = method.paramStructure === "by-position" ? method.params.map((param) => (given.has(param.name) ? given.get(param.name) : null)) : Object.fromEntries(given);
+    const params = paramsAs(method, [...given], method.paramStructure === "by-position" ? "by-position" : "by-name");
     return argsOf(service, method.name, structuredClone(params));
   } catch {
     return Object.fromEntries(method.params.map((param) => [param.name, given.get(param.name)]));

@@ -26,3 +26,18 @@ export function serviceDefinitionOf(document) {
   }
   return { model, service: { methods, document }, streams: model.methods.filter((method) => method.subscription).map((method) => method.name) };
 }
+
+/**
+ * An example's params (`[name, value]` pairs) as a call of `method` sends them: by name, or by
+ * position in the method's order (a param left out as null, none after the last given).
+ * @param {{ params: { name: string }[] }} method
+ * @param {[string, unknown][]} values
+ * @param {"by-name" | "by-position"} structure
+ */
+export function paramsAs(method, values, structure) {
+  if (structure === "by-name") return Object.fromEntries(values);
+  const given = new Map(values);
+  const list = method.params.map((param) => (given.has(param.name) ? given.get(param.name) : null));
+  while (list.length > 0 && list[list.length - 1] === null && !given.has(method.params[list.length - 1]?.name ?? "")) list.pop();
+  return list;
+}

@@ -121,8 +121,7 @@ function paramValidators(service: ServiceDefinition): ParamValidators {
   let compiled = validatorsByService.get(service);
   // A service whose methods were replaced since (not a generated stub's) is compiled again.
   if (compiled === undefined || Object.values(service.methods).some((descriptor) => !compiled!.has(descriptor))) {
-    const schemas = createServiceSchemas(service.document);
-    schemasByService.set(service, schemas);
+    const schemas = schemasOf(service);
     // A stub's validators compiled at generation time, where it carries them (one per param, in order).
     compiled = new Map(
       Object.entries(service.methods).map(([name, descriptor]) => {
