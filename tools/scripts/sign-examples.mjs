@@ -12,26 +12,31 @@ const alice = privateKeyToAccount(TEST_KEYS.alice);
 const bob = privateKeyToAccount(TEST_KEYS.bob);
 const node = privateKeyToAccount(TEST_KEYS.node);
 
+// Each receipt binds its copy's position (spec 3.0.0, `LogReceipt`): sent in this order to a new
+// node, each message is its recipient's and its sender's next copy (alice: 1 sent, 2 received, 3 sent).
 const drafts = [
-  { id: "1", sender: alice, recipient: bob, body: "a1b2c3d4e5f60718", timestamp: 1767225600000 },
-  { id: "2", sender: bob, recipient: alice, body: "0f1e2d3c4b5a6978", timestamp: 1767225660000 },
-  { id: "3", sender: alice, recipient: bob, body: "deadbeefcafef00d", timestamp: 1767225720000 },
+  { id: "1", sender: alice, recipient: bob, body: "a1b2c3d4e5f60718", timestamp: 1767225600000, senderSeq: 1, receiverSeq: 1 },
+  { id: "2", sender: bob, recipient: alice, body: "0f1e2d3c4b5a6978", timestamp: 1767225660000, senderSeq: 2, receiverSeq: 2 },
+  { id: "3", sender: alice, recipient: bob, body: "deadbeefcafef00d", timestamp: 1767225720000, senderSeq: 3, receiverSeq: 3 },
 ];
+/** The node's receipt of a copy at position `seq`. */
+const logReceipt = (signer, digest, role, seq) => signer.signTypedData({ domain, types, primaryType: "LogReceipt", message: { message: digest, role, seq: BigInt(seq) } });
 
 const out = [];
 for (const d of drafts) {
   const message = { from: d.sender.address, to: d.recipient.address, message: `0x${d.body}`, timestamp: BigInt(d.timestamp) };
   const signature = await d.sender.signTypedData({ domain, types, primaryType: "Message", message });
   const digest = hashTypedData({ domain, types, primaryType: "Message", message });
-  const receipt = (role) => node.signTypedData({ domain, types, primaryType: "Receipt", message: { message: digest, role } });
   out.push({
     id: d.id,
     message: d.body,
     from: d.sender.address.toLowerCase(),
     to: d.recipient.address.toLowerCase(),
     signature,
-    sender_receipt: await receipt("sender"),
-    receiver_receipt: await receipt("receiver"),
+    sender_receipt: await logReceipt(node, digest, "sender", d.senderSeq),
+    sender_seq: d.senderSeq,
+    receiver_receipt: await logReceipt(node, digest, "receiver", d.receiverSeq),
+    receiver_seq: d.receiverSeq,
     timestamp: d.timestamp,
   });
 }
@@ -50,7 +55,9 @@ for (const d of bundleDrafts) {
 }
 
 // Federation: alice homed at `node`, carol at a second node, `peer`; carol's message to alice as
-// `peer` delivers it, and the receipt `node` answers.
+// `peer` delivers it (her copy is position 1 of her log there), and the receipt `node` answers:
+// alice's copy is position RELAYED_RECEIVER_SEQ of her log, after the examples stored before it.
+const RELAYED_RECEIVER_SEQ = Number(process.env.RELAYED_RECEIVER_SEQ ?? 4);
 const carol = privateKeyToAccount(TEST_KEYS.carol);
 const peer = privateKeyToAccount(TEST_KEYS.peer);
 const homeDrafts = [
@@ -71,11 +78,12 @@ const relayed = {
   message: "0123456789abcdef",
   timestamp: 1767225780000,
   signature: await carol.signTypedData({ domain, types, primaryType: "Message", message: relayedDraft }),
-  sender_receipt: await peer.signTypedData({ domain, types, primaryType: "Receipt", message: { message: relayedDigest, role: "sender" } }),
+  sender_receipt: await logReceipt(peer, relayedDigest, "sender", 1),
+  sender_seq: 1,
 };
-const receiverReceipt = await node.signTypedData({ domain, types, primaryType: "Receipt", message: { message: relayedDigest, role: "receiver" } });
+const receiverReceipt = await logReceipt(node, relayedDigest, "receiver", RELAYED_RECEIVER_SEQ);
 // The answer's signature: over the SHA-256 of the message digests and of the outcomes' JSON.
-const outcomes = JSON.stringify([{ receiver_receipt: receiverReceipt }]);
+const outcomes = JSON.stringify([{ receiver_receipt: receiverReceipt, receiver_seq: RELAYED_RECEIVER_SEQ }]);
 const answerSignature = await node.signTypedData({
   domain,
   types,
@@ -149,7 +157,7 @@ console.log(
       messages: out,
       keyBundles,
       homes,
-      relayed: { message: relayed, receiver_receipt: receiverReceipt, answer_signature: answerSignature },
+      relayed: { message: relayed, receiver_receipt: receiverReceipt, receiver_seq: RELAYED_RECEIVER_SEQ, answer_signature: answerSignature },
       deletion,
       delivered,
       consent,

@@ -3,12 +3,13 @@
 // node's retention) and the next audit reads only what came since; a node that lies in its log
 // (through a proxy that rewrites its answers) is caught at the position it lied about, each lie by
 // its kind.
-import { cpSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DATABASE_FILE, openSqliteStore } from "@neutral/relay";
 import { startNode, tempDir, type InProcessNode } from "@neutral/relay/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { typedData, type Hex } from "@neutral/protocol";
+import { hashTypedData, logReceiptDigest, toHex, typedData, type Hex } from "@neutral/protocol";
+import { signDigest } from "@neutral/protocol/testing";
 import { startTamperingProxy, type TamperingProxy } from "../test/tampering-proxy.js";
 import { toSigner } from "./account.js";
 import type { AuditReturnType } from "./actions/audit.js";
@@ -195,7 +196,7 @@ describe("audit", () => {
           return [{ ...page, entries: change(structuredClone(page.entries)) }];
         };
       };
-      return { alice, bob, bobAddress, bobKey, lie, proxy };
+      return { alice, bob, bobAddress, bobKey, lie, proxy, node };
     }
     const kindsOf = (result: AuditReturnType) => result.problems.map(({ kind, seq }) => ({ kind, seq }));
 
@@ -219,6 +220,24 @@ describe("audit", () => {
       expect(kindsOf(await bob.audit())).toEqual([{ kind: "altered", seq: 4 }]);
       lie((entries) => entries.map((entry) => (entry.seq === 4 ? { ...entry, message: entries[2]!.message } : entry)));
       expect(kindsOf(await bob.audit())).toEqual([{ kind: "altered", seq: 4 }]);
+    });
+
+    it("a receipt the node binds to another position than its copy's is reordered at the position it names (spec 3.0.0)", { timeout: 30_000 }, async () => {
+      const { bob, lie, node } = await lyingNode();
+      const nodeKey = Uint8Array.from(Buffer.from(readFileSync(path.join(node.dataDir, "node.key"), "utf8").trim().slice(2), "hex"));
+      lie((entries) => entries);
+      expect((await bob.audit()).problems).toEqual([]);
+      // Position 4 ("four", received) with a receipt the node signed over position 3, which holds "three".
+      lie((entries) =>
+        entries.map((entry) => {
+          if (entry.seq !== 4) return entry;
+          const message = entry.message!;
+          expect(message.receiver_seq).toBe(4);
+          const digest = toHex(hashTypedData(typedData("Message", { from: message.from as Hex, to: message.to as Hex, message: `0x${message.message}`, timestamp: message.timestamp })));
+          return { ...entry, message: { ...message, receiver_seq: 3, receiver_receipt: signDigest(logReceiptDigest(digest, 3, "receiver"), nodeKey) } };
+        }),
+      );
+      expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "reordered", seq: 3 }]);
     });
 
     it("a position left out or repeated is reordered where the log breaks", { timeout: 30_000 }, async () => {

@@ -1,6 +1,5 @@
 // The SDK across a federation: three real relays on loopback, each a peer of the others. Alice is
 // homed at A, Bob at B, Carol at C (whose deliveries give up after a second).
-import { hashTypedData, toHex, typedData } from "@neutral/protocol";
 import { recoverDigestSigner, signDigest } from "@neutral/protocol/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createNeutralServiceClient } from "./generated/methods.js";
@@ -13,6 +12,7 @@ import { exportMailbox, importMailbox, type MailboxHeader } from "./export.js";
 import { startFederation, type FederatedNode, type Federation } from "@neutral/relay/testing";
 import { startTamperingProxy, type TamperingProxy } from "../test/tampering-proxy.js";
 import { privateKeyToAccount, TEST_KEYS } from "../test/wallet.js";
+import { receiptHashOf } from "../test/receipts.js";
 
 const SLOW = 120_000;
 const addressOf = (key: `0x${string}`) => privateKeyToAccount(key).address.toLowerCase();
@@ -54,7 +54,7 @@ afterAll(async () => {
 function receiptSigner(message: Message, role: "sender" | "receiver"): string | undefined {
   const receipt = role === "sender" ? message.sender_receipt : message.receiver_receipt;
   if (receipt === undefined) return undefined;
-  return recoverDigestSigner(hashTypedData(typedData("Receipt", { message: toHex(messageDigest(message)!), role })), receipt);
+  return recoverDigestSigner(receiptHashOf(message, role), receipt);
 }
 
 async function find(pages: AsyncIterable<DecryptedMessage>, text: string): Promise<DecryptedMessage | undefined> {
@@ -115,7 +115,7 @@ describe("a message between two nodes", () => {
       if (method !== "neutralService_getInbox") return result;
       const [page] = result as [{ data: Message[] }];
       const data = page.data.map((message) => {
-        const receipt = signDigest(hashTypedData(typedData("Receipt", { message: toHex(messageDigest(message)!), role })), key);
+        const receipt = signDigest(receiptHashOf(message, role), key);
         return { ...message, [`${role}_receipt`]: receipt };
       });
       return [{ ...page, data }];

@@ -1,6 +1,6 @@
 // Turning a stored Message into what an app shows: its plaintext and the result of every check.
 import { fromHex, recoverAddress, toHex, type Hex } from "./crypto/ecdsa.js";
-import { hashTypedData } from "@neutral/protocol";
+import { hashTypedData, logReceiptDigest } from "@neutral/protocol";
 import { decryptPayload } from "./crypto/nip44.js";
 import type { Message } from "./generated/types.js";
 
@@ -100,8 +100,15 @@ export function messageDigest(message: Pick<Message, "from" | "to" | "message" |
   }
 }
 
-/** The EIP-712 digest a node signs as its receipt of a message (`digest`, the sender's), in `role`. */
-export function receiptDigest(digest: Uint8Array, role: "sender" | "receiver"): Uint8Array {
+/** A position a receipt binds (`sender_seq`, `receiver_seq`): a whole number from 1. */
+export const isPosition = (seq: unknown): seq is number => typeof seq === "number" && Number.isSafeInteger(seq) && seq >= 1;
+
+/**
+ * The EIP-712 digest a node signs as its receipt of a message (`digest`, the sender's), in `role`: a
+ * `Receipt`, or, with the position of the copy it stored (spec 3.0.0), a `LogReceipt` over it.
+ */
+export function receiptDigest(digest: Uint8Array, role: "sender" | "receiver", seq?: number): Uint8Array {
+  if (seq !== undefined) return logReceiptDigest(toHex(digest), seq, role);
   return hashTypedData({ primaryType: "Receipt", message: { message: toHex(digest), role } });
 }
 
@@ -112,15 +119,17 @@ function checkReceipt(
   role: "sender" | "receiver",
   digest: Uint8Array | undefined,
   receipt: string,
+  seq: unknown,
   account: string,
   home: HomeNode,
   context: CheckContext,
 ): string | undefined {
   const what = `the ${role} receipt`;
   if (digest === undefined) return `${what} cannot be checked: the message's fields are malformed`;
+  if (seq !== undefined && !isPosition(seq)) return `${what}'s position (${role}_seq) is not a position`;
   if (home.kind === "unknown") return `${what} cannot be checked: the home node of ${account} could not be looked up (${home.reason})`;
   const expected = home.kind === "record" ? home.node : context.sessionNode;
-  const signer = recoverAddress(receiptDigest(digest, role), receipt, expected);
+  const signer = recoverAddress(receiptDigest(digest, role, isPosition(seq) ? seq : undefined), receipt, expected);
   if (signer === undefined) return `${what} is not a valid signature`;
   if (signer === expected || context.trustedNodes.includes(signer)) return undefined;
   const trusted = context.trustedNodes.length > 0 ? " or a trusted node" : "";
@@ -130,11 +139,11 @@ function checkReceipt(
 }
 
 /** `checkReceipt`, asking for the account's home record afresh once when the cached one does not match. */
-async function receiptProblem(role: "sender" | "receiver", digest: Uint8Array | undefined, receipt: string, account: string, cached: HomeNode, context: CheckContext) {
-  const problem = checkReceipt(role, digest, receipt, account, cached, context);
+async function receiptProblem(role: "sender" | "receiver", digest: Uint8Array | undefined, receipt: string, seq: unknown, account: string, cached: HomeNode, context: CheckContext) {
+  const problem = checkReceipt(role, digest, receipt, seq, account, cached, context);
   if (problem === undefined || digest === undefined) return problem;
   const fresh = await context.homeOf(account, true);
-  return fresh === cached ? problem : checkReceipt(role, digest, receipt, account, fresh, context);
+  return fresh === cached ? problem : checkReceipt(role, digest, receipt, seq, account, fresh, context);
 }
 
 /** What `checkMessage` needs: where each account is homed, and which nodes are trusted anyway. */
@@ -167,11 +176,11 @@ export async function checkMessage(raw: Message, context: CheckContext): Promise
   if (!signature) problems.push(hasSignature ? "the sender's signature does not match the message" : "the sender's signature is missing");
   const [senderHome, receiverHome] = await Promise.all([context.homeOf(from), context.homeOf(to)]);
   const senderProblem =
-    typeof raw.sender_receipt === "string" ? await receiptProblem("sender", digest, raw.sender_receipt, from, senderHome, context) : "the sender receipt is missing";
+    typeof raw.sender_receipt === "string" ? await receiptProblem("sender", digest, raw.sender_receipt, raw.sender_seq, from, senderHome, context) : "the sender receipt is missing";
   if (senderProblem) problems.push(senderProblem);
   let receiverProblem: string | undefined;
   if (typeof raw.receiver_receipt === "string") {
-    receiverProblem = await receiptProblem("receiver", digest, raw.receiver_receipt, to, receiverHome, context);
+    receiverProblem = await receiptProblem("receiver", digest, raw.receiver_receipt, raw.receiver_seq, to, receiverHome, context);
   } else if (status === "pending") {
     const node = receiverHome.kind === "record" ? ` ${receiverHome.node}` : "";
     receiverProblem = `not delivered yet: the recipient's home node${node} has not stored it (no receiver receipt so far)`;

@@ -12,6 +12,7 @@ import { messageDigest } from "./messages.js";
 import { createNeutral, type Neutral } from "./neutral.js";
 import { RpcError, RpcTransportError } from "./rpc.js";
 import { startTamperingProxy, type TamperingProxy } from "../test/tampering-proxy.js";
+import { receiptHashOf } from "../test/receipts.js";
 import { privateKeyToAccount, signingProvider, TEST_KEYS, type SigningProvider } from "../test/wallet.js";
 
 let relay: InProcessNode;
@@ -280,7 +281,7 @@ describe("what a dishonest node serves is flagged", () => {
 
   it("a receipt signed by another node", async () => {
     proxy.rewrite = editMessages((message) => {
-      const receipt = hashTypedData(typedData("Receipt", { message: toHex(messageDigest(message)!), role: "receiver" }));
+      const receipt = receiptHashOf(message, "receiver");
       return { ...message, receiver_receipt: signDigest(receipt, Uint8Array.from(Buffer.from(TEST_KEYS.carol.slice(2), "hex"))) };
     });
     const message = await newest();

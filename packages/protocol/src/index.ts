@@ -80,6 +80,7 @@ export {
   type MailboxHeadFields,
   type MailboxLeafFields,
   type MailboxRole,
+  type ReceiptRole,
 } from "./mailbox-log.js";
 export {
   EMPTY_MERKLE_FRONTIER,

@@ -69,6 +69,9 @@ describe("position promises", () => {
     const viem = viemHashTypedData({ domain: EIP712_DOMAIN, types: { LogReceipt: [...EIP712_TYPES.LogReceipt] }, primaryType: "LogReceipt", message: { message: digest, role: "receiver", seq: 3n } });
     expect(toHex(logReceiptDigest(digest, 3))).toBe(viem);
     expect(toHex(logReceiptDigest(digest, 4))).not.toBe(viem);
+    const sender = viemHashTypedData({ domain: EIP712_DOMAIN, types: { LogReceipt: [...EIP712_TYPES.LogReceipt] }, primaryType: "LogReceipt", message: { message: digest, role: "sender", seq: 3n } });
+    expect(toHex(logReceiptDigest(digest, 3, "sender"))).toBe(sender);
+    expect(sender).not.toBe(viem);
   });
 });
 

@@ -3,7 +3,8 @@
 // the position, the copy's role, the other party and the sender's EIP-712 digest (not the
 // ciphertext, so a deleted body leaves the log verifiable). The leaves form an RFC 9162 tree
 // (merkle.ts) whose root the node signs as a `MailboxHead`.
-import { hashTypedData, hashTypedDataWithHashedBytes } from "./eip712.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { DOMAIN_SEPARATOR, EIP712_PREFIX, hashTypedData, hashTypedDataWithHashedBytes, typeHash } from "./eip712.js";
 import type { TypedValues } from "./generated/eip712.js";
 import { fromHex } from "./hex.js";
 import { merkleLeafHash } from "./merkle.js";
@@ -63,12 +64,41 @@ export type MailboxHeadFields = TypedValues["MailboxHead"];
 /** The EIP-712 digest a node signs for a head. */
 export const mailboxHeadDigest = (head: MailboxHeadFields): Uint8Array => hashTypedData({ primaryType: "MailboxHead", message: head });
 
+/** Which receipt of a message: its sender's node's, over the sender's copy, or its recipient's node's, over the recipient's. */
+export type ReceiptRole = "sender" | "receiver";
+
 /**
- * The EIP-712 digest a node signs as its promise that the recipient's copy of a message (`digest`,
- * the sender's EIP-712 digest, hex) holds position `seq` of the recipient's log: `LogReceipt`, role "receiver".
+ * The EIP-712 digest a node signs as its promise that a copy of a message (`digest`, the sender's
+ * EIP-712 digest, hex) holds position `seq` of its account's log: `LogReceipt`, `role` "receiver"
+ * for the recipient's copy, "sender" for the sender's. A message stored from spec 3.0.0 on carries
+ * its receipts in this form, with their positions (`sender_seq`, `receiver_seq`); the recipient's
+ * node also signs it on request (`neutralService_proveDelivery`).
  */
-export const logReceiptDigest = (digest: string, seq: number): Uint8Array =>
-  hashTypedData({ primaryType: "LogReceipt", message: { message: digest as `0x${string}`, role: "receiver", seq } });
+export function logReceiptDigest(digest: string, seq: number, role: ReceiptRole = "receiver"): Uint8Array {
+  // Written out (not `hashTypedData`): a node signs one per stored copy, on its write path. The
+  // same digest, checked against viem's in mailbox-log.test.ts.
+  const roleHash = LOG_RECEIPT_ROLES[role];
+  if (roleHash === undefined) throw new RangeError(`a receipt's role is "sender" or "receiver", not ${String(role)}`);
+  if (!Number.isSafeInteger(seq) || seq < 0) throw new RangeError(`a receipt's position is a whole number, not ${seq}`);
+  const message = fromHex(digest);
+  if (message.length !== 32) throw new RangeError(`a receipt's message digest is 32 bytes, not ${message.length}`);
+  const struct = new Uint8Array(128);
+  struct.set(LOG_RECEIPT_TYPEHASH, 0);
+  struct.set(message, 32);
+  struct.set(roleHash, 64);
+  new DataView(struct.buffer).setBigUint64(120, BigInt(seq));
+  const typed = new Uint8Array(66);
+  typed.set(EIP712_PREFIX, 0);
+  typed.set(DOMAIN_SEPARATOR, 2);
+  typed.set(keccak_256(struct), 34);
+  return keccak_256(typed);
+}
+
+const LOG_RECEIPT_TYPEHASH = typeHash("LogReceipt");
+const LOG_RECEIPT_ROLES: Readonly<Record<ReceiptRole, Uint8Array>> = {
+  sender: keccak_256(new TextEncoder().encode("sender")),
+  receiver: keccak_256(new TextEncoder().encode("receiver")),
+};
 
 /**
  * What remains of a message its sender's `expires` ended, once its body is gone (openrpc.json

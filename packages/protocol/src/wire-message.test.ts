@@ -28,6 +28,16 @@ describe("the wire JSON of a stored message", () => {
 describe("a message to another node (federation)", () => {
   const { receiverReceipt: _receipt, ...pending } = fields;
 
+  it("bound receipts: each position right after its receipt", () => {
+    const json = messageJson(9, { ...fields, senderSeq: 7, receiverSeq: 1 });
+    expect(Object.keys(JSON.parse(json))).toEqual(["id", "message", "from", "to", "signature", "sender_receipt", "sender_seq", "receiver_receipt", "receiver_seq", "timestamp"]);
+    expect(JSON.parse(json)).toMatchObject({ sender_seq: 7, receiver_seq: 1 });
+    // A pending copy binds its sender's position only.
+    const pendingJson = messageJson(9, { ...pending, senderSeq: 7, status: "pending" });
+    expect(Object.keys(JSON.parse(pendingJson))).toEqual(["id", "message", "from", "to", "signature", "sender_receipt", "sender_seq", "timestamp", "status"]);
+    expect(isPendingMessageJson(pendingJson)).toBe(true);
+  });
+
   it("pending: no receiver_receipt, status last", () => {
     const json = messageJson(5, { ...pending, status: "pending" });
     expect(Object.keys(JSON.parse(json))).toEqual(["id", "message", "from", "to", "signature", "sender_receipt", "timestamp", "status"]);

@@ -16,8 +16,15 @@ export interface WireMessageFields {
   to: string;
   signature: string;
   senderReceipt: string;
+  /**
+   * The position of the sender's copy in the sender's log, when `senderReceipt` binds it (a
+   * `LogReceipt`, spec 3.0.0); absent when it is a `Receipt`.
+   */
+  senderSeq?: number | undefined;
   /** Absent while a message to another node is pending or failed. */
   receiverReceipt?: string | undefined;
+  /** The position of the recipient's copy in the recipient's log, when `receiverReceipt` binds it (a `LogReceipt`). */
+  receiverSeq?: number | undefined;
   timestamp: number;
   /** When the sender gave the message an end (ms), covered by its signature (`ExpiringMessage`). */
   expires?: number | undefined;
@@ -35,14 +42,18 @@ export const MAX_REASON_LENGTH = 500;
 
 /** The JSON of `fields` after `MESSAGE_JSON_ID_HEAD + id + '"'`. */
 export function messageJsonTail(fields: WireMessageFields): string {
-  const receiver = fields.receiverReceipt === undefined ? "" : `"receiver_receipt":"${fields.receiverReceipt}",`;
+  const senderSeq = fields.senderSeq === undefined ? "" : `"sender_seq":${fields.senderSeq},`;
+  const receiver =
+    fields.receiverReceipt === undefined
+      ? ""
+      : `"receiver_receipt":"${fields.receiverReceipt}",${fields.receiverSeq === undefined ? "" : `"receiver_seq":${fields.receiverSeq},`}`;
   const status =
     fields.status === undefined
       ? ""
       : `,"status":"${fields.status}"${fields.reason === undefined ? "" : `,"reason":${JSON.stringify(fields.reason.slice(0, MAX_REASON_LENGTH))}`}`;
   return (
     `,"message":"${fields.message}","from":"${fields.from}","to":"${fields.to}",` +
-    `"signature":"${fields.signature}","sender_receipt":"${fields.senderReceipt}",` +
+    `"signature":"${fields.signature}","sender_receipt":"${fields.senderReceipt}",${senderSeq}` +
     `${receiver}"timestamp":${fields.timestamp}${fields.expires === undefined ? "" : `,"expires":${fields.expires}`}${status}}`
   );
 }

@@ -1,11 +1,15 @@
 // Replays the story of seeds/exchanges against the real relay and requires the exact bytes of each
 // response: the node's receipts, ids, pages, errors and statuses cannot drift from the fixtures
-// (which the spec tests tie to openrpc.json). The node runs with the fixtures' public test keys.
+// (which the spec tests tie to openrpc.json). The node runs with the fixtures' public test keys, and
+// holds the story's messages as a node stored them before spec 3.0.0 (their receipts unbound).
 import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Message as WireMessage } from "@neutral/server/neutral-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, post, startNode, tempDir, type InProcessNode } from "../testing/index.js";
+import { post, startNode, tempDir, type InProcessNode } from "../testing/index.js";
+import { messageDigest } from "./crypto/eip712.js";
+import { DATABASE_FILE, openSqliteStore } from "./storage/sqlite.js";
 import { TEST_KEYS, wallet } from "../test/wallets.js";
 
 interface Fixture {
@@ -59,22 +63,42 @@ afterAll(async () => {
 });
 
 describe("the story of seeds/exchanges, on a real node", () => {
-  it("sending messages 1–3 (fixture 06 exactly) gives the fixtures' ids and receipts", async () => {
-    // The fixtures' timestamps are from 2026-01-01: widen the clock window for the sends only.
-    relay = await startNode({ dataDir, args: [...nodeArgs, "--clock-skew-ms", String(10 * 365 * 86_400_000)] });
+  it("sending message 3 (fixture 06 exactly) to a node holding messages 1–3 as a node before spec 3.0.0 stored them answers the stored original", async () => {
     const story = storedMessages();
     expect([...story.keys()].sort()).toEqual(["1", "2", "3"]);
-    for (const id of ["1", "2"]) {
-      const { from, to, message, timestamp, signature } = story.get(id)!;
-      const token = from === alice.address ? tokens.alice : tokens.bob;
-      const answer = await call(relay.url, "neutralService_sendMessage", [{ from, to, message, timestamp, signature }], token);
-      expect(answer.body.result).toEqual([story.get(id)]);
+    // Stored with their receipts as given (`Receipt`s, no positions): what the fixtures show.
+    const store = openSqliteStore({ file: path.join(dataDir, DATABASE_FILE) });
+    try {
+      for (const id of ["1", "2", "3"]) {
+        const { message, from, to, signature, sender_receipt, receiver_receipt, timestamp } = story.get(id)!;
+        const fields = { message, from, to, signature, senderReceipt: sender_receipt, receiverReceipt: receiver_receipt!, timestamp };
+        const { stored } = await store.append({ ...fields, digest: messageDigest(fields) });
+        expect(JSON.parse(stored.json)).toEqual(story.get(id));
+      }
+    } finally {
+      await store.close();
     }
+    // The fixtures' timestamps are from 2026-01-01: widen the clock window for the send only.
+    relay = await startNode({ dataDir, args: [...nodeArgs, "--clock-skew-ms", String(10 * 365 * 86_400_000)] });
     const send = fixture("06");
     const answer = await post(relay.url, send.request, tokens.alice);
     expect(answer.status).toBe(send.httpStatus);
     expect(answer.text).toBe(JSON.stringify(send.response));
     await relay.stop();
+  });
+
+  it("a message stored afresh is fixture 06's shape with each receipt bound to its copy's position (spec 3.0.0)", async () => {
+    const node = await startNode({ args: [...nodeArgs, "--clock-skew-ms", String(10 * 365 * 86_400_000)] });
+    try {
+      const send = fixture("06");
+      const answer = await post(node.url, send.request, tokens.alice);
+      const [expected] = (send.response as { result: WireMessage[] }).result;
+      const [stored] = (JSON.parse(answer.text) as { result: WireMessage[] }).result;
+      expect(stored).toEqual({ ...expected, id: "1", sender_receipt: expect.stringMatching(/^0x[0-9a-f]{130}$/), sender_seq: 1, receiver_receipt: expect.stringMatching(/^0x[0-9a-f]{130}$/), receiver_seq: 1 });
+      expect(stored!.sender_receipt).not.toBe(expected!.sender_receipt);
+    } finally {
+      await node.stop();
+    }
   });
 
   it("every read and error fixture is answered exactly, after a restart with the default clock window", async () => {

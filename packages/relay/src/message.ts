@@ -10,8 +10,15 @@ export { messageIdOf, messageJson, messageJsonTail, messageJsonWithId } from "@n
  */
 export type Route = { kind: "local" } | { kind: "outbound"; destination: string } | { kind: "inbound" };
 
-/** A message as the node accepts it, before it has an id: every hex field lowercase. */
-export interface AcceptedMessage extends WireMessageFields {
+/**
+ * A message as the node accepts it, before it has an id: every hex field lowercase. The receipts this
+ * node owes (the sender's for a message it sends, the recipient's for one it stores for a recipient
+ * homed here) are left out: the store signs them over the positions the copies take, in the
+ * transaction that stores them (`LogReceipt`, spec 3.0.0). A receipt given is stored as it is: a
+ * delivery's sender receipt (with `senderSeq` when the sender's node bound it), or a test's.
+ */
+export interface AcceptedMessage extends Omit<WireMessageFields, "senderReceipt"> {
+  senderReceipt?: string | undefined;
   /** The EIP-712 digest of the sender's `Message`: the idempotency key. */
   digest: Uint8Array;
   /** Default local. */
@@ -19,3 +26,7 @@ export interface AcceptedMessage extends WireMessageFields {
   /** "requests": the recipient's copy goes into its requests folder (consent), not its inbox. */
   folder?: "requests";
 }
+
+/** Whether a store signs any receipt of `message` itself: it lacks one this node owes (see `AcceptedMessage`). */
+export const signsReceipts = (message: AcceptedMessage): boolean =>
+  message.senderReceipt === undefined || (message.receiverReceipt === undefined && message.route?.kind !== "outbound");

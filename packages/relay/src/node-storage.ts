@@ -66,13 +66,14 @@ export async function openNodeStorage(
       commits = options.writerCommits;
     } else if (options.liveDelivery) {
       const local = createLocalCommitFeed();
-      writer = observeCommits(startStoreWriter({ file, onCheckpointError }), (events) => local.publish(events));
+      writer = observeCommits(startStoreWriter({ file, onCheckpointError, receiptKey: nodeKey.privateKey }), (events) => local.publish(events));
       commits = local;
     }
     const store = openSqliteStore({
       file,
       migrate: options.migrate ?? true,
       ...(writer && { writer }),
+      receiptKey: nodeKey.privateKey,
       onCheckpointError,
       retentionMs,
       ...(sweptDigestsMs !== undefined && { sweptDigestsMs }),

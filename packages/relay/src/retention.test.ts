@@ -144,7 +144,7 @@ describe("a sender-set end (expires)", () => {
     const signed = await alice.sign({ to: bob.address, message: "c0ffee", timestamp, expires: timestamp + 3000 });
     const answer = await call(relay.url, "neutralService_sendMessage", [signed], aliceToken);
     expect(answer.body.error).toBeUndefined();
-    const stored = answer.body.result[0] as { id: string; expires: number; sender_receipt: Hex };
+    const stored = answer.body.result[0] as { id: string; expires: number; sender_receipt: Hex; sender_seq: number };
     expect(stored.expires).toBe(timestamp + 3000);
     // The receipt is over the ExpiringMessage digest (viem's, independent of the relay's encoder).
     const digest = hashTypedData({
@@ -153,7 +153,7 @@ describe("a sender-set end (expires)", () => {
       primaryType: "ExpiringMessage",
       message: { from: alice.address as Hex, to: bob.address as Hex, message: "0xc0ffee", timestamp: BigInt(timestamp), expires: BigInt(timestamp + 3000) },
     });
-    const receiptSigner = await recoverTypedDataAddress({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "Receipt", message: { message: digest, role: "sender" }, signature: stored.sender_receipt });
+    const receiptSigner = await recoverTypedDataAddress({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "LogReceipt", message: { message: digest, role: "sender", seq: BigInt(stored.sender_seq) }, signature: stored.sender_receipt });
     expect(receiptSigner.toLowerCase()).toBe(relay.address);
     const kept = await sendMany(relay, alice, aliceToken, bob.address, 1);
     expect(await inboxIds(relay, bobToken)).toEqual([stored.id, ...kept]);

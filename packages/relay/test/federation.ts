@@ -63,14 +63,18 @@ export interface StoredMessage {
   to: string;
   signature: string;
   sender_receipt: string;
+  /** The sender's copy's position, which `sender_receipt` binds (spec 3.0.0). */
+  sender_seq?: number;
   receiver_receipt?: string;
+  /** The recipient's copy's position, which `receiver_receipt` binds. */
+  receiver_seq?: number;
   timestamp: number;
   expires?: number;
   status?: "pending" | "delivered" | "failed";
   reason?: string;
 }
 
-const NEEDS_TOKEN = new Set(["neutralService_importMessages", "neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_publishHome", "neutralService_setConsent", "neutralService_getConsent"]);
+const NEEDS_TOKEN = new Set(["neutralService_importMessages", "neutralService_getInbox", "neutralService_getChat", "neutralService_sendMessage", "neutralService_publishKey", "neutralService_publishHome", "neutralService_setConsent", "neutralService_getConsent", "neutralService_getLog"]);
 
 export function account(key: `0x${string}`): Account {
   const signer = fixtureSigner(key);

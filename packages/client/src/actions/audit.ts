@@ -1,11 +1,11 @@
-import { EMPTY_MERKLE_FRONTIER, fromHex, isHex, merkleFrontierAppend, merkleFrontierRoot, toHex, type MerkleFrontier } from "@neutral/protocol";
+import { EMPTY_MERKLE_FRONTIER, fromHex, isHex, mailboxLeafHash, merkleFrontierAppend, merkleFrontierRoot, toHex, type MerkleFrontier } from "@neutral/protocol";
 import type { AuditState, NeutralContext } from "../context.js";
 import { recoverAddress } from "../crypto/ecdsa.js";
 import type { RequestErrorType } from "../errors.js";
 import type { MailboxHead, Message, NodeInfo } from "../generated/types.js";
 import { checkPosition, type Accounting, type RemovalContext } from "../mailbox-audit.js";
 import { headSigner, type MailboxProblem } from "../mailbox-proof.js";
-import { messageDigest, receiptDigest } from "../messages.js";
+import { isPosition, messageDigest, receiptDigest } from "../messages.js";
 import { homeNode } from "../session/homes.js";
 import { misbehaviourOf } from "../misbehaviour-proof.js";
 import type { CallOptions } from "../rpc.js";
@@ -57,7 +57,9 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
   };
   const accounted: Record<Accounting, number> = { message: 0, deleted: 0, expired: 0, retention: 0 };
   const problems: MailboxProblem[] = [];
-  const messages: { seq: number; message: Message }[] = [];
+  const messages: { seq: number; role: "received" | "sent"; message: Message }[] = [];
+  /** The leaf hash of each position this walk read: what a receipt bound to another position is checked against. */
+  const leaves = new Map<number, string>();
   // Whether the device's verified head was met on the way (its size reached by a position this walk
   // read): then the positions give its root, or the node showed this device another history.
   let knownChecked = known === undefined || (state !== undefined && known.size === state.size && sameRoot(known.root, state.head.root));
@@ -92,7 +94,8 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
       const check = checkPosition(account, position, removals);
       if (check.problem) problems.push(check.problem);
       else if (check.accounting) accounted[check.accounting]++;
-      if (check.accounting === "message") messages.push({ seq: position.seq, message: position.message! });
+      if (check.accounting === "message") messages.push({ seq: position.seq, role: position.role, message: position.message! });
+      leaves.set(position.seq, toHex(leaf));
       frontier = merkleFrontierAppend(frontier, leaf);
       passKnown();
     }
@@ -105,16 +108,20 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
   // Its receipts: the leaf does not bind them, so each must be a signature of this message, in its
   // role, by a node that could have stored it (`receiptSigners`).
   const signers = receiptSigners(context, node, info, prior);
-  for (const { seq, message } of messages) {
+  for (const { seq, role: copyRole, message } of messages) {
     const digest = messageDigest(message);
     if (digest === undefined || recoverAddress(digest, message.signature, message.from) !== message.from.toLowerCase()) {
       problems.push({ kind: "altered", seq, id: message.id, message: `The message at position ${seq} (id ${message.id}) does not carry its sender's signature` });
       continue;
     }
     for (const role of ["sender", "receiver"] as const) {
-      const receipt = role === "sender" ? message.sender_receipt : message.receiver_receipt;
+      const [receipt, bound] = role === "sender" ? [message.sender_receipt, message.sender_seq] : [message.receiver_receipt, message.receiver_seq];
       if (receipt === undefined && role === "receiver") continue; // not delivered yet, or failed: no receipt is no lie
-      if (await signers.signed(role, digest, receipt, role === "sender" ? message.from : message.to)) continue;
+      if (await signers.signed(role, digest, receipt, role === "sender" ? message.from : message.to, bound)) {
+        const problem = boundPositionProblem(account, node, seq, copyRole, role, message, digest, bound, leaves);
+        if (problem) problems.push(problem);
+        continue;
+      }
       problems.push({ kind: "altered", seq, id: message.id, message: `The ${role} receipt of the message at position ${seq} (id ${message.id}) is not a node's signature of it` });
     }
   }
@@ -185,10 +192,11 @@ function receiptSigners(context: NeutralContext, node: string, info: NodeInfo, p
     if (signer !== undefined) known.add(signer);
   }
   return {
-    async signed(role: "sender" | "receiver", digest: Uint8Array, receipt: unknown, party: string): Promise<boolean> {
+    async signed(role: "sender" | "receiver", digest: Uint8Array, receipt: unknown, party: string, seq: unknown): Promise<boolean> {
       let signer: string | undefined;
       try {
-        signer = typeof receipt === "string" ? recoverAddress(receiptDigest(digest, role), receipt, node) : undefined;
+        if (seq !== undefined && !isPosition(seq)) return false;
+        signer = typeof receipt === "string" ? recoverAddress(receiptDigest(digest, role, seq), receipt, node) : undefined;
       } catch {
         signer = undefined;
       }
@@ -197,6 +205,45 @@ function receiptSigners(context: NeutralContext, node: string, info: NodeInfo, p
       const home = await homeNode(context, party.toLowerCase()).catch(() => undefined);
       return home?.kind === "record" && home.node === signer;
     },
+  };
+}
+
+/**
+ * A receipt bound to a position (spec 3.0.0) is this node's promise that the account's copy in that
+ * role holds it. The copy read at `seq` in its own role must be there; a copy imported again under
+ * a later position keeps the receipt of its first one, which then still holds the message (a
+ * position outlives its copy), as far as this walk read it.
+ */
+function boundPositionProblem(
+  account: string,
+  node: string,
+  seq: number,
+  copyRole: "received" | "sent",
+  role: "sender" | "receiver",
+  message: Message,
+  digest: Uint8Array,
+  bound: unknown,
+  leaves: ReadonlyMap<number, string>,
+): MailboxProblem | undefined {
+  if (!isPosition(bound) || bound === seq || (copyRole === "sent") !== (role === "sender")) return undefined;
+  const party = role === "sender" ? message.to : message.from;
+  const owner = account.toLowerCase();
+  if (role === "sender" ? message.from.toLowerCase() !== owner : message.to.toLowerCase() !== owner) return undefined;
+  let signer: string | undefined;
+  try {
+    signer = recoverAddress(receiptDigest(digest, role, bound), role === "sender" ? message.sender_receipt : message.receiver_receipt!, node);
+  } catch {
+    signer = undefined;
+  }
+  if (signer !== node) return undefined; // another node's promise: about its own log
+  const leaf = leaves.get(bound);
+  if (leaf === undefined && bound < seq) return undefined; // audited before this walk
+  if (leaf !== undefined && leaf === toHex(mailboxLeafHash({ account: owner, seq: bound, role: copyRole, peer: party, digest }))) return undefined;
+  return {
+    kind: "reordered",
+    seq: bound,
+    id: message.id,
+    message: `The ${role} receipt of the message at position ${seq} (id ${message.id}) binds it to position ${bound}, which does not hold it`,
   };
 }
 

@@ -31,12 +31,12 @@ export const EIP712_TYPES = {
     { name: "timestamp", type: "uint64" },
     { name: "expires", type: "uint64" },
   ],
-  /** A service node's receipt: `message` is the EIP-712 digest of the sender's `Message` (or `ExpiringMessage`). `Receipt(bytes32 message,string role)` */
+  /** A service node's receipt: `message` is the EIP-712 digest of the sender's `Message` (or `ExpiringMessage`). A message stored before spec 3.0.0 carries these; from 3.0.0 a node signs `LogReceipt` instead, binding the copy's position. `Receipt(bytes32 message,string role)` */
   Receipt: [
     { name: "message", type: "bytes32" },
     { name: "role", type: "string" },
   ],
-  /** A node's statement that a message's copy holds a position of its account's mailbox log (the verifiable mailbox): `message` is the EIP-712 digest of the sender's `Message` (or `ExpiringMessage`), `role` "receiver" for the recipient's copy ("sender" for the sender's), `seq` its position. Signed when a sender asks for it (`neutralService_proveDelivery`). `LogReceipt(bytes32 message,string role,uint64 seq)` */
+  /** A node's statement that a message's copy holds a position of its account's mailbox log (the verifiable mailbox): `message` is the EIP-712 digest of the sender's `Message` (or `ExpiringMessage`), `role` "receiver" for the recipient's copy ("sender" for the sender's), `seq` its position. From spec 3.0.0 every receipt a node signs for a copy it stores is one (`sender_seq`, `receiver_seq` beside it); a node also signs one when a sender asks (`neutralService_proveDelivery`). `LogReceipt(bytes32 message,string role,uint64 seq)` */
   LogReceipt: [
     { name: "message", type: "bytes32" },
     { name: "role", type: "string" },

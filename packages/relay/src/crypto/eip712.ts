@@ -1,5 +1,5 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { DOMAIN_SEPARATOR, EIP712_PREFIX, typeHash } from "@neutral/protocol";
+import { DOMAIN_SEPARATOR, EIP712_PREFIX, logReceiptDigest, typeHash } from "@neutral/protocol";
 
 /*
  * The EIP-712 digests of Message, Receipt and KeyBundle (@neutral/protocol), specialised to their
@@ -73,8 +73,12 @@ const ROLE_HASHES: Record<ReceiptRole, Uint8Array> = {
   receiver: keccak_256(utf8("receiver")),
 };
 
-/** The EIP-712 digest a node signs as a receipt: primary type `Receipt` over the message's digest. */
-export function receiptDigest(messageDigest: Uint8Array, role: ReceiptRole): Uint8Array {
+/**
+ * The EIP-712 digest a node signs as a receipt over the message's digest: primary type `Receipt`, or,
+ * with `seq` (the position of the copy it stored: spec 3.0.0), `LogReceipt`.
+ */
+export function receiptDigest(messageDigest: Uint8Array, role: ReceiptRole, seq?: number): Uint8Array {
+  if (seq !== undefined) return logReceiptDigest(Buffer.from(messageDigest).toString("hex"), seq, role);
   return typedDataDigest(keccak_256(concat(RECEIPT_TYPEHASH, messageDigest, ROLE_HASHES[role])));
 }
 

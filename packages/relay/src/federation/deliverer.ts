@@ -72,9 +72,14 @@ interface WireMessage {
   to: string;
   signature: string;
   sender_receipt: string;
+  /** The sender's copy's position here, which `sender_receipt` binds (spec 3.0.0). */
+  sender_seq?: number;
   timestamp: number;
   expires?: number;
 }
+
+/** A position a receipt binds: a whole number from 1. */
+const isPosition = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= 1;
 
 /** The fields of a sender's copy, as its JSON holds them. */
 function fieldsOf(entry: OutboxEntry): WireMessage | undefined {
@@ -87,10 +92,11 @@ function fieldsOf(entry: OutboxEntry): WireMessage | undefined {
       typeof parsed.signature === "string" &&
       typeof parsed.sender_receipt === "string" &&
       typeof parsed.timestamp === "number" &&
-      (parsed.expires === undefined || typeof parsed.expires === "number")
+      (parsed.expires === undefined || typeof parsed.expires === "number") &&
+      (parsed.sender_seq === undefined || isPosition(parsed.sender_seq))
     ) {
-      const { message, from, to, signature, sender_receipt, timestamp, expires } = parsed;
-      return { message, from, to, signature, sender_receipt, timestamp, ...(expires !== undefined && { expires }) };
+      const { message, from, to, signature, sender_receipt, sender_seq, timestamp, expires } = parsed;
+      return { message, from, to, signature, sender_receipt, ...(sender_seq !== undefined && { sender_seq }), timestamp, ...(expires !== undefined && { expires }) };
     }
   } catch {
     // unreadable: failed below
@@ -104,6 +110,7 @@ const wireFields = (fields: WireMessage) => ({
   to: fields.to,
   signature: fields.signature,
   senderReceipt: fields.sender_receipt,
+  senderSeq: fields.sender_seq,
   timestamp: fields.timestamp,
   expires: fields.expires,
 });
@@ -126,7 +133,7 @@ interface Batch {
   lastId: number;
 }
 
-type Outcome = { receiver_receipt?: unknown; refused?: { code?: unknown; message?: unknown; permanent?: unknown; home?: unknown } } | null;
+type Outcome = { receiver_receipt?: unknown; receiver_seq?: unknown; refused?: { code?: unknown; message?: unknown; permanent?: unknown; home?: unknown } } | null;
 
 export function startDeliverer(options: DelivererOptions): Deliverer {
   const { store, curve, peers, client, logger, config } = options;
@@ -307,7 +314,18 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
           stoppedBy = "the node answered a receipt that is not a signature";
           break;
         }
-        settled.push({ id: entry.id, sender: entry.sender, json: messageJson(entry.id, { ...wireFields(fields), receiverReceipt: outcome.receiver_receipt.toLowerCase() }) });
+        const receiverSeq = outcome.receiver_seq;
+        if (receiverSeq !== undefined && !isPosition(receiverSeq)) {
+          stoppedBy = "the node answered a receipt's position that is not one";
+          break;
+        }
+        // Kept as the node answered it: a receipt bound to the recipient's copy's position is that
+        // node's promise, which the sender holds against every head it signs of the recipient's log.
+        settled.push({
+          id: entry.id,
+          sender: entry.sender,
+          json: messageJson(entry.id, { ...wireFields(fields), receiverReceipt: outcome.receiver_receipt.toLowerCase(), receiverSeq }),
+        });
         holds.delete(pairOf(entry.sender, fields.to));
         continue;
       }

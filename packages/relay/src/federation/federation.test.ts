@@ -13,12 +13,18 @@ const alice = account(TEST_KEYS.alice);
 const bob = account(TEST_KEYS.bob);
 const carol = account(TEST_KEYS.carol);
 
-/** Who signed each receipt of a stored message. */
+/** Who signed each receipt of a stored message (over its copy's position, when the message carries it). */
 function receiptSigners(message: StoredMessage): { sender?: string; receiver?: string } {
   const digest = messageDigest(message);
-  const signer = (receipt: string | undefined, role: "sender" | "receiver") =>
-    receipt === undefined ? undefined : curve.recoverAddress(receiptDigest(digest, role), Buffer.from(receipt.slice(2), "hex"));
-  return { sender: signer(message.sender_receipt, "sender"), receiver: signer(message.receiver_receipt, "receiver") };
+  const signer = (receipt: string | undefined, role: "sender" | "receiver", seq: number | undefined) =>
+    receipt === undefined ? undefined : curve.recoverAddress(receiptDigest(digest, role, seq), Buffer.from(receipt.slice(2), "hex"));
+  return { sender: signer(message.sender_receipt, "sender", message.sender_seq), receiver: signer(message.receiver_receipt, "receiver", message.receiver_seq) };
+}
+
+/** The position of `id` in `owner`'s log on `node`, as the node's log read says. */
+async function positionOf(node: TestNode, owner: ReturnType<typeof account>, id: string, role: "received" | "sent"): Promise<number | undefined> {
+  const log = await owner.ok<{ entries: { seq: number; id: string; role: string }[] }>(node, "neutralService_getLog", { from: 1, limit: 1000 });
+  return log.entries.find((entry) => entry.id === id && entry.role === role)?.seq;
 }
 
 const hexOf = (i: number) => i.toString(16).padStart(8, "0");
@@ -89,6 +95,9 @@ describe("three nodes", () => {
     const received = inbox.find((message) => message.signature === sent.signature)!;
     expect(received).toBeDefined();
     expect({ ...received, id: sent.id }).toEqual(sent); // the same message and receipts, under B's own id
+    // Each receipt binds its node's copy's position: alice's sent copy at A, bob's received one at B.
+    expect(sent.sender_seq).toBe(await positionOf(a, alice, sent.id, "sent"));
+    expect(sent.receiver_seq).toBe(await positionOf(b, bob, received.id, "received"));
     expect(await bob.mailbox(a)).toEqual([]); // nothing of bob's on A
     const chat = await alice.ok<{ data: StoredMessage[] }>(a, "neutralService_getChat", [{ chat: bob.address }]);
     expect(chat.data[0]).toEqual(sent);
@@ -116,7 +125,7 @@ describe("three nodes", () => {
     // A (or anyone holding A's key) delivering it again now: refused for good, not stored again.
     const { nodeCall } = await import("../../test/federation.js");
     const { fixtureSigner } = await import("@neutral/protocol/testing");
-    const relayed = { from: sent.from, to: sent.to, message: sent.message, timestamp: sent.timestamp, expires: sent.expires, signature: sent.signature, sender_receipt: sent.sender_receipt };
+    const relayed = { from: sent.from, to: sent.to, message: sent.message, timestamp: sent.timestamp, expires: sent.expires, signature: sent.signature, sender_receipt: sent.sender_receipt, sender_seq: sent.sender_seq };
     const answer = await nodeCall(fixtureSigner(a.key), b, "neutralService_deliver", [[relayed]]);
     expect(answer.body.result[0].outcomes[0].refused).toMatchObject({ code: -32602, permanent: true });
     expect(answer.body.result[0].outcomes[0].refused.message).toMatch(/expires/);

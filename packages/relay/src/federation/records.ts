@@ -54,6 +54,8 @@ export interface RelayedFields {
   expires?: number | undefined;
   signature: string;
   senderReceipt: string;
+  /** The sender's copy's position on the sending node, which `senderReceipt` binds (a `LogReceipt`, spec 3.0.0). */
+  senderSeq?: number | undefined;
 }
 
 /** What a delivered message's signatures say: who signed the message and the sender receipt (`digest`: the message's, when known already). */
@@ -61,6 +63,6 @@ export function relayedSigners(curve: Secp256k1, fields: RelayedFields, digest =
   return {
     digest,
     sender: curve.recoverAddress(digest, signatureBytes(fields.signature)),
-    senderNode: curve.recoverAddress(receiptDigest(digest, "sender"), signatureBytes(fields.senderReceipt)),
+    senderNode: curve.recoverAddress(receiptDigest(digest, "sender", fields.senderSeq), signatureBytes(fields.senderReceipt)),
   };
 }

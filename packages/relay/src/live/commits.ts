@@ -68,7 +68,9 @@ export function commitEventsOf(wire: WireEntry, result: WireResult): CommitEvent
   if ("remove" in wire || "sweep" in wire || "sweepExpiring" in wire) return [];
   if ("settle" in wire) return [{ kind: "status", account: wire.settle.sender, id: wire.settle.id }];
   if ("import" in wire) return wire.import.entries.length > 0 ? [{ kind: "message", accounts: [wire.import.owner] }] : [];
-  if (typeof result !== "number") return []; // a resend: the original, already stored
+  // A resend answers the original, already stored; a new message, its id (or its JSON, when the
+  // writer signed its receipts: `created`).
+  if (typeof result !== "number" && !("created" in result && result.created === true)) return [];
   return [{ kind: "message", accounts: mailboxesOf(wire.from, wire.to, wire.route) }];
 }
 

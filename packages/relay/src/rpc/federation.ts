@@ -1,9 +1,9 @@
 // The node-to-node methods (openrpc.json "Federation"): deliver (a peer's messages for accounts
 // homed here, each checked, filed and counted, and one signature over the answer) and lookup.
 import { ErrorCode, RpcError, rawJson, type RawJson } from "@neutral/server";
-import type { DeliveryOutcome, DeliveryRefusal, DeliveryResult, DirectoryAnswer, Handlers, HomeRecord, RelayedMessage } from "@neutral/server/neutral-service";
+import type { DeliveryOutcome, DeliveryRefusal, DeliveryResult, DirectoryAnswer, Handlers, HomeRecord, Message, RelayedMessage } from "@neutral/server/neutral-service";
 import { deliveryAnswerDigest, errors } from "@neutral/protocol";
-import { messageDigest, receiptDigest } from "../crypto/eip712.js";
+import { messageDigest } from "../crypto/eip712.js";
 import { relayedSigners, type RelayedFields } from "../federation/records.js";
 import type { AcceptedMessage } from "../message.js";
 import type { AppendResult, StoredHomeRecord } from "../storage/store.js";
@@ -29,6 +29,13 @@ function refusalForNow(error: RpcError): { refused: DeliveryRefusal } {
   return { refused: { code: error.code, message: error.message, permanent: false, ...(typeof retryAfter === "number" && { retryAfter }) } };
 }
 
+/** The receiver receipt of the recipient's copy as stored (and its position, when the receipt binds one): a delivery's outcome. */
+function receiverReceiptOf(json: string): DeliveryOutcome {
+  const { receiver_receipt, receiver_seq } = JSON.parse(json) as Pick<Message, "receiver_receipt" | "receiver_seq">;
+  if (receiver_receipt === undefined) throw new Error("a delivered message was stored without its receiver receipt");
+  return { receiver_receipt, ...(receiver_seq !== undefined && { receiver_seq }) };
+}
+
 /** A delivered message's fields, lowercase, and its EIP-712 digest (the answer's signature covers every message's). */
 function relayedFields(relayed: RelayedMessage): { fields: RelayedFields; digest: Uint8Array } {
   const fields: RelayedFields = {
@@ -39,6 +46,7 @@ function relayedFields(relayed: RelayedMessage): { fields: RelayedFields; digest
     ...(relayed.expires !== undefined && { expires: relayed.expires }),
     signature: relayed.signature.toLowerCase(),
     senderReceipt: relayed.sender_receipt.toLowerCase(),
+    ...(relayed.sender_seq !== undefined && { senderSeq: relayed.sender_seq }),
   };
   return { fields, digest: messageDigest(fields) };
 }
@@ -125,8 +133,8 @@ export function federationHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neut
           continue;
         }
         outcomes.push(undefined);
-        const receiverReceipt = hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey));
-        accepted.push({ index, reservation, message: { ...fields, receiverReceipt, route: { kind: "inbound" }, digest, ...(folder && { folder }) } });
+        // The store signs the receiver receipt, over the position the recipient's copy takes.
+        accepted.push({ index, reservation, message: { ...fields, route: { kind: "inbound" }, digest, ...(folder && { folder }) } });
       }
       let results: AppendResult[];
       try {
@@ -135,10 +143,11 @@ export function federationHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neut
         for (const { reservation } of accepted) reservation.release();
         throw error; // the calling node retries the whole delivery; what was stored is found again
       }
-      accepted.forEach(({ index, message, reservation }, i) => {
-        if (!results[i]!.created) reservation.release();
+      accepted.forEach(({ index, reservation }, i) => {
+        const { created, stored } = results[i]!;
+        if (!created) reservation.release();
         else rpc.onStored?.("inbound");
-        outcomes[index] = { receiver_receipt: message.receiverReceipt! };
+        outcomes[index] = receiverReceiptOf(stored.json);
       });
       // One signature over the whole answer, bound to the messages it answers: the calling node
       // checks it instead of each receipt.

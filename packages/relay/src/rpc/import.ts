@@ -33,6 +33,7 @@ export function importHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralS
           ...(message.expires !== undefined && { expires: message.expires }),
           signature: message.signature.toLowerCase(),
           senderReceipt: message.sender_receipt.toLowerCase(),
+          ...(message.sender_seq !== undefined && { senderSeq: message.sender_seq }),
         };
         if (fields.from !== account && fields.to !== account) {
           throw new RpcError(ErrorCode.Forbidden, `Forbidden: ${at("from")} and ${at("to")}: the authenticated account is neither; import only your own messages`, { field: at("from"), index });
@@ -46,7 +47,11 @@ export function importHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralS
         }
         const expiry = expiryProblem(fields, clock);
         if (expiry) throw RpcError.invalidParams(at("expires"), expiry, { param: "messages", path: `/${index}/expires`, index });
-        imported.push({ fields: { ...fields, receiverReceipt: message.receiver_receipt.toLowerCase() }, digest: messageDigest(fields) });
+        // Receipts bound to positions keep them: positions of the logs at the node that signed them.
+        imported.push({
+          fields: { ...fields, receiverReceipt: message.receiver_receipt.toLowerCase(), ...(message.receiver_seq !== undefined && { receiverSeq: message.receiver_seq }) },
+          digest: messageDigest(fields),
+        });
       }
       for (const [index, { fields, digest }] of imported.entries()) {
         const at = (field: string) => `messages[${index}].${field}`;
@@ -54,8 +59,8 @@ export function importHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralS
           throw new RpcError(errors.InvalidSignature.code, `Invalid signature: ${at("signature")} does not recover ${at("from")}`, { field: at("signature"), index });
         }
         for (const role of ["sender", "receiver"] as const) {
-          const receipt = role === "sender" ? fields.senderReceipt : fields.receiverReceipt;
-          if (curve.recoverAddress(receiptDigest(digest, role), Buffer.from(receipt.slice(2), "hex")) === undefined) {
+          const [receipt, seq] = role === "sender" ? [fields.senderReceipt, fields.senderSeq] : [fields.receiverReceipt, fields.receiverSeq];
+          if (curve.recoverAddress(receiptDigest(digest, role, seq), Buffer.from(receipt.slice(2), "hex")) === undefined) {
             throw new RpcError(errors.InvalidSignature.code, `Invalid signature: ${at(`${role}_receipt`)} is not a signature of this message`, { field: at(`${role}_receipt`), index });
           }
         }

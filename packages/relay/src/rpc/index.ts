@@ -17,6 +17,8 @@ export { expiryProblem, type Caller, type Limits, type RelayContext, type Servic
 
 export function createHandlers(options: ServiceOptions): Handlers<RelayContext> {
   const rpc = rpcOf(options);
+  // The store signs this node's receipts, over the positions it gives the copies it stores.
+  options.store.useReceiptKey(options.nodeKey);
   return {
     ...mailboxHandlers(rpc),
     ...mailboxLogHandlers(rpc),

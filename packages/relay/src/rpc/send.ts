@@ -4,7 +4,7 @@
 import { ErrorCode, RpcError, rawJson } from "@neutral/server";
 import type { Handlers } from "@neutral/server/neutral-service";
 import { errors, isPendingMessageJson } from "@neutral/protocol";
-import { messageDigest, receiptDigest } from "../crypto/eip712.js";
+import { messageDigest } from "../crypto/eip712.js";
 import type { Route } from "../federation/index.js";
 import type { AcceptedMessage } from "../message.js";
 import type { StoredMessage } from "../storage/store.js";
@@ -52,7 +52,7 @@ async function routeOf(rpc: Rpc, from: string, to: string): Promise<Route> {
 }
 
 export function sendHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_sendMessage"> {
-  const { store, curve, nodeKey, limits, federation } = rpc;
+  const { store, limits, federation } = rpc;
   return {
     async neutralService_sendMessage({ message: signed }, { auth }) {
       // Cheap checks first; the signature recovery is the expensive one.
@@ -85,11 +85,11 @@ export function sendHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralSer
       const reservation = reserveQuota(rpc, from, fields.to, bytes, folder);
       let stored: StoredMessage;
       try {
-        const senderReceipt = hex(curve.sign(receiptDigest(digest, "sender"), nodeKey));
+        // The store signs the receipts, over the positions the copies take (spec 3.0.0).
         const accepted: AcceptedMessage =
           route.kind === "remote"
-            ? { ...fields, signature: signed.signature.toLowerCase(), senderReceipt, status: "pending", route: { kind: "outbound", destination: route.peer.address }, digest }
-            : { ...fields, signature: signed.signature.toLowerCase(), senderReceipt, receiverReceipt: hex(curve.sign(receiptDigest(digest, "receiver"), nodeKey)), digest, ...(folder && { folder }) };
+            ? { ...fields, signature: signed.signature.toLowerCase(), status: "pending", route: { kind: "outbound", destination: route.peer.address }, digest }
+            : { ...fields, signature: signed.signature.toLowerCase(), digest, ...(folder && { folder }) };
         const result = await store.append(accepted);
         if (!result.created) reservation.release();
         else rpc.onStored?.(route.kind === "remote" ? "outbound" : "local");

@@ -123,15 +123,17 @@ describe("neutralService_sendMessage", () => {
       to: bob.address,
       signature: signed.signature.toLowerCase(),
       sender_receipt: expect.stringMatching(/^0x[0-9a-f]{130}$/),
+      sender_seq: 1,
       receiver_receipt: expect.stringMatching(/^0x[0-9a-f]{130}$/),
+      receiver_seq: 1,
       timestamp: NOW,
     });
-    expect(Object.keys(stored)).toEqual(["id", "message", "from", "to", "signature", "sender_receipt", "receiver_receipt", "timestamp"]);
+    expect(Object.keys(stored)).toEqual(["id", "message", "from", "to", "signature", "sender_receipt", "sender_seq", "receiver_receipt", "receiver_seq", "timestamp"]);
     const inbox = await node.ok<Page>("neutralService_getInbox", [], bob.address);
     expect(inbox.data).toEqual([stored]);
   });
 
-  it("signs receipts that viem recovers to the node address (EIP-712 Receipt over the Message digest)", async () => {
+  it("signs receipts that viem recovers to the node address (EIP-712 LogReceipt over the Message digest and the copy's position)", async () => {
     const node = createNode();
     expect(node.nodeAddress).toBe("0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc");
     const stored = await node.send(alice, { to: bob.address, message: "0123456789abcdef" });
@@ -149,20 +151,40 @@ describe("neutralService_sendMessage", () => {
       signature: stored.signature as Hex,
     });
     expect(signer.toLowerCase()).toBe(alice.address);
-    for (const [role, signature] of [
-      ["sender", stored.sender_receipt],
-      ["receiver", stored.receiver_receipt],
+    for (const [role, signature, seq] of [
+      ["sender", stored.sender_receipt, stored.sender_seq],
+      ["receiver", stored.receiver_receipt, stored.receiver_seq],
     ] as const) {
+      expect(seq, role).toBe(1);
       const recovered = await recoverTypedDataAddress({
         domain: EIP712_DOMAIN,
         types: EIP712_TYPES,
-        primaryType: "Receipt",
-        message: { message: digest, role },
+        primaryType: "LogReceipt",
+        message: { message: digest, role, seq: BigInt(seq!) },
         signature: signature as Hex,
       });
       expect(recovered.toLowerCase(), role).toBe(node.nodeAddress);
     }
     expect(stored.sender_receipt).not.toBe(stored.receiver_receipt);
+  });
+
+  it("binds each receipt to the position its copy took: the seqs are the log's, a message to oneself takes two", async () => {
+    const node = createNode();
+    const first = await node.send(alice, { to: bob.address, message: "01" });
+    const second = await node.send(bob, { to: alice.address, message: "02" });
+    const own = await node.send(alice, { to: alice.address, message: "03" });
+    expect([first.sender_seq, first.receiver_seq, second.sender_seq, second.receiver_seq, own.receiver_seq, own.sender_seq]).toEqual([1, 1, 2, 2, 3, 4]);
+    type LogPage = { entries: { seq: number; id: string; role: "received" | "sent" }[] };
+    const log = await node.ok<LogPage>("neutralService_getLog", { from: 1 }, alice.address);
+    expect(log.entries.map(({ seq, id, role }) => [seq, id, role])).toEqual([
+      [1, first.id, "sent"],
+      [2, second.id, "received"],
+      [3, own.id, "received"],
+      [4, own.id, "sent"],
+    ]);
+    // A resend answers the original, its positions and receipts included.
+    const again = await node.ok<WireMessage>("neutralService_sendMessage", { message: { from: alice.address, to: bob.address, message: "01", timestamp: first.timestamp, signature: first.signature } }, alice.address);
+    expect(again).toEqual(first);
   });
 
   it("answers lowercase addresses, ciphertext and signature when sent mixed-case", async () => {

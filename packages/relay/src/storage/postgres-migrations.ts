@@ -670,6 +670,82 @@ export const migrations: readonly Migration[] = [
       SELECT neutral_backfill_tiles(4);
     `,
   },
+  {
+    // Receipts bound to positions (spec 3.0.0, EIP-712 `LogReceipt`): the node's receipts of a message
+    // it stores are signed over the positions its copies take, and the JSON carries them, so the JSON
+    // can only be written once the positions are known, in the same transaction. The append is then
+    // a client-side transaction of two statements on one connection (postgres.ts `appendSigned`):
+    // this function, under the id_counter lock it holds to the commit, finds the known digests (as
+    // neutral_append_routed), takes the new messages' ids and positions and writes everything but
+    // their mailbox rows; the node signs; the second statement writes the rows with their JSON.
+    // Per message it answers the id, whether it is new, and: a new one's positions (its
+    // recipient's copy first, as neutral_append_routed numbers them); a known one's stored JSON, or,
+    // when no copy is left (deleted, swept), the positions its copies took (the log keeps them, the
+    // newest first: a resend is of a recent message), for its receipts to be signed again the same
+    // (RFC 6979). A digest twice in one batch: the second finds the first's row, no copy yet, and
+    // its positions. neutral_append_routed stays, for the batches whose receipts are all given and
+    // for replicas not yet upgraded.
+    version: 13,
+    name: "appends that sign receipts over positions",
+    sql: `
+      CREATE FUNCTION neutral_append_positions(p_digests bytea[], p_senders bytea[], p_recipients bytea[], p_routes smallint[], p_destinations bytea[], p_lanes smallint[], p_expires bigint[], p_accepted_at bigint)
+      RETURNS TABLE (stored_id bigint, created boolean, stored_json text, sender_seq bigint, receiver_seq bigint)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        next_id bigint;
+        known bigint;
+      BEGIN
+        -- Held until commit, past this statement (see version 1's and version 7's comments).
+        SELECT c.last_id INTO next_id FROM id_counter c WHERE c.singleton FOR UPDATE;
+        FOR i IN 1 .. coalesce(array_length(p_digests, 1), 0) LOOP
+          stored_json := NULL;
+          sender_seq := NULL;
+          receiver_seq := NULL;
+          SELECT m.id INTO known FROM messages m WHERE m.digest = p_digests[i];
+          IF NOT FOUND THEN
+            SELECT s.id INTO known FROM swept_digests s WHERE s.digest = p_digests[i];
+          END IF;
+          IF FOUND THEN
+            stored_id := known;
+            created := false;
+            SELECT b.json INTO stored_json FROM mailbox b
+              WHERE ((b.owner = p_recipients[i] AND b.side IN (1, 3)) OR (b.owner = p_senders[i] AND b.side = 2)) AND b.id = known
+              ORDER BY b.side LIMIT 1;
+            IF NOT FOUND THEN
+              IF p_routes[i] <> 1 THEN
+                SELECT l.seq INTO receiver_seq FROM mailbox_log l WHERE l.owner = p_recipients[i] AND l.id = known AND l.role = 1 ORDER BY l.seq DESC LIMIT 1;
+              END IF;
+              IF p_routes[i] IN (0, 1, 3) THEN
+                SELECT l.seq INTO sender_seq FROM mailbox_log l WHERE l.owner = p_senders[i] AND l.id = known AND l.role = 2 ORDER BY l.seq DESC LIMIT 1;
+              END IF;
+            END IF;
+            RETURN NEXT;
+          ELSE
+            next_id := next_id + 1;
+            INSERT INTO messages (id, digest, sender, accepted_at, recipient) VALUES (next_id, p_digests[i], p_senders[i], p_accepted_at, p_recipients[i]);
+            -- Routes: 0 local, 1 outbound, 2 inbound; 3 local and 4 inbound into the requests folder.
+            IF p_routes[i] <> 1 THEN
+              receiver_seq := neutral_log_position(p_recipients[i], next_id, 1::smallint, p_senders[i], p_digests[i]);
+            END IF;
+            IF p_routes[i] IN (0, 1, 3) THEN
+              sender_seq := neutral_log_position(p_senders[i], next_id, 2::smallint, p_recipients[i], p_digests[i]);
+            END IF;
+            IF p_routes[i] = 1 THEN
+              INSERT INTO outbox (id, destination, lane, sender, created_at) VALUES (next_id, p_destinations[i], p_lanes[i], p_senders[i], p_accepted_at);
+            END IF;
+            IF p_expires[i] IS NOT NULL THEN
+              INSERT INTO message_expiry (id, expires) VALUES (next_id, p_expires[i]);
+            END IF;
+            stored_id := next_id;
+            created := true;
+            RETURN NEXT;
+          END IF;
+        END LOOP;
+        UPDATE id_counter SET last_id = next_id WHERE singleton;
+      END
+      $fn$;
+    `,
+  },
 ];
 
 /** The highest schema version this code knows; a database beyond it was written by newer software. */

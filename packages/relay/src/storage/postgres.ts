@@ -1,9 +1,10 @@
-import { supersedes } from "@neutral/protocol";
+import { supersedes, type WireMessageFields } from "@neutral/protocol";
 import pg from "pg";
 import { StoreClosedError } from "../errors.js";
-import { messageJsonTail, messageJsonWithId, type AcceptedMessage } from "../message.js";
+import { messageJsonTail, messageJsonWithId, signsReceipts, type AcceptedMessage } from "../message.js";
 import { commitChannelOf, messageNotices, statusNotices } from "../live/postgres-commits.js";
 import { checkSchemaVersion, latestSchemaVersion, migrate } from "./postgres-migrations.js";
+import { boundMessageTail, digestSigner } from "./receipt-signer.js";
 import {
   DEFAULT_MAX_SCAN,
   DEFAULT_SWEPT_DIGESTS_MS,
@@ -114,10 +115,29 @@ const DELIVERY_LOCK = "SELECT pg_try_advisory_lock(hashtext('neutral:outbox'), h
 
 interface PendingAppend {
   message: AcceptedMessage;
-  tail: string;
+  /** The wire JSON after its id; absent when the store signs some receipt of the message (`appendSigned`). */
+  tail: string | undefined;
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
 }
+
+/** Whether every append of a batch has its receipts given: then `neutral_append_routed` does the batch in one statement. */
+const allGiven = (batch: readonly PendingAppend[]): batch is (PendingAppend & { tail: string })[] => batch.every((entry) => entry.tail !== undefined);
+
+/** What `neutral_append_positions` (postgres-migrations.ts version 13) answers per message. */
+interface PositionsRow {
+  stored_id: number;
+  created: boolean;
+  stored_json: string | null;
+  sender_seq: number | null;
+  receiver_seq: number | null;
+}
+
+/** Writes an append's mailbox rows (their positions taken by `neutral_append_positions`) and its commit notices. */
+const INSERT_COPIES =
+  "WITH copies AS (INSERT INTO mailbox (owner, side, id, peer, ts, json, seq) " +
+  "SELECT * FROM unnest($1::bytea[], $2::smallint[], $3::bigint[], $4::bytea[], $5::bigint[], $6::text[], $7::bigint[])) " +
+  "SELECT count(pg_notify($8, notice)) FROM unnest($9::text[]) AS notice";
 
 /** One `SELECT` per page shape (a prepared statement per connection): its text and its name. */
 interface PageStatement {
@@ -247,6 +267,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let closed = false;
   let closing: Promise<void> | undefined;
   let whenIdle: (() => void)[] = [];
+  /** Signs the receipts of appends that lack them (`useReceiptKey`). */
+  let sign: ((digest: Uint8Array) => string) | undefined;
+  let receiptKey: Buffer | undefined;
 
   async function flush(): Promise<void> {
     flushScheduled = false;
@@ -255,42 +278,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     const batch = pending.slice(0, maxBatch);
     pending = pending.slice(batch.length);
     try {
-      const expiring = batch.some((entry) => entry.message.expires !== undefined);
-      const { rows } = await pool.query<{ stored_id: number; stored_json: string; created: boolean }>(
-        // The commit notice (live/postgres-commits.ts) goes in the same statement, so in the same
-        // transaction: listeners hear of exactly what committed, once it has. So do sender-set ends
-        // (version 5), for the messages just created.
-        expiring
-          ? `WITH r AS (SELECT * FROM neutral_append_routed($1, $2, $3, $4, $5, $6, $7, $8, $9) WITH ORDINALITY AS r(stored_id, stored_json, created, n)),
-               ends AS (INSERT INTO message_expiry (id, expires)
-                 SELECT r.stored_id, e.expires FROM r JOIN unnest($12::bigint[]) WITH ORDINALITY AS e(expires, n) ON e.n = r.n
-                  WHERE r.created AND e.expires IS NOT NULL)
-             SELECT r.stored_id, r.stored_json, r.created FROM r
-              CROSS JOIN (SELECT count(pg_notify($10, notice)) FROM unnest($11::text[]) AS notice) AS notified
-             ORDER BY r.n`
-          : `SELECT r.stored_id, r.stored_json, r.created
-           FROM neutral_append_routed($1, $2, $3, $4, $5, $6, $7, $8, $9) WITH ORDINALITY AS r(stored_id, stored_json, created, n)
-           CROSS JOIN (SELECT count(pg_notify($10, notice)) FROM unnest($11::text[]) AS notice) AS notified
-          ORDER BY r.n`,
-        [
-          batch.map((entry) => Buffer.from(entry.message.digest)),
-          batch.map((entry) => addressBytes(entry.message.from)),
-          batch.map((entry) => addressBytes(entry.message.to)),
-          batch.map((entry) => entry.message.timestamp),
-          batch.map((entry) => entry.tail),
-          batch.map((entry) => routeNumber(entry.message)),
-          batch.map((entry) => (entry.message.route?.kind === "outbound" ? addressBytes(entry.message.route.destination) : null)),
-          batch.map((entry) => laneOf(entry.message.to)),
-          Date.now(),
-          await commitChannel(),
-          messageNotices(batch.map((entry) => entry.message)),
-          ...(expiring ? [batch.map((entry) => entry.message.expires ?? null)] : []),
-        ],
-      );
-      if (rows.length !== batch.length) throw new Error(`neutral_append answered ${rows.length} rows for ${batch.length} messages`);
+      const results = allGiven(batch) ? await appendRouted(batch) : await appendSigned(batch);
       batch.forEach((entry, i) => {
-        const row = rows[i]!;
-        entry.resolve({ stored: { id: row.stored_id, json: row.stored_json }, created: row.created });
+        const result = results[i]!;
+        if (result instanceof Error) entry.reject(result);
+        else entry.resolve(result);
       });
     } catch (error) {
       for (const entry of batch) entry.reject(error);
@@ -303,6 +295,130 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       whenIdle = [];
       for (const resolve of waiting) resolve();
     }
+  }
+
+  /** A batch whose receipts are all given: one `neutral_append_routed` statement. */
+  async function appendRouted(batch: readonly (PendingAppend & { tail: string })[]): Promise<AppendResult[]> {
+    const expiring = batch.some((entry) => entry.message.expires !== undefined);
+    const { rows } = await pool.query<{ stored_id: number; stored_json: string; created: boolean }>(
+      // The commit notice (live/postgres-commits.ts) goes in the same statement, so in the same
+      // transaction: listeners hear of exactly what committed, once it has. So do sender-set ends
+      // (version 5), for the messages just created.
+      expiring
+        ? `WITH r AS (SELECT * FROM neutral_append_routed($1, $2, $3, $4, $5, $6, $7, $8, $9) WITH ORDINALITY AS r(stored_id, stored_json, created, n)),
+             ends AS (INSERT INTO message_expiry (id, expires)
+               SELECT r.stored_id, e.expires FROM r JOIN unnest($12::bigint[]) WITH ORDINALITY AS e(expires, n) ON e.n = r.n
+                WHERE r.created AND e.expires IS NOT NULL)
+           SELECT r.stored_id, r.stored_json, r.created FROM r
+            CROSS JOIN (SELECT count(pg_notify($10, notice)) FROM unnest($11::text[]) AS notice) AS notified
+           ORDER BY r.n`
+        : `SELECT r.stored_id, r.stored_json, r.created
+         FROM neutral_append_routed($1, $2, $3, $4, $5, $6, $7, $8, $9) WITH ORDINALITY AS r(stored_id, stored_json, created, n)
+         CROSS JOIN (SELECT count(pg_notify($10, notice)) FROM unnest($11::text[]) AS notice) AS notified
+        ORDER BY r.n`,
+      [
+        batch.map((entry) => Buffer.from(entry.message.digest)),
+        batch.map((entry) => addressBytes(entry.message.from)),
+        batch.map((entry) => addressBytes(entry.message.to)),
+        batch.map((entry) => entry.message.timestamp),
+        batch.map((entry) => entry.tail),
+        batch.map((entry) => routeNumber(entry.message)),
+        batch.map((entry) => (entry.message.route?.kind === "outbound" ? addressBytes(entry.message.route.destination) : null)),
+        batch.map((entry) => laneOf(entry.message.to)),
+        Date.now(),
+        await commitChannel(),
+        messageNotices(batch.map((entry) => entry.message)),
+        ...(expiring ? [batch.map((entry) => entry.message.expires ?? null)] : []),
+      ],
+    );
+    if (rows.length !== batch.length) throw new Error(`neutral_append answered ${rows.length} rows for ${batch.length} messages`);
+    return rows.map((row) => ({ stored: { id: row.stored_id, json: row.stored_json }, created: row.created }));
+  }
+
+  /**
+   * A batch in which the store signs receipts (spec 3.0.0: over the positions the copies take), one
+   * transaction on one connection (postgres-migrations.ts version 13): `neutral_append_positions`
+   * takes the id counter's lock, the ids and the positions; the receipts are signed here; the mailbox
+   * rows go in with their JSON, and the commit notices with them. Any error rolls all of it back.
+   * A resend whose original cannot be rebuilt answers its own error, the others go on.
+   */
+  async function appendSigned(batch: readonly PendingAppend[]): Promise<(AppendResult | Error)[]> {
+    // Before the checkout: its first lookup queries the pool, which may have no other connection.
+    const noticeChannel = await commitChannel();
+    const { client, release } = await checkout(pool);
+    try {
+      await client.query("BEGIN");
+      const { rows } = await client.query<PositionsRow>({
+        name: "neutral_append_positions",
+        text:
+          "SELECT r.stored_id, r.created, r.stored_json, r.sender_seq, r.receiver_seq " +
+          "FROM neutral_append_positions($1, $2, $3, $4, $5, $6, $7, $8) WITH ORDINALITY AS r(stored_id, created, stored_json, sender_seq, receiver_seq, n) ORDER BY r.n",
+        values: [
+          batch.map((entry) => Buffer.from(entry.message.digest)),
+          batch.map((entry) => addressBytes(entry.message.from)),
+          batch.map((entry) => addressBytes(entry.message.to)),
+          batch.map((entry) => routeNumber(entry.message)),
+          batch.map((entry) => (entry.message.route?.kind === "outbound" ? addressBytes(entry.message.route.destination) : null)),
+          batch.map((entry) => laneOf(entry.message.to)),
+          batch.map((entry) => entry.message.expires ?? null),
+          Date.now(),
+        ],
+      });
+      if (rows.length !== batch.length) throw new Error(`neutral_append_positions answered ${rows.length} rows for ${batch.length} messages`);
+      const copies = { owners: [] as Buffer[], sides: [] as number[], ids: [] as number[], peers: [] as Buffer[], timestamps: [] as number[], jsons: [] as string[], seqs: [] as number[] };
+      const addCopy = (owner: string, side: number, id: number, peer: string, timestamp: number, json: string, seq: number) => {
+        copies.owners.push(addressBytes(owner));
+        copies.sides.push(side);
+        copies.ids.push(id);
+        copies.peers.push(addressBytes(peer));
+        copies.timestamps.push(timestamp);
+        copies.jsons.push(json);
+        copies.seqs.push(seq);
+      };
+      // The JSON of each message created in this batch: a later entry with its digest answers it, as its stored copy.
+      const createdJson = new Map<number, string>();
+      const results = batch.map((entry, i): AppendResult | Error => {
+        const row = rows[i]!;
+        const id = row.stored_id;
+        const message = entry.message;
+        const seqs = { ...(row.sender_seq !== null && { sender: row.sender_seq }), ...(row.receiver_seq !== null && { receiver: row.receiver_seq }) };
+        if (!row.created) {
+          const json = row.stored_json ?? createdJson.get(id);
+          if (json !== undefined) return { stored: { id, json }, created: false };
+          try {
+            return { stored: { id, json: messageJsonWithId(id, entry.tail ?? boundTail(message, seqs)) }, created: false };
+          } catch (error) {
+            return error instanceof Error ? error : new Error(String(error));
+          }
+        }
+        // A new message's receipts: a signing failure fails the batch.
+        const json = messageJsonWithId(id, entry.tail ?? boundTail(message, seqs));
+        createdJson.set(id, json);
+        const route = routeNumber(message);
+        if (row.receiver_seq !== null) addCopy(message.to, route >= 3 ? SIDE.requests : SIDE.received, id, message.from, message.timestamp, json, row.receiver_seq);
+        if (row.sender_seq !== null) addCopy(message.from, SIDE.sent, id, message.to, message.timestamp, json, row.sender_seq);
+        return { stored: { id, json }, created: true };
+      });
+      // The notices go in the transaction: listeners (live/postgres-commits.ts) hear only of what committed.
+      await client.query({
+        name: "neutral_append_copies",
+        text: INSERT_COPIES,
+        values: [copies.owners, copies.sides, copies.ids, copies.peers, copies.timestamps, copies.jsons, copies.seqs, noticeChannel, messageNotices(batch.map((entry) => entry.message))],
+      });
+      await client.query("COMMIT");
+      return results;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      release();
+    }
+  }
+
+  /** `message`'s JSON tail with the receipts this node owes signed over the positions `seqs` of its copies. */
+  function boundTail(message: AcceptedMessage, seqs: { sender?: number; receiver?: number }): string {
+    // The cast: its JSDoc type has the sender receipt, which it signs when absent.
+    return boundMessageTail(message as WireMessageFields, Buffer.from(message.digest).toString("hex"), seqs, sign);
   }
 
 
@@ -349,7 +465,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
     append(message) {
       if (closed) return Promise.reject(new StoreClosedError());
-      const tail = messageJsonTail(message);
+      const signs = signsReceipts(message);
+      if (signs && sign === undefined) return Promise.reject(new Error("this PostgreSQL store cannot sign the message's receipts: it was not given the node's key (useReceiptKey)"));
+      // Checked here, not in the batch: a new message whose JSON cannot be made fails its whole transaction.
+      if (message.senderReceipt === undefined && message.route?.kind === "inbound") return Promise.reject(new Error("a message delivered from another node carries its sender receipt"));
+      const tail = signs ? undefined : messageJsonTail(message as WireMessageFields);
       return new Promise<AppendResult>((resolve, reject) => {
         pending.push({ message, tail, resolve, reject });
         if (!inFlight && !flushScheduled) {
@@ -724,6 +844,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
 
     storedNodeKey,
+
+    useReceiptKey(privateKey) {
+      if (receiptKey !== undefined) {
+        if (!receiptKey.equals(privateKey)) throw new Error("this store signs its receipts with another key");
+        return;
+      }
+      receiptKey = Buffer.from(privateKey);
+      sign = digestSigner(privateKey);
+    },
 
     async nodeKey(generate) {
       const stored = await storedNodeKey();

@@ -4,6 +4,7 @@
 import Database from "better-sqlite3";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { MAILBOX_ROLE_BYTE, mailboxLeafHash, merkleRoot } from "@neutral/protocol";
+import { boundMessageTail, digestSigner } from "./receipt-signer.js";
 import { guarded, pause } from "./thread-guard.js";
 
 /**
@@ -18,6 +19,8 @@ import { guarded, pause } from "./thread-guard.js";
  *   its process's exit never cuts a call into SQLite short, and a wait for the write lock ends at once
  * @property {string} idHead
  * @property {number} tileHeight
+ * @property {Uint8Array} [receiptKey] the node's key: appends without a `tail` get receipts it signs
+ *   over their copies' positions (receipt-signer.js)
  */
 
 /**
@@ -59,6 +62,7 @@ const PAIR = 0;
 /** @param {AppendBatchOptions} options */
 function openBatches(options) {
   const { sql, sides, idHead, control, tileHeight } = options;
+  const sign = options.receiptKey === undefined ? undefined : digestSigner(options.receiptKey);
   const db = new Database(options.file);
   // Another process's writer may hold the write lock. SQLite's own busy handler sleeps 1, 2, 5, 10…
   // ms between tries, long next to a commit here; whenUnlocked retries every 0.2 ms instead.
@@ -122,12 +126,21 @@ function openBatches(options) {
    * @param {number} ts @param {string} json @param {Buffer} digest the message's EIP-712 digest
    */
   function insertCopy(owner, side, id, peer, ts, json, digest) {
+    return insertMailbox.run(owner, side, id, peer, ts, json, takePosition(owner, side, id, peer, digest));
+  }
+  /** The next position of `owner`'s log, taken for its copy of message `id` (with its leaf and the tiles it completes). */
+  function takePosition(owner, side, id, peer, digest) {
     const account = logAccount.get(owner) ?? insertLogAccount.run(owner).lastInsertRowid;
     const seq = (lastPosition.get(account) ?? 0) + 1;
     const role = side === sides.sent ? "sent" : "received";
     insertPosition.run(account, seq, id, MAILBOX_ROLE_BYTE[role], Buffer.from(mailboxLeafHash({ account: owner, seq, role, peer, digest })));
     if (seq % tileWidth === 0) keepTiles(account, seq);
-    return insertMailbox.run(owner, side, id, peer, ts, json, seq);
+    return seq;
+  }
+  /** The position `owner`'s copy of message `id` in `role` took (kept after the copy is gone), or undefined. */
+  function positionOf(owner, id, role) {
+    const account = logAccount.get(owner);
+    return account === undefined ? undefined : selectPositionOf.get(account, id, MAILBOX_ROLE_BYTE[role]);
   }
   /** Keeps the tiles position `seq` completes: level tileHeight from its leaves, each level above from the one below. */
   function keepTiles(account, seq) {
@@ -322,6 +335,8 @@ function openBatches(options) {
     }
   }
   const deleteOutboxProbe = db.prepare("SELECT 1 FROM outbox WHERE id = ?").pluck();
+  // The newest first: a resend looked up here is of a recent message (within its arrival window).
+  const selectPositionOf = db.prepare("SELECT seq FROM mailbox_log WHERE account = ? AND id = ? AND role = ? ORDER BY seq DESC LIMIT 1").pluck();
   /**
    * `owner`'s copies of messages from its history, in order: a message already here (same digest)
    * keeps its id, and gets `owner`'s copy only if it has none; a new one gets the next id. Each
@@ -382,27 +397,37 @@ function openBatches(options) {
         // to another node has only its sender's copy here, with its JSON (schema version 6).
         const json = selectJson.get(to, sides.received, existing) || selectJson.get(from, sides.sent, existing) || selectJson.get(to, sides.requests, existing);
         // Deleted by its owners or swept since (a resend carries the same fields, and receipts are
-        // deterministic signatures): the original, as it was answered.
-        return { id: existing, json: json || idHead + existing + '"' + m.tail };
+        // deterministic signatures, over the positions its copies took): the original, as it was answered.
+        if (json) return { id: existing, json };
+        if (m.tail !== undefined) return { id: existing, json: idHead + existing + '"' + m.tail };
+        const seqs = { sender: m.route === "in" ? undefined : positionOf(from, existing, "sent"), receiver: m.route === "out" ? undefined : positionOf(to, existing, "received") };
+        return { id: existing, json: idHead + existing + '"' + boundMessageTail(m.fields, m.digest, seqs, sign) };
       }
       const id = Number(insertMessage.run(m.timestamp, digest, from, Date.now(), to).lastInsertRowid);
       if (m.expires !== undefined) insertExpiry.run(id, m.expires);
-      const json = idHead + id + '"' + m.tail;
-      if (m.route === "out") {
-        insertCopy(from, sides.sent, id, to, m.timestamp, json, digest);
+      const out = m.route === "out";
+      const request = m.folder === "requests";
+      const receivedSide = request ? sides.requests : sides.received;
+      // Positions first (the recipient's copy, then the sender's), so that receipts signed here bind them.
+      const receiverSeq = out ? undefined : takePosition(to, receivedSide, id, from, digest);
+      const senderSeq = m.route === "in" ? undefined : takePosition(from, sides.sent, id, to, digest);
+      const tail = m.tail ?? boundMessageTail(m.fields, m.digest, { sender: senderSeq, receiver: receiverSeq }, sign);
+      const json = idHead + id + '"' + tail;
+      const answer = m.tail === undefined ? { id, json, created: true } : id;
+      if (out) {
+        insertMailbox.run(from, sides.sent, id, to, m.timestamp, json, senderSeq);
         insertPair.run(from, to, id);
         insertOutbox.run(id, hexBytes(m.destination), m.lane ?? 0, from, Date.now());
-        return id;
+        return answer;
       }
-      const request = m.folder === "requests";
-      insertCopy(to, request ? sides.requests : sides.received, id, from, m.timestamp, json, digest);
+      insertMailbox.run(to, receivedSide, id, from, m.timestamp, json, receiverSeq);
       // The sender's row keeps no JSON (schema version 5): reads take the recipient's. A ~770-byte
       // copy here made the sender's mailbox leaves split every few appends; see sqlite-migrations.ts.
       // A message delivered from another node has no sender's copy here; one into the recipient's
       // requests folder keeps its JSON in the sender's row too (sent reads look in the inbox only).
-      if (m.route !== "in") insertCopy(from, sides.sent, id, to, m.timestamp, request ? json : "", digest);
+      if (m.route !== "in") insertMailbox.run(from, sides.sent, id, to, m.timestamp, request ? json : "", senderSeq);
       insertPair.run(from, to, id);
-      return id;
+      return answer;
     }),
   );
   const sleeper = control ?? new Int32Array(new SharedArrayBuffer(8));

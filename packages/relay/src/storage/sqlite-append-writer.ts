@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import type { WireMessageFields } from "@neutral/protocol";
 import { errorFromWire, StoreClosedError, WriterStoppedError, type WireErrorInfo } from "../errors.js";
 import { openAppendBatches } from "./sqlite-append-batch.js";
 import { createThreadControl, stopAtExit } from "./thread-guard.js";
@@ -11,8 +12,14 @@ export interface WireAppend {
   from: string;
   to: string;
   timestamp: number;
-  /** The wire JSON minus its id: `messageJson(id, message)` is `{"id":"<id>"` + this. */
-  tail: string;
+  /**
+   * The wire JSON minus its id: `messageJson(id, message)` is `{"id":"<id>"` + this. Absent: the
+   * writer makes it from `fields`, signing the receipts they lack over the positions the copies take
+   * (receipt-signer.js), and answers the JSON with the id.
+   */
+  tail?: string;
+  /** Without `tail`: the message, without the receipts this node signs (a delivery's keeps its sender's node's). */
+  fields?: WireAppendFields;
   /** Federation: "out", to the node `destination` (0x hex; the sender's row and the outbox); "in", delivered here (the recipient's row). Absent: local. */
   route?: "out" | "in";
   destination?: string;
@@ -23,6 +30,9 @@ export interface WireAppend {
   /** The sender's end for the message, ms: the sweep deletes it then. */
   expires?: number;
 }
+
+/** A message's fields as the writer takes them when it signs their receipts itself. */
+export type WireAppendFields = Omit<WireMessageFields, "senderReceipt"> & { senderReceipt?: string | undefined };
 
 /**
  * A delivery's end (federation/deliverer.ts), committed by the writer with the appends so that the
@@ -65,7 +75,7 @@ export interface WireSweepExpiring {
  * whether the account's copy is new.
  */
 export interface WireImport {
-  import: { owner: string; entries: Pick<WireAppend, "digest" | "from" | "to" | "timestamp" | "tail" | "expires">[] };
+  import: { owner: string; entries: (Pick<WireAppend, "digest" | "from" | "to" | "timestamp" | "expires"> & { tail: string })[] };
 }
 
 /** Everything a writer commits. */
@@ -74,7 +84,7 @@ export type WireEntry = WireAppend | WireSettle | WireRemove | WireSweep | WireS
 /** What a writer answers per entry: an append's new id, or the stored original of a resend; a removal's pending ids; a sweep step's progress, a sender-set sweep's count. */
 export type WireResult =
   | number
-  | { id: number; json: string }
+  | { id: number; json: string; created?: boolean }
   | { pending: number[] }
   | { imported: { id: number; json: string; created: boolean }[] }
   | { deleted: number; done: boolean };
@@ -97,6 +107,8 @@ export interface SqliteWriterOptions {
   /** Run a background checkpointer beside the writer (default true). */
   checkpointer?: boolean;
   onCheckpointError?: (error: Error) => void;
+  /** The node's key: signs the receipts of appends given `fields` (not `tail`), bound to their positions. */
+  receiptKey?: Uint8Array;
 }
 
 /** The statements the writer thread prepares, and the side numbers of the mailbox table. */
@@ -191,6 +203,7 @@ const batchOptions = (options: SqliteWriterOptions, schema: WriterSchema) => ({
   synchronous: options.synchronous,
   ...(options.cacheSize !== undefined && { cacheSize: options.cacheSize }),
   walAutocheckpoint: options.walFallbackPages,
+  ...(options.receiptKey !== undefined && { receiptKey: options.receiptKey }),
   ...schema,
 });
 

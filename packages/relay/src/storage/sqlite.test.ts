@@ -6,7 +6,7 @@ import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageJson, messageJsonTail, type AcceptedMessage } from "../message.js";
-import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage } from "../../testing/store-conformance.js";
+import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage, type TestMessage } from "../../testing/store-conformance.js";
 import { DEFAULT_CACHE_KIB, WRITER_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
 import { RECLAIM_STEP_PAGES, SWEEP_STEP_ROWS, openAppendBatches } from "./sqlite-append-batch.js";
 import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
@@ -642,7 +642,7 @@ describe("SQLite store specifics", () => {
       const batches = openAppendBatches({ file, synchronous: "NORMAL", walAutocheckpoint: 1000, ...WRITER_SCHEMA, tileHeight: 2 });
       toClose.push(batches);
       const [alice, bob] = [randomAddress(), randomAddress()];
-      const wire = (message: AcceptedMessage): WireAppend => ({ digest: Buffer.from(message.digest).toString("hex"), from: message.from, to: message.to, timestamp: message.timestamp, tail: messageJsonTail(message) });
+      const wire = (message: TestMessage): WireAppend => ({ digest: Buffer.from(message.digest).toString("hex"), from: message.from, to: message.to, timestamp: message.timestamp, tail: messageJsonTail(message) });
       // In batches of 1 to 9: a tile's last position may be anywhere in a batch.
       for (let sent = 0, size = 1; sent < 70; sent += size, size = (size % 9) + 1) {
         batches.run(Array.from({ length: Math.min(size, 70 - sent) }, () => wire(testMessage(alice, bob))));

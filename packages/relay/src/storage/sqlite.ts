@@ -1,8 +1,8 @@
 import Database from "better-sqlite3";
 import type { Statement, Transaction } from "better-sqlite3";
-import { MESSAGE_JSON_ID_HEAD } from "@neutral/protocol";
+import { MESSAGE_JSON_ID_HEAD, type WireMessageFields } from "@neutral/protocol";
 import { SchemaTooNewError, StoreClosedError } from "../errors.js";
-import { messageIdOf, messageJsonTail, messageJsonWithId, type AcceptedMessage } from "../message.js";
+import { messageIdOf, messageJsonTail, messageJsonWithId, signsReceipts, type AcceptedMessage } from "../message.js";
 import { latestSchemaVersion, migrate } from "./sqlite-migrations.js";
 import { TILE_HEIGHT } from "../mailbox-log/tree.js";
 import {
@@ -136,6 +136,11 @@ export interface SqliteStoreOptions {
    * writer instead (`topology/cluster/writer.ts`): one writer per database commits bigger batches.
    */
   writer?: AppendWriter;
+  /**
+   * The node's key, for the store's own writer: it signs the receipts of the messages it stores over
+   * their copies' positions (`AcceptedMessage`). A given `writer` signs with its own.
+   */
+  receiptKey?: Uint8Array;
   /** Told when the store's own writer's background checkpoint fails (not when one is merely skipped). */
   onCheckpointError?: (error: Error) => void;
   /** How long a message is served after it was stored, ms (store.ts `StoreRetention`); absent or 0: until deleted. */
@@ -247,7 +252,7 @@ export const WAL_FALLBACK_PAGES = 32768;
  * checkpointer beside it). The relay's primary starts one for all its workers, `inline`.
  */
 export function startStoreWriter(
-  options: Pick<SqliteStoreOptions, "file" | "synchronous" | "cacheSizeKiB" | "onCheckpointError"> & {
+  options: Pick<SqliteStoreOptions, "file" | "synchronous" | "cacheSizeKiB" | "onCheckpointError" | "receiptKey"> & {
     checkpointer?: boolean;
     /** Commit on the calling thread, not a writer thread: only where the event loop serves no requests (`startInlineSqliteWriter`). */
     inline?: boolean;
@@ -261,6 +266,7 @@ export function startStoreWriter(
       walFallbackPages: WAL_FALLBACK_PAGES,
       checkpointer: options.checkpointer ?? true,
       ...(options.onCheckpointError && { onCheckpointError: options.onCheckpointError }),
+      ...(options.receiptKey && { receiptKey: options.receiptKey }),
     },
     WRITER_SCHEMA,
   );
@@ -466,14 +472,25 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   return {
     kind: "sqlite",
 
+    useReceiptKey(privateKey) {
+      if (options.receiptKey !== undefined) {
+        if (!Buffer.from(options.receiptKey).equals(Buffer.from(privateKey))) throw new Error("this store signs its receipts with another key");
+        return;
+      }
+      // The store's own writer takes the key when it starts, at the first write.
+      if (writer !== undefined && options.writer === undefined) throw new Error("the store's writer started without the node's key");
+      options = { ...options, receiptKey: Uint8Array.from(privateKey) };
+    },
+
     append(message) {
       if (closed) return Promise.reject(new StoreClosedError());
+      const { digest, route, folder, ...fields } = message;
       const wire: WireAppend = {
-        digest: Buffer.from(message.digest.buffer, message.digest.byteOffset, message.digest.byteLength).toString("hex"),
+        digest: Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString("hex"),
         from: message.from,
         to: message.to,
         timestamp: message.timestamp,
-        tail: messageJsonTail(message),
+        ...(signsReceipts(message) ? { fields } : { tail: messageJsonTail(message as WireMessageFields) }),
         ...(message.expires !== undefined && { expires: message.expires }),
       };
       if (message.route?.kind === "outbound") {
@@ -484,9 +501,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       if (message.folder === "requests") wire.folder = "requests";
       writer ??= startStoreWriter(options);
       return writer.append(wire).then((result): AppendResult => {
-        if (typeof result === "number") return { stored: { id: result, json: messageJsonWithId(result, wire.tail) }, created: true };
+        if (typeof result === "number") return { stored: { id: result, json: messageJsonWithId(result, wire.tail!) }, created: true };
         if ("pending" in result || "imported" in result || "done" in result) throw new Error("the writer answered an append as something else");
-        return { stored: result, created: false };
+        return { stored: { id: result.id, json: result.json }, created: result.created === true };
       });
     },
 

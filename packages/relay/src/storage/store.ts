@@ -247,6 +247,14 @@ export interface MessageStore extends KeyStore, FederationStore, ConsentStore {
    * one in its recipient's. Resolves only once the write is durable.
    */
   append(message: AcceptedMessage): Promise<AppendResult>;
+  /**
+   * The node's key, from the service that stores through this store (rpc `createHandlers`): appends
+   * lacking receipts this node owes get them signed with it, over their copies' positions, in the
+   * transaction that stores them (`AcceptedMessage`). A store committing through another's writer
+   * (a cluster worker's, through its primary) signs with that writer's key. Giving another key
+   * than the one given before throws.
+   */
+  useReceiptKey(privateKey: Uint8Array): void;
   /** Keyset page: the cost does not depend on how deep into the mailbox the page is. */
   page(query: PageQuery): Promise<Page>;
   /** The peer of the owner's most recent message (the highest id), sent or received. */

@@ -1,9 +1,10 @@
 // fast-check arbitraries for the model-based properties: worlds of messages (resends, federation routes, group commits) and the page queries and walks over them.
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
-import { ID_CEILING, type AcceptedMessage, type MailboxRange, type PageQuery, type Side } from "@neutral/relay";
+import { ID_CEILING, type MailboxRange, type PageQuery, type Side } from "@neutral/relay";
 import { BASE_TIMESTAMP, hex, randomAddress, resendOf } from "./data.js";
 import { chatRanges, inboxRanges, modelMatches, type ModelMessage } from "./model.js";
+import type { TestMessage } from "./data.js";
 
 /** `arbitrary`'s value with probability `p`, else null. */
 export const sometimes = <T>(arbitrary: fc.Arbitrary<T>, p: number): fc.Arbitrary<T | null> =>
@@ -20,7 +21,7 @@ export const boundArb: fc.Arbitrary<BoundSpec> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("near" as const), index: fc.noBias(fc.nat()), delta: fc.constantFrom(-1 as const, 0 as const, 1 as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("any" as const), t: fc.integer({ min: -1, max: TS_SPAN + 1 }) }) },
 );
-export function boundOf(stored: readonly { message: AcceptedMessage }[], spec: BoundSpec | null): number | undefined {
+export function boundOf(stored: readonly { message: TestMessage }[], spec: BoundSpec | null): number | undefined {
   if (spec === null) return undefined;
   if (spec.kind === "any" || stored.length === 0) return BASE_TIMESTAMP + (spec.kind === "any" ? spec.t : 0);
   return stored[spec.index % stored.length]!.message.timestamp + spec.delta;
@@ -59,7 +60,7 @@ const OTHER_NODE = "0x0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d";
 
 export interface World {
   addresses: string[];
-  messages: AcceptedMessage[];
+  messages: TestMessage[];
   breaks: boolean[];
 }
 
@@ -69,14 +70,14 @@ export const worldArb: fc.Arbitrary<World> = fc
     entries: fc.array(entryArb, { maxLength: 60, size: "max" }), // "max": lengths up to 60, not fast-check's small default
   })
   .map(({ addresses, entries }) => {
-    const distinct: AcceptedMessage[] = [];
-    const messages = entries.map((entry, i): AcceptedMessage => {
+    const distinct: TestMessage[] = [];
+    const messages = entries.map((entry, i): TestMessage => {
       if (entry.resend !== null && distinct.length > 0) return resendOf(distinct[entry.resend % distinct.length]!);
       // Distinct messages get distinct digests by construction (first two bytes: the index).
       const digest = new Uint8Array(entry.digest);
       digest[0] = i >> 8;
       digest[1] = i & 0xff;
-      const message: AcceptedMessage = {
+      const message: TestMessage = {
         from: addresses[entry.from % addresses.length]!,
         to: addresses[entry.to % addresses.length]!,
         message: hex(entry.body),

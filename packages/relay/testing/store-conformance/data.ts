@@ -23,7 +23,10 @@ export const parties = (): { alice: string; bob: string; carol: string } => ({ a
 let timestampCounter = 0;
 
 /** A well-formed accepted message from `from` to `to`; fresh digest, signature and receipts unless overridden. */
-export function testMessage(from: string, to: string, overrides: Partial<AcceptedMessage> = {}): AcceptedMessage {
+/** A message with both receipts given (random signatures): the store keeps them and signs none. */
+export type TestMessage = AcceptedMessage & { senderReceipt: string };
+
+export function testMessage(from: string, to: string, overrides: Partial<TestMessage> = {}): TestMessage {
   return {
     from,
     to,
@@ -43,12 +46,12 @@ export function testKeyBundle(account: string, timestamp: number, overrides: Par
 }
 
 /** A resend of `message`: same digest and fields, another signature and receipts (ECDSA may sign differently). */
-export function resendOf(message: AcceptedMessage): AcceptedMessage {
+export function resendOf(message: TestMessage): TestMessage {
   return { ...message, digest: new Uint8Array(message.digest), signature: randomSignature(), senderReceipt: randomSignature(), receiverReceipt: randomSignature() };
 }
 
 /**
- * A call of every method of the `MessageStore` interface (`close` aside), by name: what a closed store
+ * A call of every method of the `MessageStore` interface (`close` and the synchronous `useReceiptKey` aside), by name: what a closed store
  * must refuse with `StoreClosedError`. `satisfies` keeps it complete: a method added to the interface
  * and missing here fails to compile.
  */
@@ -91,6 +94,6 @@ export function everyStoreCall(store: MessageStore): [string, () => Promise<unkn
     positions: () => store.positions(owner, [1]),
     migrated: () => store.migrated(),
     footprint: () => store.footprint(),
-  } satisfies Record<Exclude<keyof MessageStore, "kind" | "close">, () => Promise<unknown>>;
+  } satisfies Record<Exclude<keyof MessageStore, "kind" | "close" | "useReceiptKey">, () => Promise<unknown>>;
   return Object.entries(calls);
 }

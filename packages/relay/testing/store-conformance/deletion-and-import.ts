@@ -1,9 +1,10 @@
 // What an owner removes from a mailbox (neutralService_deleteMessages) and brings into it (importing an account's history when moving home).
 import { expect, it } from "vitest";
-import { messageJson, type AcceptedMessage } from "@neutral/relay";
+import { messageJson } from "@neutral/relay";
 import { parties, randomAddress, randomSignature, resendOf, testMessage } from "./data.js";
 import { idsOf, wholeMailbox } from "./mailbox.js";
 import type { SharedStore, StorePerTest } from "./stores.js";
+import type { TestMessage } from "./data.js";
 
 /** Deleting removes only the owner's copies, never one pending delivery, and walks over what remains still see each message once. */
 export function deletionTests(area: SharedStore): void {
@@ -90,7 +91,7 @@ export function deletionTests(area: SharedStore): void {
 
 /** Importing an owner's copies: new ids in order, or the id of a copy held here already; the same import again stores nothing. A store for each test: one sweeps the sender-set ends (store-wide). */
 export function importTests(area: StorePerTest): void {
-  const imported = (message: AcceptedMessage) => ({ fields: { ...message, receiverReceipt: message.receiverReceipt! }, digest: message.digest });
+  const imported = (message: TestMessage) => ({ fields: { ...message, receiverReceipt: message.receiverReceipt! }, digest: message.digest });
 
   it("stores the owner's copies as given, under new ids in order, on the owner's sides only; again: the same ids, nothing twice", async () => {
     const store = area.store;

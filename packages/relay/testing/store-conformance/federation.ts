@@ -1,21 +1,22 @@
 // Federation: outbound and inbound messages, the outbox (settling, expiry, redirects, backoff), home records, peer pins and the delivery lease.
 import { expect, it } from "vitest";
-import { messageJson, type AcceptedMessage } from "@neutral/relay";
+import { messageJson } from "@neutral/relay";
 import { BASE_TIMESTAMP, hex, parties, randomSignature, testMessage } from "./data.js";
 import { wholeMailbox } from "./mailbox.js";
 import { chatRanges } from "./model.js";
 import type { StorePerTest } from "./stores.js";
+import type { TestMessage } from "./data.js";
 
 /** Messages to and from other nodes, the outbox, home records, peer pins and the delivery lease. A store for each test: most read store-wide state (a node's outbox, expired entries, peer pins, the lease). */
 export function federationTests(area: StorePerTest): void {
   const nodeB = "0x0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b";
   const nodeC = "0x0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c";
   /** A message to an account homed on `destination`, as the service stores it: pending, one receipt. */
-  const outbound = (from: string, to: string, destination = nodeB, overrides: Partial<AcceptedMessage> = {}): AcceptedMessage => {
+  const outbound = (from: string, to: string, destination = nodeB, overrides: Partial<TestMessage> = {}): TestMessage => {
     const { receiverReceipt: _none, ...fields } = testMessage(from, to, overrides);
     return { ...fields, status: "pending", route: { kind: "outbound", destination } };
   };
-  const inbound = (from: string, to: string): AcceptedMessage => ({ ...testMessage(from, to), route: { kind: "inbound" } });
+  const inbound = (from: string, to: string): TestMessage => ({ ...testMessage(from, to), route: { kind: "inbound" } });
 
   it("an outbound message is in its sender's mailbox (sent side, chats too) with its JSON, and in the outbox; not in the recipient's", async () => {
     const store = area.store;

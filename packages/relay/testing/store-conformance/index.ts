@@ -13,7 +13,7 @@ import { durabilityTests, migratedAndFootprintTests } from "./storage.js";
 import { sharedStore, storePerTest, type OpenStore } from "./stores.js";
 import { forwardWalkTests } from "./walks.js";
 
-export { BASE_TIMESTAMP, everyStoreCall, randomAddress, randomDigest, randomSignature, testKeyBundle, testMessage } from "./data.js";
+export { BASE_TIMESTAMP, everyStoreCall, randomAddress, randomDigest, randomSignature, testKeyBundle, testMessage, type TestMessage } from "./data.js";
 export type { OpenedStore } from "./stores.js";
 
 /**

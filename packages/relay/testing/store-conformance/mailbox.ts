@@ -1,13 +1,14 @@
 // Appending a world of messages (each result checked against the spec) and reading mailboxes back through the store's own cursors.
 import { expect } from "vitest";
-import { messageJson, type AcceptedMessage, type AppendResult, type MessageStore, type Page } from "@neutral/relay";
+import { messageJson, type AppendResult, type MessageStore, type Page } from "@neutral/relay";
 import { hex } from "./data.js";
 import { inboxRanges, type ModelMessage } from "./model.js";
+import type { TestMessage } from "./data.js";
 
 /** Appends `messages` in order, `breaks[i]` true meaning "wait for the earlier appends first"; checks each result. */
 export async function appendWorld(
   store: MessageStore,
-  messages: readonly AcceptedMessage[],
+  messages: readonly TestMessage[],
   breaks: readonly boolean[] = [],
 ): Promise<ModelMessage[]> {
   const results: Promise<AppendResult>[] = [];

@@ -1,17 +1,18 @@
 // The spec of paging, naively: which stored messages a page query selects, in which order, and the ranges the service builds.
-import type { AcceptedMessage, MailboxRange, PageQuery, Side } from "@neutral/relay";
+import type { MailboxRange, PageQuery, Side } from "@neutral/relay";
+import type { TestMessage } from "./data.js";
 
 /** A stored message as the model knows it: its id, its wire JSON, and what was appended. */
 export interface ModelMessage {
   id: number;
   json: string;
-  message: AcceptedMessage;
+  message: TestMessage;
 }
 
 /** Whether the store keeps this side of a message: an outbound one has no recipient's copy here, an inbound one no sender's. */
-export const hasSide = (message: AcceptedMessage, side: Side): boolean => (side === "received" ? message.route?.kind !== "outbound" : message.route?.kind !== "inbound");
+export const hasSide = (message: TestMessage, side: Side): boolean => (side === "received" ? message.route?.kind !== "outbound" : message.route?.kind !== "inbound");
 
-function inRange(owner: string, range: MailboxRange, message: AcceptedMessage): boolean {
+function inRange(owner: string, range: MailboxRange, message: TestMessage): boolean {
   if (!hasSide(message, range.side)) return false;
   if (range.side === "received") return message.to === owner && (range.peer === undefined || message.from === range.peer);
   return message.from === owner && (range.peer === undefined || message.to === range.peer);

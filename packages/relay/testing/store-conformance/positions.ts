@@ -3,15 +3,16 @@
 import { expect, it } from "vitest";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { expiredMessageDigest, fromHex, hashTypedData, mailboxLeafHash, merkleRoot, toHex, verifyMerkleConsistency, verifyMerkleInclusion, type Hex, type MailboxRole } from "@neutral/protocol";
-import { LogTree, TILE_HEIGHT, storeLogHashes, type AcceptedMessage, type LogEntry, type MessageStore } from "@neutral/relay";
+import { LogTree, TILE_HEIGHT, storeLogHashes, type LogEntry, type MessageStore } from "@neutral/relay";
 import { parties, randomAddress, randomSignature, resendOf, testMessage } from "./data.js";
 import { idsOf, wholeMailbox } from "./mailbox.js";
 import type { SharedStore, StorePerTest } from "./stores.js";
+import type { TestMessage } from "./data.js";
 
 /** What one position should hold: the message whose copy took it, and the copy's role. */
 interface ExpectedCopy {
   id: number;
-  message: AcceptedMessage;
+  message: TestMessage;
   role: MailboxRole;
 }
 
@@ -316,7 +317,7 @@ export function positionTests(area: SharedStore): void {
 
 /** Positions through imports, sweeps and a restart: each on a store of its own (sweeps and reopening are store-wide). */
 export function positionLifecycleTests(area: StorePerTest): void {
-  const imported = (message: AcceptedMessage) => ({ fields: { ...message, receiverReceipt: message.receiverReceipt! }, digest: message.digest });
+  const imported = (message: TestMessage) => ({ fields: { ...message, receiverReceipt: message.receiverReceipt! }, digest: message.digest });
 
   it("an import gives each new copy the next position (also one added under an older id); importing again adds none", async () => {
     const store = area.store;

@@ -38,8 +38,10 @@ export const examples: readonly ExamplePairing[] = [
               "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
               "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
               "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
-              "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
-              "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+              "sender_receipt": "0x6f9d43531314b25334d47ffd022486ce4045c9753dc260c94376f9778fa705cd6680af994fbb233a75648a570b2ead671a172569516573d28d2681cc992f00321c",
+              "sender_seq": 3,
+              "receiver_receipt": "0x0f8d345fd9615b6f2103044d3268b33517a72a1291157c0e45c5759746e986325a87970d393b4d8451bd52dd79699f9c3b1a8051760280153041c5d5ae85ac451b",
+              "receiver_seq": 3,
               "timestamp": 1767225720000
             },
             {
@@ -48,8 +50,10 @@ export const examples: readonly ExamplePairing[] = [
               "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
               "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
               "signature": "0xc3cee1fa0f77347d3ef59bdd3770b07c7512541f749a0998c494552b55bbdc5a292ec94c0db820134f639f1d8e8be006f5fe801a6ee0cf0d14b405ea9f18d3d91b",
-              "sender_receipt": "0xf62a4641ba96fede3b61c6cc733eeadadf0fef4b6a812b022ab72d63e708be6d2b48f8f69798ab82d35d8c9ef263734d57026fc38a212eeece29f9aa3f5dedda1b",
-              "receiver_receipt": "0x9d53fd86f9250be7931d6b407d6a6418a9d3992f355c98add1ed0b78c047e14770303b2aeb550f7cb00df94f9e9c39ba26031c752c037a4b8cd5b66586a82c0a1c",
+              "sender_receipt": "0x1f194704cf16fec64c79ed0691f6f513d6749b16e726ac00bce82581d743419063c0b1e980ca740879e3e173f16cd08837d7e97d9ed796197d90f0a155cccade1b",
+              "sender_seq": 1,
+              "receiver_receipt": "0xacfe3d34220a01d3caaf2a9b2a5b221fb49db59ec63237aa275e5a821fdc36bb151bc864c713ea571c8654c2a2ae4866028e4a5e435332dd1c1117ea90d3abd91b",
+              "receiver_seq": 1,
               "timestamp": 1767225600000
             }
           ],
@@ -91,8 +95,10 @@ export const examples: readonly ExamplePairing[] = [
               "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
               "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
               "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
-              "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
-              "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+              "sender_receipt": "0x6f9d43531314b25334d47ffd022486ce4045c9753dc260c94376f9778fa705cd6680af994fbb233a75648a570b2ead671a172569516573d28d2681cc992f00321c",
+              "sender_seq": 3,
+              "receiver_receipt": "0x0f8d345fd9615b6f2103044d3268b33517a72a1291157c0e45c5759746e986325a87970d393b4d8451bd52dd79699f9c3b1a8051760280153041c5d5ae85ac451b",
+              "receiver_seq": 3,
               "timestamp": 1767225720000
             }
           ],
@@ -119,8 +125,10 @@ export const examples: readonly ExamplePairing[] = [
               "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
               "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
               "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
-              "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
-              "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+              "sender_receipt": "0x6f9d43531314b25334d47ffd022486ce4045c9753dc260c94376f9778fa705cd6680af994fbb233a75648a570b2ead671a172569516573d28d2681cc992f00321c",
+              "sender_seq": 3,
+              "receiver_receipt": "0x0f8d345fd9615b6f2103044d3268b33517a72a1291157c0e45c5759746e986325a87970d393b4d8451bd52dd79699f9c3b1a8051760280153041c5d5ae85ac451b",
+              "receiver_seq": 3,
               "timestamp": 1767225720000
             },
             {
@@ -129,8 +137,10 @@ export const examples: readonly ExamplePairing[] = [
               "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
               "to": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
               "signature": "0xe27521bca6b55dd83b10e1ff42ccb3cbcbda44d5b984c3228b80865fad884e112da2e3ef092e98c31b82a6978c931485a0823f4da6c3b406e126eeaffff7d6e31b",
-              "sender_receipt": "0xfac3aef65462a7db147ff0f2737a403e2bd2a021242f3547abde7e0cda4ff59d4e0f26157f6a12907053110bd843f764e13b875cdee4bbf55152efc42f7d406f1b",
-              "receiver_receipt": "0xde7385243c18f295eb5613ae65a581909fcc7505f1691c7377d2058f53c3084f18c04f6a05502247b4a2d0ac02d99952e71f614d61725769b7ee60bedb509a7b1c",
+              "sender_receipt": "0x3f31fbf12506e5cc6f74b417513ae229b5d2e934e98452c0efabd83f2cf5a7e61a8afa76b69722fe0c70513214537004e6e003574862fb9c61de0f258ffd7bc41b",
+              "sender_seq": 2,
+              "receiver_receipt": "0x3758b77e043ea2d70ab8c2ee49fe15d1d1bee5bca39f8723f58b55194e1a9e7c02322d13b689f333872e26cfe8e15b19bbd4180b284b2c1922b860f7cb7a88291c",
+              "receiver_seq": 2,
               "timestamp": 1767225660000
             },
             {
@@ -139,8 +149,10 @@ export const examples: readonly ExamplePairing[] = [
               "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
               "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
               "signature": "0xc3cee1fa0f77347d3ef59bdd3770b07c7512541f749a0998c494552b55bbdc5a292ec94c0db820134f639f1d8e8be006f5fe801a6ee0cf0d14b405ea9f18d3d91b",
-              "sender_receipt": "0xf62a4641ba96fede3b61c6cc733eeadadf0fef4b6a812b022ab72d63e708be6d2b48f8f69798ab82d35d8c9ef263734d57026fc38a212eeece29f9aa3f5dedda1b",
-              "receiver_receipt": "0x9d53fd86f9250be7931d6b407d6a6418a9d3992f355c98add1ed0b78c047e14770303b2aeb550f7cb00df94f9e9c39ba26031c752c037a4b8cd5b66586a82c0a1c",
+              "sender_receipt": "0x1f194704cf16fec64c79ed0691f6f513d6749b16e726ac00bce82581d743419063c0b1e980ca740879e3e173f16cd08837d7e97d9ed796197d90f0a155cccade1b",
+              "sender_seq": 1,
+              "receiver_receipt": "0xacfe3d34220a01d3caaf2a9b2a5b221fb49db59ec63237aa275e5a821fdc36bb151bc864c713ea571c8654c2a2ae4866028e4a5e435332dd1c1117ea90d3abd91b",
+              "receiver_seq": 1,
               "timestamp": 1767225600000
             }
           ],
@@ -186,8 +198,10 @@ export const examples: readonly ExamplePairing[] = [
               "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
               "to": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
               "signature": "0xe27521bca6b55dd83b10e1ff42ccb3cbcbda44d5b984c3228b80865fad884e112da2e3ef092e98c31b82a6978c931485a0823f4da6c3b406e126eeaffff7d6e31b",
-              "sender_receipt": "0xfac3aef65462a7db147ff0f2737a403e2bd2a021242f3547abde7e0cda4ff59d4e0f26157f6a12907053110bd843f764e13b875cdee4bbf55152efc42f7d406f1b",
-              "receiver_receipt": "0xde7385243c18f295eb5613ae65a581909fcc7505f1691c7377d2058f53c3084f18c04f6a05502247b4a2d0ac02d99952e71f614d61725769b7ee60bedb509a7b1c",
+              "sender_receipt": "0x3f31fbf12506e5cc6f74b417513ae229b5d2e934e98452c0efabd83f2cf5a7e61a8afa76b69722fe0c70513214537004e6e003574862fb9c61de0f258ffd7bc41b",
+              "sender_seq": 2,
+              "receiver_receipt": "0x3758b77e043ea2d70ab8c2ee49fe15d1d1bee5bca39f8723f58b55194e1a9e7c02322d13b689f333872e26cfe8e15b19bbd4180b284b2c1922b860f7cb7a88291c",
+              "receiver_seq": 2,
               "timestamp": 1767225660000
             }
           ],
@@ -222,8 +236,10 @@ export const examples: readonly ExamplePairing[] = [
           "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
           "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
           "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
-          "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
-          "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+          "sender_receipt": "0x6f9d43531314b25334d47ffd022486ce4045c9753dc260c94376f9778fa705cd6680af994fbb233a75648a570b2ead671a172569516573d28d2681cc992f00321c",
+          "sender_seq": 3,
+          "receiver_receipt": "0x0f8d345fd9615b6f2103044d3268b33517a72a1291157c0e45c5759746e986325a87970d393b4d8451bd52dd79699f9c3b1a8051760280153041c5d5ae85ac451b",
+          "receiver_seq": 3,
           "timestamp": 1767225720000
         }
       ]
@@ -480,8 +496,10 @@ export const examples: readonly ExamplePairing[] = [
             "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
             "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
             "signature": "0x93b635380cb19df7039af013db52ed95ac69b81032285d8796ebe12d22e6435a5a7058243b46b8931d0ec9b9061d8842251df755b4f9209ce87e9b4da52a34571c",
-            "sender_receipt": "0x0490bfe004bdecd94f22f63fa180b93189adaf7ae4659a299c93ef0f4a150b4248c488ed04a708f3598043a75ca69d0e70120f734fb6a30b72d331edeefb72711b",
-            "receiver_receipt": "0x8ec896200f4a2bc055efbd2de2081262796af44ac9a9cb4566fc34af3c96676b0e8e59078b0858b4bfa0897dd123432500ad09f55b6d912c75ca9ff86a79d0771b",
+            "sender_receipt": "0x6f9d43531314b25334d47ffd022486ce4045c9753dc260c94376f9778fa705cd6680af994fbb233a75648a570b2ead671a172569516573d28d2681cc992f00321c",
+            "sender_seq": 3,
+            "receiver_receipt": "0x0f8d345fd9615b6f2103044d3268b33517a72a1291157c0e45c5759746e986325a87970d393b4d8451bd52dd79699f9c3b1a8051760280153041c5d5ae85ac451b",
+            "receiver_seq": 3,
             "timestamp": 1767225720000
           }
         }
@@ -508,7 +526,8 @@ export const examples: readonly ExamplePairing[] = [
             "message": "0123456789abcdef",
             "timestamp": 1767225780000,
             "signature": "0x861038223d7b9d98692ff2266efd054e4aaf1a72499c560ef61aa04f64380fbd46cc3d518452a50b13b727f1f987a79394d1053c26a47472134c717dfb98213b1c",
-            "sender_receipt": "0xadb99953eaf45551195081a8ff158e0f03cc4fea31bfc64ad4111c7196e6cd750ba787ea911cd2fcc0ad964decb1d2bae84b80ba584a6cb01d71458572e9eb9d1c"
+            "sender_receipt": "0x23342cd8932b8cfb1aabf4bab9b0fd0588cf6bedff8ab8f2dc1df6538376ad3363548262d019c63890fc100a3a9af8c5d04365d6d7f1a57bac299a17dbc2cb111c",
+            "sender_seq": 1
           }
         ]
       },
@@ -529,10 +548,11 @@ export const examples: readonly ExamplePairing[] = [
         {
           "outcomes": [
             {
-              "receiver_receipt": "0xa31d8810d5077459bbdcf331ba0acde3dc568dde58fbc0bf887c2cdebdd448f945e210ef732ca0ab6ad42aefd51795f21a40a812c6934a73419a527e9a4b5ffb1b"
+              "receiver_receipt": "0xf99c9cb3294fec03a5bda5e653d8327df903e48fd7bcac815067bc0591d9555352653aedcc5571aec6127135c5a8fb6e9e2797c29873a3e5ed1e87fb600737f11c",
+              "receiver_seq": 4
             }
           ],
-          "signature": "0x3ffdbb1b9cde5def95d11efc4b9a4486bcc78ecdf99f016993156a67b09d48e702c8cff09758556b77c74473f45a075413e224268532f15c4304a64c929240101b"
+          "signature": "0x20f5bea6c2dc5eeb1201dd447eb83cc0d9dd3e192817679d624bb47ca8696b5521ad734421780e88c792dc2a67d2ebe6c0083afb1db6c117be9a4ce5c3635a791c"
         }
       ]
     },
@@ -714,8 +734,10 @@ export const examples: readonly ExamplePairing[] = [
             "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
             "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
             "signature": "0xc3cee1fa0f77347d3ef59bdd3770b07c7512541f749a0998c494552b55bbdc5a292ec94c0db820134f639f1d8e8be006f5fe801a6ee0cf0d14b405ea9f18d3d91b",
-            "sender_receipt": "0xf62a4641ba96fede3b61c6cc733eeadadf0fef4b6a812b022ab72d63e708be6d2b48f8f69798ab82d35d8c9ef263734d57026fc38a212eeece29f9aa3f5dedda1b",
-            "receiver_receipt": "0x9d53fd86f9250be7931d6b407d6a6418a9d3992f355c98add1ed0b78c047e14770303b2aeb550f7cb00df94f9e9c39ba26031c752c037a4b8cd5b66586a82c0a1c",
+            "sender_receipt": "0x1f194704cf16fec64c79ed0691f6f513d6749b16e726ac00bce82581d743419063c0b1e980ca740879e3e173f16cd08837d7e97d9ed796197d90f0a155cccade1b",
+            "sender_seq": 1,
+            "receiver_receipt": "0xacfe3d34220a01d3caaf2a9b2a5b221fb49db59ec63237aa275e5a821fdc36bb151bc864c713ea571c8654c2a2ae4866028e4a5e435332dd1c1117ea90d3abd91b",
+            "receiver_seq": 1,
             "timestamp": 1767225600000
           }
         ]

@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
-// Types of neutralService 2.10.0: one per component schema, and the params and
+// Types of neutralService 3.0.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -84,10 +84,14 @@ export interface Message {
   to: Address;
   /** The sender's EIP-712 signature of the message. */
   signature: Signature;
-  /** The sender's service node's EIP-712 `Receipt` signature, role "sender". */
+  /** The sender's service node's EIP-712 signature, role "sender": a `LogReceipt` over `sender_seq` when the message carries one (spec 3.0.0), else a `Receipt`. */
   sender_receipt: Signature;
-  /** The receiver's service node's EIP-712 `Receipt` signature, role "receiver": the node the recipient's home record names. Absent while the message is pending or failed. */
+  /** The position of the sender's copy in the sender's mailbox log on the sender's home node, which `sender_receipt` binds (a `LogReceipt`, spec 3.0.0). Absent: `sender_receipt` is a `Receipt` (a message stored before spec 3.0.0). */
+  sender_seq?: number;
+  /** The receiver's service node's EIP-712 signature, role "receiver": a `LogReceipt` over `receiver_seq` when the message carries one (spec 3.0.0), else a `Receipt`. Signed by the node the recipient's home record names. Absent while the message is pending or failed. */
   receiver_receipt?: Signature;
+  /** The position of the recipient's copy in the recipient's mailbox log on the recipient's home node, which `receiver_receipt` binds (a `LogReceipt`, spec 3.0.0). Absent with `receiver_receipt`: a `Receipt`. */
+  receiver_seq?: number;
   /** Milliseconds since the Unix epoch. */
   timestamp: Timestamp;
   /** Present when the sender gave the message an expiry (ms since the Unix epoch), covered by its signature (`ExpiringMessage`): the message is not served after it. */
@@ -136,8 +140,10 @@ export interface RelayedMessage {
   expires?: Timestamp;
   /** The sender's EIP-712 `Message` (or `ExpiringMessage`) signature. */
   signature: Signature;
-  /** The calling node's `Receipt`, role "sender". */
+  /** The calling node's receipt, role "sender": a `LogReceipt` over `sender_seq` when given (spec 3.0.0), else a `Receipt`. */
   sender_receipt: Signature;
+  /** The position of the sender's copy in the sender's log on the calling node, which `sender_receipt` binds (spec 3.0.0). */
+  sender_seq?: number;
 }
 
 /** Why the called node did not store a delivered message. */
@@ -155,8 +161,10 @@ export interface DeliveryRefusal {
 
 /** What became of one delivered message: its receiver receipt, or a refusal. */
 export type DeliveryOutcome = {
-  /** The called node's `Receipt`, role "receiver": the message is stored in the recipient's inbox. */
+  /** The called node's receipt, role "receiver": the message is stored in the recipient's inbox. A `LogReceipt` over `receiver_seq` when given (spec 3.0.0), else a `Receipt`. */
   receiver_receipt: Signature;
+  /** The position of the recipient's copy in the recipient's log on the called node, which `receiver_receipt` binds (spec 3.0.0). */
+  receiver_seq?: number;
 } | {
   /** Why the called node did not store a delivered message. */
   refused: DeliveryRefusal;

@@ -80,7 +80,7 @@ export async function runClusterPrimary(config: RelayConfig, logger: Logger): Pr
   let writer: AppendWriter | undefined;
   if (location.storage === "sqlite") {
     // Every commit is told to every worker, for their open streams (commits.ts).
-    writer = observeCommits(startStoreWriter({ file: location.file, inline: true, onCheckpointError: logCheckpointError(logger, location.file) }), broadcastCommits(workers));
+    writer = observeCommits(startStoreWriter({ file: location.file, inline: true, onCheckpointError: logCheckpointError(logger, location.file), receiptKey: nodeKey.privateKey }), broadcastCommits(workers));
     services.push(serveWorkerAppends(workers, writer));
   }
   services.push(serveNodeLimits(workers)); // the workers' rate limits and quotas add up to the node's
