@@ -5,6 +5,8 @@ import { cpSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startNode, tempDir, type InProcessNode } from "@neutral/relay/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { hashedMessageDigest, logReceiptDigest, mailboxHeadDigest, mailboxLeafHash, merkleInclusionProof, merkleRoot, toHex } from "@neutral/protocol";
+import { fixtureSigner, signDigest, TEST_KEYS } from "@neutral/protocol/testing";
 import { runMain } from "../test/run-in-process.js";
 
 /** Runs the CLI in this process, one at a time: up to ~1 s each on a loaded machine. */
@@ -70,5 +72,38 @@ describe("neutral verify-proof", () => {
     expect(JSON.parse((await runMain(["verify-proof", "--json", write("altered.json", altered)])).stdout)).toEqual({ valid: false, reason: `heads[0] is not signed by ${node}` });
     const notJson = await runMain(["verify-proof", write("broken.json", "{ not json")]);
     expect(notJson).toMatchObject({ code: 1, stderr: `neutral: ${path.join(files, "broken.json")} is not JSON\n` });
+  });
+
+  it("accepts the proof of a broken promise (a receipt bound to a position, a head holding another leaf there), and refuses it altered", { timeout: IN_PROCESS * 3 }, async () => {
+    const node = fixtureSigner(TEST_KEYS.node).address;
+    const account = fixtureSigner(TEST_KEYS.bob).address;
+    const sender = fixtureSigner(TEST_KEYS.alice).address;
+    const message = { from: sender, to: account, messageHash: toHex(new Uint8Array(32).fill(7)), timestamp: 1_767_225_600_000 };
+    const digest = toHex(hashedMessageDigest(message));
+    const other = toHex(new Uint8Array(32).fill(9));
+    const leaves = [other, other, digest].map((leafDigest, i) => mailboxLeafHash({ account, seq: i + 1, role: "received", peer: sender, digest: leafDigest }));
+    const headFields = { account, size: 3, root: toHex(merkleRoot(leaves)), timestamp: 1_767_225_700_000 };
+    const proof = {
+      version: 1,
+      kind: "broken-promise",
+      node,
+      account,
+      promise: { message, role: "receiver", seq: 2, signature: signDigest(logReceiptDigest(digest, 2, "receiver"), TEST_KEYS.node) },
+      head: { ...headFields, signature: signDigest(mailboxHeadDigest(headFields), TEST_KEYS.node) },
+      leafHash: toHex(leaves[1]!),
+      inclusion: merkleInclusionProof(leaves, 1).map(toHex),
+    };
+    const files = tempDir("neutral-cli-promise-");
+    const write = (name: string, value: unknown) => {
+      const file = path.join(files, name);
+      writeFileSync(file, JSON.stringify(value, null, 2));
+      return file;
+    };
+    const human = await runMain(["verify-proof", write("promise.json", proof)]);
+    expect(human).toMatchObject({ code: 0, stderr: "" });
+    expect(human.stdout).toBe(`✓ Node ${node} promised that position 2 of ${account}'s log holds message ${digest} (receiver), and signed a head of 3 positions that holds another there\n`);
+    const altered = await runMain(["verify-proof", "--json", write("altered.json", { ...proof, leafHash: toHex(leaves[2]!) })]);
+    expect(altered.code).toBe(1);
+    expect(JSON.parse(altered.stdout)).toEqual({ valid: false, reason: "the inclusion proof of leafHash at position 2 does not lead to the head's root" });
   });
 });

@@ -13,7 +13,7 @@ export const RUNTIME_BUDGET_BYTES = 5 * 1024;
  * verifiable mailbox's checks), to 38 KB with spec 2.9.0 (37.5 KB: `audit()`), to 39 KB with spec
  * 2.10.0 (38.2 KB: deletions that name their positions; 38.7 KB with the audit's receipt checks; README, "Size").
  */
-export const SDK_BUDGET_BYTES = 40 * 1024;
+export const SDK_BUDGET_BYTES = 41 * 1024;
 
 /**
  * Bundles `code` (an ES module that imports what to measure) for the browser.

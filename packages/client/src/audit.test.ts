@@ -16,7 +16,7 @@ import type { AuditReturnType } from "./actions/audit.js";
 import type { LogPage, LogPosition } from "./generated/types.js";
 import { memoryAuditStore, memoryHeadStore } from "./context.js";
 import { generatePrivateKey } from "./keys.js";
-import { verifyProof } from "./misbehaviour-proof.js";
+import { verifyProof, type BrokenPromiseProof } from "./misbehaviour-proof.js";
 import { createNeutral, type Neutral } from "./neutral.js";
 
 let running: { stop(): Promise<void> }[] = [];
@@ -223,7 +223,7 @@ describe("audit", () => {
     });
 
     it("a receipt the node binds to another position than its copy's is reordered at the position it names (spec 3.0.0)", { timeout: 30_000 }, async () => {
-      const { bob, lie, node } = await lyingNode();
+      const { bob, bobAddress, lie, node } = await lyingNode();
       const nodeKey = Uint8Array.from(Buffer.from(readFileSync(path.join(node.dataDir, "node.key"), "utf8").trim().slice(2), "hex"));
       lie((entries) => entries);
       expect((await bob.audit()).problems).toEqual([]);
@@ -237,7 +237,14 @@ describe("audit", () => {
           return { ...entry, message: { ...message, receiver_seq: 3, receiver_receipt: signDigest(logReceiptDigest(digest, 3, "receiver"), nodeKey) } };
         }),
       );
-      expect(kindsOf(await bob.audit({ full: true }))).toEqual([{ kind: "reordered", seq: 3 }]);
+      const { problems } = await bob.audit({ full: true });
+      expect(kindsOf({ problems } as AuditReturnType)).toEqual([{ kind: "reordered", seq: 3 }]);
+      // The portable proof: the node's receipt over position 3, and its own head holding another leaf there.
+      const proof = JSON.parse(JSON.stringify(problems[0]!.proof)) as BrokenPromiseProof;
+      expect(verifyProof(proof)).toMatchObject({ valid: true, kind: "broken-promise", node: node.address.toLowerCase(), account: bobAddress.toLowerCase() });
+      expect(verifyProof({ ...proof, promise: { ...proof.promise, seq: 4 } })).toMatchObject({ valid: false, reason: expect.stringMatching(/not signed by/) });
+      expect(verifyProof({ ...proof, leafHash: proof.leafHash.replace(/.$/, (c) => (c === "0" ? "1" : "0")) })).toMatchObject({ valid: false, reason: expect.stringMatching(/does not lead to the head's root/) });
+      expect(verifyProof({ ...proof, head: { ...proof.head, timestamp: proof.head.timestamp + 1 } })).toMatchObject({ valid: false, reason: expect.stringMatching(/head is not signed by/) });
     });
 
     it("a position left out or repeated is reordered where the log breaks", { timeout: 30_000 }, async () => {

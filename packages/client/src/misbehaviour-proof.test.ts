@@ -8,7 +8,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { memoryHeadStore } from "./context.js";
 import { generatePrivateKey } from "./keys.js";
 import type { MailboxProblem } from "./mailbox-proof.js";
-import { verifyProof, type MisbehaviourProof } from "./misbehaviour-proof.js";
+import { verifyProof, type BrokenPromiseProof, type HeadsProof } from "./misbehaviour-proof.js";
+import { hashedMessageDigest, logReceiptDigest, mailboxHeadDigest, mailboxLeafHash, merkleInclusionProof, merkleRoot, toHex } from "@neutral/protocol";
+import { fixtureSigner, signDigest, TEST_KEYS } from "@neutral/protocol/testing";
 import { createNeutral } from "./neutral.js";
 
 let running: InProcessNode[] = [];
@@ -68,7 +70,7 @@ describe("portable proofs of a node's misbehaviour", () => {
     ({ alice, bob } = sessions(node));
     const [rollback] = await problemsOf(bob);
     expect(rollback).toMatchObject({ kind: "rollback", seq: 3 });
-    const rollbackProof = JSON.parse(JSON.stringify(rollback!.proof)) as MisbehaviourProof; // as a file would carry it
+    const rollbackProof = JSON.parse(JSON.stringify(rollback!.proof)) as HeadsProof; // as a file would carry it
     expect(verifyProof(rollbackProof)).toMatchObject({ valid: true, kind: "rollback", node: nodeAddress, account: bobAddress });
     expect(rollbackProof.heads.map((head) => head.size)).toEqual([3, 2]);
 
@@ -76,11 +78,11 @@ describe("portable proofs of a node's misbehaviour", () => {
     await alice.send(bobAddress, "another three");
     const [fork] = await problemsOf(bob);
     expect(fork).toMatchObject({ kind: "fork", seq: 3 });
-    const forkProof = JSON.parse(JSON.stringify(fork!.proof)) as MisbehaviourProof;
+    const forkProof = JSON.parse(JSON.stringify(fork!.proof)) as HeadsProof;
     expect(verifyProof(forkProof)).toMatchObject({ valid: true, kind: "fork", node: nodeAddress, account: bobAddress });
 
     // Altered, or not a proof at all: refused with the reason, never thrown.
-    const altered = (change: (proof: MisbehaviourProof) => void) => {
+    const altered = (change: (proof: HeadsProof) => void) => {
       const copy = structuredClone(rollbackProof);
       change(copy);
       return verifyProof(copy);
@@ -94,5 +96,45 @@ describe("portable proofs of a node's misbehaviour", () => {
     for (const junk of [null, "proof", [], { version: 2 }, { version: 1, kind: "rollback", node: nodeAddress, account: bobAddress, heads: [{}] }]) {
       expect(verifyProof(junk)).toMatchObject({ valid: false, reason: expect.any(String) });
     }
+  });
+});
+
+describe("a broken promise, made offline", () => {
+  // A node's log of three leaves for `account`; it promised `message` at position 2 (role receiver).
+  const node = fixtureSigner(TEST_KEYS.node);
+  const account = fixtureSigner(TEST_KEYS.bob).address;
+  const sender = fixtureSigner(TEST_KEYS.alice).address;
+  const message = { from: sender, to: account, messageHash: toHex(new Uint8Array(32).fill(7)), timestamp: 1_767_225_600_000 };
+  const digest = toHex(hashedMessageDigest(message));
+  const leafOf = (seq: number, digestHex: string) => mailboxLeafHash({ account, seq, role: "received", peer: sender, digest: digestHex });
+  const other = toHex(new Uint8Array(32).fill(9));
+  const headOf = (leaves: Uint8Array[]) => {
+    const fields = { account, size: leaves.length, root: toHex(merkleRoot(leaves)), timestamp: 1_767_225_700_000 };
+    return { ...fields, signature: signDigest(mailboxHeadDigest(fields), TEST_KEYS.node) };
+  };
+  const promise = { message, role: "receiver" as const, seq: 2, signature: signDigest(logReceiptDigest(digest, 2, "receiver"), TEST_KEYS.node) };
+  const proofFor = (leaves: Uint8Array[]): BrokenPromiseProof => ({
+    version: 1,
+    kind: "broken-promise",
+    node: node.address,
+    account,
+    promise,
+    head: headOf(leaves),
+    leafHash: toHex(leaves[1]!),
+    inclusion: merkleInclusionProof(leaves, 1).map(toHex),
+  });
+
+  it("is valid when the signed head holds another leaf at the promised position, and proves nothing altered or kept", () => {
+    const broken = [leafOf(1, other), leafOf(2, other), leafOf(3, digest)]; // the message moved to 3
+    expect(verifyProof(JSON.parse(JSON.stringify(proofFor(broken))))).toMatchObject({ valid: true, kind: "broken-promise", account });
+    const kept = [leafOf(1, other), leafOf(2, digest), leafOf(3, other)];
+    expect(verifyProof(proofFor(kept))).toMatchObject({ valid: false, reason: expect.stringMatching(/not a broken promise/) });
+    const proof = proofFor(broken);
+    expect(verifyProof({ ...proof, promise: { ...promise, role: "sender" } })).toMatchObject({ valid: false, reason: expect.stringMatching(/about .* log, not/) });
+    expect(verifyProof({ ...proof, promise: { ...promise, message: { ...message, timestamp: message.timestamp + 1 } } })).toMatchObject({ valid: false, reason: expect.stringMatching(/not signed by/) });
+    expect(verifyProof({ ...proof, promise: { ...promise, seq: 4 } })).toMatchObject({ valid: false, reason: expect.stringMatching(/holds 3 positions/) });
+    expect(verifyProof({ ...proof, inclusion: proof.inclusion.slice(1) })).toMatchObject({ valid: false });
+    expect(verifyProof({ ...proof, account: sender })).toMatchObject({ valid: false });
+    expect(verifyProof({ ...proof, kind: "fork" })).toMatchObject({ valid: false });
   });
 });

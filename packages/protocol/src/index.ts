@@ -72,6 +72,7 @@ export {
   MAILBOX_LEAF_VERSION,
   MAILBOX_ROLE_BYTE,
   expiredMessageDigest,
+  hashedMessageDigest,
   logReceiptDigest,
   mailboxHeadDigest,
   mailboxLeaf,

@@ -4,7 +4,7 @@ import { hashTypedData as viemHashTypedData } from "viem";
 import { describe, expect, it } from "vitest";
 import { EIP712_DOMAIN, EIP712_TYPES } from "./eip712.js";
 import { toHex } from "./hex.js";
-import { MAILBOX_LEAF_BYTES, expiredMessageDigest, logReceiptDigest, mailboxHeadDigest, mailboxLeaf, mailboxLeafHash, type MailboxLeafFields } from "./mailbox-log.js";
+import { MAILBOX_LEAF_BYTES, expiredMessageDigest, hashedMessageDigest, logReceiptDigest, mailboxHeadDigest, mailboxLeaf, mailboxLeafHash, type MailboxLeafFields } from "./mailbox-log.js";
 
 const fields: MailboxLeafFields = {
   account: "0x" + "11".repeat(20),
@@ -102,5 +102,17 @@ describe("expired messages", () => {
 
   it("refuse a hash that is not 32 bytes", () => {
     expect(() => expiredMessageDigest({ ...kept, messageHash: "0x" + "00".repeat(31) })).toThrow(/bytes32 is 32 bytes/);
+  });
+
+  it("without an end, digest as the sender's Message with its body (hashedMessageDigest)", () => {
+    const { expires: _expires, ...plain } = kept;
+    const full = viemHashTypedData({
+      domain: EIP712_DOMAIN,
+      types: { Message: EIP712_TYPES.Message },
+      primaryType: "Message",
+      message: { from: message.from, to: message.to, message: toHex(body), timestamp: BigInt(message.timestamp) },
+    });
+    expect(toHex(hashedMessageDigest(plain))).toBe(full);
+    expect(toHex(hashedMessageDigest(kept))).toBe(toHex(expiredMessageDigest(kept)));
   });
 });

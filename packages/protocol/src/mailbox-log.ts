@@ -115,9 +115,15 @@ export interface ExpiredMessageFields {
 }
 
 /** The EIP-712 digest of the sender's `ExpiringMessage` whose body hashes to `messageHash`: its digest, without the body. */
-export const expiredMessageDigest = (fields: ExpiredMessageFields): Uint8Array =>
-  hashTypedDataWithHashedBytes(
-    "ExpiringMessage",
-    { from: fields.from, to: fields.to, message: fields.messageHash, timestamp: fields.timestamp, expires: fields.expires },
-    ["message"],
-  );
+export const expiredMessageDigest = (fields: ExpiredMessageFields): Uint8Array => hashedMessageDigest(fields);
+
+/**
+ * The EIP-712 digest of the sender's `Message` (or, with `expires`, `ExpiringMessage`) whose body
+ * hashes to `messageHash`: what a position's leaf and a receipt commit to, without the body.
+ */
+export function hashedMessageDigest(fields: Omit<ExpiredMessageFields, "expires"> & { expires?: number | undefined }): Uint8Array {
+  const common = { from: fields.from, to: fields.to, message: fields.messageHash, timestamp: fields.timestamp };
+  return fields.expires === undefined
+    ? hashTypedDataWithHashedBytes("Message", common, ["message"])
+    : hashTypedDataWithHashedBytes("ExpiringMessage", { ...common, expires: fields.expires }, ["message"]);
+}

@@ -1,5 +1,6 @@
 // `neutral verify-proof <file>`: a proof of a node's misbehaviour (the verifiable mailbox: two heads
-// it signed for one account that contradict each other, a rollback or a fork) checked offline, with
+// it signed for one account that contradict each other, a rollback or a fork; or a receipt binding
+// a message to a position and a head holding another there, a broken promise) checked offline, with
 // no node and no key. Exit 0 only when it proves what it says.
 import { verifyProof } from "@neutral/client";
 import { defineCommand } from "../command.js";
@@ -10,16 +11,17 @@ import { jsonOption } from "../options.js";
 
 export const verifyProofCommand = defineCommand({
   name: "verify-proof",
-  summary: "check a proof that a node rolled back or forked a mailbox, offline",
+  summary: "check a proof that a node rolled back, forked or broke a promise about a mailbox, offline",
   options: jsonOption('{"valid":true,"kind","node","account","message"} or {"valid":false,"reason"}'),
   help: {
     usage: "neutral verify-proof <file> [--json]",
     details: [
       "<file> (`-` reads standard input) holds a proof as `inbox --json` and `chat --json` give it, in",
-      "`mailboxProblems[].proof` (a problem with its proof is read too): two heads a node signed for",
-      "one account's mailbox that cannot both be true. Needs no node and no key: both signatures are",
-      "recovered to the node named in the proof. Exit 0 when it proves the rollback or fork it names,",
-      "1 otherwise, with the reason.",
+      "`mailboxProblems[].proof`, or as `audit --proof` writes it (a problem with its proof is read",
+      "too): two heads a node signed for one account's mailbox that cannot both be true, or a receipt",
+      "binding a message to a position and a head whose log holds another there. Needs no node and no",
+      "key: every signature is recovered to the node named in the proof. Exit 0 when it proves the",
+      "rollback, fork or broken promise it names, 1 otherwise, with the reason.",
     ],
   },
   positionals: ["file"],

@@ -7,7 +7,8 @@ import { checkPosition, type Accounting, type RemovalContext } from "../mailbox-
 import { headSigner, type MailboxProblem } from "../mailbox-proof.js";
 import { isPosition, messageDigest, receiptDigest } from "../messages.js";
 import { homeNode } from "../session/homes.js";
-import { misbehaviourOf } from "../misbehaviour-proof.js";
+import { brokenPromiseOf, misbehaviourOf } from "../misbehaviour-proof.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
 import type { CallOptions } from "../rpc.js";
 import { authed } from "../session/authed.js";
 
@@ -58,8 +59,8 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
   const accounted: Record<Accounting, number> = { message: 0, deleted: 0, expired: 0, retention: 0 };
   const problems: MailboxProblem[] = [];
   const messages: { seq: number; role: "received" | "sent"; message: Message }[] = [];
-  /** The leaf hash of each position this walk read: what a receipt bound to another position is checked against. */
-  const leaves = new Map<number, string>();
+  /** The leaf hash and id of each position this walk read: what a receipt bound to another position is checked against. */
+  const leaves = new Map<number, { leaf: string; id: string }>();
   // Whether the device's verified head was met on the way (its size reached by a position this walk
   // read): then the positions give its root, or the node showed this device another history.
   let knownChecked = known === undefined || (state !== undefined && known.size === state.size && sameRoot(known.root, state.head.root));
@@ -95,7 +96,7 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
       if (check.problem) problems.push(check.problem);
       else if (check.accounting) accounted[check.accounting]++;
       if (check.accounting === "message") messages.push({ seq: position.seq, role: position.role, message: position.message! });
-      leaves.set(position.seq, toHex(leaf));
+      leaves.set(position.seq, { leaf: toHex(leaf), id: position.id });
       frontier = merkleFrontierAppend(frontier, leaf);
       passKnown();
     }
@@ -119,7 +120,7 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
       if (receipt === undefined && role === "receiver") continue; // not delivered yet, or failed: no receipt is no lie
       if (await signers.signed(role, digest, receipt, role === "sender" ? message.from : message.to, bound)) {
         const problem = boundPositionProblem(account, node, seq, copyRole, role, message, digest, bound, leaves);
-        if (problem) problems.push(problem);
+        if (problem) problems.push(await withPromiseProof(context, options, account, node, problem, message, role, leaves.get(problem.seq!)?.id));
         continue;
       }
       problems.push({ kind: "altered", seq, id: message.id, message: `The ${role} receipt of the message at position ${seq} (id ${message.id}) is not a node's signature of it` });
@@ -223,7 +224,7 @@ function boundPositionProblem(
   message: Message,
   digest: Uint8Array,
   bound: unknown,
-  leaves: ReadonlyMap<number, string>,
+  leaves: ReadonlyMap<number, { leaf: string }>,
 ): MailboxProblem | undefined {
   if (!isPosition(bound) || bound === seq || (copyRole === "sent") !== (role === "sender")) return undefined;
   const party = role === "sender" ? message.to : message.from;
@@ -236,7 +237,7 @@ function boundPositionProblem(
     signer = undefined;
   }
   if (signer !== node) return undefined; // another node's promise: about its own log
-  const leaf = leaves.get(bound);
+  const leaf = leaves.get(bound)?.leaf;
   if (leaf === undefined && bound < seq) return undefined; // audited before this walk
   if (leaf !== undefined && leaf === toHex(mailboxLeafHash({ account: owner, seq: bound, role: copyRole, peer: party, digest }))) return undefined;
   return {
@@ -245,6 +246,43 @@ function boundPositionProblem(
     id: message.id,
     message: `The ${role} receipt of the message at position ${seq} (id ${message.id}) binds it to position ${bound}, which does not hold it`,
   };
+}
+
+/**
+ * `problem` (a bound receipt whose position holds another message) with its portable proof: the
+ * node's receipt, and the node's inclusion proof of what its log holds at that position
+ * (`getProof` of the message there), under a head it signed. Without it when the node does not
+ * prove that position.
+ */
+async function withPromiseProof(
+  context: NeutralContext,
+  options: CallOptions,
+  account: string,
+  node: string,
+  problem: MailboxProblem,
+  message: Message,
+  role: "sender" | "receiver",
+  idThere: string | undefined,
+): Promise<MailboxProblem> {
+  if (idThere === undefined) return problem;
+  const seq = problem.seq!;
+  const answer = await authed(context, () => context.client.getProof({ ids: [idThere] }, options)).catch(() => undefined);
+  const position = answer?.positions.find((one) => one.seq === seq);
+  if (!answer || !position?.leafHash) return problem;
+  const promise = {
+    message: {
+      from: message.from.toLowerCase(),
+      to: message.to.toLowerCase(),
+      messageHash: toHex(keccak_256(fromHex(message.message))),
+      timestamp: message.timestamp,
+      ...(message.expires !== undefined && { expires: message.expires }),
+    },
+    role,
+    seq,
+    signature: (role === "sender" ? message.sender_receipt : message.receiver_receipt)!,
+  };
+  const proof = brokenPromiseOf(node, account, promise, answer.head, position.leafHash, position.proof);
+  return proof ? { ...problem, proof } : problem;
 }
 
 const sameRoot = (a: string, b: string): boolean => String(a).toLowerCase() === String(b).toLowerCase();
