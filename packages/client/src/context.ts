@@ -108,6 +108,8 @@ export interface SessionCache {
   readonly homes: Map<string, { value: Promise<HomeNode>; expires: number; fetchedAt: number }>;
   /** The node answered -32601 to getHome: it does not federate, no account has a record there. */
   homesUnsupported: boolean;
+  /** The node bound the receipt of something this session sent to its position (spec 3.0.0): it binds every one since. */
+  bindsReceipts: boolean;
 }
 
 export interface NeutralContext {
@@ -179,7 +181,7 @@ export function createNeutralContext(options: NeutralOptions): NeutralContext {
       current = undefined;
     },
     nodeInfo: () => info.get(() => publicClient.nodeInfo()),
-    cache: { ready: lazy(), peerKeys: new Map(), homes: new Map(), homesUnsupported: false },
+    cache: { ready: lazy(), peerKeys: new Map(), homes: new Map(), homesUnsupported: false, bindsReceipts: false },
     heads: options.heads ?? memoryHeadStore(),
     audits: options.audits ?? memoryAuditStore(),
     verify: options.verify ?? true,

@@ -80,5 +80,12 @@ export async function send(context: NeutralContext, to: string, text: string, op
     throw new NeutralError("PROTOCOL_ERROR", "The node answered with a message other than the one sent");
   }
   const [decoded] = await decodeAll(context, [stored]);
+  // A node of spec 3.0.0 binds every receipt it signs: one that bound this session's before and
+  // now does not would rather not be held to the position of what it just stored.
+  if (stored.sender_seq !== undefined) context.cache.bindsReceipts = true;
+  else if (context.cache.bindsReceipts) {
+    const problem = "the sender receipt binds no position, though this node bound the receipts of what you sent before: it would rather not be held to where it stored your copy";
+    return { ...decoded!, checks: { ...decoded!.checks, senderReceipt: false }, verified: false, problems: [...decoded!.problems, problem] };
+  }
   return decoded!;
 }
