@@ -2,6 +2,7 @@
 // and the private key (--key, else NEUTRAL_KEY), checked before anything is sent, and the SDK client
 // made from them.
 import { createNeutral, type Neutral } from "@neutral/client";
+import { createNeutralContext, type NeutralContext, type NeutralOptions } from "@neutral/client/actions";
 import { CliError, UsageError, type ErrorContext } from "./errors.js";
 import { fileAuditStore, fileHeadStore, stateDir } from "./head-store.js";
 
@@ -15,6 +16,8 @@ export interface Session {
   readonly url: string;
   /** The SDK client for the account on the node. */
   connect(): Neutral;
+  /** The SDK's context for the account on the node, for the standalone actions (`@neutral/client/actions`). */
+  context(): NeutralContext;
 }
 
 export interface SignInOptions {
@@ -61,17 +64,21 @@ export function signIn({ flags, env, helpHint: help, context, addSecret }: SignI
   const key = (rawKey.startsWith("0x") || rawKey.startsWith("0X") ? `0x${rawKey.slice(2)}` : `0x${rawKey}`) as `0x${string}`;
   const state = stateDir(flags.state, env);
 
+  const options: NeutralOptions = { url: url.toString().replace(/\/$/, ""), account: key, ...(state !== undefined && { heads: fileHeadStore(state), audits: fileAuditStore(state) }) };
+  /** `make(options)`, an account the SDK refuses said in the CLI's words. */
+  const made = <T>(make: (options: NeutralOptions) => T): T => {
+    try {
+      return make(options);
+    } catch (error) {
+      if (error instanceof Error && "code" in error && error.code === "INVALID_ACCOUNT") {
+        throw new CliError(`${keySource} is not a usable private key (0x followed by 64 hex digits, a valid secp256k1 key)`);
+      }
+      throw error;
+    }
+  };
   return {
     url: shownUrl,
-    connect() {
-      try {
-        return createNeutral({ url: url.toString().replace(/\/$/, ""), account: key, ...(state !== undefined && { heads: fileHeadStore(state), audits: fileAuditStore(state) }) });
-      } catch (error) {
-        if (error instanceof Error && "code" in error && error.code === "INVALID_ACCOUNT") {
-          throw new CliError(`${keySource} is not a usable private key (0x followed by 64 hex digits, a valid secp256k1 key)`);
-        }
-        throw error;
-      }
-    },
+    connect: () => made(createNeutral),
+    context: () => made(createNeutralContext),
   };
 }

@@ -1,7 +1,8 @@
 // `neutral audit`: every position of your mailbox log accounted for (the verifiable mailbox), from
 // where the last audit of this state folder stopped to the node's head. Exit 0 only when nothing is
-// wrong; each problem names its position, and a rollback or fork shown by two heads the node signed
-// carries a proof that `neutral verify-proof` checks offline.
+// wrong; each problem names its position, and a rollback or fork shown by two heads the node signed,
+// or a receipt bound to a position that holds another message, carries a proof that
+// `neutral verify-proof` checks offline.
 import { writeFileSync } from "node:fs";
 import { defineCommand } from "../command.js";
 import { CliError, EXIT_FAILURE } from "../errors.js";
@@ -16,7 +17,7 @@ export const audit = defineCommand({
     proof: {
       type: "string",
       label: "--proof FILE",
-      help: ["when the node rolled back or forked your mailbox, write the proof there (for `neutral verify-proof`)"],
+      help: ["when the node rolled back or forked your mailbox, or broke a receipt's promise, write the proof there (for `neutral verify-proof`)"],
     },
     ...jsonOption('{"head","from","to","accounted":{"message","deleted","expired","retention"},"problems":[{"kind","seq","id","message","proof"}]}'),
   },

@@ -11,6 +11,7 @@ import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
 import { inbox } from "./inbox.js";
 import { keygen } from "./keygen.js";
+import { prove } from "./prove.js";
 import { send } from "./send.js";
 import { serve } from "./serve.js";
 import { unblock } from "./unblock.js";
@@ -19,7 +20,7 @@ import { verifyProofCommand } from "./verify-proof.js";
 import { watch } from "./watch.js";
 import { whoami } from "./whoami.js";
 
-export const COMMANDS: readonly Command[] = [keygen, whoami, send, inbox, chat, watch, exportCommand, verifyExport, verifyProofCommand, audit, importCommand, consent, allow, block, unblock, deleteCommand, serve];
+export const COMMANDS: readonly Command[] = [keygen, whoami, send, inbox, chat, watch, exportCommand, verifyExport, verifyProofCommand, audit, prove, importCommand, consent, allow, block, unblock, deleteCommand, serve];
 
 const BY_NAME = new Map(COMMANDS.map((command) => [command.name, command]));
 
