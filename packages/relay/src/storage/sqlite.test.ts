@@ -6,7 +6,7 @@ import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageJson, messageJsonTail, type AcceptedMessage } from "../message.js";
-import { BASE_TIMESTAMP, describeStoreConformance, randomAddress, testKeyBundle, testMessage, type TestMessage } from "../../testing/store-conformance.js";
+import { BASE_TIMESTAMP, CONFORMANCE_NODE_KEY, describeStoreConformance, randomAddress, testKeyBundle, testMessage, type TestMessage } from "../../testing/store-conformance.js";
 import { DEFAULT_CACHE_KIB, WRITER_CACHE_KIB, WRITER_SCHEMA, openSqliteStore, startStoreWriter } from "./sqlite.js";
 import { RECLAIM_STEP_PAGES, SWEEP_STEP_ROWS, openAppendBatches } from "./sqlite-append-batch.js";
 import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
@@ -33,7 +33,8 @@ describeStoreConformance("sqlite", async () => {
 describeStoreConformance("sqlite, writer on the calling thread", async () => {
   const dir = tempDir();
   const file = path.join(dir, "relay.db");
-  const open = (options?: { retentionMs?: number; sweptDigestsMs?: number }) => openSqliteStore({ file, writer: startStoreWriter({ file, inline: true }), ...options });
+  // The writer signs the receipts, with the key the suite gives its stores.
+  const open = (options?: { retentionMs?: number; sweptDigestsMs?: number }) => openSqliteStore({ file, writer: startStoreWriter({ file, inline: true, receiptKey: CONFORMANCE_NODE_KEY }), ...options });
   return { store: open(), reopen: async (options) => open(options), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 });
 

@@ -23,6 +23,12 @@ export const parties = (): { alice: string; bob: string; carol: string } => ({ a
 let timestampCounter = 0;
 
 /** A well-formed accepted message from `from` to `to`; fresh digest, signature and receipts unless overridden. */
+/**
+ * The node key the suite gives stores (`useReceiptKey`), whose receipts it checks. A backend whose
+ * store commits through a writer made apart (SQLite's `writer` option) gives that writer this key.
+ */
+export const CONFORMANCE_NODE_KEY: Uint8Array = new Uint8Array(32).fill(0x5e);
+
 /** A message with both receipts given (random signatures): the store keeps them and signs none. */
 export type TestMessage = AcceptedMessage & { senderReceipt: string };
 

@@ -11,9 +11,10 @@ import { positionLifecycleTests, positionTests } from "./positions.js";
 import { propertyTests } from "./properties.js";
 import { durabilityTests, migratedAndFootprintTests } from "./storage.js";
 import { sharedStore, storePerTest, type OpenStore } from "./stores.js";
+import { receiptTests } from "./receipts.js";
 import { forwardWalkTests } from "./walks.js";
 
-export { BASE_TIMESTAMP, everyStoreCall, randomAddress, randomDigest, randomSignature, testKeyBundle, testMessage, type TestMessage } from "./data.js";
+export { BASE_TIMESTAMP, CONFORMANCE_NODE_KEY, everyStoreCall, randomAddress, randomDigest, randomSignature, testKeyBundle, testMessage, type TestMessage } from "./data.js";
 export type { OpenedStore } from "./stores.js";
 
 /**
@@ -69,5 +70,6 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describe("model-based properties", () => propertyTests(sharedStore(open)));
     describe("mailbox log positions (the verifiable mailbox)", () => positionTests(sharedStore(open)));
     describe("mailbox log positions through imports, sweeps and restarts", () => positionLifecycleTests(storePerTest(open)));
+    describe("receipts bound to positions (useReceiptKey)", () => receiptTests(storePerTest(open)));
   });
 }
