@@ -1,6 +1,6 @@
 // Options more than one command has, and the checks of option and argument values. Every check
 // throws a UsageError (exit 2) naming the flag, never echoing the value (it could be a key).
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "@neutral/protocol";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import type { OptionSpecs } from "./command.js";
 import { UsageError } from "./errors.js";
 import { DEFAULT_URL } from "./session.js";
@@ -50,6 +50,13 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 export function address(value: string, what: string, help: string): string {
   if (!ADDRESS.test(value)) throw new UsageError(`${what} is not an address: expected 0x followed by 40 hex digits`, help);
   return value.toLowerCase();
+}
+
+/** `<id>…` arguments: message ids as inbox shows them, 1 to MAX_PAGE_LIMIT of them. */
+export function messageIds(ids: readonly string[], help: string): string[] {
+  for (const id of ids) if (!MESSAGE_ID_PATTERN.test(id)) throw new UsageError(`<id> ${JSON.stringify(id)} is not a message id (decimal digits, as inbox shows them)`, help);
+  if (ids.length > MAX_PAGE_LIMIT) throw new UsageError(`at most ${MAX_PAGE_LIMIT} ids at once`, help);
+  return [...ids];
 }
 
 export function integer(value: string | undefined, flag: string, min: number, max: number, help: string): number | undefined {

@@ -1,9 +1,7 @@
 // `neutral delete <id>…`: deletes the account's copies of messages; prints the node's signed receipt.
-import { MAX_PAGE_LIMIT, MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import { defineCommand } from "../command.js";
-import { UsageError } from "../errors.js";
 import { escapeControls, jsonLine, VERIFIED } from "../format.js";
-import { jsonOption } from "../options.js";
+import { jsonOption, messageIds } from "../options.js";
 
 export const deleteCommand = defineCommand({
   name: "delete",
@@ -23,10 +21,9 @@ export const deleteCommand = defineCommand({
   positionals: ["id"],
   repeatLast: true,
   account: true,
-  async run({ values, positionals: ids, io, helpHint, signIn }) {
+  async run({ values, positionals, io, helpHint, signIn }) {
     const session = signIn();
-    for (const id of ids) if (!MESSAGE_ID_PATTERN.test(id)) throw new UsageError(`<id> ${JSON.stringify(id)} is not a message id (decimal digits, as inbox shows them)`, helpHint);
-    if (ids.length > MAX_PAGE_LIMIT) throw new UsageError(`at most ${MAX_PAGE_LIMIT} ids at once`, helpHint);
+    const ids = messageIds(positionals, helpHint);
     const receipt = await session.connect().deleteMessages(ids);
     if (values.json === true) {
       io.out(jsonLine(receipt));

@@ -1,13 +1,12 @@
 // `neutral prove <id>…`: asks whether messages you sent are in their recipients' mailbox logs (the
 // verifiable mailbox): the recipient's home node signs the position of the recipient's copy, and the
 // SDK checks the promise. Exit 0 only when every message is proven.
-import { MAX_PAGE_LIMIT, MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import { proveDelivery } from "@neutral/client/actions";
 import type { Message } from "@neutral/client";
 import { defineCommand } from "../command.js";
-import { EXIT_FAILURE, UsageError } from "../errors.js";
+import { EXIT_FAILURE } from "../errors.js";
 import { escapeControls, jsonLine, UNVERIFIED, VERIFIED } from "../format.js";
-import { jsonOption } from "../options.js";
+import { jsonOption, messageIds } from "../options.js";
 
 export const prove = defineCommand({
   name: "prove",
@@ -28,10 +27,9 @@ export const prove = defineCommand({
   positionals: ["id"],
   repeatLast: true,
   account: true,
-  async run({ values, positionals: ids, io, helpHint, signIn }) {
+  async run({ values, positionals, io, helpHint, signIn }) {
     const session = signIn();
-    for (const id of ids) if (!MESSAGE_ID_PATTERN.test(id)) throw new UsageError(`<id> ${JSON.stringify(id)} is not a message id (decimal digits, as inbox shows them)`, helpHint);
-    if (ids.length > MAX_PAGE_LIMIT) throw new UsageError(`at most ${MAX_PAGE_LIMIT} ids at once`, helpHint);
+    const ids = messageIds(positionals, helpHint);
     const wanted = new Set(ids);
     // The messages as the node served them: newest first, down to the oldest id asked for.
     const oldest = ids.reduce((low, id) => (BigInt(id) < low ? BigInt(id) : low), BigInt(ids[0]!));

@@ -29,6 +29,12 @@ let timestampCounter = 0;
  */
 export const CONFORMANCE_NODE_KEY: Uint8Array = new Uint8Array(32).fill(0x5e);
 
+let unsignedClock = 1_767_225_600_000;
+/** A message without the receipts the node owes (a random signature and digest): a store given the node's key signs them. */
+export function unsignedTestMessage(from: string, to: string, extra: Partial<AcceptedMessage> = {}): AcceptedMessage {
+  return { from, to, message: hex(randomBytes(12)), timestamp: unsignedClock++, signature: randomSignature(), digest: randomDigest(), ...extra };
+}
+
 /** A message with both receipts given (random signatures): the store keeps them and signs none. */
 export type TestMessage = AcceptedMessage & { senderReceipt: string };
 

@@ -14,7 +14,8 @@ import { sharedStore, storePerTest, type OpenStore } from "./stores.js";
 import { receiptTests } from "./receipts.js";
 import { forwardWalkTests } from "./walks.js";
 
-export { BASE_TIMESTAMP, CONFORMANCE_NODE_KEY, everyStoreCall, randomAddress, randomDigest, randomSignature, testKeyBundle, testMessage, type TestMessage } from "./data.js";
+export { BASE_TIMESTAMP, CONFORMANCE_NODE_KEY, everyStoreCall, randomAddress, randomDigest, randomSignature, testKeyBundle, testMessage, unsignedTestMessage, type TestMessage } from "./data.js";
+export { expectBoundReceipts } from "./receipts.js";
 export type { OpenedStore } from "./stores.js";
 
 /**

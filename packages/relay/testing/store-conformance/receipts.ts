@@ -3,28 +3,15 @@
 // that copy took, in the transaction that stores it, and the JSON carries the position beside it. A
 // store committing through a writer it was given signs with that writer's key: a backend's `open`
 // gives such a writer `CONFORMANCE_NODE_KEY`.
-import { randomBytes } from "node:crypto";
 import { expect, it } from "vitest";
 import { logReceiptDigest, toHex } from "@neutral/protocol";
 import { fixtureSigner, recoverDigestSigner } from "@neutral/protocol/testing";
 import type { AcceptedMessage, AppendResult, MessageStore } from "@neutral/relay";
-import { CONFORMANCE_NODE_KEY, parties, randomAddress, randomDigest, randomSignature } from "./data.js";
+import { CONFORMANCE_NODE_KEY, parties, randomAddress, randomSignature, unsignedTestMessage } from "./data.js";
 import type { StorePerTest } from "./stores.js";
 
 const nodeAddress = fixtureSigner(CONFORMANCE_NODE_KEY).address;
 const keyBytes = (): Uint8Array => Uint8Array.from(CONFORMANCE_NODE_KEY);
-
-let clock = 1_767_225_600_000;
-/** A message without the receipts the node owes: the store signs them. */
-const unsigned = (from: string, to: string, extra: Partial<AcceptedMessage> = {}): AcceptedMessage => ({
-  from,
-  to,
-  message: randomBytes(12).toString("hex"),
-  timestamp: clock++,
-  signature: randomSignature(),
-  digest: randomDigest(),
-  ...extra,
-});
 
 interface BoundJson {
   sender_receipt: string;
@@ -33,8 +20,11 @@ interface BoundJson {
   receiver_seq?: number;
 }
 
-/** Each receipt of `roles` the store signed recovers to the node's key over the position its copy holds in the log. */
-async function expectBound(store: MessageStore, message: AcceptedMessage, result: AppendResult, roles: readonly ("sender" | "receiver")[]): Promise<void> {
+/**
+ * Each receipt of `roles` in `result` recovers to `CONFORMANCE_NODE_KEY` over the position its copy
+ * holds in the store's log: what a store given that key answers for `message`.
+ */
+export async function expectBoundReceipts(store: MessageStore, message: AcceptedMessage, result: AppendResult, roles: readonly ("sender" | "receiver")[]): Promise<void> {
   const json = JSON.parse(result.stored.json) as BoundJson;
   for (const role of roles) {
     const [owner, logRole, receipt, seq] = role === "sender" ? [message.from, "sent", json.sender_receipt, json.sender_seq] : [message.to, "received", json.receiver_receipt, json.receiver_seq];
@@ -53,21 +43,21 @@ export function receiptTests(area: StorePerTest): void {
     const store = area.store;
     store.useReceiptKey(keyBytes());
     const { alice, bob, carol } = parties();
-    const local = unsigned(alice, bob);
-    const own = unsigned(carol, carol);
-    const request = unsigned(bob, carol, { folder: "requests" });
-    const outbound = unsigned(alice, randomAddress(), { status: "pending", route: { kind: "outbound", destination: randomAddress() } });
+    const local = unsignedTestMessage(alice, bob);
+    const own = unsignedTestMessage(carol, carol);
+    const request = unsignedTestMessage(bob, carol, { folder: "requests" });
+    const outbound = unsignedTestMessage(alice, randomAddress(), { status: "pending", route: { kind: "outbound", destination: randomAddress() } });
     const given = randomSignature();
-    const inbound = unsigned(randomAddress(), bob, { senderReceipt: given, senderSeq: 41, route: { kind: "inbound" } });
+    const inbound = unsignedTestMessage(randomAddress(), bob, { senderReceipt: given, senderSeq: 41, route: { kind: "inbound" } });
     const [a, b, c, d, e] = await Promise.all([local, own, request, outbound, inbound].map((message) => store.append(message)));
-    await expectBound(store, local, a!, ["sender", "receiver"]);
-    await expectBound(store, own, b!, ["sender", "receiver"]);
+    await expectBoundReceipts(store, local, a!, ["sender", "receiver"]);
+    await expectBoundReceipts(store, own, b!, ["sender", "receiver"]);
     const ownJson = JSON.parse(b!.stored.json) as BoundJson;
     expect(ownJson.sender_seq).toBe(ownJson.receiver_seq! + 1); // received first
-    await expectBound(store, request, c!, ["sender", "receiver"]);
-    await expectBound(store, outbound, d!, ["sender"]);
+    await expectBoundReceipts(store, request, c!, ["sender", "receiver"]);
+    await expectBoundReceipts(store, outbound, d!, ["sender"]);
     expect(JSON.parse(d!.stored.json)).not.toHaveProperty("receiver_receipt");
-    await expectBound(store, inbound, e!, ["receiver"]);
+    await expectBoundReceipts(store, inbound, e!, ["receiver"]);
     expect(JSON.parse(e!.stored.json)).toMatchObject({ sender_receipt: given, sender_seq: 41 });
     // Reads serve what the append answered.
     const page = await store.page({ owner: bob, ranges: [{ side: "received" }], order: "asc", limit: 10 });
@@ -78,16 +68,16 @@ export function receiptTests(area: StorePerTest): void {
     const store = area.store;
     store.useReceiptKey(keyBytes());
     const people = Array.from({ length: 4 }, randomAddress);
-    const messages = Array.from({ length: 60 }, (_, i) => unsigned(people[i % 4]!, people[(i * 3 + 1) % 4]!));
+    const messages = Array.from({ length: 60 }, (_, i) => unsignedTestMessage(people[i % 4]!, people[(i * 3 + 1) % 4]!));
     const results = await Promise.all(messages.map((message) => store.append(message)));
-    for (const [i, message] of messages.entries()) await expectBound(store, message, results[i]!, ["sender", "receiver"]);
+    for (const [i, message] of messages.entries()) await expectBoundReceipts(store, message, results[i]!, ["sender", "receiver"]);
   });
 
   it("a resend is answered the original JSON, also once every copy is gone (signed again over the positions they took)", async () => {
     const store = area.store;
     store.useReceiptKey(keyBytes());
     const { alice, bob } = parties();
-    const message = unsigned(alice, bob);
+    const message = unsignedTestMessage(alice, bob);
     const { stored } = await store.append(message);
     expect(await store.append({ ...message, digest: new Uint8Array(message.digest) })).toEqual({ stored, created: false });
     await store.deleteMessages(bob, [stored.id]);
