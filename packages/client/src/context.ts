@@ -110,6 +110,8 @@ export interface SessionCache {
   homesUnsupported: boolean;
   /** The node bound the receipt of something this session sent to its position (spec 3.0.0): it binds every one since. */
   bindsReceipts: boolean;
+  /** The node refused a `compact` proof (a node before spec 3.1.0): proofs are asked one per position. */
+  compactRefused: boolean;
 }
 
 export interface NeutralContext {
@@ -181,7 +183,7 @@ export function createNeutralContext(options: NeutralOptions): NeutralContext {
       current = undefined;
     },
     nodeInfo: () => info.get(() => publicClient.nodeInfo()),
-    cache: { ready: lazy(), peerKeys: new Map(), homes: new Map(), homesUnsupported: false, bindsReceipts: false },
+    cache: { ready: lazy(), peerKeys: new Map(), homes: new Map(), homesUnsupported: false, bindsReceipts: false, compactRefused: false },
     heads: options.heads ?? memoryHeadStore(),
     audits: options.audits ?? memoryAuditStore(),
     verify: options.verify ?? true,

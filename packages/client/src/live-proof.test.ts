@@ -7,7 +7,7 @@ import type { MailboxProof } from "./generated/types.js";
 import type { MailboxProblem } from "./mailbox-proof.js";
 import type { DecryptedMessage } from "./messages.js";
 import type { Neutral } from "./neutral.js";
-import { bobsMailbox } from "../test/bobs-mailbox.js";
+import { bobsMailbox, leaveOut, logLeaves } from "../test/bobs-mailbox.js";
 
 let relay: InProcessNode;
 beforeAll(async () => {
@@ -92,10 +92,9 @@ describe("live messages that prove themselves (verify, the default)", () => {
 
   it("marks what a lying node does not prove, and gives the problems, named by kind and message, before the messages", { timeout: 60_000 }, async () => {
     const { bob, bobAddress, heads, node, wire } = await mailbox();
-    // The position of the first message left out of the proof.
-    wire.alter.proof = (proof) => {
-      proof.positions = proof.positions.filter((position) => position.seq !== 1);
-    };
+    // The position of the first message left out of the proof (which proves the others).
+    const leaves = await logLeaves(bob);
+    wire.alter.proof = (proof) => leaveOut(proof, leaves, (position) => position.seq === 1);
     const dropped = await liveUntil(bob, 3);
     expect(dropped.messages.map((message) => message.proven)).toEqual([false, true, true]);
     expect(dropped.problems).toEqual([[expect.objectContaining({ kind: "missing", id: dropped.messages[0]!.id })]]);

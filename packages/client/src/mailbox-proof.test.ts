@@ -106,11 +106,11 @@ describe("mailboxProblems on a node's answers, altered", () => {
   it("a proof that does not lead to the head's root: unproven; a head not the node's: forged", { timeout: 60_000 }, async () => {
     const { bobAddress, node, proof, read } = await answered();
     const bent = clone(proof);
-    const target = bent.positions.find((one) => one.proof.length > 0)!;
-    target.proof[0] = `0x${"00".repeat(32)}`;
+    const target = bent.positions.find((one) => one.proof!.length > 0)!;
+    target.proof![0] = `0x${"00".repeat(32)}`;
     expect(mailboxProblems({ account: bobAddress, node, proof: bent, messages: read })).toEqual([expect.objectContaining({ kind: "unproven", seq: target.seq })]);
     const short = clone(proof);
-    short.positions.find((one) => one.proof.length > 0)!.proof.pop();
+    short.positions.find((one) => one.proof!.length > 0)!.proof!.pop();
     expect(mailboxProblems({ account: bobAddress, node, proof: short, messages: read }).map((problem) => problem.kind)).toEqual(["unproven"]);
     // Signed by another key, or the head of another account.
     const forged = clone(proof);
@@ -120,5 +120,47 @@ describe("mailboxProblems on a node's answers, altered", () => {
     grown.head.size += 1;
     expect(mailboxProblems({ account: bobAddress, node, proof: grown, messages: read })).toEqual([expect.objectContaining({ kind: "forged-head" })]);
     expect(mailboxProblems({ account: `0x${"11".repeat(20)}`, node, proof, messages: read })).toEqual([expect.objectContaining({ kind: "forged-head" })]);
+  });
+});
+
+describe("mailboxProblems on a compact answer (one multiproof)", () => {
+  async function answered() {
+    const { alice, bob, bobAddress, read } = await mailbox();
+    // Positions the read did not return, after it: the multiproof then holds hashes.
+    for (const body of ["four", "five"]) await alice.send(bobAddress, body);
+    const proof = (await bob.client.getProof({ ids: read.map((message) => message.id), compact: true })) as MailboxProof;
+    const node = (await bob.nodeInfo()).address.toLowerCase();
+    expect(proof.multiproof).toBeDefined();
+    expect(proof.positions.every((position) => position.proof === undefined)).toBe(true);
+    expect(mailboxProblems({ account: bobAddress, node, proof, messages: read })).toEqual([]);
+    return { bob, bobAddress, node, proof, read };
+  }
+
+  it("proves every message at once; a hash changed, left out or added, or a position moved, and none is proven", { timeout: 60_000 }, async () => {
+    const { bobAddress, node, proof, read } = await answered();
+    const copies = proof.positions.length;
+    expect(copies).toBe(4); // the message to himself: both copies
+    expect(proof.head.size).toBe(6);
+    expect(proof.multiproof!.length).toBeGreaterThan(0);
+    const kinds = (altered: MailboxProof) => mailboxProblems({ account: bobAddress, node, proof: altered, messages: read }).map((problem) => problem.kind);
+    const bent = structuredClone(proof);
+    bent.multiproof![0] = `0x${"00".repeat(32)}`;
+    expect(kinds(bent)).toEqual(Array(copies).fill("unproven"));
+    expect(kinds({ ...proof, multiproof: proof.multiproof!.slice(1) })).toEqual(Array(copies).fill("unproven"));
+    expect(kinds({ ...proof, multiproof: [...proof.multiproof!, proof.head.root] })).toEqual(Array(copies).fill("unproven"));
+    expect(kinds({ ...proof, multiproof: ["0xzz"] })).toEqual(Array(copies).fill("unproven"));
+    // A position listed twice (the node claiming one leaf for two copies) proves nothing either.
+    const twice = structuredClone(proof);
+    twice.positions[1]!.seq = twice.positions[0]!.seq;
+    expect(kinds(twice)).toContain("unproven");
+  });
+
+  it("a message left out of the proof is missing, and the rest of the page is still proven by what the node listed", { timeout: 60_000 }, async () => {
+    const { bob, bobAddress, node, read } = await answered();
+    const kept = read.filter((message) => message.from === message.to);
+    const partial = (await bob.client.getProof({ ids: kept.map((message) => message.id), compact: true })) as MailboxProof;
+    const problems = mailboxProblems({ account: bobAddress, node, proof: partial, messages: read });
+    expect(problems.map((problem) => problem.kind)).toEqual(["missing", "missing"]);
+    expect(new Set(problems.map((problem) => problem.id))).toEqual(new Set(read.filter((message) => message.from !== message.to).map((message) => message.id)));
   });
 });

@@ -2,7 +2,7 @@
 // mailbox"): that the head is the node's, that it extends the last head this device verified (no
 // rollback, no fork), and that every message a read returned sits in its tree at the position the
 // node claims, with the leaf its fields give. Pure: the node is asked in actions/proveMessages.ts.
-import { fromHex, mailboxHeadDigest, mailboxLeafHash, toHex, verifyMerkleConsistency, verifyMerkleInclusion, type Hex } from "@neutral/protocol";
+import { fromHex, mailboxHeadDigest, mailboxLeafHash, toHex, verifyMerkleConsistency, verifyMerkleInclusion, verifyMerkleMultiproof, type Hex } from "@neutral/protocol";
 import { recoverAddress } from "./crypto/ecdsa.js";
 import type { MailboxHead, MailboxProof, Message } from "./generated/types.js";
 import { messageDigest } from "./messages.js";
@@ -84,6 +84,8 @@ export function mailboxProblems(check: MailboxCheck): MailboxProblem[] {
   } catch (error) {
     return [{ kind: "forged-head", message: `The head's root is not a hash: ${reason(error)}` }];
   }
+  // Each copy's leaf, from its message's fields; with a multiproof, checked together once all are known.
+  const leaves: { position: MailboxProof["positions"][number]; id: string; leaf: Uint8Array }[] = [];
   for (const message of messages) {
     const roles = [...(message.to.toLowerCase() === account ? ["received" as const] : []), ...(message.from.toLowerCase() === account ? ["sent" as const] : [])];
     const claimed = positions.get(message.id) ?? [];
@@ -100,14 +102,36 @@ export function mailboxProblems(check: MailboxCheck): MailboxProblem[] {
         problems.push({ kind: "altered", seq: position.seq, id: message.id, message: `Message ${message.id} is not what position ${position.seq} of the log holds` });
         continue;
       }
+      leaves.push({ position, id: message.id, leaf });
+    }
+  }
+  if (proof.multiproof !== undefined) problems.push(...multiproofProblems(proof, root, leaves));
+  else {
+    for (const { position, id, leaf } of leaves) {
       try {
-        verifyMerkleInclusion(position.seq - 1, head.size, leaf, position.proof.map(fromHex), root);
+        verifyMerkleInclusion(position.seq - 1, head.size, leaf, (position.proof ?? []).map(fromHex), root);
       } catch (error) {
-        problems.push({ kind: "unproven", seq: position.seq, id: message.id, message: `Position ${position.seq} (message ${message.id}) is not in the head's tree: ${reason(error)}` });
+        problems.push({ kind: "unproven", seq: position.seq, id, message: `Position ${position.seq} (message ${id}) is not in the head's tree: ${reason(error)}` });
       }
     }
   }
   return problems;
+}
+
+/**
+ * Whether a compact proof's multiproof shows every position it lists in the head's tree: those of
+ * the messages with the leaves their fields give (`leaves`), the others with the leaf hash listed.
+ * It proves all or none: when it fails, every message's copy is unproven.
+ */
+function multiproofProblems(proof: MailboxProof, root: Uint8Array, leaves: readonly { position: MailboxProof["positions"][number]; id: string; leaf: Uint8Array }[]): MailboxProblem[] {
+  const computed = new Map(leaves.map(({ position, leaf }) => [position, leaf]));
+  try {
+    const proven = proof.positions.map((position) => ({ index: position.seq - 1, hash: computed.get(position) ?? fromHex(position.leafHash) }));
+    if (proven.length > 0) verifyMerkleMultiproof(proof.head.size, proven, proof.multiproof!.map(fromHex), root);
+    return [];
+  } catch (error) {
+    return leaves.map(({ position, id }) => ({ kind: "unproven", seq: position.seq, id, message: `Position ${position.seq} (message ${id}) is not in the head's tree: ${reason(error)}` }));
+  }
 }
 
 /** Whether `head` extends `known`: not smaller, and consistent with it. */
@@ -131,8 +155,38 @@ function historyProblems(node: string, account: string, known: VerifiedHead, hea
  * named `field`): its log is smaller, so it cannot prove that head. Asked again without it, the
  * check names the rollback.
  */
-export const refusedSince = (error: unknown, field: string): boolean =>
-  error instanceof RpcError && (error.data as { field?: unknown } | undefined)?.field === field;
+export const refusedSince = (error: unknown, field: string): boolean => refusedParam(error, field);
+
+/** Whether `error` is a node refusing the request's param (or member) named `field` (-32602 naming it). */
+const refusedParam = (error: unknown, field: string): boolean =>
+  error instanceof RpcError && error.code === -32602 && (error.data as { field?: unknown } | undefined)?.field === field;
+
+/**
+ * Asks for a proof with `ask(compact, since)`: compact (one multiproof, spec 3.1.0) unless the node
+ * refused that before in this session, and from `since`, the size of the last head this device
+ * verified. A node before 3.1.0 refuses `compact` (naming one of `fields.compact`: the member, or
+ * the params when it is one positional param too many; the session then asks per position from
+ * then on), and a node whose log is smaller than `since` refuses that
+ * (`sinceField`): it is asked again without it, and the check names the rollback.
+ */
+export async function askProof<T>(
+  cache: { compactRefused: boolean },
+  fields: { compact: readonly string[]; since: string },
+  since: number | undefined,
+  ask: (compact: boolean, since: number | undefined) => Promise<T>,
+): Promise<T> {
+  let from = since !== undefined && since > 0 ? since : undefined;
+  for (;;) {
+    const compact = !cache.compactRefused;
+    try {
+      return await ask(compact, from);
+    } catch (error) {
+      if (compact && fields.compact.some((field) => refusedParam(error, field))) cache.compactRefused = true;
+      else if (from !== undefined && refusedParam(error, fields.since)) from = undefined;
+      else throw error;
+    }
+  }
+}
 
 /** Why a proof failed, in words: a MerkleProofError, or hex that is not hex. */
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));

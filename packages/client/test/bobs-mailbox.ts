@@ -2,7 +2,9 @@
 // the verifiable mailbox. He reads through `fetch` (a test's tampering one) with his own head store.
 import { memoryHeadStore } from "../src/context.js";
 import { generatePrivateKey } from "../src/keys.js";
-import { createNeutral } from "../src/neutral.js";
+import { createNeutral, type Neutral } from "../src/neutral.js";
+import type { MailboxProof } from "../src/generated/types.js";
+import { fromHex, merkleMultiproof, toHex } from "@neutral/protocol";
 
 /** Alice writes to Bob, Bob to Alice and to himself: four positions in Bob's log (a message to oneself is two). */
 export async function bobsMailbox(url: string, fetch: typeof globalThis.fetch, options: { verify?: boolean } = {}) {
@@ -16,4 +18,30 @@ export async function bobsMailbox(url: string, fetch: typeof globalThis.fetch, o
   await bob.send(bobAddress, "note");
   const node = (await bob.nodeInfo()).address.toLowerCase();
   return { alice, bob, bobAddress, heads, node };
+}
+
+/** The leaf hashes of the account's whole log, as the node keeps them (what a lying node has at hand). */
+export async function logLeaves(session: Neutral): Promise<Uint8Array[]> {
+  const leaves: Uint8Array[] = [];
+  for (let from = 1; ; ) {
+    const page = await session.client.getLog({ from, limit: 100 });
+    leaves.push(...page.entries.map((entry) => fromHex(entry.leafHash)));
+    if (page.end) return leaves;
+    from = page.entries.at(-1)!.seq + 1;
+  }
+}
+
+/**
+ * What a lying node that leaves positions out of a proof answers: the positions `drop` names gone,
+ * and a compact proof's multiproof made again for the others from the log's `leaves`, so that they
+ * still prove themselves.
+ */
+export function leaveOut(proof: MailboxProof, leaves: readonly Uint8Array[], drop: (position: MailboxProof["positions"][number]) => boolean): void {
+  proof.positions = proof.positions.filter((position) => !drop(position));
+  if (proof.multiproof !== undefined) {
+    proof.multiproof = merkleMultiproof(
+      leaves.slice(0, proof.head.size),
+      proof.positions.map((position) => position.seq - 1),
+    ).map(toHex);
+  }
 }

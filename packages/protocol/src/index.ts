@@ -94,8 +94,13 @@ export {
   merkleLeafHash,
   merkleNodeHash,
   merkleRoot,
+  merkleMultiproof,
+  merkleMultiproofSubtrees,
   merkleRootFromInclusionProof,
+  merkleRootFromMultiproof,
   verifyMerkleConsistency,
   verifyMerkleInclusion,
+  verifyMerkleMultiproof,
   type MerkleFrontier,
+  type MerkleProvenLeaf,
 } from "./merkle.js";

@@ -16,10 +16,13 @@ import {
   merkleConsistencyProof,
   merkleInclusionProof,
   merkleLeafHash,
+  merkleMultiproof,
   merkleNodeHash,
   merkleRoot,
+  merkleRootFromMultiproof,
   verifyMerkleConsistency,
   verifyMerkleInclusion,
+  verifyMerkleMultiproof,
 } from "./merkle.js";
 
 const VECTORS = fileURLToPath(new URL("../test/vectors/merkle-rfc6962/testdata/", import.meta.url));
@@ -64,6 +67,9 @@ const outcome = (check: () => void): "verified" | "refused" => {
   }
 };
 
+/** 1 to 70 distinct leaves. */
+const leavesArb = fc.array(fc.uint8Array({ maxLength: 12 }), { minLength: 1, maxLength: 70 }).map((data) => data.map((datum, i) => merkleLeafHash(new Uint8Array([...datum, i]))));
+
 describe("transparency-dev/merkle's vectors", () => {
   const all = files(VECTORS);
   const cases = <T>(kind: string) => all.filter((file) => path.relative(VECTORS, file).startsWith(`${kind}${path.sep}`)).map((file) => ({ file: path.relative(VECTORS, file), vector: JSON.parse(readFileSync(file, "utf8")) as T }));
@@ -107,7 +113,6 @@ describe("the tree", () => {
   });
 
   // Distinct leaves (each datum ends with its index): two equal leaves are interchangeable in any proof.
-  const leavesArb = fc.array(fc.uint8Array({ maxLength: 12 }), { minLength: 1, maxLength: 70 }).map((data) => data.map((datum, i) => merkleLeafHash(new Uint8Array([...datum, i]))));
 
   it("a frontier kept leaf by leaf gives every size's root, with one subtree root per bit of the size", () => {
     fc.assert(
@@ -182,5 +187,82 @@ describe("the tree", () => {
     expect(() => verifyMerkleInclusion(1, 1, leaf, [], leaf)).toThrow(/leaf 1 is not in a tree of 1/);
     expect(() => verifyMerkleConsistency(2, 1, leaf, leaf, [leaf])).toThrow(/smaller than size1/);
     expect(() => verifyMerkleConsistency(0, 1, merkleRoot([]), leaf, [])).toThrow(/from the empty tree proves nothing/);
+  });
+});
+
+describe("multiproofs", () => {
+  const key = (hash: Uint8Array) => hex(hash);
+  /** A tree's leaves and a non-empty set of its indexes. */
+  const provenArb = leavesArb.chain((leaves) =>
+    fc.record({ leaves: fc.constant(leaves), indexes: fc.uniqueArray(fc.nat({ max: leaves.length - 1 }), { minLength: 1, maxLength: leaves.length }) }),
+  );
+
+  it("each leaf's siblings once: the union of the leaves' inclusion proofs less what the leaves give, and one proof alone for one leaf", () => {
+    fc.assert(
+      fc.property(provenArb, ({ leaves, indexes }) => {
+        const proof = merkleMultiproof(leaves, indexes);
+        const union = new Set(indexes.flatMap((index) => merkleInclusionProof(leaves, index).map(key)));
+        for (const hash of proof) expect(union.has(key(hash))).toBe(true);
+        expect(proof.length).toBeLessThanOrEqual(union.size);
+        if (indexes.length === 1) expect(new Set(proof.map(key))).toEqual(new Set(merkleInclusionProof(leaves, indexes[0]!).map(key)));
+        if (indexes.length === leaves.length) expect(proof).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("every multiproof it makes verifies, the leaves in any order; another leaf, index, root or hash, or a hash more or less, does not", () => {
+    fc.assert(
+      fc.property(provenArb, fc.nat(), (proven, flip) => {
+        const { leaves, indexes } = proven;
+        const size = leaves.length;
+        const root = merkleRoot(leaves);
+        const proof = merkleMultiproof(leaves, indexes);
+        const given = indexes.map((index) => ({ index, hash: leaves[index]! }));
+        verifyMerkleMultiproof(size, given, proof, root);
+        verifyMerkleMultiproof(size, [...given].reverse(), proof, root);
+        const which = flip % given.length;
+        const otherLeaf = given.map((leaf, i) => (i === which ? { ...leaf, hash: merkleLeafHash(leaf.hash) } : leaf));
+        expect(outcome(() => verifyMerkleMultiproof(size, otherLeaf, proof, root))).toBe("refused");
+        expect(outcome(() => verifyMerkleMultiproof(size, given, proof, merkleLeafHash(root)))).toBe("refused");
+        // (Another size can give the same root from the same hashes: a signed head binds its size to its root.)
+        const moved = given.map((leaf, i) => (i === which ? { ...leaf, index: (leaf.index + 1) % size } : leaf));
+        if (size > 1 && leaves[(given[which]!.index + 1) % size]!.some((byte, i) => byte !== given[which]!.hash[i])) {
+          expect(outcome(() => verifyMerkleMultiproof(size, moved, proof, root))).toBe("refused");
+        }
+        expect(outcome(() => verifyMerkleMultiproof(size, given, [...proof, root], root))).toBe("refused");
+        if (proof.length > 0) {
+          const tampered = proof.map((hash) => new Uint8Array(hash));
+          const hash = tampered[flip % proof.length]!;
+          hash[flip % 32] = hash[flip % 32]! ^ (1 << (flip % 8));
+          expect(outcome(() => verifyMerkleMultiproof(size, given, tampered, root))).toBe("refused");
+          expect(outcome(() => verifyMerkleMultiproof(size, given, proof.slice(1), root))).toBe("refused");
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a page of neighbouring positions near the head needs a few hashes, not a proof each", () => {
+    const leaves = Array.from({ length: 200 }, (_, i) => merkleLeafHash(new Uint8Array([i, i >> 8])));
+    const page = Array.from({ length: 20 }, (_, i) => 199 - 2 * i);
+    const proof = merkleMultiproof(leaves, page);
+    const separate = page.reduce((sum, index) => sum + merkleInclusionProof(leaves, index).length, 0);
+    expect(separate).toBe(148);
+    // The 20 leaves between the page's, and the subtrees [0, 128) and [128, 160) left of them.
+    expect(proof.length).toBe(22);
+    verifyMerkleMultiproof(200, page.map((index) => ({ index, hash: leaves[index]! })), proof, merkleRoot(leaves));
+  });
+
+  it("refuses no leaves, a leaf twice, a leaf past the size and hashes that are not 32 bytes, saying why", () => {
+    const leaf = merkleLeafHash(new Uint8Array([1]));
+    const two = [leaf, merkleLeafHash(new Uint8Array([2]))];
+    expect(() => merkleRootFromMultiproof(2, [], [merkleRoot(two)])).toThrow(/of no leaves proves nothing/);
+    expect(() => merkleRootFromMultiproof(2, [{ index: 0, hash: leaf }, { index: 0, hash: leaf }], [])).toThrow(/leaf 0 is given twice/);
+    expect(() => merkleRootFromMultiproof(2, [{ index: 2, hash: leaf }], [leaf])).toThrow(/leaf 2 is not in a tree of 2/);
+    expect(() => merkleRootFromMultiproof(2, [{ index: 0, hash: leaf }], [two[1]!.slice(1)])).toThrow(/proof\[0\] has 31 bytes/);
+    expect(() => merkleRootFromMultiproof(2, [{ index: 0, hash: leaf }], [])).toThrow(/has 0 hashes; .* need more/);
+    expect(() => merkleMultiproof(two, [2])).toThrow(RangeError);
+    expect(merkleMultiproof(two, [])).toEqual([]);
   });
 });

@@ -196,3 +196,87 @@ export function merkleFrontierRoot(frontier: MerkleFrontier): Uint8Array {
   for (let i = roots.length - 2; i >= 0; i--) root = merkleNodeHash(roots[i]!, root);
   return root;
 }
+
+// Multiproofs: the inclusion proofs of several leaves at once, each sibling hash given once.
+
+/** A leaf a multiproof proves: its index in the tree and its hash. */
+export interface MerkleProvenLeaf {
+  index: number;
+  hash: Uint8Array;
+}
+
+/**
+ * The multiproof of the leaves `indexes` in the tree over `leafHashes`: the roots of the largest
+ * subtrees that hold none of them, left to right. The tree is walked from its root, split as MTH
+ * splits it: a subtree holding none of the leaves gives its root, a single leaf that is one gives
+ * nothing, any other is walked into, left before right. Together with the leaves' hashes it gives
+ * the root, and each hash it holds is one a single leaf's inclusion proof would hold: a page of
+ * neighbouring positions needs far fewer than one proof each. The multiproof of no leaves is empty.
+ */
+export function merkleMultiproof(leafHashes: readonly Uint8Array[], indexes: readonly number[]): Uint8Array[] {
+  return merkleMultiproofSubtrees(leafHashes.length, indexes).map(([start, n]) => merkleRoot(leafHashes.slice(start, start + n)));
+}
+
+/** The root that `proof`, a multiproof (`merkleMultiproof`), leads to from `leaves` in a tree of `size`. */
+export function merkleRootFromMultiproof(size: number, leaves: readonly MerkleProvenLeaf[], proof: readonly Uint8Array[]): Uint8Array {
+  position(size, "tree size");
+  if (leaves.length === 0) throw new MerkleProofError("a multiproof of no leaves proves nothing");
+  const sorted = [...leaves].sort((a, b) => a.index - b.index);
+  sorted.forEach(({ index, hash }, i) => {
+    if (!Number.isSafeInteger(index) || index < 0 || index >= size) throw new MerkleProofError(`leaf ${index} is not in a tree of ${size}`);
+    if (sorted[i - 1]?.index === index) throw new MerkleProofError(`leaf ${index} is given twice`);
+    checkHash(hash, `the hash of leaf ${index}`);
+  });
+  let used = 0;
+  // The walk of `merkleMultiproofSubtrees`, taking a hash of the proof where that one gives a subtree.
+  const walk = (start: number, n: number, lo: number, hi: number): Uint8Array => {
+    if (lo === hi) {
+      const hash = proof[used];
+      if (hash === undefined) throw new MerkleProofError(`the multiproof has ${proof.length} hashes; these ${leaves.length} leaves of ${size} need more`);
+      checkHash(hash, `proof[${used++}]`);
+      return hash;
+    }
+    if (n === 1) return sorted[lo]!.hash;
+    const k = split(n);
+    let mid = lo;
+    while (mid < hi && sorted[mid]!.index < start + k) mid++;
+    const left = walk(start, k, lo, mid);
+    return merkleNodeHash(left, walk(start + k, n - k, mid, hi));
+  };
+  const root = walk(0, size, 0, sorted.length);
+  if (used !== proof.length) throw new MerkleProofError(`the multiproof has ${proof.length} hashes; these ${leaves.length} leaves of ${size} need ${used}`);
+  return root;
+}
+
+/** Throws a MerkleProofError unless `proof`, a multiproof, shows every one of `leaves` in the tree of `size` whose root is `root`. */
+export function verifyMerkleMultiproof(size: number, leaves: readonly MerkleProvenLeaf[], proof: readonly Uint8Array[], root: Uint8Array): void {
+  checkHash(root, "the root");
+  if (!sameHash(merkleRootFromMultiproof(size, leaves, proof), root)) throw new MerkleProofError(`the multiproof of ${leaves.length} leaves of ${size} leads to another root`);
+}
+
+/**
+ * The subtrees whose roots make the multiproof of the distinct `indexes` in a tree of `size`, left
+ * to right, as [start, n]: for a prover that reads its tree's subtrees from storage.
+ */
+export function merkleMultiproofSubtrees(size: number, indexes: readonly number[]): [start: number, n: number][] {
+  const sorted = [...indexes].sort((a, b) => a - b);
+  sorted.forEach((index, i) => {
+    if (!Number.isSafeInteger(index) || index < 0 || index >= size) throw new RangeError(`leaf ${index} is not in a tree of ${size}`);
+    if (sorted[i - 1] === index) throw new RangeError(`leaf ${index} is given twice`);
+  });
+  const subtrees: [number, number][] = [];
+  // From the root, split as MTH splits: a subtree holding none of the leaves gives its root, a
+  // single leaf that is one gives nothing, any other is walked into, left before right.
+  const walk = (start: number, n: number, lo: number, hi: number): void => {
+    if (lo === hi) subtrees.push([start, n]);
+    else if (n > 1) {
+      const k = split(n);
+      let mid = lo;
+      while (mid < hi && sorted[mid]! < start + k) mid++;
+      walk(start, k, lo, mid);
+      walk(start + k, n - k, mid, hi);
+    }
+  };
+  if (sorted.length > 0) walk(0, size, 0, sorted.length);
+  return subtrees;
+}

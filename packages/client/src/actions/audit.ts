@@ -268,7 +268,7 @@ async function withPromiseProof(
   const seq = problem.seq!;
   const answer = await authed(context, () => context.client.getProof({ ids: [idThere] }, options)).catch(() => undefined);
   const position = answer?.positions.find((one) => one.seq === seq);
-  if (!answer || !position?.leafHash) return problem;
+  if (!answer || !position?.leafHash || !position.proof) return problem;
   const promise = {
     message: {
       from: message.from.toLowerCase(),

@@ -67,7 +67,7 @@ async function provenPositions(context: NeutralContext, account: string, node: s
   for (const position of proof.positions) {
     if (!asked.has(position.id)) problems.push({ kind: "altered", seq: position.seq, id: position.id, message: `Position ${position.seq} is of message ${position.id}, which was not asked for` });
     try {
-      verifyMerkleInclusion(position.seq - 1, proof.head.size, fromHex(position.leafHash), position.proof.map(fromHex), fromHex(proof.head.root));
+      verifyMerkleInclusion(position.seq - 1, proof.head.size, fromHex(position.leafHash), (position.proof ?? []).map(fromHex), fromHex(proof.head.root));
     } catch {
       problems.push({ kind: "unproven", seq: position.seq, id: position.id, message: `Position ${position.seq} (message ${position.id}) is not in the head's tree` });
     }

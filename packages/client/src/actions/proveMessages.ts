@@ -1,6 +1,6 @@
 import type { NeutralContext } from "../context.js";
 import type { MailboxHead, Message } from "../generated/types.js";
-import { mailboxProblems, refusedSince, type MailboxProblem } from "../mailbox-proof.js";
+import { askProof, mailboxProblems, type MailboxProblem } from "../mailbox-proof.js";
 import type { CallOptions } from "../rpc.js";
 import { authed } from "../session/authed.js";
 import type { RequestErrorType } from "../errors.js";
@@ -33,12 +33,9 @@ export async function proveMessages(context: NeutralContext, messages: readonly 
     const batch = messages.slice(at, at + PROOF_BATCH);
     const since = known?.size;
     const ids = batch.map((message) => message.id);
-    const proof = await authed(context, () => context.client.getProof({ ids, ...(since !== undefined && since > 0 && { since }) }, options)).catch((error: unknown) => {
-      // The node's log is smaller than a head this device verified: it cannot prove that head. Its
-      // current head is asked for, and the comparison names the rollback.
-      if (refusedSince(error, "since")) return authed(context, () => context.client.getProof({ ids }, options));
-      throw error;
-    });
+    const proof = await askProof(context.cache, { compact: ["compact", "params"], since: "since" }, since, (compact, from) =>
+      authed(context, () => context.client.getProof({ ids, ...(compact && { compact }), ...(from !== undefined && { since: from }) }, options)),
+    );
     problems.push(...mailboxProblems({ account, node, proof, messages: batch, ...(known && { known }) }));
     head = known = proof.head;
   }

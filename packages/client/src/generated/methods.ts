@@ -299,7 +299,7 @@ export function importMessages(client: RpcClient, params: T.ImportMessagesParams
 export function getProofRequest(params: T.GetProofParams = {}): RpcRequest<T.GetProofResult> {
   return {
     method: "neutralService_getProof",
-    params: positionalParams(params, ["ids", "since"]),
+    params: positionalParams(params, ["ids", "since", "compact"]),
     unwrap: true,
   };
 }
@@ -307,7 +307,7 @@ export function getProofRequest(params: T.GetProofParams = {}): RpcRequest<T.Get
 /**
  * The authenticated account's signed mailbox head, with inclusion proofs for messages and a consistency proof from a head the client saw before.
  *
- * The verifiable mailbox: with `ids` (messages a read returned), each copy of them in the caller's mailbox is answered with its position and its inclusion proof in the head's tree; an id with no copy there (never stored, or deleted) is left out, as is a copy stored after the head. With `since` (the size of the last head the client verified), the consistency proof from that size to the head's. Without either: the current head. A `since` larger than the log is refused (-32602, `data.field` "since", `data.size` the log's size): the node cannot show that log, and a client that verified it holds proof of a rollback.
+ * The verifiable mailbox: with `ids` (messages a read returned), each copy of them in the caller's mailbox is answered with its position and its inclusion proof in the head's tree; an id with no copy there (never stored, or deleted) is left out, as is a copy stored after the head. With `compact: true`, the positions come without their own proofs and `multiproof` proves them all. With `since` (the size of the last head the client verified), the consistency proof from that size to the head's. Without either: the current head. A `since` larger than the log is refused (-32602, `data.field` "since", `data.size` the log's size): the node cannot show that log, and a client that verified it holds proof of a rollback.
  *
  * Needs a bearer token (`auth` option).
  */

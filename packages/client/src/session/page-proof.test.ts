@@ -4,7 +4,7 @@ import { startNode, type InProcessNode } from "@neutral/relay/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InboxPage, MailboxProof } from "../generated/types.js";
 import type { MessagePage, Neutral } from "../neutral.js";
-import { bobsMailbox } from "../../test/bobs-mailbox.js";
+import { bobsMailbox, leaveOut, logLeaves } from "../../test/bobs-mailbox.js";
 
 let relay: InProcessNode;
 beforeAll(async () => {
@@ -59,13 +59,16 @@ describe("reads that prove themselves (verify, the default)", () => {
     expect(page!.mailboxProblems).toEqual([]);
     expect(page!.head).toMatchObject({ account: bobAddress, size: 4 });
     expect(await heads.get(bobAddress, node)).toEqual(page!.head);
-    expect(wire.reads.at(-1)).toMatchObject({ proof: {} });
+    expect(wire.reads.at(-1)).toEqual({ proof: { compact: true } });
 
     await alice.send(bobAddress, "three");
     // Pages of 2: each proven, each head extending the one before.
     const pages = await readAll(bob, 2);
     expect(pages.flatMap((one) => one.messages.map((message) => message.proven))).toEqual([true, true, true, true]);
-    expect(wire.reads.slice(-2).map((params) => params.proof)).toEqual([{ since: 4 }, { since: 5 }]);
+    expect(wire.reads.slice(-2).map((params) => params.proof)).toEqual([
+      { compact: true, since: 4 },
+      { compact: true, since: 5 },
+    ]);
     expect((await heads.get(bobAddress, node))?.size).toBe(5);
 
     const chat = [];
@@ -82,10 +85,9 @@ describe("reads that prove themselves (verify, the default)", () => {
     const [honest] = await readAll(bob);
     const verified = await heads.get(bobAddress, node);
 
-    // A position left out: the message is not in the log, as far as the page shows.
-    wire.alter.page = (page) => {
-      page.proof!.positions = page.proof!.positions.filter((position) => position.id !== page.data[2]!.id);
-    };
+    // A position left out (the others still proven): the message is not in the log, as far as the page shows.
+    const leaves = await logLeaves(bob);
+    wire.alter.page = (page) => leaveOut(page.proof!, leaves, (position) => position.id === page.data[2]!.id);
     const [dropped] = await readAll(bob);
     expect(dropped!.messages.map((message) => message.proven)).toEqual([true, true, false]);
     expect(dropped!.mailboxProblems).toEqual([expect.objectContaining({ kind: "missing", id: honest!.messages[2]!.id })]);
@@ -96,7 +98,10 @@ describe("reads that prove themselves (verify, the default)", () => {
       [first!.seq, second!.seq] = [second!.seq, first!.seq];
     };
     const [reordered] = await readAll(bob);
-    expect(reordered!.mailboxProblems.map((problem) => problem.kind)).toEqual(["altered", "altered"]);
+    // The page's one multiproof, given the positions as listed, proves nothing: the third message's
+    // two copies (to himself) are unproven too.
+    expect(reordered!.mailboxProblems.map((problem) => problem.kind)).toEqual(["altered", "altered", "unproven", "unproven"]);
+    expect(reordered!.messages.map((message) => message.proven)).toEqual([false, false, false]);
     expect(reordered!.mailboxProblems.every((problem) => problem.seq !== undefined)).toBe(true);
 
     // No proof at all, though one was asked for.
@@ -116,7 +121,7 @@ describe("reads that prove themselves (verify, the default)", () => {
     await heads.set(bobAddress, node, longer);
     const [after] = await readAll(bob);
     // The node refused `since: 7` and the page was asked again without it.
-    expect(wire.reads.slice(-2).map((params) => params.proof)).toEqual([{ since: 7 }, {}]);
+    expect(wire.reads.slice(-2).map((params) => params.proof)).toEqual([{ compact: true, since: 7 }, { compact: true }]);
     expect(after!.mailboxProblems).toEqual([expect.objectContaining({ kind: "rollback", seq: 5 })]);
     expect(after!.messages.map((message) => message.proven)).toEqual([false, false, false]);
     expect(await heads.get(bobAddress, node)).toEqual(longer);

@@ -2,7 +2,7 @@
 // proves about the messages on it, against the last head this device verified.
 import type { NeutralContext } from "../context.js";
 import type { MailboxHead, MailboxProof, Message, ProofRequest } from "../generated/types.js";
-import { mailboxProblems, refusedSince, type MailboxProblem, type VerifiedHead } from "../mailbox-proof.js";
+import { askProof, mailboxProblems, type MailboxProblem, type VerifiedHead } from "../mailbox-proof.js";
 
 /** What a page's proof says: the head it was proven against, and the problems found (none: every message proven). */
 export interface PageProof {
@@ -15,9 +15,9 @@ export interface PageProof {
 /** One walk's proofs: each page's head must extend the last verified one, then the previous page's. */
 export interface PageProver {
   /**
-   * Fetches a page with `fetch(request)`; a node whose log is smaller than the head this device
-   * verified refuses `since` (it cannot prove a rollback away): it is asked again without it, and
-   * the check names the rollback.
+   * Fetches a page with `fetch(request)`, its proof compact (one multiproof) unless the node refused
+   * that before; a node whose log is smaller than the head this device verified refuses `since` (it
+   * cannot prove a rollback away): it is asked again without it, and the check names the rollback.
    */
   fetch<P extends { data: Message[]; proof?: MailboxProof }>(fetch: (request: ProofRequest) => Promise<P>): Promise<P>;
   /** Checks a page's answer; with no problem its head becomes this device's verified head. */
@@ -28,14 +28,11 @@ export async function pageProver(context: NeutralContext): Promise<PageProver> {
   const [account, info] = await Promise.all([context.signer.getAddress(), context.nodeInfo()]);
   const node = info.address.toLowerCase();
   let known: VerifiedHead | undefined = await context.heads.get(account, node);
-  /** The `proof` param of the next page. */
-  const request = (): ProofRequest => (known !== undefined && known.size > 0 ? { since: known.size } : {});
   return {
     fetch: (fetch) =>
-      fetch(request()).catch((error: unknown) => {
-        if (refusedSince(error, "proof.since")) return fetch({});
-        throw error;
-      }),
+      askProof(context.cache, { compact: ["proof.compact"], since: "proof.since" }, known?.size, (compact, since) =>
+        fetch({ ...(compact && { compact }), ...(since !== undefined && { since }) }),
+      ),
     async check(page) {
       if (page.proof === undefined) {
         const problems: MailboxProblem[] = [{ kind: "unproven", message: "The node answered the page without the proof it was asked for" }];

@@ -13,6 +13,7 @@ import {
   toHex,
   verifyMerkleConsistency,
   verifyMerkleInclusion,
+  verifyMerkleMultiproof,
   type MailboxRole,
 } from "@neutral/protocol";
 import { call, startNode, type InProcessNode } from "../../testing/index.js";
@@ -225,7 +226,17 @@ interface ProvenPage {
   data: WireMessage[];
   end: boolean;
   cursor?: string;
-  proof: { head: Head; positions: (Position & { proof: string[] })[]; consistency?: string[] };
+  proof: { head: Head; positions: (Position & { proof: string[] })[]; consistency?: string[]; multiproof?: string[] };
+}
+
+/** What a client checks of a compact proof: each copy's leaf from its message, at its position, and the multiproof of them all leading to the head's root. */
+function expectCompactProven(account: TestWallet, page: ProvenPage): void {
+  const { head, positions, multiproof } = page.proof;
+  expect(multiproof).toBeDefined();
+  const byId = new Map(page.data.map((message) => [message.id, message]));
+  for (const position of positions) expect(position).not.toHaveProperty("proof");
+  const leaves = positions.map((position) => ({ index: position.seq - 1, hash: fromHex(leafOf(account, byId.get(position.id)!, position.seq, position.role)) }));
+  verifyMerkleMultiproof(head.size, leaves, multiproof!.map(fromHex), fromHex(head.root));
 }
 
 /** Every check a client makes of a page that proves itself: the node's head, each copy's leaf at its position, in the head's tree. */
@@ -268,6 +279,44 @@ describe("reads that prove themselves (getInbox and getChat with `proof`)", () =
     const plain = (await rpc(dave, "neutralService_getInbox", [])).result[0] as ProvenPage;
     expect(plain.data).toHaveLength(2);
     expect(plain).not.toHaveProperty("proof");
+  });
+
+  it("a page asked with `proof.compact` proves every copy on it with one multiproof: fewer hashes than a proof each, each hash once", { timeout: 60_000 }, async () => {
+    const ivan = wallet(generatePrivateKey());
+    tokens.set(ivan, await ivan.token({ domain: node.domain }));
+    for (let i = 0; i < 24; i++) {
+      if (i % 3 === 0) await send(ivan, alice, `10${i.toString(16).padStart(2, "0")}`);
+      await send(alice, ivan, `11${i.toString(16).padStart(2, "0")}`);
+    }
+    await send(ivan, ivan, "1200");
+    const compact = (await rpc(ivan, "neutralService_getInbox", { inboxFilter: { direction: "all" }, limit: 20, proof: { compact: true } })).result[0] as ProvenPage;
+    const separate = (await rpc(ivan, "neutralService_getInbox", { inboxFilter: { direction: "all" }, limit: 20, proof: {} })).result[0] as ProvenPage;
+    expect(compact.data).toEqual(separate.data);
+    expect(compact.proof.head).toEqual(separate.proof.head);
+    expect(compact.proof.positions).toEqual(separate.proof.positions.map(({ proof: _proof, ...position }) => position));
+    expect(compact.proof.positions).toHaveLength(21); // the message to himself: both copies
+    expectCompactProven(ivan, compact);
+    await expectProven(ivan, separate);
+    const hashes = separate.proof.positions.reduce((sum, position) => sum + position.proof.length, 0);
+    expect(compact.proof.multiproof!.length).toBeLessThan(hashes / 4);
+    expect(new Set(compact.proof.multiproof).size).toBe(compact.proof.multiproof!.length);
+    expect(JSON.stringify(compact.proof).length).toBeLessThan(JSON.stringify(separate.proof).length / 2);
+    // A position changed, or a hash left out, and the multiproof proves nothing.
+    const moved = { ...compact, proof: { ...compact.proof, positions: compact.proof.positions.map((position, i) => (i === 0 ? { ...position, seq: position.seq - 1 } : position)) } };
+    expect(() => expectCompactProven(ivan, moved)).toThrow();
+    expect(() => expectCompactProven(ivan, { ...compact, proof: { ...compact.proof, multiproof: compact.proof.multiproof!.slice(1) } })).toThrow();
+
+    // getProof answers the same, and an empty page an empty multiproof.
+    const ids = compact.data.map((message) => message.id);
+    const proof = (await rpc(ivan, "neutralService_getProof", { ids, compact: true })).result[0] as ProvenPage["proof"];
+    expect(proof).toEqual(compact.proof);
+    const none = (await rpc(ivan, "neutralService_getProof", { ids: ["999999"], compact: true })).result[0] as ProvenPage["proof"];
+    expect(none.positions).toEqual([]);
+    expect(none.multiproof).toEqual([]);
+    for (const bad of [1, "true", null]) {
+      expect((await rpc(ivan, "neutralService_getInbox", { proof: { compact: bad } })).error, String(bad)).toMatchObject({ code: -32602, data: { field: "proof.compact" } });
+    }
+    for (const bad of [1, "true"]) expect((await rpc(ivan, "neutralService_getProof", { ids, compact: bad })).error, String(bad)).toMatchObject({ code: -32602, data: { field: "compact" } });
   });
 
   it("refuses a `proof.since` past the log (naming proof.since and the size) and a `proof` that is not a ProofRequest", { timeout: 30_000 }, async () => {
@@ -324,6 +373,29 @@ describe("a page's proof within the answer budget (maxResponseBytes)", () => {
     }
     // Without the proof, pages hold more.
     expect((await ask([{}, 12, "0"])).data.length).toBeGreaterThan(pages[0]!.data.length);
+  });
+
+  it("a compact proof counts against the budget too: every page within it, walking on proves every message once", { timeout: 60_000 }, async () => {
+    const judy = wallet(generatePrivateKey());
+    const token = await judy.token({ domain: small.domain });
+    const senderToken = await alice.token({ domain: small.domain });
+    const sent: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const signed = await alice.sign({ to: judy.address, message: `${(16 + i).toString(16)}`.padEnd(200, "a") });
+      sent.push(((await call(small.url, "neutralService_sendMessage", [signed], senderToken)).body.result[0] as WireMessage).id);
+    }
+    const pages: ProvenPage[] = [];
+    for (let after = "0"; ; ) {
+      const page = (await call(small.url, "neutralService_getInbox", [{}, 12, after, undefined, { compact: true }], token)).body.result[0] as ProvenPage;
+      expect(page.data.length).toBeGreaterThanOrEqual(1);
+      expect(bytesOf(page)).toBeLessThanOrEqual(BUDGET + 16);
+      expectCompactProven(judy, page);
+      pages.push(page);
+      if (page.end) break;
+      after = page.data.at(-1)!.id;
+    }
+    expect(pages.flatMap((page) => page.data.map((message) => message.id))).toEqual(sent);
+    expect(pages.length).toBeGreaterThan(1);
   });
 
   it("a log page with its messages stops where the next position would outgrow the budget, at least one on it; walking on reads every position once", { timeout: 60_000 }, async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { merkleConsistencyProof, merkleInclusionProof, merkleRoot, toHex, verifyMerkleConsistency, verifyMerkleInclusion } from "@neutral/protocol";
+import { merkleConsistencyProof, merkleInclusionProof, merkleMultiproof, merkleRoot, toHex, verifyMerkleConsistency, verifyMerkleInclusion } from "@neutral/protocol";
 import { FrozenSubtrees, LogTree, READ_WINDOW, TILE_HEIGHT, type LogHashes } from "./tree.js";
 
 /** An in-memory log of `leaves`: tiles of every level for `tileHeight`, each kept unless `keep` says no; counts what is read. */
@@ -41,7 +41,7 @@ describe("LogTree: roots and proofs from leaves and tiles", () => {
     seed: fc.integer(),
   });
 
-  it("gives RFC 9162's root, inclusion and consistency proofs (those of @neutral/protocol), with every tile, none or some", async () => {
+  it("gives RFC 9162's root, inclusion and consistency proofs and multiproofs (those of @neutral/protocol), with every tile, none or some", async () => {
     await fc.assert(
       fc.asyncProperty(arbitrary, fc.nat(), fc.nat(), async ({ size, tileHeight, keep, seed }, a, b) => {
         const leaves = leavesOf(size);
@@ -53,6 +53,8 @@ describe("LogTree: roots and proofs from leaves and tiles", () => {
         const inclusion = await tree.inclusionProof(index, size);
         expect(hexes(inclusion)).toEqual(hexes(merkleInclusionProof(leaves, index)));
         verifyMerkleInclusion(index, size, leaves[index]!, inclusion, root);
+        const page = [...new Set([index, (index + b) % size, (index * 7 + 3) % size, size - 1])];
+        expect(hexes(await tree.multiproof(page, size))).toEqual(hexes(merkleMultiproof(leaves, page)));
         const size1 = 1 + (b % size);
         const consistency = await tree.consistencyProof(size1, size);
         expect(hexes(consistency)).toEqual(hexes(merkleConsistencyProof(leaves, size1)));

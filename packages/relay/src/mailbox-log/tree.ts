@@ -4,7 +4,7 @@
 // @neutral/protocol's merkle.ts makes from all the leaves (its tests prove it), but read at most
 // 2^TILE_HEIGHT leaves or tiles per subtree: a proof costs reads logarithmic in the log's size.
 // A tile the store does not have is computed from the level below (a store may keep none).
-import { merkleNodeHash, merkleRoot } from "@neutral/protocol";
+import { merkleMultiproofSubtrees, merkleNodeHash, merkleRoot } from "@neutral/protocol";
 import type { MessageStore } from "../storage/store.js";
 
 /**
@@ -41,28 +41,27 @@ export interface FrozenRoots {
   set(start: number, size: number, root: Uint8Array): void;
 }
 
-/** Leaves are hashed in aligned chunks of this many: a proof's siblings below it come from one chunk. */
+/** Whole subtrees of this many positions or more are kept across requests (`FrozenRoots`); smaller ones are hashed from their leaves. */
 export const CHUNK = 16;
 
 /**
- * Leaves are read in aligned windows of this many (a few chunks): a page's positions, near each
- * other, then take one or two reads, not one per chunk (each read is a B-tree descent).
+ * Leaves are read in aligned windows of this many: a page's positions, near each other, then take
+ * one or two reads, not one per subtree (each read is a B-tree descent).
  */
 export const READ_WINDOW = 64;
 
 /**
  * The tree over one account's log, read through `hashes`; subtree roots are remembered for the
  * object's life (one request), and whole subtrees of CHUNK positions or more in `frozen`, across
- * requests. Below CHUNK, each chunk of leaves is read once and hashed once: the proofs of a page's
- * twenty messages share them (each proof reading and hashing its own subtrees took 3 ms for a
- * 200-position log).
+ * requests. Below CHUNK, a subtree is hashed from its leaves, each read once per request: the
+ * proofs of a page's twenty messages share them (each proof reading and hashing its own subtrees
+ * took 3 ms for a 200-position log), and a multiproof hashes only the subtrees it gives.
  */
 export class LogTree {
   private readonly memo = new Map<string, Promise<Uint8Array>>();
-  private readonly chunks = new Map<string, Promise<Uint8Array[][]>>();
   private readonly leafWindows = new Map<string, Promise<Uint8Array[]>>();
   private readonly tileWindows = new Map<string, Promise<(Uint8Array | undefined)[]>>();
-  /** The largest tree size asked about: a chunk of leaves is read up to it. */
+  /** The largest tree size asked about: a window of leaves is read up to it. */
   private bound = 0;
 
   constructor(
@@ -99,6 +98,16 @@ export class LogTree {
       }
     }
     return (await Promise.all(path)).reverse();
+  }
+
+  /**
+   * The multiproof of the indexes `indexes` (distinct) in the tree of `size` (openrpc.json
+   * `MailboxProof.multiproof`): the roots of the largest subtrees holding none of them, left to right.
+   */
+  async multiproof(indexes: readonly number[], size: number): Promise<Uint8Array[]> {
+    checkSize(size, "size");
+    this.bound = Math.max(this.bound, size);
+    return Promise.all(merkleMultiproofSubtrees(size, indexes).map(([start, n]) => this.range(start, n)));
   }
 
   /** PROOF(size1, D[0:size2]): that the tree of `size1` is a prefix of the tree of `size2` (empty when either is 0 or they are equal). */
@@ -153,10 +162,8 @@ export class LogTree {
 
   /** The root of the whole aligned subtree of `size` (a power of two) leaves from `start`: from tiles where it spans them, else from leaves. */
   private async perfect(start: number, size: number): Promise<Uint8Array> {
-    if (size < CHUNK) {
-      const levels = await this.chunk(Math.floor(start / CHUNK));
-      return levels[Math.log2(size)]![(start % CHUNK) / size]!;
-    }
+    if (size === 1) return (await this.leaves(start, 1))[0]!;
+    if (size < CHUNK) return this.fromHalves(start, size);
     const kept = this.frozen?.get(start, size);
     if (kept !== undefined) return kept;
     const root = await this.wholeSubtree(start, size);
@@ -177,32 +184,7 @@ export class LogTree {
     return merkleRoot(tiles);
   }
 
-  /**
-   * The leaves of chunk `index` (CHUNK leaves from index·CHUNK, fewer at the end of the tree) and
-   * every whole subtree above them: levels[h][i] is the root of the chunk's leaves [i·2^h, (i+1)·2^h).
-   */
-  private chunk(index: number): Promise<Uint8Array[][]> {
-    const start = index * CHUNK;
-    const count = Math.min(CHUNK, this.bound - start);
-    const key = `${index}:${count}`;
-    let levels = this.chunks.get(key);
-    if (levels === undefined) {
-      levels = this.leaves(start, count).then((leaves) => {
-        const all = [leaves];
-        for (let below = leaves; below.length >= 2; ) {
-          const above: Uint8Array[] = [];
-          for (let i = 0; i + 1 < below.length; i += 2) above.push(merkleNodeHash(below[i]!, below[i + 1]!));
-          all.push(above);
-          below = above;
-        }
-        return all;
-      });
-      this.chunks.set(key, levels);
-    }
-    return levels;
-  }
-
-  /** The leaves [start, start + count) of one chunk, from the aligned window of READ_WINDOW leaves read once for every chunk in it. */
+  /** The leaves [start, start + count) (within one aligned window), from the window of READ_WINDOW leaves, read once for every subtree in it. */
   private async leaves(start: number, count: number): Promise<Uint8Array[]> {
     const from = start - (start % READ_WINDOW);
     const to = Math.min(from + READ_WINDOW, this.bound);
@@ -232,7 +214,7 @@ export class LogTree {
     return (await window).slice(first - from, first - from + count);
   }
 
-  /** The root of a whole subtree from its two halves' (each through the memo, the kept roots and the chunks). */
+  /** The root of a whole subtree from its two halves' (each through the memo, the kept roots and the leaves). */
   private async fromHalves(start: number, size: number): Promise<Uint8Array> {
     const half = size / 2;
     const [left, right] = await Promise.all([this.range(start, half), this.range(start + half, half)]);
@@ -270,6 +252,20 @@ export class FrozenSubtrees {
   get size(): number {
     return this.roots.size;
   }
+}
+
+/** How many hashes the inclusion proof of `index` in a tree of `size` has (its depth in the tree). */
+export function inclusionProofLength(index: number, size: number): number {
+  let length = 0;
+  for (let n = size, m = index; n > 1; length++) {
+    const k = split(n);
+    if (m < k) n = k;
+    else {
+      m -= k;
+      n -= k;
+    }
+  }
+  return length;
 }
 
 function checkSize(size: number, name: string): void {

@@ -5,9 +5,23 @@ import { budgetSpentError, ErrorCode, RpcError, rawJson, type RawJson, type Resp
 import type { DeletionRequest, Handlers, LogPage, LogPosition, LogRemoval, MailboxHead, MailboxProof } from "@neutral/server/neutral-service";
 import { MAX_PRIOR_HEADS, toHex } from "@neutral/protocol";
 import { cursorValue, type LogEntry, type LogEntryRemoval } from "../storage/store.js";
+import type { SignedHead } from "../mailbox-log/heads.js";
+import { inclusionProofLength, type LogTree } from "../mailbox-log/tree.js";
 import { fitToBudget, type RelayContext, type Rpc } from "./context.js";
 
 const positionOf = (entry: LogEntry): LogPosition => ({ seq: entry.seq, id: String(entry.id), role: entry.role, leafHash: entry.leafHash });
+
+/** A position's JSON with its inclusion proof (a hash: 0x + 64 hex, quoted, a comma), without the numbers. */
+const POSITION_JSON_BYTES = `{"seq":,"id":"","role":"received","leafHash":"0x${"0".repeat(64)}","proof":[]},`.length;
+const PROOF_HASH_BYTES = 69;
+
+/**
+ * At most the bytes `entry`'s position adds to a proof of a log of `size`: its JSON with its
+ * inclusion proof, or, in a compact proof, with the hashes of the multiproof it may need (at most
+ * those of its own inclusion proof).
+ */
+export const positionBytesBound = (entry: LogEntry, size: number): number =>
+  POSITION_JSON_BYTES + String(entry.seq).length + String(entry.id).length + inclusionProofLength(entry.seq - 1, size) * PROOF_HASH_BYTES;
 
 /** Why a position's copy is gone, as getLog answers it (LogRemoval). */
 function removalOf(removal: LogEntryRemoval): LogRemoval {
@@ -24,23 +38,42 @@ function removalOf(removal: LogEntryRemoval): LogRemoval {
 /** A position as getLog answers it: with `removed` when its copy is gone and the store knows why. */
 const logPositionOf = (entry: LogEntry): LogPosition => (entry.removal === undefined ? positionOf(entry) : { ...positionOf(entry), removed: removalOf(entry.removal) });
 
+/** The caller's head, the tree it was computed on, its copies of some messages that the head holds, and the consistency proof asked for. */
+export interface CopiesAtHead {
+  head: SignedHead;
+  tree: LogTree;
+  /** Each position once, in the order of the ids asked (a message's received copy before its sent one). */
+  entries: LogEntry[];
+  consistency?: string[];
+}
+
 /**
- * The caller's current head, with the position and inclusion proof of each of its copies of the
- * messages `ids` (copies stored after the head are left to the next one) and, with `since`, the
- * consistency proof from that size. A `since` past the log is refused, naming `sinceField`.
+ * The caller's current head and the positions of its copies of the messages `ids` (copies stored
+ * after the head are left to the next one) and, with `since`, the consistency proof from that size.
+ * A `since` past the log is refused, naming `sinceField`.
  */
-export async function proveCopies(rpc: Rpc, account: string, ids: readonly number[], since: number | undefined, sinceField: string): Promise<MailboxProof> {
+export async function copiesAtHead(rpc: Rpc, account: string, ids: readonly number[], since: number | undefined, sinceField: string): Promise<CopiesAtHead> {
   const { head, tree } = await rpc.heads.current(account);
   if (since !== undefined && since > head.size) {
     throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${sinceField} (${since}) is past the log's size (${head.size})`, { field: sinceField, size: head.size });
   }
-  const entries = ids.length === 0 ? [] : (await rpc.store.positions(account, ids)).filter((entry) => entry.seq <= head.size);
+  const seen = new Set<number>();
+  const entries = ids.length === 0 ? [] : (await rpc.store.positions(account, ids)).filter((entry) => entry.seq <= head.size && !seen.has(entry.seq) && seen.add(entry.seq));
+  return { head, tree, entries, ...(since !== undefined && { consistency: (await tree.consistencyProof(since, head.size)).map(toHex) }) };
+}
+
+/** The positions of `copies` with their inclusion proofs: one per position, or `compact`, one multiproof of them all. */
+export async function proofOf({ head, tree, entries, consistency }: CopiesAtHead, compact: boolean): Promise<MailboxProof> {
+  const common = { head: head as MailboxHead, ...(consistency !== undefined && { consistency }) };
+  if (compact) {
+    const multiproof = await tree.multiproof(
+      entries.map((entry) => entry.seq - 1),
+      head.size,
+    );
+    return { ...common, positions: entries.map(positionOf), multiproof: multiproof.map(toHex) };
+  }
   const proofs = await Promise.all(entries.map((entry) => tree.inclusionProof(entry.seq - 1, head.size)));
-  return {
-    head: head as MailboxHead,
-    positions: entries.map((entry, i) => ({ ...positionOf(entry), proof: proofs[i]!.map(toHex) })),
-    ...(since !== undefined && { consistency: (await tree.consistencyProof(since, head.size)).map(toHex) }),
-  };
+  return { ...common, positions: entries.map((entry, i) => ({ ...positionOf(entry), proof: proofs[i]!.map(toHex) })) };
 }
 
 /**
@@ -63,7 +96,7 @@ function withMessages(head: string, entries: readonly LogEntry[], end: boolean, 
 
 export function mailboxLogHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_getProof" | "neutralService_getLog"> {
   return {
-    neutralService_getProof: ({ ids, since }, { auth }) => proveCopies(rpc, auth.address, (ids ?? []).map(cursorValue), since, "since"),
+    neutralService_getProof: async ({ ids, since, compact }, { auth }) => proofOf(await copiesAtHead(rpc, auth.address, (ids ?? []).map(cursorValue), since, "since"), compact === true),
 
     async neutralService_getLog({ from, limit, messages }, { auth, responseBudget }): Promise<LogPage | RawJson<LogPage>> {
       const account = auth.address;

@@ -6,7 +6,7 @@ import { MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import type { StreamSelection } from "../live/subscriptions.js";
 import { cursorValue, fitPageBytes, type MailboxRange, type Page, type PageQuery } from "../storage/store.js";
 import { fitToBudget, pageBounds, type RelayContext, type Rpc } from "./context.js";
-import { proveCopies } from "./mailbox-log.js";
+import { copiesAtHead, positionBytesBound, proofOf } from "./mailbox-log.js";
 
 /** The ranges of a mailbox that `getInbox`'s filter selects (seeds/README.md §5). */
 export function inboxRanges(owner: string, filter: InboxFilter): MailboxRange[] {
@@ -55,8 +55,9 @@ function walkOf({ after, before, limit }: Walk): Pick<PageQuery, "after" | "befo
  * within what is left of the request's answer budget (seeds/README.md §5, openrpc.json
  * `maxResponseBytes`). Another entry of the batch may have spent some of it while this page was
  * being read: it is cut again to what is left now, and counted. The proof counts too: its head and
- * consistency proof are the same whatever the page holds, and each message brings its positions, so
- * a page that does not fit with its proof loses messages from its end (at least one stays).
+ * consistency proof are the same whatever the page holds, and each message brings its positions
+ * with at most their inclusion proofs' hashes, so a page that does not fit with its proof loses
+ * messages from its end (at least one stays). The proof is made for the messages that stay.
  */
 async function pageMembers(rpc: Rpc, owner: string, page: Page, budget: ResponseBudget | undefined, proof: ProofRequest | undefined): Promise<string> {
   let fitted = page;
@@ -67,25 +68,20 @@ async function pageMembers(rpc: Rpc, owner: string, page: Page, budget: Response
   let messages = fitted.messages.map((message) => message.json);
   let proofMember = "";
   if (proof !== undefined) {
-    const proven = await proveCopies(rpc, owner, fitted.messages.map((message) => message.id), proof.since, "proof.since");
-    const head = `"head":${JSON.stringify(proven.head)}`;
-    const consistency = proven.consistency === undefined ? "" : `,"consistency":${JSON.stringify(proven.consistency)}`;
-    // Each message's bytes on the page: its JSON and its positions' (with their commas).
-    const positionsById = new Map<string, string[]>();
-    for (const position of proven.positions) {
-      const json = JSON.stringify(position);
-      const same = positionsById.get(position.id);
-      if (same) same.push(json);
-      else positionsById.set(position.id, [json]);
-    }
-    const positionsOf = fitted.messages.map((message) => positionsById.get(String(message.id)) ?? []);
-    const bytesOf = messages.map((json, i) => json.length + 1 + positionsOf[i]!.reduce((sum, position) => sum + position.length + 1, 0));
-    const { count } = fitToBudget(bytesOf, `,"proof":{,"positions":[]}`.length + head.length + consistency.length, budget);
+    const copies = await copiesAtHead(rpc, owner, fitted.messages.map((message) => message.id), proof.since, "proof.since");
+    const compact = proof.compact === true;
+    const positionBytes = new Map<number, number>();
+    for (const entry of copies.entries) positionBytes.set(entry.id, (positionBytes.get(entry.id) ?? 0) + positionBytesBound(entry, copies.head.size));
+    const bytesOf = messages.map((json, i) => json.length + 1 + (positionBytes.get(fitted.messages[i]!.id) ?? 0));
+    const fixed = `,"proof":`.length + JSON.stringify({ head: copies.head, positions: [], consistency: copies.consistency, ...(compact && { multiproof: [] }) }).length;
+    const { count } = fitToBudget(bytesOf, fixed, budget);
     if (count < messages.length) {
       messages = messages.slice(0, count);
       fitted = { messages: fitted.messages.slice(0, count), end: false };
+      const kept = new Set(fitted.messages.map((message) => message.id));
+      copies.entries = copies.entries.filter((entry) => kept.has(entry.id));
     }
-    proofMember = `,"proof":{${head},"positions":[${positionsOf.slice(0, count).flat().join(",")}]${consistency}}`;
+    proofMember = `,"proof":${JSON.stringify(await proofOf(copies, compact))}`;
   }
   const data = messages.join(",");
   budget?.spend(data.length + proofMember.length);

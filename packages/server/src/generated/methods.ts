@@ -371,6 +371,13 @@ export const methodDescriptors = {
           "$ref": "#/components/schemas/LogSize"
         },
       },
+      {
+        name: "compact",
+        required: false,
+        schema: {
+          "type": "boolean"
+        },
+      },
     ],
   },
   "neutralService_getLog": {
