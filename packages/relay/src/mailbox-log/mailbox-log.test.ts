@@ -319,6 +319,34 @@ describe("reads that prove themselves (getInbox and getChat with `proof`)", () =
     for (const bad of [1, "true"]) expect((await rpc(ivan, "neutralService_getProof", { ids, compact: bad })).error, String(bad)).toMatchObject({ code: -32602, data: { field: "compact" } });
   });
 
+  it("a page's proof is the same whether its positions come with its rows or are looked up: near the head, far below it, and a message to oneself read from one side", { timeout: 120_000 }, async () => {
+    const kim = wallet(generatePrivateKey());
+    tokens.set(kim, await kim.token({ domain: node.domain }));
+    const self = await send(kim, kim, "1300");
+    const sent: WireMessage[] = [];
+    for (let i = 0; i < 300; i++) sent.push(await send(alice, kim, `13${(i + 1).toString(16).padStart(4, "0")}`));
+    for (const compact of [true, false]) {
+      const proof = compact ? { compact: true } : {};
+      // The oldest page: its positions are ~300 below the head (looked up); the newest: at the head (with the rows).
+      const oldest = (await rpc(kim, "neutralService_getInbox", { inboxFilter: {}, limit: 20, after: "0", proof })).result[0] as ProvenPage;
+      const newest = (await rpc(kim, "neutralService_getInbox", { inboxFilter: { direction: "all" }, limit: 20, proof })).result[0] as ProvenPage;
+      expect(oldest.data[0]!.id).toBe(self.id);
+      expect(newest.data.map((message) => message.id)).toEqual(sent.slice(-20).reverse().map((message) => message.id));
+      for (const page of [oldest, newest]) {
+        if (compact) expectCompactProven(kim, page);
+        else await expectProven(kim, page);
+        const ids = page.data.map((message) => message.id);
+        const asked = (await rpc(kim, "neutralService_getProof", { ids, ...(compact && { compact: true }) })).result[0] as ProvenPage["proof"];
+        expect(page.proof).toEqual(asked);
+      }
+      // The message to himself, read from the received side only, still has both positions.
+      expect(oldest.proof.positions.filter((position) => position.id === self.id).map((position) => [position.seq, position.role])).toEqual([
+        [1, "received"],
+        [2, "sent"],
+      ]);
+    }
+  });
+
   it("refuses a `proof.since` past the log (naming proof.since and the size) and a `proof` that is not a ProofRequest", { timeout: 30_000 }, async () => {
     const erin = wallet(generatePrivateKey());
     tokens.set(erin, await erin.token({ domain: node.domain }));

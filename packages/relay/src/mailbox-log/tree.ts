@@ -61,6 +61,8 @@ export class LogTree {
   private readonly memo = new Map<string, Promise<Uint8Array>>();
   private readonly leafWindows = new Map<string, Promise<Uint8Array[]>>();
   private readonly tileWindows = new Map<string, Promise<(Uint8Array | undefined)[]>>();
+  /** Ranges of leaves read whole (`leafRange`), which later reads of leaves within them take from. */
+  private readonly ranges: { from: number; to: number; leaves: Promise<Uint8Array[]>; resolved?: Uint8Array[] }[] = [];
   /** The largest tree size asked about: a window of leaves is read up to it. */
   private bound = 0;
 
@@ -110,6 +112,16 @@ export class LogTree {
     return Promise.all(merkleMultiproofSubtrees(size, indexes).map(([start, n]) => this.range(start, n)));
   }
 
+  /**
+   * The leaves of indexes [from, to), in one read, kept for the rest of the request: the leaves of
+   * a page's positions near the head, and the siblings their proof needs there, are one range.
+   */
+  leafRange(from: number, to: number): Promise<Uint8Array[]> {
+    const read: (typeof this.ranges)[number] = { from, to, leaves: this.hashes.leaves(from, to) };
+    this.ranges.push(read);
+    return read.leaves.then((leaves) => (read.resolved = leaves));
+  }
+
   /** PROOF(size1, D[0:size2]): that the tree of `size1` is a prefix of the tree of `size2` (empty when either is 0 or they are equal). */
   async consistencyProof(size1: number, size2: number): Promise<Uint8Array[]> {
     checkSize(size1, "size1");
@@ -145,6 +157,10 @@ export class LogTree {
 
   /** MTH(D[start:start+n]) for n ≥ 1, where the recursion from a whole tree reaches it. */
   private range(start: number, n: number): Promise<Uint8Array> {
+    // Within leaves read whole already: hashed from them at once, not subtree by subtree.
+    for (const read of this.ranges) {
+      if (read.resolved !== undefined && read.from <= start && start + n <= read.to) return Promise.resolve(merkleRoot(read.resolved.slice(start - read.from, start - read.from + n)));
+    }
     const key = `${start}:${n}`;
     let hash = this.memo.get(key);
     if (hash === undefined) {
@@ -186,6 +202,8 @@ export class LogTree {
 
   /** The leaves [start, start + count) (within one aligned window), from the window of READ_WINDOW leaves, read once for every subtree in it. */
   private async leaves(start: number, count: number): Promise<Uint8Array[]> {
+    const read = this.ranges.find((range) => range.from <= start && start + count <= range.to);
+    if (read !== undefined) return (await read.leaves).slice(start - read.from, start - read.from + count);
     const from = start - (start % READ_WINDOW);
     const to = Math.min(from + READ_WINDOW, this.bound);
     const key = `${from}:${to}`;

@@ -4,9 +4,9 @@
 import { budgetSpentError, ErrorCode, RpcError, rawJson, type RawJson, type ResponseBudget } from "@neutral/server";
 import type { DeletionRequest, Handlers, LogPage, LogPosition, LogRemoval, MailboxHead, MailboxProof } from "@neutral/server/neutral-service";
 import { MAX_PRIOR_HEADS, toHex } from "@neutral/protocol";
-import { cursorValue, type LogEntry, type LogEntryRemoval } from "../storage/store.js";
+import { cursorValue, type LogEntry, type LogEntryRemoval, type StoredMessage } from "../storage/store.js";
 import type { SignedHead } from "../mailbox-log/heads.js";
-import { inclusionProofLength, type LogTree } from "../mailbox-log/tree.js";
+import { CHUNK, inclusionProofLength, type LogTree } from "../mailbox-log/tree.js";
 import { fitToBudget, type RelayContext, type Rpc } from "./context.js";
 
 const positionOf = (entry: LogEntry): LogPosition => ({ seq: entry.seq, id: String(entry.id), role: entry.role, leafHash: entry.leafHash });
@@ -38,6 +38,10 @@ function removalOf(removal: LogEntryRemoval): LogRemoval {
 /** A position as getLog answers it: with `removed` when its copy is gone and the store knows why. */
 const logPositionOf = (entry: LogEntry): LogPosition => (entry.removal === undefined ? positionOf(entry) : { ...positionOf(entry), removed: removalOf(entry.removal) });
 
+/** A `since` past the log's size: the node cannot prove a head of that size (-32602 naming the field, with the size). */
+const sincePastLog = (field: string, since: number, size: number): RpcError =>
+  new RpcError(ErrorCode.InvalidParams, `Invalid params: ${field} (${since}) is past the log's size (${size})`, { field, size });
+
 /** The caller's head, the tree it was computed on, its copies of some messages that the head holds, and the consistency proof asked for. */
 export interface CopiesAtHead {
   head: SignedHead;
@@ -54,11 +58,55 @@ export interface CopiesAtHead {
  */
 export async function copiesAtHead(rpc: Rpc, account: string, ids: readonly number[], since: number | undefined, sinceField: string): Promise<CopiesAtHead> {
   const { head, tree } = await rpc.heads.current(account);
-  if (since !== undefined && since > head.size) {
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${sinceField} (${since}) is past the log's size (${head.size})`, { field: sinceField, size: head.size });
-  }
+  if (since !== undefined && since > head.size) throw sincePastLog(sinceField, since, head.size);
   const seen = new Set<number>();
   const entries = ids.length === 0 ? [] : (await rpc.store.positions(account, ids)).filter((entry) => entry.seq <= head.size && !seen.has(entry.seq) && seen.add(entry.seq));
+  return { head, tree, entries, ...(since !== undefined && { consistency: (await tree.consistencyProof(since, head.size)).map(toHex) }) };
+}
+
+/**
+ * How far below the head a page's lowest position may be for the page's leaves to be read in one
+ * range with every leaf up to the head (the siblings its proof needs there): beyond it, the
+ * positions are looked up (`copiesAtHead`).
+ */
+export const PAGE_LEAF_SPAN = 256;
+
+/** Whether `json`, a stored message of `owner`'s, is one to oneself (two copies, two positions). */
+const toOneself = (json: string, owner: string): boolean => json.includes(`"from":"${owner}"`) && json.includes(`"to":"${owner}"`);
+
+/**
+ * `copiesAtHead` for the messages of a page, with the positions the page's rows came with
+ * (`StoredMessage.copies`, SQLite): the leaves of the page's positions are then read in one range
+ * up to the head, which the proof's siblings near the head come from too, and no position is
+ * looked up. A page without them (another store, a message to oneself read from one side only,
+ * positions far below the head) is `copiesAtHead`.
+ */
+export async function copiesOfPage(rpc: Rpc, account: string, messages: readonly StoredMessage[], since: number | undefined, sinceField: string): Promise<CopiesAtHead> {
+  const complete = messages.every((message) => message.copies !== undefined && (message.copies.length > 1 || !toOneself(message.json, account)));
+  const { head, tree } = await rpc.heads.current(account);
+  // In the page's order, a message's received copy before its sent one, as `positions` gives them.
+  const copies = messages.flatMap((message) =>
+    (message.copies ?? [])
+      .filter((copy) => copy.seq <= head.size)
+      .sort((a, b) => (a.role === b.role ? 0 : a.role === "received" ? -1 : 1))
+      .map((copy) => ({ ...copy, id: message.id })),
+  );
+  const lowest = Math.min(...copies.map((copy) => copy.seq));
+  if (!complete || copies.length === 0 || head.size - lowest >= PAGE_LEAF_SPAN) {
+    return copiesAtHead(
+      rpc,
+      account,
+      messages.map((message) => message.id),
+      since,
+      sinceField,
+    );
+  }
+  if (since !== undefined && since > head.size) throw sincePastLog(sinceField, since, head.size);
+  // From the start of the lowest position's chunk: a subtree of the proof smaller than a chunk, left
+  // of the page, is then in the range too (larger ones are tiles or kept roots).
+  const from = lowest - 1 - ((lowest - 1) % CHUNK);
+  const leaves = await tree.leafRange(from, head.size);
+  const entries = copies.map((copy): LogEntry => ({ seq: copy.seq, id: copy.id, role: copy.role, leafHash: toHex(leaves[copy.seq - 1 - from]!) }));
   return { head, tree, entries, ...(since !== undefined && { consistency: (await tree.consistencyProof(since, head.size)).map(toHex) }) };
 }
 

@@ -6,7 +6,7 @@ import { MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import type { StreamSelection } from "../live/subscriptions.js";
 import { cursorValue, fitPageBytes, type MailboxRange, type Page, type PageQuery } from "../storage/store.js";
 import { fitToBudget, pageBounds, type RelayContext, type Rpc } from "./context.js";
-import { copiesAtHead, positionBytesBound, proofOf } from "./mailbox-log.js";
+import { copiesOfPage, positionBytesBound, proofOf } from "./mailbox-log.js";
 
 /** The ranges of a mailbox that `getInbox`'s filter selects (seeds/README.md §5). */
 export function inboxRanges(owner: string, filter: InboxFilter): MailboxRange[] {
@@ -68,7 +68,7 @@ async function pageMembers(rpc: Rpc, owner: string, page: Page, budget: Response
   let messages = fitted.messages.map((message) => message.json);
   let proofMember = "";
   if (proof !== undefined) {
-    const copies = await copiesAtHead(rpc, owner, fitted.messages.map((message) => message.id), proof.since, "proof.since");
+    const copies = await copiesOfPage(rpc, owner, fitted.messages, proof.since, "proof.since");
     const compact = proof.compact === true;
     const positionBytes = new Map<number, number>();
     for (const entry of copies.entries) positionBytes.set(entry.id, (positionBytes.get(entry.id) ?? 0) + positionBytesBound(entry, copies.head.size));
@@ -94,7 +94,7 @@ export function mailboxHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutral
     async neutralService_getInbox({ inboxFilter, proof, ...walk }, { auth, responseBudget }) {
       const owner = auth.address;
       const ranges = inboxRanges(owner, inboxFilter);
-      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...pageBounds(rpc, responseBudget) });
+      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...pageBounds(rpc, responseBudget), withPositions: proof !== undefined });
       return rawJson(`{"address":"${owner}",${await pageMembers(rpc, owner, page, responseBudget, proof)}}`);
     },
 
@@ -105,7 +105,7 @@ export function mailboxHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutral
         throw RpcError.invalidParams("inboxFilter.chat", "is required: this user has no chat yet", { param: "inboxFilter" });
       }
       const ranges = chatRanges(peer, inboxFilter.folder);
-      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...pageBounds(rpc, responseBudget) });
+      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...pageBounds(rpc, responseBudget), withPositions: proof !== undefined });
       return rawJson(`{"id":"${peer}",${await pageMembers(rpc, owner, page, responseBudget, proof)}}`);
     },
 

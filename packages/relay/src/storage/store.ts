@@ -48,9 +48,13 @@ export interface PageQuery {
    * the message past the page is not read for nothing. Default true.
    */
   lookahead?: boolean;
+  /**
+   * Read the position of the owner's copy each row is with it (`StoredMessage.copies`), for a
+   * page that proves itself. A store may leave them out (the caller looks them up).
+   */
+  withPositions?: boolean;
 }
 
-/** A stored message: its id and its wire JSON (see `messageJson`). */
 /** A message of an account's own history, imported (moving home): every field and both original receipts. */
 export interface ImportedMessage {
   fields: WireMessageFields & { receiverReceipt: string };
@@ -58,9 +62,23 @@ export interface ImportedMessage {
   digest: Uint8Array;
 }
 
+/** A stored message: its id and its wire JSON (see `messageJson`). */
 export interface StoredMessage {
   id: number;
   json: string;
+  /**
+   * From a page read asked `withPositions`, when the store reads them with the rows (SQLite): the
+   * positions of the owner's copies the page's rows are, each with its role (a message to oneself
+   * read from both sides has both). A proof of the page then needs no lookup of them
+   * (`MessageStore.positions`).
+   */
+  copies?: PageCopy[];
+}
+
+/** The position of one of the owner's copies, as a page read found it. */
+export interface PageCopy {
+  seq: number;
+  role: MailboxRole;
 }
 
 export interface Page {
@@ -434,11 +452,14 @@ export function pageOfRanges(query: Pick<PageQuery, "order" | "limit" | "maxByte
   let rows: StoredMessage[];
   if (reads.length === 1) rows = reads[0]!.rows;
   else {
-    const seen = new Set<number>();
-    rows = reads
-      .flatMap((read) => read.rows)
-      .filter((row) => !seen.has(row.id) && seen.add(row.id))
-      .sort(asc ? (a, b) => a.id - b.id : (a, b) => b.id - a.id);
+    // A message in two ranges (one to oneself, received and sent) is one message, with both copies.
+    const byId = new Map<number, StoredMessage>();
+    for (const row of reads.flatMap((read) => read.rows)) {
+      const seen = byId.get(row.id);
+      if (seen === undefined) byId.set(row.id, row);
+      else if (seen.copies !== undefined && row.copies !== undefined) byId.set(row.id, { ...seen, copies: [...seen.copies, ...row.copies] });
+    }
+    rows = [...byId.values()].sort(asc ? (a, b) => a.id - b.id : (a, b) => b.id - a.id);
   }
   if (known !== undefined) {
     const bound = known;

@@ -6,6 +6,7 @@ import { expiredMessageDigest, fromHex, hashTypedData, mailboxLeafHash, merkleRo
 import { LogTree, TILE_HEIGHT, storeLogHashes, type LogEntry, type MessageStore } from "@neutral/relay";
 import { parties, randomAddress, randomSignature, resendOf, testMessage } from "./data.js";
 import { idsOf, wholeMailbox } from "./mailbox.js";
+import { chatRanges, inboxRanges } from "./model.js";
 import type { SharedStore, StorePerTest } from "./stores.js";
 import type { TestMessage } from "./data.js";
 
@@ -177,6 +178,38 @@ export function positionTests(area: SharedStore): void {
     expect(await store.positions(alice, [request, toBob, self, others, deleted, deleted + 1000])).toEqual([at(4), at(1), at(2), at(3)]);
     expect(await store.positions(alice, [])).toEqual([]);
     expect(await store.positions(bob, [toBob, others])).toEqual(await store.log(bob, 1, 2));
+  });
+
+  it("a page read `withPositions` gives each message the positions of the owner's copies it read (both of a message to oneself read from both sides), or none: a store may leave them to `positions`", async () => {
+    const store = area.store;
+    const { alice, bob, carol } = parties();
+    await store.append(testMessage(alice, bob));
+    await store.append(testMessage(bob, alice));
+    await store.append(testMessage(alice, alice));
+    await store.append({ ...testMessage(carol, alice), folder: "requests" });
+    const byPosition = new Map((await wholeLog(store, alice)).map((entry) => [`${entry.id}/${entry.role}`, entry.seq]));
+    const reads = [
+      { ranges: inboxRanges(alice, "all"), order: "desc" as const },
+      { ranges: inboxRanges(alice, "received"), order: "asc" as const, after: 0 },
+      { ranges: chatRanges(bob), order: "desc" as const },
+      { ranges: [{ side: "requests" as const }], order: "desc" as const },
+      { ranges: inboxRanges(alice, "all"), order: "asc" as const, after: 0, since: 0 },
+    ];
+    let given = 0;
+    for (const read of reads) {
+      const plain = await store.page({ owner: alice, limit: 10, ...read });
+      const positioned = await store.page({ owner: alice, limit: 10, ...read, withPositions: true });
+      expect(positioned.messages.map(({ id, json }) => ({ id, json })), JSON.stringify(read)).toEqual(plain.messages);
+      expect(plain.messages.every((message) => message.copies === undefined)).toBe(true);
+      for (const message of positioned.messages) {
+        if (message.copies === undefined) continue;
+        given++;
+        const sides = read.ranges.map((range) => (range.side === "sent" ? "sent" : "received"));
+        const expected = [...new Set(sides)].filter((role) => byPosition.has(`${message.id}/${role}`)).map((role) => ({ seq: byPosition.get(`${message.id}/${role}`)!, role }));
+        expect([...message.copies].sort((a, b) => a.seq - b.seq), `message ${message.id} of ${JSON.stringify(read)}`).toEqual(expected.sort((a, b) => a.seq - b.seq));
+      }
+    }
+    if (store.kind === "sqlite") expect(given).toBeGreaterThan(0);
   });
 
   it("a deleted copy keeps its position, and the next copy takes the next one", async () => {
