@@ -38,6 +38,7 @@ export type { DecryptedMessage, DeliveryStatus, MessageChecks } from "./messages
 export { memoryAuditStore, memoryHeadStore, type AuditState, type AuditStore, type HeadStore } from "./context.js";
 export { headDigest, mailboxProblems, type MailboxCheck, type MailboxProblem, type MailboxProblemKind, type VerifiedHead } from "./mailbox-proof.js";
 export { verifyProof, type BrokenPromiseProof, type HeadsProof, type MisbehaviourProof, type PromisedMessage, type ProofVerdict } from "./misbehaviour-proof.js";
+export type { LogStatementProof } from "./log-statement-proof.js";
 export type { ProveMessagesReturnType } from "./actions/proveMessages.js";
 export type { AuditReturnType } from "./actions/audit.js";
 export type { MessageToDelete } from "./actions/deleteMessages.js";

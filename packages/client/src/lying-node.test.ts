@@ -31,6 +31,26 @@ beforeAll(async () => {
 afterAll(() => liar?.stop(), SLOW);
 
 const kinds = (result: AuditReturnType) => result.problems.map(({ kind, seq }) => ({ kind, seq }));
+
+/**
+ * The audit's one problem carries the node's signed page as a proof that `verifyProof` accepts
+ * after a JSON round trip, naming the node, the account and the position; the proof altered (the
+ * position said to have a reason, another signature, another position's statement, another page
+ * start) proves nothing.
+ */
+function expectStatementProof(audited: AuditReturnType, kind: "missing" | "unproven-removal", seq: number): void {
+  const proof = JSON.parse(JSON.stringify(audited.problems[0]!.proof)) as Record<string, unknown> & { position: Record<string, unknown>; entries: string[]; from: number };
+  expect(proof).toMatchObject({ version: 1, kind, node: liar.address, account: bobAddress, position: { seq } });
+  expect(verifyProof(proof)).toMatchObject({ valid: true, kind, node: liar.address, account: bobAddress, message: expect.stringContaining(`position ${seq}`) });
+  const altered = [
+    { ...proof, position: { ...proof.position, removed: { reason: "retention" } } },
+    { ...proof, signature: `0x${"1b".repeat(65)}` },
+    { ...proof, entries: proof.entries.map((entry, i) => (i === seq - proof.from ? proof.entries[(i + 1) % proof.entries.length]! : entry)) },
+    { ...proof, from: proof.from + 1 },
+    { ...proof, kind: kind === "missing" ? "unproven-removal" : "missing" },
+  ];
+  for (const other of altered) expect(verifyProof(other), JSON.stringify(other).slice(0, 120)).toMatchObject({ valid: false });
+}
 async function inbox(session: Neutral): Promise<DecryptedMessage[]> {
   const all: DecryptedMessage[] = [];
   for await (const message of session.inbox({ limit: 10 }).messages()) all.push(message);
@@ -48,16 +68,20 @@ describe("a lying node", () => {
     );
   }, SLOW);
 
-  it("drops a message from reads and from the log: missing at its position", async () => {
+  it("drops a message from reads and from the log: missing at its position, with the node's signed page as the proof", async () => {
     liar.lie({ kind: "drop", seq: 2 });
     expect((await inbox(bob)).map(({ text }) => text)).toEqual(["one", "three", "four"]);
-    expect(kinds(await bob.audit({ full: true }))).toEqual([{ kind: "missing", seq: 2 }]);
+    const audited = await bob.audit({ full: true });
+    expect(kinds(audited)).toEqual([{ kind: "missing", seq: 2 }]);
+    expectStatementProof(audited, "missing", 2);
   }, SLOW);
 
-  it("says the account deleted a message, with a request it never signed: an unproven removal at its position", async () => {
+  it("says the account deleted a message, with a request it never signed: an unproven removal at its position, with the node's signed page as the proof", async () => {
     liar.lie({ kind: "unsigned-deletion", seq: 3 });
     expect((await inbox(bob)).map(({ text }) => text)).toEqual(["one", "two", "four"]);
-    expect(kinds(await bob.audit({ full: true }))).toEqual([{ kind: "unproven-removal", seq: 3 }]);
+    const audited = await bob.audit({ full: true });
+    expect(kinds(audited)).toEqual([{ kind: "unproven-removal", seq: 3 }]);
+    expectStatementProof(audited, "unproven-removal", 3);
   }, SLOW);
 
   it("serves two positions in each other's place: reordered where the log breaks", async () => {

@@ -2,7 +2,7 @@
 // `neutralService_getLog` with `messages`): each position holds a message whose fields give its
 // leaf, or says why its copy is gone with what makes that checkable (`LogRemoval`). Pure: the walk
 // and the signature checks that need the network are in actions/audit.ts.
-import { expiredMessageDigest, hashTypedData, mailboxLeafHash, toHex, type Hex } from "@neutral/protocol";
+import { deletionRequestDigest, expiredMessageDigest, mailboxLeafHash, toHex } from "@neutral/protocol";
 import { recoverAddress } from "./crypto/ecdsa.js";
 import type { LogPosition, LogRemoval, MailboxHead } from "./generated/types.js";
 import type { MailboxProblem } from "./mailbox-proof.js";
@@ -95,12 +95,7 @@ function removalProblem(account: string, position: LogPosition, removal: LogRemo
       let signer = context.signers?.get(key);
       if (signer === undefined) {
         try {
-          const fields = { account: account as Hex, ids: request.ids.map(Number), timestamp: request.timestamp };
-          const digest =
-            leaves === undefined
-              ? hashTypedData({ primaryType: "Deletion", message: fields })
-              : hashTypedData({ primaryType: "PositionedDeletion", message: { ...fields, leaves: leaves as Hex[] } });
-          signer = recoverAddress(digest, request.signature);
+          signer = recoverAddress(deletionRequestDigest({ ...request, account, ...(leaves !== undefined && { leaves }) }), request.signature);
         } catch {
           signer = undefined;
         }

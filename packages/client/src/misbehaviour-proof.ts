@@ -6,6 +6,9 @@
 //   - fork: two heads of the same size with different roots: two histories of one log.
 //   - broken-promise: the node signed a receipt binding a message's copy to a position (a
 //     `LogReceipt`, spec 3.0.0), and a head whose tree holds another leaf at that position.
+//   - missing, unproven-removal: a page of the log the node signed (spec 3.1.0) shows a position
+//     with neither its message nor a reason, or with a reason that does not hold
+//     (log-statement-proof.ts).
 import {
   fromHex,
   hashedMessageDigest,
@@ -19,9 +22,10 @@ import {
 } from "@neutral/protocol";
 import { recoverAddress } from "./crypto/ecdsa.js";
 import type { MailboxHead } from "./generated/types.js";
+import { verifyLogStatementProof, type LogStatementProof } from "./log-statement-proof.js";
 
 /** Any proof `verifyProof` checks. */
-export type MisbehaviourProof = HeadsProof | BrokenPromiseProof;
+export type MisbehaviourProof = HeadsProof | BrokenPromiseProof | LogStatementProof;
 
 /** A node's two signed heads of one account's log that contradict each other. */
 export interface HeadsProof {
@@ -178,12 +182,18 @@ function contradiction(first: MailboxHead, second: MailboxHead): HeadsProof["kin
 export function verifyProof(proof: unknown): ProofVerdict {
   const invalid = (reason: string): ProofVerdict => ({ valid: false, reason });
   if (typeof proof !== "object" || proof === null) return invalid("a proof is a JSON object");
-  const fields = proof as Partial<Record<keyof HeadsProof | keyof BrokenPromiseProof, unknown>>;
+  const fields = proof as Partial<Record<keyof HeadsProof | keyof BrokenPromiseProof | keyof LogStatementProof, unknown>>;
   const { version, kind, node, account, heads } = fields;
   if (version !== 1) return invalid(`unknown proof version ${JSON.stringify(version)} (this SDK reads version 1)`);
-  if (kind !== "rollback" && kind !== "fork" && kind !== "broken-promise") return invalid(`unknown kind ${JSON.stringify(kind)}: "rollback", "fork" or "broken-promise"`);
+  if (kind !== "rollback" && kind !== "fork" && kind !== "broken-promise" && kind !== "missing" && kind !== "unproven-removal") {
+    return invalid(`unknown kind ${JSON.stringify(kind)}: "rollback", "fork", "broken-promise", "missing" or "unproven-removal"`);
+  }
   if (typeof node !== "string" || typeof account !== "string") return invalid("node and account are addresses");
   if (kind === "broken-promise") return verifyBrokenPromise(fields, node, account);
+  if (kind === "missing" || kind === "unproven-removal") {
+    const verdict = verifyLogStatementProof(fields, node, account);
+    return verdict.valid ? { valid: true, kind, node: node.toLowerCase(), account: account.toLowerCase(), message: verdict.message } : verdict;
+  }
   if (!Array.isArray(heads) || heads.length !== 2 || !heads.every(isHead)) return invalid("heads are two mailbox heads (account, size, root, timestamp, signature)");
   const [first, second] = heads as [MailboxHead, MailboxHead];
   for (const [index, head] of (heads as MailboxHead[]).entries()) {

@@ -84,6 +84,19 @@ export {
   type ReceiptRole,
 } from "./mailbox-log.js";
 export {
+  LOG_ENTRY_STATE,
+  LOG_ENTRY_STATEMENT_BYTES,
+  deletionRequestDigest,
+  logEntriesHash,
+  logEntryHash,
+  logPositionStatement,
+  logStatementDigest,
+  type DeletionRequestFields,
+  type LogEntryState,
+  type LogEntryStatement,
+  type LogRemovalFields,
+} from "./log-statement.js";
+export {
   EMPTY_MERKLE_FRONTIER,
   MERKLE_HASH_BYTES,
   MerkleProofError,

@@ -5,7 +5,8 @@
 import { rmSync } from "node:fs";
 import { recoverTypedDataAddress, type Hex } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
-import { EIP712_DOMAIN, EIP712_TYPES } from "@neutral/protocol";
+import { EIP712_DOMAIN, EIP712_TYPES, logEntryHash, logPositionStatement, logStatementDigest, mailboxHeadDigest } from "@neutral/protocol";
+import { recoverDigestSigner } from "@neutral/protocol/testing";
 import { call, post, startNode, tempDir, type InProcessNode } from "../testing/index.js";
 import { subscribe } from "../test/live.js";
 import {
@@ -48,8 +49,17 @@ async function withExampleSigningTime(result: [{ head: Head }], expected: unknow
     signature: head.signature,
   });
   expect(signer.toLowerCase(), `${where}: the head's signer`).toBe(nodeAddress);
-  const example = (expected as [{ head: Head }] | undefined)?.[0]?.head;
-  return [{ ...payload, head: { ...head, timestamp: example?.timestamp, signature: example?.signature } }];
+  const expectedPayload = (expected as [{ head: Head; signature?: Hex }] | undefined)?.[0];
+  const example = expectedPayload?.head;
+  const page = payload as { head: Head; signature?: Hex; entries?: (Parameters<typeof logPositionStatement>[0] & { message?: unknown })[] };
+  if (page.signature === undefined) return [{ ...payload, head: { ...head, timestamp: example?.timestamp, signature: example?.signature } }];
+  // A log page (spec 3.1.0): its statement is the node's, over the head as answered.
+  const from = page.entries?.[0]?.seq ?? 1;
+  const messages = page.entries?.some((entry) => entry.message !== undefined) ?? false;
+  const headDigest = mailboxHeadDigest({ account: head.account, size: head.size, root: head.root, timestamp: head.timestamp });
+  const statement = logStatementDigest(headDigest, from, (page.entries ?? []).map((entry) => logEntryHash(logPositionStatement(entry, messages))));
+  expect(recoverDigestSigner(statement, page.signature)?.toLowerCase(), `${where}: the page's signer`).toBe(nodeAddress);
+  return [{ ...payload, head: { ...head, timestamp: example?.timestamp, signature: example?.signature }, signature: expectedPayload?.signature }];
 }
 
 const replayed: string[] = [];

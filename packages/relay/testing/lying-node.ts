@@ -2,8 +2,13 @@
 // proxy that rewrites its answers, each lie named by the position it concerns, and, for what a
 // proxy cannot do, the same node (its key) on a backup of its data: a rollback, and another history
 // grown from there. Clients talk to the proxy (`url`); the node takes tokens for the proxy's host.
+// A log page it rewrites it signs again with the node's key (`LogPage.signature`): the liar is the
+// node, and what it says is its word.
 // Answers are read whole before they are rewritten: live streams (`subscribe`) are not for it.
-import { cpSync, rmSync } from "node:fs";
+import { cpSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { logEntryHash, logPositionStatement, logStatementDigest, mailboxHeadDigest, type LogRemovalFields, type MailboxRole } from "@neutral/protocol";
+import { signDigest } from "@neutral/protocol/testing";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startNode, type InProcessNode } from "./in-process.js";
@@ -97,13 +102,25 @@ export async function startLyingNode(options: LyingNodeOptions = {}): Promise<Ly
     return message;
   }
 
-  /** `result` of `method` as the lie tells it, for the position of message `id` (undefined: none of the asker's). */
-  function rewrite(method: string, result: unknown, id: string | undefined): unknown {
+  /**
+   * The node's signature (its own key: the node is the liar) of what a log page from `from` says,
+   * rewritten (openrpc.json `LogPage.signature`).
+   */
+  function signPage(page: { head: { account: string; size: number; root: string; timestamp: number } }, from: number, entries: readonly WirePosition[], messages: boolean): string {
+    const nodeKey = readFileSync(path.join(current!.dataDir, "node.key"), "utf8").trim() as `0x${string}`;
+    const { account, size, root, timestamp } = page.head;
+    const headDigest = mailboxHeadDigest({ account: account as `0x${string}`, size, root: root as `0x${string}`, timestamp });
+    const statements = entries.map((entry) => logEntryHash(logPositionStatement(entry as WirePosition & { role: MailboxRole; removed?: LogRemovalFields }, messages)));
+    return signDigest(logStatementDigest(headDigest, from, statements), nodeKey);
+  }
+
+  /** `result` of `method` (asked with `params`) as the lie tells it, for the position of message `id` (undefined: none of the asker's). */
+  function rewrite(method: string, result: unknown, id: string | undefined, params: unknown): unknown {
     if (told === undefined) return result;
     const lie = told;
     const hidden = lie.kind === "drop" || lie.kind === "unsigned-deletion";
     if (method === "neutralService_getLog") {
-      const [page] = result as [{ entries: WirePosition[]; head: { account: string } }];
+      const [page] = result as [{ entries: WirePosition[]; head: { account: string; size: number; root: string; timestamp: number } }];
       const entries = page.entries.map((entry): WirePosition => {
         if (entry.seq !== lie.seq) return entry;
         if (hidden) {
@@ -118,7 +135,9 @@ export async function startLyingNode(options: LyingNodeOptions = {}): Promise<Ly
         const [a, b] = [entries.findIndex((entry) => entry.seq === lie.seq), entries.findIndex((entry) => entry.seq === lie.with)];
         if (a >= 0 && b >= 0) [entries[a], entries[b]] = [entries[b]!, entries[a]!];
       }
-      return [{ ...page, entries }];
+      // getLog's params by name or by position: from (default 1), limit, messages.
+      const named = (Array.isArray(params) ? { from: params[0], messages: params[2] } : (params ?? {})) as { from?: number; messages?: boolean };
+      return [{ ...page, entries, signature: signPage(page, named.from ?? 1, entries, named.messages === true) }];
     }
     if (id === undefined) return result;
     if (method === "neutralService_getInbox" || method === "neutralService_getChat") {
@@ -143,11 +162,11 @@ export async function startLyingNode(options: LyingNodeOptions = {}): Promise<Ly
       const upstream = await forward(request.method ?? "GET", body, authorization, request.url ?? "/");
       let text = upstream.text;
       if (told !== undefined && request.method === "POST" && upstream.type.startsWith("application/json") && text !== "") {
-        const call = JSON.parse(body) as { method?: unknown };
+        const call = JSON.parse(body) as { method?: unknown; params?: unknown };
         const answer = JSON.parse(text) as { result?: unknown };
         if (!Array.isArray(answer) && "result" in answer && typeof call.method === "string") {
           const id = told.kind === "swap" ? undefined : await idAt(told.seq, authorization);
-          answer.result = rewrite(call.method, answer.result, id);
+          answer.result = rewrite(call.method, answer.result, id, call.params);
           text = JSON.stringify(answer);
         }
       }

@@ -2,7 +2,8 @@ import { EMPTY_MERKLE_FRONTIER, fromHex, isHex, mailboxLeafHash, merkleFrontierA
 import type { AuditState, NeutralContext } from "../context.js";
 import { recoverAddress } from "../crypto/ecdsa.js";
 import type { RequestErrorType } from "../errors.js";
-import type { MailboxHead, Message, NodeInfo } from "../generated/types.js";
+import type { LogPage, LogPosition, MailboxHead, Message, NodeInfo } from "../generated/types.js";
+import { logStatementProofOf, type LogStatementProof } from "../log-statement-proof.js";
 import { checkPosition, type Accounting, type RemovalContext } from "../mailbox-audit.js";
 import { headSigner, type MailboxProblem } from "../mailbox-proof.js";
 import { isPosition, messageDigest, receiptDigest } from "../messages.js";
@@ -76,8 +77,11 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
   // A log that skips or repeats a position cannot give the head: the walk stops there, and the
   // head is not compared with the positions read (the break is the problem).
   let broken = false;
+  /** The problems of positions a signed page spoke for (no message and no reason, or a reason that does not hold), with that page: each may get its portable proof. */
+  const stated: { problem: MailboxProblem; page: LogPage; from: number; position: LogPosition }[] = [];
   walk: for (;;) {
-    const page = await authed(context, () => context.client.getLog({ from: frontier.size + 1, limit: pageSize, messages: true }, options));
+    const pageFrom = frontier.size + 1;
+    const page = await authed(context, () => context.client.getLog({ from: pageFrom, limit: pageSize, messages: true }, options));
     head = page.head;
     prior = Array.isArray(page.prior) ? page.prior : [];
     for (const position of page.entries) {
@@ -93,7 +97,10 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
         break walk;
       }
       const check = checkPosition(account, position, removals);
-      if (check.problem) problems.push(check.problem);
+      if (check.problem) {
+        problems.push(check.problem);
+        if (check.problem.kind === "missing" || check.problem.kind === "unproven-removal") stated.push({ problem: check.problem, page, from: pageFrom, position });
+      }
       else if (check.accounting) accounted[check.accounting]++;
       if (check.accounting === "message") messages.push({ seq: position.seq, role: position.role, message: position.message! });
       leaves.set(position.seq, { leaf: toHex(leaf), id: position.id });
@@ -102,6 +109,10 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
     }
     // Past the head's size is past what the node signed: the walk ends there whatever `end` says.
     if (page.end || page.entries.length === 0 || frontier.size >= page.head.size) break;
+  }
+  for (const { problem, page, from: pageFrom, position } of stated) {
+    const proof = logStatementProofOf(node, account, problem.kind as LogStatementProof["kind"], page, pageFrom, position);
+    if (proof) problem.proof = proof;
   }
   problems.push(...headProblems(node, account, head!, broken ? undefined : frontier, state?.head, known));
   problems.push(...(await priorProblems(context, account, prior)));

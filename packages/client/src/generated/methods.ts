@@ -327,7 +327,7 @@ export function getLogRequest(params: T.GetLogParams = {}): RpcRequest<T.GetLogR
 /**
  * A page of the authenticated account's mailbox log, with the signed head it ends at.
  *
- * Every position from `from` (default 1) in order, at most `limit`, none past the head's size; deleted copies keep their positions, each with `removed` saying why (the account's signed request, the sender's signed end, the node's retention). With `messages`, each position still served carries its message. An audit reads the whole log and checks its tree against the head: every position accounted for, by its message or by why it is gone.
+ * Every position from `from` (default 1) in order, at most `limit`, none past the head's size; deleted copies keep their positions, each with `removed` saying why (the account's signed request, the sender's signed end, the node's retention). With `messages`, each position still served carries its message. An audit reads the whole log and checks its tree against the head: every position accounted for, by its message or by why it is gone. The page is the node's signed statement (`LogPage.signature`, spec 3.1.0): what it says of each position is the node's word.
  *
  * Needs a bearer token (`auth` option).
  */

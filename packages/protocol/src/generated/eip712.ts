@@ -112,6 +112,12 @@ export const EIP712_TYPES = {
     { name: "root", type: "bytes32" },
     { name: "timestamp", type: "uint64" },
   ],
+  /** A node's statement of a page of an account's mailbox log (`neutralService_getLog`, from spec 3.1.0): `head` is the EIP-712 digest of the page's `head` (`MailboxHead`), `from` its first position, `entries` the keccak-256 of its entries' statements, each 32 bytes, in order (see `LogPage.signature`). What a page says of a position is then the node's word: one with neither its message nor a reason it is gone, or with a reason that does not hold, is a portable proof. `LogStatement(bytes32 head,uint64 from,bytes32 entries)` */
+  LogStatement: [
+    { name: "head", type: "bytes32" },
+    { name: "from", type: "uint64" },
+    { name: "entries", type: "bytes32" },
+  ],
 } as const;
 
 /** The field values of each primary type, as JSON-friendly values (uints as numbers, bytes as 0x hex). */
@@ -131,6 +137,7 @@ export interface TypedValues {
   Consent: { account: Hex; peer: Hex; state: "allowed" | "blocked" | "none"; timestamp: number };
   ConsentPolicy: { account: Hex; mode: "open" | "allowed-only"; timestamp: number };
   MailboxHead: { account: Hex; size: number; root: Hex; timestamp: number };
+  LogStatement: { head: Hex; from: number; entries: Hex };
 }
 
 export type PrimaryType = keyof typeof EIP712_TYPES;

@@ -14,6 +14,10 @@ import {
   verifyMerkleConsistency,
   verifyMerkleInclusion,
   verifyMerkleMultiproof,
+  logEntriesHash,
+  logEntryHash,
+  logPositionStatement,
+  type LogRemovalFields,
   type MailboxRole,
 } from "@neutral/protocol";
 import { call, startNode, type InProcessNode } from "../../testing/index.js";
@@ -63,6 +67,24 @@ const signerOf = (head: Head) =>
     message: { account: head.account as Hex, size: BigInt(head.size), root: head.root as Hex, timestamp: BigInt(head.timestamp) },
     signature: head.signature as Hex,
   });
+
+type SignedLogPage = { head: Head; entries: (Position & { message?: unknown; removed?: LogRemovalFields })[]; signature: string };
+
+/**
+ * Who signed what a log page from `from` says (`LogPage.signature`): EIP-712 `LogStatement` over the
+ * head's digest (viem's), the first position, and each entry's statement (@neutral/protocol's).
+ */
+const statementSigner = async (page: SignedLogPage, from: number, messages: boolean) => {
+  const head = hashTypedData({
+    domain: EIP712_DOMAIN,
+    types: EIP712_TYPES,
+    primaryType: "MailboxHead",
+    message: { account: page.head.account as Hex, size: BigInt(page.head.size), root: page.head.root as Hex, timestamp: BigInt(page.head.timestamp) },
+  });
+  const entries = toHex(logEntriesHash(page.entries.map((entry) => logEntryHash(logPositionStatement(entry, messages))))) as Hex;
+  const signer = await recoverTypedDataAddress({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "LogStatement", message: { head, from: BigInt(from), entries }, signature: page.signature as Hex });
+  return signer.toLowerCase();
+};
 
 /** The leaf a client computes for its copy of `message` at `seq`. */
 function leafOf(account: TestWallet, message: WireMessage, seq: number, role: MailboxRole): string {
@@ -165,6 +187,11 @@ describe("neutralService_getProof and neutralService_getLog", () => {
       signature: removed!.request.signature as Hex,
     });
     expect(signer.toLowerCase()).toBe(carol.address);
+    // The page's statement binds the request it cites: another signature in its place is not what the node signed.
+    expect(await statementSigner(log as unknown as SignedLogPage, 1, false)).toBe(node.address);
+    const otherRequest = { ...removed!, request: { ...removed!.request, signature: `0x${"11".repeat(65)}` } };
+    const cited = { ...(log as unknown as SignedLogPage), entries: log.entries.map((entry, i) => (i === 1 ? { ...entry, removed: otherRequest } : entry)) } as SignedLogPage;
+    expect(await statementSigner(cited, 1, false)).not.toBe(node.address);
   });
 
   it("the log with its messages carries each copy still served as reads serve it, and none of a deleted one", { timeout: 60_000 }, async () => {
@@ -178,7 +205,7 @@ describe("neutralService_getProof and neutralService_getLog", () => {
     expect((await rpc(dave, "neutralService_deleteMessages", [{ account: dave.address, ids: [gone.id], timestamp: Number(deletion.timestamp), signature }])).error).toBeUndefined();
     const read = async (direction: string) => (await rpc(dave, "neutralService_getInbox", { inboxFilter: { direction }, limit: 10 })).result[0].data as WireMessage[];
     const [inbox, outbox] = [await read("received"), await read("sent")];
-    const log = (await rpc(dave, "neutralService_getLog", { messages: true })).result[0] as { head: Head; entries: (Position & { message?: WireMessage; removed?: unknown })[]; end: boolean };
+    const log = (await rpc(dave, "neutralService_getLog", { messages: true })).result[0] as { head: Head; entries: (Position & { message?: WireMessage; removed?: unknown })[]; end: boolean; signature: string };
     expect(log.end).toBe(true);
     expect(log.entries.map(({ seq, message, removed }) => ({ seq, message, removed: (removed as { reason?: string } | undefined)?.reason }))).toEqual([
       { seq: 1, message: inbox.find((one) => one.id === received.id), removed: undefined },
@@ -189,7 +216,18 @@ describe("neutralService_getProof and neutralService_getLog", () => {
     expect(log.entries[0]!.leafHash).toBe(leafOf(dave, log.entries[0]!.message!, 1, "received"));
     expect(log.entries[1]!.leafHash).toBe(leafOf(dave, log.entries[1]!.message!, 2, "sent"));
     const plain = (await rpc(dave, "neutralService_getLog", { messages: false })).result[0] as typeof log;
-    expect(plain).toEqual({ ...log, entries: log.entries.map(({ message: _message, ...entry }) => entry) });
+    const { signature: plainSignature, ...plainPage } = plain;
+    const { signature: logSignature, ...logPage } = log;
+    expect(plainPage).toEqual({ ...logPage, entries: log.entries.map(({ message: _message, ...entry }) => entry) });
+    // Each page is the node's signed statement of what it says: with messages, three states; without, the copies held.
+    expect(await statementSigner(log as unknown as SignedLogPage, 1, true)).toBe(node.address);
+    expect(await statementSigner(plain as unknown as SignedLogPage, 1, false)).toBe(node.address);
+    expect(plainSignature).not.toBe(logSignature);
+    expect(await statementSigner(plain as unknown as SignedLogPage, 1, true)).not.toBe(node.address);
+    // A page that said one thing more, or one thing less, is not what the node signed.
+    const dropped = { ...log, entries: log.entries.map((entry, i) => (i === 0 ? { ...entry, message: undefined } : entry)) } as unknown as SignedLogPage;
+    expect(await statementSigner(dropped, 1, true)).not.toBe(node.address);
+    expect(await statementSigner({ ...(log as unknown as SignedLogPage), entries: (log as unknown as SignedLogPage).entries.slice(1) }, 2, true)).not.toBe(node.address);
     expect((await rpc(dave, "neutralService_getLog", { messages: "yes" })).error).toMatchObject({ code: -32602 });
   });
 

@@ -3,7 +3,7 @@
 // log (getLog).
 import { budgetSpentError, ErrorCode, RpcError, rawJson, type RawJson, type ResponseBudget } from "@neutral/server";
 import type { DeletionRequest, Handlers, LogPage, LogPosition, LogRemoval, MailboxHead, MailboxProof } from "@neutral/server/neutral-service";
-import { MAX_PRIOR_HEADS, toHex } from "@neutral/protocol";
+import { logEntryHash, logPositionStatement, logStatementDigest, mailboxHeadDigest, MAX_PRIOR_HEADS, toHex, type Hex } from "@neutral/protocol";
 import { cursorValue, type LogEntry, type LogEntryRemoval, type StoredMessage } from "../storage/store.js";
 import type { SignedHead } from "../mailbox-log/heads.js";
 import { CHUNK, inclusionProofLength, type LogTree } from "../mailbox-log/tree.js";
@@ -125,21 +125,44 @@ export async function proofOf({ head, tree, entries, consistency }: CopiesAtHead
 }
 
 /**
+ * The node's signature of what a page of `head`'s log from `from` says of each of its positions
+ * (openrpc.json `LogPage.signature`: EIP-712 `LogStatement`), asked with or without `messages`.
+ */
+function signPage(rpc: Rpc, head: SignedHead, from: number, positions: readonly (LogPosition | LogPositionAsServed)[], messages: boolean): string {
+  const entries = positions.map((position) => logEntryHash(logPositionStatement(position, messages)));
+  const headDigest = mailboxHeadDigest({ account: head.account as Hex, size: head.size, root: head.root as Hex, timestamp: head.timestamp });
+  return toHex(rpc.curve.sign(logStatementDigest(headDigest, from, entries), rpc.nodeKey));
+}
+
+/** A position as a page with `messages` serves it: its message as the stored JSON. */
+type LogPositionAsServed = Omit<LogPosition, "message"> & { message?: string };
+
+/** A signature's JSON member: `,"signature":"0x` + 130 hex + `"`. */
+const SIGNATURE_MEMBER_BYTES = `,"signature":"0x${"0".repeat(130)}"`.length;
+
+/**
  * A log page with each stored copy's JSON spliced in as `message` (as reads serve it), cut to what
  * is left of the request's answer budget (`maxResponseBytes`) like a read's page: positions go from
- * its end, at least one stays, and the page then does not reach the head.
+ * its end, at least one stays, and the page then does not reach the head. The node signs what the
+ * page says once it is cut.
  */
-function withMessages(head: string, entries: readonly LogEntry[], end: boolean, budget: ResponseBudget | undefined, prior: readonly string[]): string {
+function withMessages(rpc: Rpc, head: SignedHead, from: number, entries: readonly LogEntry[], end: boolean, budget: ResponseBudget | undefined, prior: readonly string[]): string {
   if (budget && budget.remaining <= 0) throw budgetSpentError(budget.limit);
+  const headJson = JSON.stringify(head);
   const positions = entries.map((entry) => {
     const position = JSON.stringify(logPositionOf(entry));
     return entry.json === undefined ? position : `${position.slice(0, -1)},"message":${entry.json}}`;
   });
   const itemBytes = positions.map((position) => position.length + 1);
   const priorJson = prior.length === 0 ? "" : `,"prior":[${prior.join(",")}]`;
-  const { count, bytes } = fitToBudget(itemBytes, `{"head":,"entries":[],"end":false}`.length + head.length + priorJson.length, budget);
+  const { count, bytes } = fitToBudget(itemBytes, `{"head":,"entries":[],"end":false}`.length + headJson.length + priorJson.length + SIGNATURE_MEMBER_BYTES, budget);
   budget?.spend(bytes);
-  return `{"head":${head},"entries":[${positions.slice(0, count).join(",")}],"end":${end && count === positions.length}${priorJson}}`;
+  const kept = entries.slice(0, count).map((entry): LogPositionAsServed => {
+    const { message: _none, ...position } = logPositionOf(entry);
+    return entry.json === undefined ? position : { ...position, message: entry.json };
+  });
+  const signature = signPage(rpc, head, from, kept, true);
+  return `{"head":${headJson},"entries":[${positions.slice(0, count).join(",")}],"end":${end && count === positions.length}${priorJson},"signature":"${signature}"}`;
 }
 
 export function mailboxLogHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_getProof" | "neutralService_getLog"> {
@@ -153,8 +176,17 @@ export function mailboxLogHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neut
       const entries = count === 0 ? [] : await rpc.store.log(account, from, count, { messages: messages === true });
       const end = from + count > head.size;
       const prior = (await rpc.store.priorHeads(account)).slice(0, MAX_PRIOR_HEADS);
-      if (messages !== true) return { head: head as MailboxHead, entries: entries.map(logPositionOf), end, ...(prior.length > 0 && { prior: prior.map((one) => JSON.parse(one) as MailboxHead) }) };
-      return rawJson(withMessages(JSON.stringify(head), entries, end, responseBudget, prior));
+      if (messages !== true) {
+        const positions = entries.map(logPositionOf);
+        return {
+          head: head as MailboxHead,
+          entries: positions,
+          end,
+          ...(prior.length > 0 && { prior: prior.map((one) => JSON.parse(one) as MailboxHead) }),
+          signature: signPage(rpc, head, from, positions, false),
+        };
+      }
+      return rawJson(withMessages(rpc, head, from, entries, end, responseBudget, prior));
     },
   };
 }

@@ -866,7 +866,8 @@ export const examples: readonly ExamplePairing[] = [
               "leafHash": "0x77761b4cd10dca261e3021cec987e5e7abaefd681ea34b17a2efb8d9c23092c3"
             }
           ],
-          "end": false
+          "end": false,
+          "signature": "0x2ad206308a503ae31612106cd905e87610db35842fb937b7d30a6707002f698b6e6311155da982eb739c32b28f66d65159502b53e6a12b5e06dacf64dcc1e4681c"
         }
       ]
     },

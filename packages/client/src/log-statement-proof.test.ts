@@ -1,0 +1,63 @@
+// Portable proofs from a node's signed log page (spec 3.1.0), made offline here with a test node key:
+// each reason a page can give a position, and whether it makes a proof. What holds (the account's own
+// request naming the leaf, an end whose message gives the leaf, the retention, a request of before
+// positions were named) is no proof; what does not hold, or no reason at all, is.
+import { expiredMessageDigest, hashTypedData, logEntryHash, logPositionStatement, logStatementDigest, mailboxHeadDigest, mailboxLeafHash, toHex, type Hex, type LogRemovalFields } from "@neutral/protocol";
+import { fixtureSigner, signDigest, TEST_KEYS } from "@neutral/protocol/testing";
+import { describe, expect, it } from "vitest";
+import { verifyProof } from "./misbehaviour-proof.js";
+import type { LogStatementProof } from "./log-statement-proof.js";
+
+const node = fixtureSigner(TEST_KEYS.node).address;
+const account = fixtureSigner(TEST_KEYS.bob);
+const peer = fixtureSigner(TEST_KEYS.alice).address;
+const messageHash = `0x${"ee".repeat(32)}`;
+const ended = { from: peer, to: account.address, messageHash, timestamp: 1_767_225_600_000, expires: 1_767_225_660_000 };
+const leafHash = toHex(mailboxLeafHash({ account: account.address, seq: 2, role: "received", peer, digest: expiredMessageDigest(ended) }));
+
+/** A page of two positions from 1 (the second `removed` as given, or neither message nor reason) that the node signed, and the proof of `kind` about position 2. */
+function proofOf(kind: LogStatementProof["kind"], removed?: LogRemovalFields): LogStatementProof {
+  const head = { account: account.address, size: 2, root: `0x${"ab".repeat(32)}`, timestamp: 1_767_225_700_000 };
+  const signedHead = { ...head, signature: signDigest(mailboxHeadDigest({ ...head, account: head.account as Hex, root: head.root as Hex }), TEST_KEYS.node) };
+  const first = { seq: 1, role: "sent" as const, leafHash: `0x${"01".repeat(32)}`, message: {} };
+  const second = { seq: 2, role: "received" as const, leafHash, ...(removed && { removed }) };
+  const entries = [first, second].map((position) => logEntryHash(logPositionStatement(position, true)));
+  const signature = signDigest(logStatementDigest(mailboxHeadDigest({ ...head, account: head.account as Hex, root: head.root as Hex }), 1, entries), TEST_KEYS.node);
+  const position = { seq: 2, role: "received" as const, leafHash, ...(removed && { removed }) } as LogStatementProof["position"];
+  return { version: 1, kind, node, account: account.address, head: signedHead, from: 1, entries: entries.map(toHex), position, signature };
+}
+
+/** Bob's request deleting position 2 (naming `leaves`, or ids only), signed by `signer`. */
+async function request(leaves: string[] | undefined, signer: Hex = TEST_KEYS.bob): Promise<LogRemovalFields> {
+  const fields = { account: account.address as Hex, ids: [7], timestamp: 1_767_225_650_000 };
+  const digest = leaves === undefined ? hashTypedData({ primaryType: "Deletion", message: fields }) : hashTypedData({ primaryType: "PositionedDeletion", message: { ...fields, leaves: leaves as Hex[] } });
+  return { reason: "deleted", request: { account: account.address, ids: ["7"], ...(leaves && { leaves }), timestamp: fields.timestamp, signature: signDigest(digest, signer) } };
+}
+
+describe("proofs from a signed log page", () => {
+  it("missing: a position the node signed with neither message nor reason", () => {
+    expect(verifyProof(proofOf("missing"))).toMatchObject({ valid: true, kind: "missing", node, account: account.address });
+    expect(verifyProof(proofOf("missing", { reason: "retention" }))).toMatchObject({ valid: false, reason: expect.stringContaining("not missing") });
+  });
+
+  it("unproven-removal: a request that is not the account's, or does not name the leaf, or an end whose message does not give it", async () => {
+    expect(verifyProof(proofOf("unproven-removal", await request([leafHash], TEST_KEYS.alice)))).toMatchObject({ valid: true, message: expect.stringContaining("not " + account.address + "'s signature") });
+    expect(verifyProof(proofOf("unproven-removal", await request([`0x${"77".repeat(32)}`])))).toMatchObject({ valid: true, message: expect.stringContaining("does not name its leaf") });
+    expect(verifyProof(proofOf("unproven-removal", { reason: "expired", message: { ...ended, timestamp: ended.timestamp + 1 } }))).toMatchObject({ valid: true, message: expect.stringContaining("does not give its leaf") });
+  });
+
+  it("no proof where the reason holds, or needs what a device saw: the account's request, the end, the retention, a request naming ids only", async () => {
+    for (const removed of [await request([leafHash]), { reason: "expired" as const, message: ended }, { reason: "retention" as const }, await request(undefined)]) {
+      expect(verifyProof(proofOf("unproven-removal", removed)), removed.reason).toMatchObject({ valid: false, reason: expect.stringContaining("holds as far as this proof shows") });
+    }
+    expect(verifyProof(proofOf("unproven-removal"))).toMatchObject({ valid: false, reason: expect.stringContaining("says nothing of a removal") });
+  });
+
+  it("a page another key signed, or a position off the page, proves nothing", () => {
+    const proof = proofOf("missing");
+    expect(verifyProof({ ...proof, node: peer })).toMatchObject({ valid: false, reason: expect.stringContaining("not signed by") });
+    expect(verifyProof({ ...proof, position: { ...proof.position, seq: 3 } })).toMatchObject({ valid: false, reason: expect.stringContaining("not on the page") });
+    expect(verifyProof({ ...proof, head: { ...proof.head, account: peer } })).toMatchObject({ valid: false });
+    expect(verifyProof({ ...proof, entries: "x" })).toMatchObject({ valid: false });
+  });
+});

@@ -1,0 +1,128 @@
+// Portable proofs from a page of a log the node signed (openrpc.json `LogPage.signature`, spec
+// 3.1.0): what the page says of one position is the node's word, so a position it shows with
+// neither its message nor a reason it is gone ("missing"), or with a reason that does not hold
+// ("unproven-removal": a request that is not the account's signature or does not name the
+// position's leaf, an end whose message does not give the leaf), is checked offline with nothing but
+// the proof. A removal whose check needs what a device saw before (the retention, a request signed
+// before positions were named) makes no portable proof.
+import { deletionRequestDigest, expiredMessageDigest, fromHex, isHex, logEntryHash, logPositionStatement, logStatementDigest, mailboxHeadDigest, mailboxLeafHash, toHex, type Hex, type LogRemovalFields } from "@neutral/protocol";
+import { recoverAddress } from "./crypto/ecdsa.js";
+import type { LogPage, LogPosition, LogRemoval, MailboxHead } from "./generated/types.js";
+
+/** A position the node's signed page shows with neither its message nor a reason, or with a reason that does not hold. */
+export interface LogStatementProof {
+  version: 1;
+  kind: "missing" | "unproven-removal";
+  /** The node that signed the page (lowercase). */
+  node: string;
+  /** The account whose log it is (lowercase). */
+  account: string;
+  /** The page's head, as the node served it. */
+  head: MailboxHead;
+  /** The page's first position. */
+  from: number;
+  /** The hash of what the page says of each of its positions, in order (0x hex): the position's is at `position.seq - from`. */
+  entries: string[];
+  /** The position, as the page says it (a page asked with messages; no message: it gave none). */
+  position: { seq: number; role: "received" | "sent"; leafHash: string; removed?: LogRemoval };
+  /** The node's EIP-712 `LogStatement` signature of the page. */
+  signature: string;
+}
+
+type Verdict = { valid: true; message: string } | { valid: false; reason: string };
+
+/** Who signed `digest` (lowercase), or undefined. */
+function signerOf(digest: Uint8Array, signature: unknown): string | undefined {
+  try {
+    return typeof signature === "string" ? recoverAddress(digest, signature) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the removal the page cites does not hold for the position, when that is checkable offline; undefined when it holds. */
+function removalFailure(account: string, position: LogStatementProof["position"]): string | undefined {
+  const removed = position.removed as LogRemovalFields;
+  if (removed.reason === "deleted") {
+    const { request } = removed;
+    if (String(request.account).toLowerCase() !== account) return `its deletion request is ${request.account}'s, not ${account}'s`;
+    if (signerOf(deletionRequestDigest(request), request.signature) !== account) return `its deletion request is not ${account}'s signature`;
+    if (request.leaves !== undefined && !request.leaves.some((leaf) => String(leaf).toLowerCase() === position.leafHash.toLowerCase())) return "its deletion request does not name its leaf";
+    return undefined;
+  }
+  if (removed.reason === "expired") {
+    const { message } = removed;
+    const peer = position.role === "received" ? message.from : message.to;
+    const leaf = mailboxLeafHash({ account, seq: position.seq, role: position.role, peer, digest: expiredMessageDigest(message) });
+    return toHex(leaf) === position.leafHash.toLowerCase() ? undefined : "what it keeps of its expired message does not give its leaf";
+  }
+  return undefined; // the retention: checked against what a device saw, not offline
+}
+
+/** Checks a `LogStatementProof` (its version, kind, node and account already read by `verifyProof`). */
+export function verifyLogStatementProof(proof: Partial<Record<keyof LogStatementProof, unknown>>, node: string, account: string): Verdict {
+  const invalid = (reason: string): Verdict => ({ valid: false, reason });
+  const { head, from, entries, position, signature, kind } = proof;
+  const owner = account.toLowerCase();
+  if (typeof head !== "object" || head === null) return invalid("head is a mailbox head");
+  const { account: headAccount, size, root, timestamp } = head as Record<string, unknown>;
+  if (typeof headAccount !== "string" || headAccount.toLowerCase() !== owner) return invalid(`head is not ${account}'s log`);
+  if (!Number.isSafeInteger(size) || !isHex(root, 32) || !Number.isSafeInteger(timestamp)) return invalid("head is a mailbox head");
+  if (!Number.isSafeInteger(from) || (from as number) < 1) return invalid("from is a position, from 1");
+  if (!Array.isArray(entries) || !entries.every((entry) => isHex(entry, 32))) return invalid("entries are 32-byte hashes");
+  if (typeof position !== "object" || position === null) return invalid("position is the page's position");
+  const at = position as LogStatementProof["position"];
+  if (!Number.isSafeInteger(at.seq) || (at.role !== "received" && at.role !== "sent") || !isHex(at.leafHash, 32)) return invalid("position has seq, role and leafHash");
+  const index = at.seq - (from as number);
+  if (index < 0 || index >= entries.length) return invalid(`position ${at.seq} is not on the page from ${from as number} of ${entries.length}`);
+  let stated: string;
+  try {
+    stated = toHex(logEntryHash(logPositionStatement({ seq: at.seq, role: at.role, leafHash: at.leafHash, ...(at.removed !== undefined && { removed: at.removed as LogRemovalFields }) }, true)));
+  } catch {
+    return invalid("position.removed is not a reason a page gives");
+  }
+  if (stated !== String(entries[index]).toLowerCase()) return invalid(`entries[${index}] is not what the page says of position ${at.seq}`);
+  const headDigest = mailboxHeadDigest({ account: headAccount as Hex, size: size as number, root: root as Hex, timestamp: timestamp as number });
+  if (signerOf(logStatementDigest(headDigest, from as number, entries.map((entry: string) => fromHex(entry))), signature) !== node.toLowerCase()) return invalid(`the page is not signed by ${node}`);
+  if (kind === "missing") {
+    if (at.removed !== undefined) return invalid(`not missing: the page says why position ${at.seq}'s copy is gone`);
+    return { valid: true, message: `Node ${node} signed a page of ${account}'s log that shows position ${at.seq} with neither its message nor a reason it is gone` };
+  }
+  if (at.removed === undefined) return invalid(`not an unproven removal: the page says nothing of a removal at position ${at.seq}`);
+  let failure: string | undefined;
+  try {
+    failure = removalFailure(owner, at);
+  } catch {
+    failure = "its reason is malformed";
+  }
+  if (failure === undefined) return invalid(`the removal at position ${at.seq} holds as far as this proof shows`);
+  return { valid: true, message: `Node ${node} signed a page of ${account}'s log that says position ${at.seq}'s copy is gone, but ${failure}` };
+}
+
+/**
+ * The proof that what `page` (read from `from`, with messages) says of `position` is the node's word
+ * against itself, as `kind` names it, when the page is the node's signature and the proof verifies;
+ * else undefined (a page of a node before spec 3.1.0 is not signed).
+ */
+export function logStatementProofOf(node: string, account: string, kind: LogStatementProof["kind"], page: LogPage, from: number, position: LogPosition): LogStatementProof | undefined {
+  if (typeof page.signature !== "string") return undefined;
+  let entries: string[];
+  try {
+    entries = page.entries.map((entry) => toHex(logEntryHash(logPositionStatement(entry as Parameters<typeof logPositionStatement>[0], true))));
+  } catch {
+    return undefined;
+  }
+  const { seq, role, leafHash, removed } = position;
+  const proof: LogStatementProof = {
+    version: 1,
+    kind,
+    node: node.toLowerCase(),
+    account: account.toLowerCase(),
+    head: page.head,
+    from,
+    entries,
+    position: { seq, role, leafHash, ...(removed !== undefined && { removed }) },
+    signature: page.signature,
+  };
+  return verifyLogStatementProof(proof, node, account).valid ? proof : undefined;
+}
