@@ -92,7 +92,7 @@ describe("neutral audit", () => {
     expect(JSON.parse(verified.stdout)).toMatchObject({ valid: true, kind: "rollback", account: bob.address.toLowerCase() });
   });
 
-  it("names each lie of a lying node by its position and kind (exit 1), and writes the proofs of a missing position, an unproven removal and a rollback that verify-proof accepts", { timeout: IN_PROCESS * 18 }, async () => {
+  it("names each lie of a lying node by its position and kind (exit 1), and writes the proofs of a missing position, an unproven removal, an altered body and a rollback that verify-proof accepts", { timeout: IN_PROCESS * 18 }, async () => {
     const liar = await startLyingNode();
     try {
       const [alice, bob] = [await keygen(), await keygen()];
@@ -113,9 +113,9 @@ describe("neutral audit", () => {
         const audited = await runMain(["audit", "--full", "--json"], as(bob));
         expect(audited.code, lie.kind).toBe(1);
         expect((JSON.parse(audited.stdout) as AuditJson).problems.map(({ kind, seq }) => ({ kind, seq })), lie.kind).toEqual([problem]);
-        if (problem.kind === "missing" || problem.kind === "unproven-removal") {
+        if (lie.kind === "drop" || lie.kind === "unsigned-deletion" || lie.kind === "alter-body") {
           // The node's signed log page is the proof: --proof writes it, verify-proof accepts it.
-          const file = path.join(state, `${problem.kind}.json`);
+          const file = path.join(state, `${lie.kind}.json`);
           expect((await runMain(["audit", "--full", "--proof", file], as(bob))).code, lie.kind).toBe(1);
           const verified = await runMain(["verify-proof", "--json", file]);
           expect(verified.code, lie.kind).toBe(0);

@@ -1,7 +1,8 @@
 // Portable proofs from a node's signed log page (spec 3.1.0), made offline here with a test node key:
-// each reason a page can give a position, and whether it makes a proof. What holds (the account's own
-// request naming the leaf, an end whose message gives the leaf, the retention, a request of before
-// positions were named) is no proof; what does not hold, or no reason at all, is.
+// what a page can say of a position, and whether it makes a proof. What holds (the message its leaf
+// commits to, signed; the account's own request naming the leaf, an end whose message gives the leaf,
+// the retention, a request of before positions were named) is no proof; what does not hold, or no
+// message and no reason at all, is.
 import { expiredMessageDigest, hashTypedData, logEntryHash, logPositionStatement, logStatementDigest, mailboxHeadDigest, mailboxLeafHash, toHex, type Hex, type LogRemovalFields } from "@neutral/protocol";
 import { fixtureSigner, signDigest, TEST_KEYS } from "@neutral/protocol/testing";
 import { describe, expect, it } from "vitest";
@@ -15,15 +16,24 @@ const messageHash = `0x${"ee".repeat(32)}`;
 const ended = { from: peer, to: account.address, messageHash, timestamp: 1_767_225_600_000, expires: 1_767_225_660_000 };
 const leafHash = toHex(mailboxLeafHash({ account: account.address, seq: 2, role: "received", peer, digest: expiredMessageDigest(ended) }));
 
+/** Alice's message to Bob, signed (by `signer`) with `timestamp`. */
+function aliceMessage(timestamp: number, signer: Hex = TEST_KEYS.alice) {
+  const fields = { from: peer as Hex, to: account.address as Hex, message: "0xa1b2" as Hex, timestamp };
+  const digest = hashTypedData({ primaryType: "Message", message: fields });
+  return { id: "2", message: "a1b2", from: peer, to: account.address, signature: signDigest(digest, signer), sender_receipt: `0x${"00".repeat(65)}`, timestamp, digest };
+}
+const original = aliceMessage(1_767_225_600_000);
+const servedLeaf = toHex(mailboxLeafHash({ account: account.address, seq: 2, role: "received", peer, digest: original.digest }));
+
 /** A page of two positions from 1 (the second `removed` as given, or neither message nor reason) that the node signed, and the proof of `kind` about position 2. */
-function proofOf(kind: LogStatementProof["kind"], removed?: LogRemovalFields): LogStatementProof {
+function proofOf(kind: LogStatementProof["kind"], removed?: LogRemovalFields, served?: { message: Record<string, unknown>; leafHash: string }): LogStatementProof {
   const head = { account: account.address, size: 2, root: `0x${"ab".repeat(32)}`, timestamp: 1_767_225_700_000 };
   const signedHead = { ...head, signature: signDigest(mailboxHeadDigest({ ...head, account: head.account as Hex, root: head.root as Hex }), TEST_KEYS.node) };
   const first = { seq: 1, role: "sent" as const, leafHash: `0x${"01".repeat(32)}`, message: {} };
-  const second = { seq: 2, role: "received" as const, leafHash, ...(removed && { removed }) };
+  const second = { seq: 2, role: "received" as const, leafHash: served?.leafHash ?? leafHash, ...(removed && { removed }), ...(served && { message: served.message }) };
   const entries = [first, second].map((position) => logEntryHash(logPositionStatement(position, true)));
   const signature = signDigest(logStatementDigest(mailboxHeadDigest({ ...head, account: head.account as Hex, root: head.root as Hex }), 1, entries), TEST_KEYS.node);
-  const position = { seq: 2, role: "received" as const, leafHash, ...(removed && { removed }) } as LogStatementProof["position"];
+  const position = second as LogStatementProof["position"];
   return { version: 1, kind, node, account: account.address, head: signedHead, from: 1, entries: entries.map(toHex), position, signature };
 }
 
@@ -51,6 +61,17 @@ describe("proofs from a signed log page", () => {
       expect(verifyProof(proofOf("unproven-removal", removed)), removed.reason).toMatchObject({ valid: false, reason: expect.stringContaining("holds as far as this proof shows") });
     }
     expect(verifyProof(proofOf("unproven-removal"))).toMatchObject({ valid: false, reason: expect.stringContaining("says nothing of a removal") });
+  });
+
+  it("altered: a message the page gives that does not give its leaf, or does not carry its sender's signature; not the one it commits to, signed", () => {
+    const { digest: _digest, ...message } = original;
+    const { digest: _later, ...later } = aliceMessage(original.timestamp + 1);
+    const { digest: _forged, ...forged } = aliceMessage(original.timestamp, TEST_KEYS.bob);
+    expect(verifyProof(proofOf("altered", undefined, { message: later, leafHash: servedLeaf }))).toMatchObject({ valid: true, kind: "altered", message: expect.stringContaining("does not give its leaf") });
+    expect(verifyProof(proofOf("altered", undefined, { message: forged, leafHash: servedLeaf }))).toMatchObject({ valid: true, message: expect.stringContaining("sender's signature") });
+    expect(verifyProof(proofOf("altered", undefined, { message, leafHash: servedLeaf }))).toMatchObject({ valid: false, reason: expect.stringContaining("not altered") });
+    expect(verifyProof(proofOf("missing", undefined, { message, leafHash: servedLeaf }))).toMatchObject({ valid: false, reason: expect.stringContaining("not missing") });
+    expect(verifyProof(proofOf("altered"))).toMatchObject({ valid: false });
   });
 
   it("a page another key signed, or a position off the page, proves nothing", () => {

@@ -1,18 +1,20 @@
 // Portable proofs from a page of a log the node signed (openrpc.json `LogPage.signature`, spec
 // 3.1.0): what the page says of one position is the node's word, so a position it shows with
-// neither its message nor a reason it is gone ("missing"), or with a reason that does not hold
+// neither its message nor a reason it is gone ("missing"), with a message that does not give its
+// leaf or carry its sender's signature ("altered"), or with a reason that does not hold
 // ("unproven-removal": a request that is not the account's signature or does not name the
 // position's leaf, an end whose message does not give the leaf), is checked offline with nothing but
 // the proof. A removal whose check needs what a device saw before (the retention, a request signed
 // before positions were named) makes no portable proof.
 import { deletionRequestDigest, expiredMessageDigest, fromHex, isHex, logEntryHash, logPositionStatement, logStatementDigest, mailboxHeadDigest, mailboxLeafHash, toHex, type Hex, type LogRemovalFields } from "@neutral/protocol";
 import { recoverAddress } from "./crypto/ecdsa.js";
-import type { LogPage, LogPosition, LogRemoval, MailboxHead } from "./generated/types.js";
+import type { LogPage, LogPosition, LogRemoval, MailboxHead, Message } from "./generated/types.js";
+import { messageDigest } from "./messages.js";
 
 /** A position the node's signed page shows with neither its message nor a reason, or with a reason that does not hold. */
 export interface LogStatementProof {
   version: 1;
-  kind: "missing" | "unproven-removal";
+  kind: "missing" | "altered" | "unproven-removal";
   /** The node that signed the page (lowercase). */
   node: string;
   /** The account whose log it is (lowercase). */
@@ -24,7 +26,7 @@ export interface LogStatementProof {
   /** The hash of what the page says of each of its positions, in order (0x hex): the position's is at `position.seq - from`. */
   entries: string[];
   /** The position, as the page says it (a page asked with messages; no message: it gave none). */
-  position: { seq: number; role: "received" | "sent"; leafHash: string; removed?: LogRemoval };
+  position: { seq: number; role: "received" | "sent"; leafHash: string; message?: Message; removed?: LogRemoval };
   /** The node's EIP-712 `LogStatement` signature of the page. */
   signature: string;
 }
@@ -38,6 +40,19 @@ function signerOf(digest: Uint8Array, signature: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Why the message a page gives a position is not the one its leaf commits to, or not its sender's; undefined when it is. */
+function messageFailure(account: string, position: LogStatementProof["position"] & { message: Message }): string | undefined {
+  const { message, seq, role } = position;
+  const digest = messageDigest(message);
+  if (digest === undefined) return "is not a message";
+  const peer = role === "received" ? message.from : message.to;
+  const self = role === "received" ? message.to : message.from;
+  if (String(self).toLowerCase() !== account || toHex(mailboxLeafHash({ account, seq, role, peer, digest })) !== position.leafHash.toLowerCase()) {
+    return "does not give its leaf";
+  }
+  return signerOf(digest, message.signature) === String(message.from).toLowerCase() ? undefined : "does not carry its sender's signature";
 }
 
 /** Why the removal the page cites does not hold for the position, when that is checkable offline; undefined when it holds. */
@@ -77,15 +92,27 @@ export function verifyLogStatementProof(proof: Partial<Record<keyof LogStatement
   if (index < 0 || index >= entries.length) return invalid(`position ${at.seq} is not on the page from ${from as number} of ${entries.length}`);
   let stated: string;
   try {
-    stated = toHex(logEntryHash(logPositionStatement({ seq: at.seq, role: at.role, leafHash: at.leafHash, ...(at.removed !== undefined && { removed: at.removed as LogRemovalFields }) }, true)));
+    stated = toHex(
+      logEntryHash(
+        logPositionStatement(
+          { seq: at.seq, role: at.role, leafHash: at.leafHash, ...(at.message !== undefined && { message: at.message }), ...(at.removed !== undefined && { removed: at.removed as LogRemovalFields }) },
+          true,
+        ),
+      ),
+    );
   } catch {
     return invalid("position.removed is not a reason a page gives");
   }
   if (stated !== String(entries[index]).toLowerCase()) return invalid(`entries[${index}] is not what the page says of position ${at.seq}`);
   const headDigest = mailboxHeadDigest({ account: headAccount as Hex, size: size as number, root: root as Hex, timestamp: timestamp as number });
   if (signerOf(logStatementDigest(headDigest, from as number, entries.map((entry: string) => fromHex(entry))), signature) !== node.toLowerCase()) return invalid(`the page is not signed by ${node}`);
+  if (kind === "altered") {
+    const failure = at.message === undefined ? undefined : messageFailure(owner, at as LogStatementProof["position"] & { message: Message });
+    if (failure === undefined) return invalid(`not altered: the page gives position ${at.seq} no message, or the message its leaf commits to`);
+    return { valid: true, message: `Node ${node} signed a page of ${account}'s log that gives position ${at.seq} a message that ${failure}` };
+  }
   if (kind === "missing") {
-    if (at.removed !== undefined) return invalid(`not missing: the page says why position ${at.seq}'s copy is gone`);
+    if (at.removed !== undefined || at.message !== undefined) return invalid(`not missing: the page gives position ${at.seq} its message or says why its copy is gone`);
     return { valid: true, message: `Node ${node} signed a page of ${account}'s log that shows position ${at.seq} with neither its message nor a reason it is gone` };
   }
   if (at.removed === undefined) return invalid(`not an unproven removal: the page says nothing of a removal at position ${at.seq}`);
@@ -99,6 +126,9 @@ export function verifyLogStatementProof(proof: Partial<Record<keyof LogStatement
   return { valid: true, message: `Node ${node} signed a page of ${account}'s log that says position ${at.seq}'s copy is gone, but ${failure}` };
 }
 
+/** What each page read says of its positions, hashed: a page with several problems is hashed once. */
+const pageEntries = new WeakMap<LogPage, string[]>();
+
 /**
  * The proof that what `page` (read from `from`, with messages) says of `position` is the node's word
  * against itself, as `kind` names it, when the page is the node's signature and the proof verifies;
@@ -106,13 +136,16 @@ export function verifyLogStatementProof(proof: Partial<Record<keyof LogStatement
  */
 export function logStatementProofOf(node: string, account: string, kind: LogStatementProof["kind"], page: LogPage, from: number, position: LogPosition): LogStatementProof | undefined {
   if (typeof page.signature !== "string") return undefined;
-  let entries: string[];
-  try {
-    entries = page.entries.map((entry) => toHex(logEntryHash(logPositionStatement(entry as Parameters<typeof logPositionStatement>[0], true))));
-  } catch {
-    return undefined;
+  let entries = pageEntries.get(page);
+  if (entries === undefined) {
+    try {
+      entries = page.entries.map((entry) => toHex(logEntryHash(logPositionStatement(entry as Parameters<typeof logPositionStatement>[0], true))));
+    } catch {
+      return undefined;
+    }
+    pageEntries.set(page, entries);
   }
-  const { seq, role, leafHash, removed } = position;
+  const { seq, role, leafHash, message, removed } = position;
   const proof: LogStatementProof = {
     version: 1,
     kind,
@@ -120,8 +153,8 @@ export function logStatementProofOf(node: string, account: string, kind: LogStat
     account: account.toLowerCase(),
     head: page.head,
     from,
-    entries,
-    position: { seq, role, leafHash, ...(removed !== undefined && { removed }) },
+    entries: [...entries],
+    position: { seq, role, leafHash, ...(message !== undefined && { message }), ...(removed !== undefined && { removed }) },
     signature: page.signature,
   };
   return verifyLogStatementProof(proof, node, account).valid ? proof : undefined;

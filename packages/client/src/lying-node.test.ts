@@ -38,7 +38,7 @@ const kinds = (result: AuditReturnType) => result.problems.map(({ kind, seq }) =
  * position said to have a reason, another signature, another position's statement, another page
  * start) proves nothing.
  */
-function expectStatementProof(audited: AuditReturnType, kind: "missing" | "unproven-removal", seq: number): void {
+function expectStatementProof(audited: AuditReturnType, kind: "missing" | "altered" | "unproven-removal", seq: number): void {
   const proof = JSON.parse(JSON.stringify(audited.problems[0]!.proof)) as Record<string, unknown> & { position: Record<string, unknown>; entries: string[]; from: number };
   expect(proof).toMatchObject({ version: 1, kind, node: liar.address, account: bobAddress, position: { seq } });
   expect(verifyProof(proof)).toMatchObject({ valid: true, kind, node: liar.address, account: bobAddress, message: expect.stringContaining(`position ${seq}`) });
@@ -48,6 +48,7 @@ function expectStatementProof(audited: AuditReturnType, kind: "missing" | "unpro
     { ...proof, entries: proof.entries.map((entry, i) => (i === seq - proof.from ? proof.entries[(i + 1) % proof.entries.length]! : entry)) },
     { ...proof, from: proof.from + 1 },
     { ...proof, kind: kind === "missing" ? "unproven-removal" : "missing" },
+    ...(proof.position.message === undefined ? [] : [{ ...proof, position: { ...proof.position, message: { ...(proof.position.message as object), timestamp: 1 } } }]),
   ];
   for (const other of altered) expect(verifyProof(other), JSON.stringify(other).slice(0, 120)).toMatchObject({ valid: false });
 }
@@ -89,11 +90,13 @@ describe("a lying node", () => {
     expect(kinds(await bob.audit({ full: true }))).toEqual([{ kind: "reordered", seq: 2 }]);
   }, SLOW);
 
-  it("alters a body: the read is not proven and the audit names the position altered", async () => {
+  it("alters a body: the read is not proven and the audit names the position altered, with the node's signed page as the proof", async () => {
     liar.lie({ kind: "alter-body", seq: 4 });
     const altered = (await inbox(bob)).find((message) => message.id === sent[3]!.id)!;
     expect(altered).toMatchObject({ verified: false, proven: false });
-    expect(kinds(await bob.audit({ full: true }))).toEqual([{ kind: "altered", seq: 4 }]);
+    const audited = await bob.audit({ full: true });
+    expect(kinds(audited)).toEqual([{ kind: "altered", seq: 4 }]);
+    expectStatementProof(audited, "altered", 4);
   }, SLOW);
 
   it("alters a receipt: the read says whose signature it is, and the audit names the position altered (the leaf binds the message, not its receipts: each is checked as a node's signature)", async () => {

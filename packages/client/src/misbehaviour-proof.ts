@@ -6,9 +6,9 @@
 //   - fork: two heads of the same size with different roots: two histories of one log.
 //   - broken-promise: the node signed a receipt binding a message's copy to a position (a
 //     `LogReceipt`, spec 3.0.0), and a head whose tree holds another leaf at that position.
-//   - missing, unproven-removal: a page of the log the node signed (spec 3.1.0) shows a position
-//     with neither its message nor a reason, or with a reason that does not hold
-//     (log-statement-proof.ts).
+//   - missing, altered, unproven-removal: a page of the log the node signed (spec 3.1.0) shows a
+//     position with neither its message nor a reason, with a message its leaf does not commit to
+//     (or not its sender's), or with a reason that does not hold (log-statement-proof.ts).
 import {
   fromHex,
   hashedMessageDigest,
@@ -185,12 +185,12 @@ export function verifyProof(proof: unknown): ProofVerdict {
   const fields = proof as Partial<Record<keyof HeadsProof | keyof BrokenPromiseProof | keyof LogStatementProof, unknown>>;
   const { version, kind, node, account, heads } = fields;
   if (version !== 1) return invalid(`unknown proof version ${JSON.stringify(version)} (this SDK reads version 1)`);
-  if (kind !== "rollback" && kind !== "fork" && kind !== "broken-promise" && kind !== "missing" && kind !== "unproven-removal") {
-    return invalid(`unknown kind ${JSON.stringify(kind)}: "rollback", "fork", "broken-promise", "missing" or "unproven-removal"`);
+  if (kind !== "rollback" && kind !== "fork" && kind !== "broken-promise" && kind !== "missing" && kind !== "altered" && kind !== "unproven-removal") {
+    return invalid(`unknown kind ${JSON.stringify(kind)}: "rollback", "fork", "broken-promise", "missing", "altered" or "unproven-removal"`);
   }
   if (typeof node !== "string" || typeof account !== "string") return invalid("node and account are addresses");
   if (kind === "broken-promise") return verifyBrokenPromise(fields, node, account);
-  if (kind === "missing" || kind === "unproven-removal") {
+  if (kind === "missing" || kind === "altered" || kind === "unproven-removal") {
     const verdict = verifyLogStatementProof(fields, node, account);
     return verdict.valid ? { valid: true, kind, node: node.toLowerCase(), account: account.toLowerCase(), message: verdict.message } : verdict;
   }

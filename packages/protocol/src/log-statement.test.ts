@@ -19,9 +19,14 @@ const spelled = (seq: number, role: number, state: number, detail: `0x${string}`
 const zeros = `0x${"00".repeat(32)}` as const;
 
 describe("a log page's statement", () => {
-  it("states each position as the spec spells it: message, held, none, and each reason with its content bound", () => {
+  it("states each position as the spec spells it: the message given (its JSON's keccak-256), held, none, and each reason with its content bound", () => {
     const at = { seq: 7, role: "received" as const, leafHash };
-    expect(toHex(logEntryHash(logPositionStatement({ ...at, message: {} }, true)))).toBe(spelled(7, 1, 0x01, zeros));
+    const served = { id: "7", message: "ab", from: `0x${"aa".repeat(20)}`, timestamp: 1 };
+    const text = JSON.stringify(served);
+    const given = toHex(keccak_256(Buffer.from(text, "utf8"))) as `0x${string}`;
+    expect(toHex(logEntryHash(logPositionStatement({ ...at, message: served }, true)))).toBe(spelled(7, 1, 0x01, given));
+    expect(toHex(logEntryHash(logPositionStatement({ ...at, message: text }, true)))).toBe(spelled(7, 1, 0x01, given));
+    expect(toHex(logEntryHash(logPositionStatement({ ...at, message: { ...served, message: "ac" } }, true)))).not.toBe(spelled(7, 1, 0x01, given));
     expect(toHex(logEntryHash(logPositionStatement(at, false)))).toBe(spelled(7, 1, 0x02, zeros));
     expect(toHex(logEntryHash(logPositionStatement(at, true)))).toBe(spelled(7, 1, 0x00, zeros));
     expect(toHex(logEntryHash(logPositionStatement({ ...at, role: "sent", removed: { reason: "retention" } }, true)))).toBe(spelled(7, 2, 0x05, zeros));

@@ -1,7 +1,7 @@
 // A node's signed statement of a page of an account's mailbox log (openrpc.json `LogPage.signature`,
 // spec 3.1.0): EIP-712 `LogStatement(bytes32 head,uint64 from,bytes32 entries)` over the page's head,
-// its first position, and what it says of each position (its message given, its copy held, or why it
-// is gone, the reason's content bound). A position it shows with neither its message nor a reason,
+// its first position, and what it says of each position (the message it gives, its copy held, or why
+// it is gone), the content bound. A position it shows with neither its message nor a reason,
 // or with a reason that does not hold, is then the node's word against itself.
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { hashTypedData } from "./eip712.js";
@@ -68,8 +68,8 @@ export type LogRemovalFields = { reason: "deleted"; request: DeletionRequestFiel
 
 /**
  * What a page says of `position` (openrpc.json `LogPosition`), asked with or without `messages`: its
- * statement, the reason's content bound (a request by its digest and signature, an end by the
- * digest of the message it ended).
+ * statement, the content bound (the message given by the keccak-256 of its JSON, a request by its
+ * digest and signature, an end by the digest of the message it ended).
  */
 export function logPositionStatement(position: { seq: number; role: MailboxRole; leafHash: string; message?: unknown; removed?: LogRemovalFields }, messages: boolean): LogEntryStatement {
   const { seq, role, leafHash, removed } = position;
@@ -91,7 +91,10 @@ export function logPositionStatement(position: { seq: number; role: MailboxRole;
     }
   }
   if (!messages) return { seq, role, leafHash, state: "held" };
-  return { seq, role, leafHash, state: position.message === undefined ? "none" : "message" };
+  if (position.message === undefined) return { seq, role, leafHash, state: "none" };
+  // The message as the page carries it: its JSON text as the node wrote it, or as JSON.stringify writes what a client parsed.
+  const json = typeof position.message === "string" ? position.message : JSON.stringify(position.message);
+  return { seq, role, leafHash, state: "message", detail: keccak_256(new TextEncoder().encode(json)) };
 }
 
 /** The keccak-256 of a page's entries' statements, in order: the `entries` of its `LogStatement`. */

@@ -59,7 +59,7 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
   };
   const accounted: Record<Accounting, number> = { message: 0, deleted: 0, expired: 0, retention: 0 };
   const problems: MailboxProblem[] = [];
-  const messages: { seq: number; role: "received" | "sent"; message: Message }[] = [];
+  const messages: { seq: number; role: "received" | "sent"; message: Message; page: LogPage; from: number; position: LogPosition }[] = [];
   /** The leaf hash and id of each position this walk read: what a receipt bound to another position is checked against. */
   const leaves = new Map<number, { leaf: string; id: string }>();
   // Whether the device's verified head was met on the way (its size reached by a position this walk
@@ -99,10 +99,10 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
       const check = checkPosition(account, position, removals);
       if (check.problem) {
         problems.push(check.problem);
-        if (check.problem.kind === "missing" || check.problem.kind === "unproven-removal") stated.push({ problem: check.problem, page, from: pageFrom, position });
+        if (check.problem.kind === "missing" || check.problem.kind === "altered" || check.problem.kind === "unproven-removal") stated.push({ problem: check.problem, page, from: pageFrom, position });
       }
       else if (check.accounting) accounted[check.accounting]++;
-      if (check.accounting === "message") messages.push({ seq: position.seq, role: position.role, message: position.message! });
+      if (check.accounting === "message") messages.push({ seq: position.seq, role: position.role, message: position.message!, page, from: pageFrom, position });
       leaves.set(position.seq, { leaf: toHex(leaf), id: position.id });
       frontier = merkleFrontierAppend(frontier, leaf);
       passKnown();
@@ -110,20 +110,18 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
     // Past the head's size is past what the node signed: the walk ends there whatever `end` says.
     if (page.end || page.entries.length === 0 || frontier.size >= page.head.size) break;
   }
-  for (const { problem, page, from: pageFrom, position } of stated) {
-    const proof = logStatementProofOf(node, account, problem.kind as LogStatementProof["kind"], page, pageFrom, position);
-    if (proof) problem.proof = proof;
-  }
   problems.push(...headProblems(node, account, head!, broken ? undefined : frontier, state?.head, known));
   problems.push(...(await priorProblems(context, account, prior)));
   // The sender's signature of each message read: its leaf binds its digest, the signature its author.
   // Its receipts: the leaf does not bind them, so each must be a signature of this message, in its
   // role, by a node that could have stored it (`receiptSigners`).
   const signers = receiptSigners(context, node, info, prior);
-  for (const { seq, role: copyRole, message } of messages) {
+  for (const { seq, role: copyRole, message, page, from: pageFrom, position } of messages) {
     const digest = messageDigest(message);
     if (digest === undefined || recoverAddress(digest, message.signature, message.from) !== message.from.toLowerCase()) {
-      problems.push({ kind: "altered", seq, id: message.id, message: `The message at position ${seq} (id ${message.id}) does not carry its sender's signature` });
+      const problem: MailboxProblem = { kind: "altered", seq, id: message.id, message: `The message at position ${seq} (id ${message.id}) does not carry its sender's signature` };
+      problems.push(problem);
+      stated.push({ problem, page, from: pageFrom, position });
       continue;
     }
     for (const role of ["sender", "receiver"] as const) {
@@ -136,6 +134,11 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
       }
       problems.push({ kind: "altered", seq, id: message.id, message: `The ${role} receipt of the message at position ${seq} (id ${message.id}) is not a node's signature of it` });
     }
+  }
+  // What a signed page said of a position is the node's word: each such problem gets its proof.
+  for (const { problem, page, from: pageFrom, position } of stated) {
+    const proof = logStatementProofOf(node, account, problem.kind as LogStatementProof["kind"], page, pageFrom, position);
+    if (proof) problem.proof = proof;
   }
   if (problems.length === 0) {
     const audited: AuditState = { size: frontier.size, roots: frontier.roots.map(toHex), head };
