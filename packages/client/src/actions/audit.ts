@@ -77,7 +77,7 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
   // A log that skips or repeats a position cannot give the head: the walk stops there, and the
   // head is not compared with the positions read (the break is the problem).
   let broken = false;
-  /** The problems of positions a signed page spoke for (no message and no reason, or a reason that does not hold), with that page: each may get its portable proof. */
+  /** The problems of what a signed page said of a position (no message and no reason, a message that is not the position's or not its sender's, a reason that does not hold), with that page: each may get its portable proof. */
   const stated: { problem: MailboxProblem; page: LogPage; from: number; position: LogPosition }[] = [];
   walk: for (;;) {
     const pageFrom = frontier.size + 1;
