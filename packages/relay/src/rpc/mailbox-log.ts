@@ -54,10 +54,18 @@ export interface CopiesAtHead {
 /**
  * The caller's current head and the positions of its copies of the messages `ids` (copies stored
  * after the head are left to the next one) and, with `since`, the consistency proof from that size.
- * A `since` past the log is refused, naming `sinceField`.
+ * A `since` past the log is refused, naming `sinceField`. `current`: the head and tree already
+ * taken for this request.
  */
-export async function copiesAtHead(rpc: Rpc, account: string, ids: readonly number[], since: number | undefined, sinceField: string): Promise<CopiesAtHead> {
-  const { head, tree } = await rpc.heads.current(account);
+export async function copiesAtHead(
+  rpc: Rpc,
+  account: string,
+  ids: readonly number[],
+  since: number | undefined,
+  sinceField: string,
+  current?: Pick<CopiesAtHead, "head" | "tree">,
+): Promise<CopiesAtHead> {
+  const { head, tree } = current ?? (await rpc.heads.current(account));
   if (since !== undefined && since > head.size) throw sincePastLog(sinceField, since, head.size);
   const seen = new Set<number>();
   const entries = ids.length === 0 ? [] : (await rpc.store.positions(account, ids)).filter((entry) => entry.seq <= head.size && !seen.has(entry.seq) && seen.add(entry.seq));
@@ -99,6 +107,7 @@ export async function copiesOfPage(rpc: Rpc, account: string, messages: readonly
       messages.map((message) => message.id),
       since,
       sinceField,
+      { head, tree },
     );
   }
   if (since !== undefined && since > head.size) throw sincePastLog(sinceField, since, head.size);
