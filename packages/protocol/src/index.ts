@@ -95,6 +95,7 @@ export {
   type LogEntryState,
   type LogEntryStatement,
   type LogRemovalFields,
+  type Sha256,
 } from "./log-statement.js";
 export {
   EMPTY_MERKLE_FRONTIER,

@@ -1,7 +1,7 @@
 // A log page's signed statement (openrpc.json `LogPage.signature`): each position's 74-byte statement
 // as the spec spells it (built here byte by byte, independently), and the page's digest as viem
 // hashes EIP-712 `LogStatement`; every field of the statement changes it.
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { createHash } from "node:crypto";
 import { concat, hashTypedData as viemHashTypedData, numberToHex } from "viem";
 import { describe, expect, it } from "vitest";
 import { EIP712_DOMAIN, EIP712_TYPES } from "./eip712.js";
@@ -13,24 +13,27 @@ const leafHash = `0x${"5a".repeat(32)}`;
 const request = { account: `0x${"aa".repeat(20)}`, ids: ["3", "7"], leaves: [leafHash], timestamp: 1_767_225_600_000, signature: `0x${"cd".repeat(65)}` };
 const expired = { from: `0x${"aa".repeat(20)}`, to: `0x${"bb".repeat(20)}`, messageHash: `0x${"ee".repeat(32)}`, timestamp: 1_767_225_600_000, expires: 1_767_225_660_000 };
 
-/** The spec's statement, spelled out with viem: seq (8) ‖ role (1) ‖ leaf hash (32) ‖ state (1) ‖ detail (32). */
+/** SHA-256, as node:crypto computes it. */
+const sha = (data: Buffer | string) => createHash("sha256").update(data).digest();
+
+/** The spec's statement, spelled out with viem: SHA-256 of seq (8) ‖ role (1) ‖ leaf hash (32) ‖ state (1) ‖ detail (32). */
 const spelled = (seq: number, role: number, state: number, detail: `0x${string}`) =>
-  toHex(keccak_256(Buffer.from(concat([numberToHex(seq, { size: 8 }), numberToHex(role, { size: 1 }), leafHash as `0x${string}`, numberToHex(state, { size: 1 }), detail]).slice(2), "hex")));
+  toHex(sha(Buffer.from(concat([numberToHex(seq, { size: 8 }), numberToHex(role, { size: 1 }), leafHash as `0x${string}`, numberToHex(state, { size: 1 }), detail]).slice(2), "hex")));
 const zeros = `0x${"00".repeat(32)}` as const;
 
 describe("a log page's statement", () => {
-  it("states each position as the spec spells it: the message given (its JSON's keccak-256), held, none, and each reason with its content bound", () => {
+  it("states each position as the spec spells it: the message given (its JSON's SHA-256), held, none, and each reason with its content bound", () => {
     const at = { seq: 7, role: "received" as const, leafHash };
     const served = { id: "7", message: "ab", from: `0x${"aa".repeat(20)}`, timestamp: 1 };
     const text = JSON.stringify(served);
-    const given = toHex(keccak_256(Buffer.from(text, "utf8"))) as `0x${string}`;
+    const given = toHex(sha(text)) as `0x${string}`;
     expect(toHex(logEntryHash(logPositionStatement({ ...at, message: served }, true)))).toBe(spelled(7, 1, 0x01, given));
     expect(toHex(logEntryHash(logPositionStatement({ ...at, message: text }, true)))).toBe(spelled(7, 1, 0x01, given));
     expect(toHex(logEntryHash(logPositionStatement({ ...at, message: { ...served, message: "ac" } }, true)))).not.toBe(spelled(7, 1, 0x01, given));
     expect(toHex(logEntryHash(logPositionStatement(at, false)))).toBe(spelled(7, 1, 0x02, zeros));
     expect(toHex(logEntryHash(logPositionStatement(at, true)))).toBe(spelled(7, 1, 0x00, zeros));
     expect(toHex(logEntryHash(logPositionStatement({ ...at, role: "sent", removed: { reason: "retention" } }, true)))).toBe(spelled(7, 2, 0x05, zeros));
-    const deletion = toHex(keccak_256(Buffer.concat([deletionRequestDigest(request), Buffer.from("cd".repeat(65), "hex")])));
+    const deletion = toHex(sha(Buffer.concat([deletionRequestDigest(request), Buffer.from("cd".repeat(65), "hex")])));
     expect(toHex(logEntryHash(logPositionStatement({ ...at, removed: { reason: "deleted", request } }, true)))).toBe(spelled(7, 1, 0x03, deletion as `0x${string}`));
     expect(toHex(logEntryHash(logPositionStatement({ ...at, removed: { reason: "expired", message: expired } }, false)))).toBe(spelled(7, 1, 0x04, toHex(expiredMessageDigest(expired)) as `0x${string}`));
   });
@@ -47,10 +50,10 @@ describe("a log page's statement", () => {
     );
   });
 
-  it("digests as EIP-712 LogStatement(bytes32 head,uint64 from,bytes32 entries), the entries the keccak-256 of their statements in order", () => {
+  it("digests as EIP-712 LogStatement(bytes32 head,uint64 from,bytes32 entries), the entries the SHA-256 of their statements in order, with any SHA-256 given", () => {
     const head = new Uint8Array(32).fill(0x21);
     const entries = [1, 2, 3].map((seq) => logEntryHash({ seq, role: "received", leafHash, state: "message" }));
-    const joined = toHex(keccak_256(Buffer.concat(entries.map((entry) => Buffer.from(entry)))));
+    const joined = toHex(sha(Buffer.concat(entries.map((entry) => Buffer.from(entry)))));
     expect(toHex(logEntriesHash(entries))).toBe(joined);
     const viem = viemHashTypedData({
       domain: EIP712_DOMAIN,
@@ -59,6 +62,7 @@ describe("a log page's statement", () => {
       message: { head: toHex(head) as `0x${string}`, from: 4n, entries: joined as `0x${string}` },
     });
     expect(toHex(logStatementDigest(head, 4, entries))).toBe(viem);
+    expect(toHex(logStatementDigest(head, 4, entries, (data) => sha(typeof data === "string" ? data : Buffer.from(data))))).toBe(viem);
     expect(toHex(logStatementDigest(head, 5, entries))).not.toBe(viem);
     expect(toHex(logStatementDigest(head, 4, [entries[1]!, entries[0]!, entries[2]!]))).not.toBe(viem);
     expect(toHex(logStatementDigest(new Uint8Array(32), 4, entries))).not.toBe(viem);

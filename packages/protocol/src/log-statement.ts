@@ -3,10 +3,17 @@
 // its first position, and what it says of each position (the message it gives, its copy held, or why
 // it is gone), the content bound. A position it shows with neither its message nor a reason,
 // or with a reason that does not hold, is then the node's word against itself.
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { hashTypedData } from "./eip712.js";
 import { fromHex, toHex, type Hex } from "./hex.js";
 import { expiredMessageDigest, MAILBOX_ROLE_BYTE, type ExpiredMessageFields, type MailboxRole } from "./mailbox-log.js";
+
+/**
+ * SHA-256 of bytes, or of a text's UTF-8 bytes: what a page's statement hashes with. The default is
+ * @noble/hashes'; a node gives a native one (`node:crypto`), as it hashes every message of a page.
+ */
+export type Sha256 = (data: Uint8Array | string) => Uint8Array;
+const nobleSha256: Sha256 = (data) => sha256(typeof data === "string" ? new TextEncoder().encode(data) : data);
 
 /** What a page says of a position: its state byte in the position's statement. */
 export const LOG_ENTRY_STATE = { none: 0x00, message: 0x01, held: 0x02, deleted: 0x03, expired: 0x04, retention: 0x05 } as const;
@@ -25,8 +32,8 @@ export interface LogEntryStatement {
 /** Bytes of a position's statement before it is hashed: seq, role, leaf hash, state, detail. */
 export const LOG_ENTRY_STATEMENT_BYTES = 8 + 1 + 32 + 1 + 32;
 
-/** The keccak-256 of a position's 74-byte statement: `seq` (uint64, big-endian) ‖ role ‖ leaf hash ‖ state ‖ detail. */
-export function logEntryHash(entry: LogEntryStatement): Uint8Array {
+/** The SHA-256 of a position's 74-byte statement: `seq` (uint64, big-endian) ‖ role ‖ leaf hash ‖ state ‖ detail. */
+export function logEntryHash(entry: LogEntryStatement, hash: Sha256 = nobleSha256): Uint8Array {
   if (!Number.isSafeInteger(entry.seq) || entry.seq < 1) throw new RangeError(`a log position is a whole number from 1, not ${entry.seq}`);
   const role = MAILBOX_ROLE_BYTE[entry.role];
   if (role === undefined) throw new RangeError(`a log position's role is "received" or "sent", not ${String(entry.role)}`);
@@ -41,7 +48,7 @@ export function logEntryHash(entry: LogEntryStatement): Uint8Array {
   bytes.set(leaf, 9);
   bytes[41] = state;
   bytes.set(detail, 42);
-  return keccak_256(bytes);
+  return hash(bytes);
 }
 
 /** An account's deletion request as a log keeps it (openrpc.json `DeletionRequest`). */
@@ -68,10 +75,14 @@ export type LogRemovalFields = { reason: "deleted"; request: DeletionRequestFiel
 
 /**
  * What a page says of `position` (openrpc.json `LogPosition`), asked with or without `messages`: its
- * statement, the content bound (the message given by the keccak-256 of its JSON, a request by its
- * digest and signature, an end by the digest of the message it ended).
+ * statement, the content bound (the message given by the SHA-256 of its JSON text, a request by its
+ * digest and signature, an end by the digest of the message it ended), hashed with `hash`.
  */
-export function logPositionStatement(position: { seq: number; role: MailboxRole; leafHash: string; message?: unknown; removed?: LogRemovalFields }, messages: boolean): LogEntryStatement {
+export function logPositionStatement(
+  position: { seq: number; role: MailboxRole; leafHash: string; message?: unknown; removed?: LogRemovalFields },
+  messages: boolean,
+  hash: Sha256 = nobleSha256,
+): LogEntryStatement {
   const { seq, role, leafHash, removed } = position;
   if (removed !== undefined) {
     switch (removed.reason) {
@@ -80,7 +91,7 @@ export function logPositionStatement(position: { seq: number; role: MailboxRole;
         const both = new Uint8Array(32 + signature.length);
         both.set(deletionRequestDigest(removed.request), 0);
         both.set(signature, 32);
-        return { seq, role, leafHash, state: "deleted", detail: keccak_256(both) };
+        return { seq, role, leafHash, state: "deleted", detail: hash(both) };
       }
       case "expired":
         return { seq, role, leafHash, state: "expired", detail: expiredMessageDigest(removed.message) };
@@ -94,19 +105,19 @@ export function logPositionStatement(position: { seq: number; role: MailboxRole;
   if (position.message === undefined) return { seq, role, leafHash, state: "none" };
   // The message as the page carries it: its JSON text as the node wrote it, or as JSON.stringify writes what a client parsed.
   const json = typeof position.message === "string" ? position.message : JSON.stringify(position.message);
-  return { seq, role, leafHash, state: "message", detail: keccak_256(new TextEncoder().encode(json)) };
+  return { seq, role, leafHash, state: "message", detail: hash(json) };
 }
 
-/** The keccak-256 of a page's entries' statements, in order: the `entries` of its `LogStatement`. */
-export function logEntriesHash(entries: readonly Uint8Array[]): Uint8Array {
+/** The SHA-256 of a page's entries' statements, in order: the `entries` of its `LogStatement`. */
+export function logEntriesHash(entries: readonly Uint8Array[], hash: Sha256 = nobleSha256): Uint8Array {
   const all = new Uint8Array(entries.length * 32);
   entries.forEach((entry, i) => {
     if (entry.length !== 32) throw new RangeError(`a position's statement hash is 32 bytes, not ${entry.length}`);
     all.set(entry, i * 32);
   });
-  return keccak_256(all);
+  return hash(all);
 }
 
 /** The EIP-712 digest a node signs for a page of a log: its head's digest, its first position, its entries' statements (hashed, in order). */
-export const logStatementDigest = (headDigest: Uint8Array, from: number, entries: readonly Uint8Array[]): Uint8Array =>
-  hashTypedData({ primaryType: "LogStatement", message: { head: toHex(headDigest) as Hex, from, entries: toHex(logEntriesHash(entries)) as Hex } });
+export const logStatementDigest = (headDigest: Uint8Array, from: number, entries: readonly Uint8Array[], hash: Sha256 = nobleSha256): Uint8Array =>
+  hashTypedData({ primaryType: "LogStatement", message: { head: toHex(headDigest) as Hex, from, entries: toHex(logEntriesHash(entries, hash)) as Hex } });

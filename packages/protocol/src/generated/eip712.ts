@@ -112,7 +112,7 @@ export const EIP712_TYPES = {
     { name: "root", type: "bytes32" },
     { name: "timestamp", type: "uint64" },
   ],
-  /** A node's statement of a page of an account's mailbox log (`neutralService_getLog`, from spec 3.1.0): `head` is the EIP-712 digest of the page's `head` (`MailboxHead`), `from` its first position, `entries` the keccak-256 of its entries' statements, each 32 bytes, in order (see `LogPage.signature`). What a page says of a position is then the node's word: one with neither its message nor a reason it is gone, or with a reason that does not hold, is a portable proof. `LogStatement(bytes32 head,uint64 from,bytes32 entries)` */
+  /** A node's statement of a page of an account's mailbox log (`neutralService_getLog`, from spec 3.1.0): `head` is the EIP-712 digest of the page's `head` (`MailboxHead`), `from` its first position, `entries` the SHA-256 of its entries' statements, each 32 bytes, in order (see `LogPage.signature`). What a page says of a position is then the node's word: one with neither its message nor a reason it is gone, with a message its leaf does not commit to, or with a reason that does not hold, is a portable proof. `LogStatement(bytes32 head,uint64 from,bytes32 entries)` */
   LogStatement: [
     { name: "head", type: "bytes32" },
     { name: "from", type: "uint64" },
