@@ -65,9 +65,10 @@ try {
     const result = {};
     for (const which of order) {
       result[which] = await timed(which === "audit" ? () => bob.audit({ full: true, pageSize: PAGE }) : walk);
-      // An audit of a long log checks its signatures for a minute or more without a request: the node
-      // closes the idle keep-alive connections meanwhile, and a pause lets fetch see that before the
-      // next run reuses one (else it writes into a closed socket: ECONNRESET).
+      // An audit of a long log checks its signatures for a minute or more without a request, and the
+      // node closes its idle connections meanwhile: a pause lets fetch see a close before the next
+      // run. (A 100,000-position run once met ECONNRESET on the walk after the audit, without it; a
+      // plain stale keep-alive connection does not reproduce that, so the cause is not known.)
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     last = result.audit.value;
