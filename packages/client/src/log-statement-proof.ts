@@ -7,7 +7,7 @@
 // the proof. A removal whose check needs what a device saw before (the retention, a request signed
 // before positions were named) makes no portable proof.
 import { deletionRequestDigest, expiredMessageDigest, fromHex, isHex, logEntryHash, logPositionStatement, logStatementDigest, mailboxHeadDigest, mailboxLeafHash, toHex, type Hex, type LogRemovalFields } from "@neutral/protocol";
-import { recoverAddress } from "./crypto/ecdsa.js";
+import { signerOf } from "./crypto/ecdsa.js";
 import type { LogPage, LogPosition, LogRemoval, MailboxHead, Message } from "./generated/types.js";
 import { messageDigest } from "./messages.js";
 
@@ -32,15 +32,6 @@ export interface LogStatementProof {
 }
 
 type Verdict = { valid: true; message: string } | { valid: false; reason: string };
-
-/** Who signed `digest` (lowercase), or undefined. */
-function signerOf(digest: Uint8Array, signature: unknown): string | undefined {
-  try {
-    return typeof signature === "string" ? recoverAddress(digest, signature) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Why the message a page gives a position is not the one its leaf commits to, or not its sender's; undefined when it is. */
 function messageFailure(account: string, position: LogStatementProof["position"] & { message: Message }): string | undefined {

@@ -150,16 +150,16 @@ function historyProblems(node: string, account: string, known: VerifiedHead, hea
   }
 }
 
+/** Whether `error` is a node refusing the request's param (or member) named `field` (-32602 naming it). */
+const refusedParam = (error: unknown, field: string): boolean =>
+  error instanceof RpcError && error.code === -32602 && (error.data as { field?: unknown } | undefined)?.field === field;
+
 /**
  * Whether `error` is a node refusing the size of the last head this device verified (`since`,
  * named `field`): its log is smaller, so it cannot prove that head. Asked again without it, the
  * check names the rollback.
  */
-export const refusedSince = (error: unknown, field: string): boolean => refusedParam(error, field);
-
-/** Whether `error` is a node refusing the request's param (or member) named `field` (-32602 naming it). */
-const refusedParam = (error: unknown, field: string): boolean =>
-  error instanceof RpcError && error.code === -32602 && (error.data as { field?: unknown } | undefined)?.field === field;
+export const refusedSince = refusedParam;
 
 /**
  * Asks for a proof with `ask(compact, since)`: compact (one multiproof, spec 3.1.0) unless the node

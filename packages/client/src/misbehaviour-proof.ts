@@ -20,7 +20,7 @@ import {
   toHex,
   type Hex,
 } from "@neutral/protocol";
-import { recoverAddress } from "./crypto/ecdsa.js";
+import { signerOf } from "./crypto/ecdsa.js";
 import type { MailboxHead } from "./generated/types.js";
 import { verifyLogStatementProof, type LogStatementProof } from "./log-statement-proof.js";
 
@@ -85,15 +85,6 @@ function isPromisedMessage(value: unknown): value is PromisedMessage {
     Number.isSafeInteger(message.timestamp) &&
     (message.expires === undefined || Number.isSafeInteger(message.expires))
   );
-}
-
-/** The address `signature` of `digest` recovers, or undefined. */
-function signerOf(digest: Uint8Array, signature: unknown): string | undefined {
-  try {
-    return typeof signature === "string" ? recoverAddress(digest, signature) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The signer of a head, or undefined. */

@@ -74,6 +74,8 @@ export async function startLyingNode(options: LyingNodeOptions = {}): Promise<Ly
   let current: InProcessNode | undefined;
   let told: MailboxLie | undefined;
   let domain = "";
+  /** The node's key, read from its data once: every copy of the data (a backup) has the same. */
+  let nodeKey: `0x${string}` | undefined;
   const start = async (dataDir: string) => {
     current = await startNode({ dataDir, args: ["--domain", domain, ...(options.args ?? [])] });
   };
@@ -107,7 +109,7 @@ export async function startLyingNode(options: LyingNodeOptions = {}): Promise<Ly
    * rewritten (openrpc.json `LogPage.signature`).
    */
   function signPage(page: { head: { account: string; size: number; root: string; timestamp: number } }, from: number, entries: readonly WirePosition[], messages: boolean): string {
-    const nodeKey = readFileSync(path.join(current!.dataDir, "node.key"), "utf8").trim() as `0x${string}`;
+    nodeKey ??= readFileSync(path.join(current!.dataDir, "node.key"), "utf8").trim() as `0x${string}`;
     const { account, size, root, timestamp } = page.head;
     const headDigest = mailboxHeadDigest({ account: account as `0x${string}`, size, root: root as `0x${string}`, timestamp });
     const statements = entries.map((entry) => logEntryHash(logPositionStatement(entry as WirePosition & { role: MailboxRole; removed?: LogRemovalFields }, messages)));

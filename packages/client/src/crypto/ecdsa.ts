@@ -104,3 +104,12 @@ export function recoverAddress(digest: Uint8Array, signature: string, expected?:
     return undefined;
   }
 }
+
+/** Who signed `digest` (lowercase), or undefined: for any value found in a proof (not a signature, malformed, recovering none). */
+export function signerOf(digest: Uint8Array, signature: unknown): string | undefined {
+  try {
+    return typeof signature === "string" ? recoverAddress(digest, signature) : undefined;
+  } catch {
+    return undefined;
+  }
+}
