@@ -95,8 +95,8 @@ export {
   type LogEntryState,
   type LogEntryStatement,
   type LogRemovalFields,
-  type Sha256,
 } from "./log-statement.js";
+export { type Sha256 } from "./sha256.js";
 export {
   EMPTY_MERKLE_FRONTIER,
   MERKLE_HASH_BYTES,

@@ -3,17 +3,11 @@
 // its first position, and what it says of each position (the message it gives, its copy held, or why
 // it is gone), the content bound. A position it shows with neither its message nor a reason,
 // or with a reason that does not hold, is then the node's word against itself.
-import { sha256 } from "@noble/hashes/sha2.js";
 import { hashTypedData } from "./eip712.js";
 import { fromHex, toHex, type Hex } from "./hex.js";
 import { expiredMessageDigest, MAILBOX_ROLE_BYTE, type ExpiredMessageFields, type MailboxRole } from "./mailbox-log.js";
+import { nobleSha256, type Sha256 } from "./sha256.js";
 
-/**
- * SHA-256 of bytes, or of a text's UTF-8 bytes: what a page's statement hashes with. The default is
- * @noble/hashes'; a node gives a native one (`node:crypto`), as it hashes every message of a page.
- */
-export type Sha256 = (data: Uint8Array | string) => Uint8Array;
-const nobleSha256: Sha256 = (data) => sha256(typeof data === "string" ? new TextEncoder().encode(data) : data);
 
 /** What a page says of a position: its state byte in the position's statement. */
 export const LOG_ENTRY_STATE = { none: 0x00, message: 0x01, held: 0x02, deleted: 0x03, expired: 0x04, retention: 0x05 } as const;

@@ -2,6 +2,7 @@
 // test/vectors/merkle-rfc6962, digest-pinned): every inclusion and consistency case, happy and
 // tampered, passes or fails as its `wantErr` says. Then properties: every proof made here verifies,
 // and any change to it, its sizes or its roots does not.
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -110,6 +111,22 @@ describe("the tree", () => {
     expect(merkleRoot([a])).toEqual(a);
     expect(merkleRoot([a, b, c])).toEqual(merkleNodeHash(merkleNodeHash(a, b), c));
     expect(merkleRoot(leaves)).toEqual(merkleNodeHash(merkleNodeHash(merkleNodeHash(a, b), merkleNodeHash(c, d)), merkleNodeHash(e, f)));
+  });
+
+  it("hashes with the SHA-256 it is given (a node's native one): the same roots, and every node through it", () => {
+    const native = (data: Uint8Array | string) => new Uint8Array(createHash("sha256").update(data).digest());
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 70 }), (size) => {
+        const leaves = Array.from({ length: size }, (_, i) => merkleLeafHash(Uint8Array.of(i, size)));
+        expect(hex(merkleRoot(leaves, native))).toBe(hex(merkleRoot(leaves)));
+        let calls = 0;
+        const counted = (data: Uint8Array | string) => (calls++, native(data));
+        merkleRoot(leaves, counted);
+        // n - 1 interior nodes, or the empty tree's one hash.
+        expect(calls).toBe(Math.max(size - 1, size === 0 ? 1 : 0));
+      }),
+      { numRuns: 71 },
+    );
   });
 
   // Distinct leaves (each datum ends with its index): two equal leaves are interchangeable in any proof.

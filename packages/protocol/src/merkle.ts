@@ -3,7 +3,7 @@
 // The verifiable mailbox (protocol.md §13) keeps one per mailbox: proofs are made here from the leaf
 // hashes, and checked here by anyone who holds a signed root. Verification follows the published
 // algorithm of transparency-dev/merkle (proof/verify.go), whose test vectors it passes.
-import { sha256 } from "@noble/hashes/sha2.js";
+import { nobleSha256, type Sha256 } from "./sha256.js";
 
 /** Bytes of every hash of the tree (SHA-256). */
 export const MERKLE_HASH_BYTES = 32;
@@ -21,16 +21,16 @@ export function merkleLeafHash(data: Uint8Array): Uint8Array {
   const input = new Uint8Array(1 + data.length);
   input[0] = LEAF_PREFIX;
   input.set(data, 1);
-  return sha256(input);
+  return nobleSha256(input);
 }
 
-/** The hash of an interior node: SHA-256(0x01 ‖ left ‖ right). */
-export function merkleNodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
+/** The hash of an interior node: SHA-256(0x01 ‖ left ‖ right), with `hash` (a node's native SHA-256). */
+export function merkleNodeHash(left: Uint8Array, right: Uint8Array, hash: Sha256 = nobleSha256): Uint8Array {
   const input = new Uint8Array(1 + left.length + right.length);
   input[0] = NODE_PREFIX;
   input.set(left, 1);
   input.set(right, 1 + left.length);
-  return sha256(input);
+  return hash(input);
 }
 
 /** The largest power of two smaller than `n` (n > 1): where RFC 9162 splits a tree of n leaves. */
@@ -40,13 +40,16 @@ function split(n: number): number {
   return k;
 }
 
-/** MTH: the root of the tree over `leafHashes` (the hash of no data for an empty tree). */
-export function merkleRoot(leafHashes: readonly Uint8Array[]): Uint8Array {
-  const n = leafHashes.length;
-  if (n === 0) return sha256(new Uint8Array(0));
-  if (n === 1) return leafHashes[0]!;
+/** MTH: the root of the tree over `leafHashes` (the hash of no data for an empty tree), with `hash` (a node's native SHA-256). */
+export function merkleRoot(leafHashes: readonly Uint8Array[], hash: Sha256 = nobleSha256): Uint8Array {
+  return leafHashes.length === 0 ? hash(new Uint8Array(0)) : rootOf(leafHashes, 0, leafHashes.length, hash);
+}
+
+/** MTH(D[start:start+n]) for n ≥ 1. */
+function rootOf(leafHashes: readonly Uint8Array[], start: number, n: number, hash: Sha256): Uint8Array {
+  if (n === 1) return leafHashes[start]!;
   const k = split(n);
-  return merkleNodeHash(merkleRoot(leafHashes.slice(0, k)), merkleRoot(leafHashes.slice(k)));
+  return merkleNodeHash(rootOf(leafHashes, start, k, hash), rootOf(leafHashes, start + k, n - k, hash), hash);
 }
 
 /** PATH(m, D[n]): the inclusion proof of leaf `index` in the tree over `leafHashes`, leaf side first. */
@@ -191,7 +194,7 @@ export function merkleFrontierAppend(frontier: MerkleFrontier, leafHash: Uint8Ar
 /** MTH of the tree whose frontier this is: its subtrees' roots folded from the right. */
 export function merkleFrontierRoot(frontier: MerkleFrontier): Uint8Array {
   const { roots } = frontier;
-  if (roots.length === 0) return sha256(new Uint8Array(0));
+  if (roots.length === 0) return nobleSha256(new Uint8Array(0));
   let root = roots[roots.length - 1]!;
   for (let i = roots.length - 2; i >= 0; i--) root = merkleNodeHash(roots[i]!, root);
   return root;

@@ -44,9 +44,32 @@ export class MailboxHeads {
    * request read it: the subtrees the root needed are not read again).
    */
   async current(account: string): Promise<{ head: SignedHead; tree: LogTree }> {
-    const { store, sign, now } = this.options;
-    const size = await store.logSize(account);
-    const tree = new LogTree(storeLogHashes(store, account), TILE_HEIGHT, this.frozen.of(account));
+    const size = await this.options.store.logSize(account);
+    const tree = this.treeOf(account);
+    return { head: await this.headOf(account, size, tree), tree };
+  }
+
+  /**
+   * `current`, with the log's leaves from index `from` on read in the same statement as its size:
+   * when fewer than `count` are left from there, the log ends within them, and the tree holds them
+   * (a proof of positions near the head needs their leaves and their siblings' there), given as
+   * `leaves`. Undefined when the log goes on past them: `current` then.
+   */
+  async currentNear(account: string, from: number, count: number): Promise<{ head: SignedHead; tree: LogTree; leaves: Uint8Array[] } | undefined> {
+    const leaves = await this.options.store.logLeaves(account, from + 1, count);
+    if (leaves.length === 0 || leaves.length >= count) return undefined;
+    const tree = this.treeOf(account);
+    tree.preload(from, leaves);
+    return { head: await this.headOf(account, from + leaves.length, tree), tree, leaves };
+  }
+
+  private treeOf(account: string): LogTree {
+    return new LogTree(storeLogHashes(this.options.store, account), TILE_HEIGHT, this.frozen.of(account));
+  }
+
+  /** The head of `size` positions: the last one signed when the log has not grown since, else signed now. */
+  private async headOf(account: string, size: number, tree: LogTree): Promise<SignedHead> {
+    const { sign, now } = this.options;
     const last = this.last.get(account);
     this.last.delete(account);
     let head: SignedHead;
@@ -60,6 +83,6 @@ export class MailboxHeads {
     }
     this.last.set(account, head);
     if (this.last.size > this.kept) this.last.delete(this.last.keys().next().value!);
-    return { head, tree };
+    return head;
   }
 }

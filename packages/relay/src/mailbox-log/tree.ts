@@ -4,7 +4,8 @@
 // @neutral/protocol's merkle.ts makes from all the leaves (its tests prove it), but read at most
 // 2^TILE_HEIGHT leaves or tiles per subtree: a proof costs reads logarithmic in the log's size.
 // A tile the store does not have is computed from the level below (a store may keep none).
-import { merkleMultiproofSubtrees, merkleNodeHash, merkleRoot } from "@neutral/protocol";
+import { merkleMultiproofSubtrees, merkleNodeHash, merkleRoot, type Sha256 } from "@neutral/protocol";
+import { nativeSha256 } from "../crypto/sha256.js";
 import type { MessageStore } from "../storage/store.js";
 
 /**
@@ -71,6 +72,7 @@ export class LogTree {
     private readonly tileHeight = TILE_HEIGHT,
     /** Roots of whole subtrees kept from earlier requests (they never change); none: each request computes its own. */
     private readonly frozen?: FrozenRoots,
+    private readonly hash: Sha256 = nativeSha256,
   ) {}
 
   /** MTH(D[0:size]): the root of the tree of the first `size` positions. */
@@ -109,7 +111,18 @@ export class LogTree {
   async multiproof(indexes: readonly number[], size: number): Promise<Uint8Array[]> {
     checkSize(size, "size");
     this.bound = Math.max(this.bound, size);
-    return Promise.all(merkleMultiproofSubtrees(size, indexes).map(([start, n]) => this.range(start, n)));
+    const subtrees = merkleMultiproofSubtrees(size, indexes);
+    // Near the head of a warm log, every root is at hand: no promise per subtree.
+    const known = subtrees.map(([start, n]) => this.rootAtHand(start, n));
+    if (known.every((root) => root !== undefined)) return known as Uint8Array[];
+    return Promise.all(subtrees.map(([start, n], i) => known[i] ?? this.range(start, n)));
+  }
+
+  /** MTH(D[start:start+n]) when it needs no read: hashed from leaves read whole already, or a kept whole subtree's root. */
+  private rootAtHand(start: number, n: number): Uint8Array | undefined {
+    const read = this.ranges.find((range) => range.resolved !== undefined && range.from <= start && start + n <= range.to);
+    if (read !== undefined) return merkleRoot(read.resolved!.slice(start - read.from, start - read.from + n), this.hash);
+    return n >= CHUNK && isPowerOfTwo(n) && start % n === 0 ? this.frozen?.get(start, n) : undefined;
   }
 
   /**
@@ -120,6 +133,11 @@ export class LogTree {
     const read: (typeof this.ranges)[number] = { from, to, leaves: this.hashes.leaves(from, to) };
     this.ranges.push(read);
     return read.leaves.then((leaves) => (read.resolved = leaves));
+  }
+
+  /** Takes `leaves`, those of indexes [from, from + leaves.length) read already, as `leafRange` would have read them. */
+  preload(from: number, leaves: Uint8Array[]): void {
+    this.ranges.push({ from, to: from + leaves.length, leaves: Promise.resolve(leaves), resolved: leaves });
   }
 
   /** PROOF(size1, D[0:size2]): that the tree of `size1` is a prefix of the tree of `size2` (empty when either is 0 or they are equal). */
@@ -159,7 +177,7 @@ export class LogTree {
   private range(start: number, n: number): Promise<Uint8Array> {
     // Within leaves read whole already: hashed from them at once, not subtree by subtree.
     for (const read of this.ranges) {
-      if (read.resolved !== undefined && read.from <= start && start + n <= read.to) return Promise.resolve(merkleRoot(read.resolved.slice(start - read.from, start - read.from + n)));
+      if (read.resolved !== undefined && read.from <= start && start + n <= read.to) return Promise.resolve(merkleRoot(read.resolved.slice(start - read.from, start - read.from + n), this.hash));
     }
     const key = `${start}:${n}`;
     let hash = this.memo.get(key);
@@ -173,7 +191,7 @@ export class LogTree {
   private async split(start: number, n: number): Promise<Uint8Array> {
     const k = split(n);
     const [left, right] = await Promise.all([this.range(start, k), this.range(start + k, n - k)]);
-    return merkleNodeHash(left, right);
+    return merkleNodeHash(left, right, this.hash);
   }
 
   /** The root of the whole aligned subtree of `size` (a power of two) leaves from `start`: from tiles where it spans them, else from leaves. */
@@ -194,10 +212,11 @@ export class LogTree {
     const first = start / tileSize;
     const count = size / tileSize;
     const stored = await this.tiles(level, first, count);
-    // Tiles are equal whole subtrees: their tree is the subtree's. A tile the store lacks comes from
-    // its halves, each through the memo and the kept roots, then the tiles below.
-    const tiles = await Promise.all(stored.map((tile, i) => tile ?? this.fromHalves((first + i) * tileSize, tileSize)));
-    return merkleRoot(tiles);
+    // Tiles are equal whole subtrees: their tree is the subtree's. A tile the store lacks is a kept
+    // root, or comes from its halves, each through the memo and the kept roots, then the tiles below
+    // (the subtree that is one tile, from its halves at once: through the memo it would wait on itself).
+    const tiles = await Promise.all(stored.map((tile, i) => tile ?? (count === 1 ? this.fromHalves(start, size) : this.range((first + i) * tileSize, tileSize))));
+    return merkleRoot(tiles, this.hash);
   }
 
   /** The leaves [start, start + count) (within one aligned window), from the window of READ_WINDOW leaves, read once for every subtree in it. */
@@ -236,7 +255,7 @@ export class LogTree {
   private async fromHalves(start: number, size: number): Promise<Uint8Array> {
     const half = size / 2;
     const [left, right] = await Promise.all([this.range(start, half), this.range(start + half, half)]);
-    return merkleNodeHash(left, right);
+    return merkleNodeHash(left, right, this.hash);
   }
 }
 

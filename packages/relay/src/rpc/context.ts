@@ -75,7 +75,8 @@ export function rpcOf(options: ServiceOptions): Rpc {
   };
 }
 
-export const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}`;
+/** 0x + lowercase hex, natively and without copying the bytes. */
+export const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
 
 /** What bounds one page's work and size: the scan bound of time filters, the answer budget left. */
 /**

@@ -8,7 +8,7 @@ import { logEntryHash, logPositionStatement, logStatementDigest, mailboxHeadDige
 import { cursorValue, type LogEntry, type LogEntryRemoval, type StoredMessage } from "../storage/store.js";
 import type { SignedHead } from "../mailbox-log/heads.js";
 import { CHUNK, inclusionProofLength, type LogTree } from "../mailbox-log/tree.js";
-import { fitToBudget, type RelayContext, type Rpc } from "./context.js";
+import { fitToBudget, hex, type RelayContext, type Rpc } from "./context.js";
 
 const positionOf = (entry: LogEntry): LogPosition => ({ seq: entry.seq, id: String(entry.id), role: entry.role, leafHash: entry.leafHash });
 
@@ -74,64 +74,97 @@ export async function copiesAtHead(
 }
 
 /**
- * How far below the head a page's lowest position may be for the page's leaves to be read in one
- * range with every leaf up to the head (the siblings its proof needs there): beyond it, the
- * positions are looked up (`copiesAtHead`).
+ * How many leaves, from the start of the chunk of a page's lowest position, are read with the log's
+ * size: when the log ends within them, they hold the page's positions' leaves and the siblings the
+ * proof needs near the head. A page further from the head has its positions looked up
+ * (`copiesAtHead`).
  */
 export const PAGE_LEAF_SPAN = 256;
 
-/** Whether `json`, a stored message of `owner`'s, is one to oneself (two copies, two positions). */
-const toOneself = (json: string, owner: string): boolean => json.includes(`"from":"${owner}"`) && json.includes(`"to":"${owner}"`);
-
 /**
  * `copiesAtHead` for the messages of a page, with the positions the page's rows came with
- * (`StoredMessage.copies`, SQLite): the leaves of the page's positions are then read in one range
- * up to the head, which the proof's siblings near the head come from too, and no position is
- * looked up. A page without them (another store, a message to oneself read from one side only,
- * positions far below the head) is `copiesAtHead`.
+ * (`StoredMessage.copies`): the log's size and its leaves from the page's lowest position's
+ * chunk on are then read in one statement, which the proof's siblings near the head come from too,
+ * and no position is looked up. A page without them (another store, a message to oneself, positions
+ * far below the head) is `copiesAtHead`.
  */
 export async function copiesOfPage(rpc: Rpc, account: string, messages: readonly StoredMessage[], since: number | undefined, sinceField: string): Promise<CopiesAtHead> {
-  const complete = messages.every((message) => message.copies !== undefined && (message.copies.length > 1 || !toOneself(message.json, account)));
-  const { head, tree } = await rpc.heads.current(account);
-  // In the page's order, a message's received copy before its sent one, as `positions` gives them.
-  const copies = messages.flatMap((message) =>
-    (message.copies ?? [])
-      .filter((copy) => copy.seq <= head.size)
-      .sort((a, b) => (a.role === b.role ? 0 : a.role === "received" ? -1 : 1))
-      .map((copy) => ({ ...copy, id: message.id })),
-  );
-  const lowest = Math.min(...copies.map((copy) => copy.seq));
-  if (!complete || copies.length === 0 || head.size - lowest >= PAGE_LEAF_SPAN) {
+  let lowest = Infinity;
+  for (const message of messages) {
+    if (message.copies === undefined || message.copies.length === 0) {
+      lowest = Infinity;
+      break;
+    }
+    for (const copy of message.copies) lowest = Math.min(lowest, copy.seq);
+  }
+  // From the start of the lowest position's chunk: a subtree of the proof smaller than a chunk, left
+  // of the page, is then in the range too (larger ones are tiles or kept roots).
+  const from = lowest - 1 - ((lowest - 1) % CHUNK);
+  const near = lowest === Infinity ? undefined : await rpc.heads.currentNear(account, from, PAGE_LEAF_SPAN);
+  if (near === undefined) {
     return copiesAtHead(
       rpc,
       account,
       messages.map((message) => message.id),
       since,
       sinceField,
-      { head, tree },
     );
   }
+  const { head, tree, leaves } = near;
   if (since !== undefined && since > head.size) throw sincePastLog(sinceField, since, head.size);
-  // From the start of the lowest position's chunk: a subtree of the proof smaller than a chunk, left
-  // of the page, is then in the range too (larger ones are tiles or kept roots).
-  const from = lowest - 1 - ((lowest - 1) % CHUNK);
-  const leaves = await tree.leafRange(from, head.size);
-  const entries = copies.map((copy): LogEntry => ({ seq: copy.seq, id: copy.id, role: copy.role, leafHash: toHex(leaves[copy.seq - 1 - from]!) }));
+  // In the page's order, a message's received copy before its sent one, as `positions` gives them.
+  const entries: LogEntry[] = [];
+  for (const message of messages) {
+    const copies = message.copies!.length > 1 && message.copies![0]!.role === "sent" ? [...message.copies!].reverse() : message.copies!;
+    for (const copy of copies) if (copy.seq <= head.size) entries.push({ seq: copy.seq, id: message.id, role: copy.role, leafHash: hex(leaves[copy.seq - 1 - from]!) });
+  }
   return { head, tree, entries, ...(since !== undefined && { consistency: (await tree.consistencyProof(since, head.size)).map(toHex) }) };
 }
 
-/** The positions of `copies` with their inclusion proofs: one per position, or `compact`, one multiproof of them all. */
-export async function proofOf({ head, tree, entries, consistency }: CopiesAtHead, compact: boolean): Promise<MailboxProof> {
-  const common = { head: head as MailboxHead, ...(consistency !== undefined && { consistency }) };
+/** A 32-byte hash as a JSON string: "0x" + 64 lowercase hex. */
+const hashJson = (hash: Uint8Array): string => `"${hex(hash)}"`;
+
+/** A position's JSON (openrpc.json `ProvenPosition`), with its inclusion proof when it has one of its own. */
+const positionJson = (entry: LogEntry, proof?: readonly Uint8Array[]): string =>
+  `{"seq":${entry.seq},"id":"${entry.id}","role":"${entry.role}","leafHash":"${entry.leafHash}"${proof === undefined ? "" : `,"proof":[${proof.map(hashJson).join(",")}]`}}`;
+
+/** Each head's JSON, written once: a head is kept and served again until its log grows. */
+const headJsons = new WeakMap<SignedHead, string>();
+const headJson = (head: SignedHead): string => {
+  let json = headJsons.get(head);
+  if (json === undefined) headJsons.set(head, (json = JSON.stringify(head satisfies MailboxHead)));
+  return json;
+};
+
+/** The members of a proof's JSON besides its positions and their hashes: its head and consistency proof, the same whatever the page holds. */
+function proofFrame({ head, consistency }: CopiesAtHead, compact: boolean): { open: string; close: string } {
+  const consistencyMember = consistency === undefined ? "" : `,"consistency":[${consistency.map((hash) => `"${hash}"`).join(",")}]`;
+  return { open: `{"head":${headJson(head)}${consistencyMember},"positions":[`, close: compact ? `],"multiproof":[` : "" };
+}
+
+/** Bytes of the JSON of a proof of `copies` with no position (`proofJson`): what a page's answer budget counts before its messages. */
+export function proofFrameBytes(copies: CopiesAtHead, compact: boolean): number {
+  const { open, close } = proofFrame(copies, compact);
+  return open.length + close.length + "]}".length;
+}
+
+/**
+ * The JSON of `copies`' positions with their inclusion proofs (openrpc.json `MailboxProof`): one per
+ * position, or `compact`, one multiproof of them all. Written as text, not built as objects and
+ * stringified: a page's proof is ~4 KB of numbers and hex, and every read asks for one.
+ */
+export async function proofJson(copies: CopiesAtHead, compact: boolean): Promise<RawJson<MailboxProof>> {
+  const { head, tree, entries } = copies;
+  const { open, close } = proofFrame(copies, compact);
   if (compact) {
     const multiproof = await tree.multiproof(
       entries.map((entry) => entry.seq - 1),
       head.size,
     );
-    return { ...common, positions: entries.map(positionOf), multiproof: multiproof.map(toHex) };
+    return rawJson(`${open}${entries.map((entry) => positionJson(entry)).join(",")}${close}${multiproof.map(hashJson).join(",")}]}`);
   }
   const proofs = await Promise.all(entries.map((entry) => tree.inclusionProof(entry.seq - 1, head.size)));
-  return { ...common, positions: entries.map((entry, i) => ({ ...positionOf(entry), proof: proofs[i]!.map(toHex) })) };
+  return rawJson(`${open}${entries.map((entry, i) => positionJson(entry, proofs[i])).join(",")}]}`);
 }
 
 /**
@@ -180,7 +213,7 @@ function withMessages(rpc: Rpc, head: SignedHead, from: number, entries: readonl
 
 export function mailboxLogHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_getProof" | "neutralService_getLog"> {
   return {
-    neutralService_getProof: async ({ ids, since, compact }, { auth }) => proofOf(await copiesAtHead(rpc, auth.address, (ids ?? []).map(cursorValue), since, "since"), compact === true),
+    neutralService_getProof: async ({ ids, since, compact }, { auth }) => proofJson(await copiesAtHead(rpc, auth.address, (ids ?? []).map(cursorValue), since, "since"), compact === true),
 
     async neutralService_getLog({ from, limit, messages }, { auth, responseBudget }): Promise<LogPage | RawJson<LogPage>> {
       const account = auth.address;

@@ -6,7 +6,7 @@ import { MESSAGE_ID_PATTERN } from "@neutral/protocol";
 import type { StreamSelection } from "../live/subscriptions.js";
 import { cursorValue, fitPageBytes, type MailboxRange, type Page, type PageQuery } from "../storage/store.js";
 import { fitToBudget, pageBounds, type RelayContext, type Rpc } from "./context.js";
-import { copiesOfPage, positionBytesBound, proofOf } from "./mailbox-log.js";
+import { copiesOfPage, positionBytesBound, proofFrameBytes, proofJson } from "./mailbox-log.js";
 
 /** The ranges of a mailbox that `getInbox`'s filter selects (seeds/README.md §5). */
 export function inboxRanges(owner: string, filter: InboxFilter): MailboxRange[] {
@@ -73,7 +73,7 @@ async function pageMembers(rpc: Rpc, owner: string, page: Page, budget: Response
     const positionBytes = new Map<number, number>();
     for (const entry of copies.entries) positionBytes.set(entry.id, (positionBytes.get(entry.id) ?? 0) + positionBytesBound(entry, copies.head.size));
     const bytesOf = messages.map((json, i) => json.length + 1 + (positionBytes.get(fitted.messages[i]!.id) ?? 0));
-    const fixed = `,"proof":`.length + JSON.stringify({ head: copies.head, positions: [], consistency: copies.consistency, ...(compact && { multiproof: [] }) }).length;
+    const fixed = `,"proof":`.length + proofFrameBytes(copies, compact);
     const { count } = fitToBudget(bytesOf, fixed, budget);
     if (count < messages.length) {
       messages = messages.slice(0, count);
@@ -81,7 +81,7 @@ async function pageMembers(rpc: Rpc, owner: string, page: Page, budget: Response
       const kept = new Set(fitted.messages.map((message) => message.id));
       copies.entries = copies.entries.filter((entry) => kept.has(entry.id));
     }
-    proofMember = `,"proof":${JSON.stringify(await proofOf(copies, compact))}`;
+    proofMember = `,"proof":${(await proofJson(copies, compact)).json}`;
   }
   const data = messages.join(",");
   budget?.spend(data.length + proofMember.length);

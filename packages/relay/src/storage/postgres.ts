@@ -139,6 +139,28 @@ const INSERT_COPIES =
   "SELECT * FROM unnest($1::bytea[], $2::smallint[], $3::bigint[], $4::bytea[], $5::bigint[], $6::text[], $7::bigint[])) " +
   "SELECT count(pg_notify($8, notice)) FROM unnest($9::text[]) AS notice";
 
+/**
+ * A page row's own copy, for a page that proves itself (`withPositions`): its position and side,
+ * none for a message to oneself (its two sides' rows stay equal, so a UNION keeps it once, and its
+ * proof looks both copies up).
+ */
+const OWN_COPY = "CASE WHEN peer <> owner THEN seq END AS seq, CASE WHEN peer <> owner THEN side END AS side";
+
+/** A page row as read with its own copy (`OWN_COPY`). */
+interface PositionedRow {
+  id: number;
+  json: string;
+  seq: number | null;
+  side: number | null;
+}
+
+/** A positioned page row as a stored message with its copy's position. */
+const positionedMessage = ({ id, json, seq, side }: PositionedRow): StoredMessage => ({
+  id,
+  json,
+  ...(seq !== null && side !== null && { copies: [{ seq, role: side === SIDE.sent ? "sent" : "received" }] }),
+});
+
 /** One `SELECT` per page shape (a prepared statement per connection): its text and its name. */
 interface PageStatement {
   name: string;
@@ -158,18 +180,19 @@ interface PageStatement {
  * order (`f<i>`, an index-only walk), and reads matches only up to it; the rows come tagged with
  * their range (`r`), the found ids as rows of `r` = 100 + i with no JSON, for `pageOfRanges`.
  */
-function pageStatement(ranges: readonly MailboxRange[], since: boolean, until: boolean, order: "asc" | "desc"): PageStatement {
+function pageStatement(ranges: readonly MailboxRange[], since: boolean, until: boolean, order: "asc" | "desc", positioned: boolean): PageStatement {
   const direction = order === "asc" ? "ASC" : "DESC";
   let next = 5;
   const sinceParam = since ? `$${next++}` : undefined;
   const untilParam = until ? `$${next++}` : undefined;
   const offsetParam = since || until ? `$${next++}` : undefined;
   const shape = ranges.map((range) => `${SIDE_LETTER[range.side]}${range.peer !== undefined ? "p" : ""}`).join("+");
-  const name = `neutral_page_${shape}_${since ? "s" : ""}${until ? "u" : ""}_${order}`;
+  const name = `neutral_page_${shape}_${since ? "s" : ""}${until ? "u" : ""}_${order}${positioned ? "_p" : ""}`;
+  const columns = positioned ? `id, json, ${OWN_COPY}` : "id, json";
   const keys = ranges.map((range) => `owner = $1 AND side = ${SIDE[range.side]}${range.peer !== undefined ? ` AND peer = $${next++}` : ""} AND id > $2 AND id < $3`);
   const times = `${sinceParam ? ` AND ts >= ${sinceParam}` : ""}${untilParam ? ` AND ts < ${untilParam}` : ""}`;
   if (offsetParam === undefined) {
-    const selects = keys.map((key) => `SELECT id, json FROM mailbox WHERE ${key} ORDER BY id ${direction} LIMIT $4`);
+    const selects = keys.map((key) => `SELECT ${columns} FROM mailbox WHERE ${key} ORDER BY id ${direction} LIMIT $4`);
     const text = selects.length === 1 ? selects[0]! : `${selects.map((select) => `(${select})`).join(" UNION ")} ORDER BY id ${direction} LIMIT $4`;
     return { name, text };
   }
@@ -177,9 +200,9 @@ function pageStatement(ranges: readonly MailboxRange[], since: boolean, until: b
   const frontiers = keys.map((key, i) => `f${i} AS (SELECT id FROM mailbox WHERE ${key} ORDER BY id ${direction} OFFSET ${offsetParam} LIMIT 1)`);
   const matches = keys.map(
     (key, i) =>
-      `(SELECT ${i} AS r, id, json FROM mailbox WHERE ${key}${times} AND id ${reach} coalesce((SELECT id FROM f${i}), ${order === "asc" ? "$3" : "$2"}) ORDER BY id ${direction} LIMIT $4)`,
+      `(SELECT ${i} AS r, ${columns} FROM mailbox WHERE ${key}${times} AND id ${reach} coalesce((SELECT id FROM f${i}), ${order === "asc" ? "$3" : "$2"}) ORDER BY id ${direction} LIMIT $4)`,
   );
-  const found = keys.map((_, i) => `SELECT ${100 + i}, id, NULL FROM f${i}`);
+  const found = keys.map((_, i) => `SELECT ${100 + i}, id, NULL${positioned ? ", NULL, NULL" : ""} FROM f${i}`);
   return { name, text: `WITH ${frontiers.join(", ")} ${[...matches, ...found].join(" UNION ALL ")}` };
 }
 
@@ -484,9 +507,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       if (query.ranges.length === 0) return { messages: [], end: true };
       const since = query.since !== undefined;
       const until = query.until !== undefined;
-      const key = `${query.ranges.map((range) => `${range.side}:${range.peer !== undefined}`).join(",")}:${since}:${until}:${query.order}`;
+      const positioned = query.withPositions === true;
+      const key = `${query.ranges.map((range) => `${range.side}:${range.peer !== undefined}`).join(",")}:${since}:${until}:${query.order}:${positioned}`;
       let statement = statements.get(key);
-      if (!statement) statements.set(key, (statement = pageStatement(query.ranges, since, until, query.order)));
+      if (!statement) statements.set(key, (statement = pageStatement(query.ranges, since, until, query.order, positioned)));
       const read = query.lookahead === false ? query.limit : query.limit + 1;
       const values: unknown[] = [addressBytes(query.owner), Math.max(query.after ?? 0, (await servedFloor()) - 1), query.before ?? ID_CEILING, read];
       if (since) values.push(query.since);
@@ -495,13 +519,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       if (since || until) values.push(maxScan - 1);
       for (const range of query.ranges) if (range.peer !== undefined) values.push(addressBytes(range.peer));
       if (!since && !until) {
-        const { rows } = await pool.query<StoredMessage>({ name: statement.name, text: statement.text, values });
-        return pageOfRanges(query, [{ rows }]);
+        if (!positioned) return pageOfRanges(query, [{ rows: (await pool.query<StoredMessage>({ name: statement.name, text: statement.text, values })).rows }]);
+        const { rows } = await pool.query<PositionedRow>({ name: statement.name, text: statement.text, values });
+        return pageOfRanges(query, [{ rows: rows.map(positionedMessage) }]);
       }
-      const { rows } = await pool.query<{ r: number; id: number; json: string | null }>({ name: statement.name, text: statement.text, values });
+      const { rows } = await pool.query<{ r: number; id: number; json: string | null; seq?: number | null; side?: number | null }>({ name: statement.name, text: statement.text, values });
       const reads: RangeRead[] = query.ranges.map(() => ({ rows: [] }));
       for (const row of rows) {
-        if (row.r < 100) reads[row.r]!.rows.push({ id: row.id, json: row.json! });
+        if (row.r < 100) reads[row.r]!.rows.push(positioned ? positionedMessage({ id: row.id, json: row.json!, seq: row.seq ?? null, side: row.side ?? null }) : { id: row.id, json: row.json! });
         else if (reads[row.r - 100]!.rows.length <= query.limit) reads[row.r - 100]!.stoppedAt = row.id;
       }
       // UNION ALL keeps no order of its own.

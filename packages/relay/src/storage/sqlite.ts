@@ -102,6 +102,12 @@ const WALKS: Record<Walk, WalkSql> = {
   },
 };
 
+/**
+ * The position of the owner's copy a row is, for a page that proves itself: none for a message to
+ * oneself, whose other copy the page may not have read (its proof then looks both up).
+ */
+const OWN_COPY_SEQ = "CASE WHEN m.peer <> m.owner THEN m.seq END";
+
 /** Which walk reads a range. */
 const PAIR_WALKS = { received: "pairsReceived", sent: "pairsSent", requests: "pairsRequests" } as const;
 const walkOf = (range: MailboxRange): Walk => (range.peer === undefined ? range.side : PAIR_WALKS[range.side]);
@@ -330,9 +336,11 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   const logRows = { plain: logStatement(false), withMessages: logStatement(true) };
   // The leaves of a range as one row of hex, not a row (and a Buffer) each: half the time for the
   // ~50 leaves of a page's proof (positions are contiguous, so the range is `from` to `from + count`).
+  // In order from a subquery the primary key walks in order, not `group_concat(… ORDER BY seq)`,
+  // which sorts what is already sorted (a temporary B-tree: 14.5 against 11.6 µs for 46 leaves).
   const leafRows = db
     .prepare<[Buffer, number, number, number], string | null>(
-      "SELECT group_concat(hex(l.leaf), '' ORDER BY l.seq) FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n WHERE a.address = ? AND l.seq >= ? AND l.seq < ? + ?",
+      "SELECT group_concat(leaf, '') FROM (SELECT hex(l.leaf) AS leaf FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n WHERE a.address = ? AND l.seq >= ? AND l.seq < ? + ? ORDER BY l.seq)",
     )
     .pluck();
   const tileRows = db.prepare<[Buffer, number, number, number], { idx: number; hash: Buffer }>(
@@ -394,7 +402,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     let statement = positionedPageStatements.get(key);
     if (!statement) {
       const sql = WALKS[walk];
-      statement = db.prepare<unknown[], [string, number | null]>(`SELECT ${sql.json}, m.seq ${sql.from} ORDER BY ${sql.id} ${order === "asc" ? "ASC" : "DESC"} LIMIT +?`).raw();
+      statement = db.prepare<unknown[], [string, number | null]>(`SELECT ${sql.json}, ${OWN_COPY_SEQ} ${sql.from} ORDER BY ${sql.id} ${order === "asc" ? "ASC" : "DESC"} LIMIT +?`).raw();
       positionedPageStatements.set(key, statement);
     }
     return statement;
@@ -412,7 +420,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       const times = [since && `${sql.ts} >= ?`, until && `${sql.ts} < ?`].filter(Boolean).join(" AND ");
       statement = db
         .prepare<unknown[], [number, string | null, number | null]>(
-          `SELECT ${sql.id}, CASE WHEN ${times} THEN ${sql.json} END, m.seq ${sql.from} ORDER BY ${sql.id} ${order === "asc" ? "ASC" : "DESC"} LIMIT +?`,
+          `SELECT ${sql.id}, CASE WHEN ${times} THEN ${sql.json} END, ${OWN_COPY_SEQ} ${sql.from} ORDER BY ${sql.id} ${order === "asc" ? "ASC" : "DESC"} LIMIT +?`,
         )
         .raw();
       scanStatements.set(key, statement);

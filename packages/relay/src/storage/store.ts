@@ -67,10 +67,10 @@ export interface StoredMessage {
   id: number;
   json: string;
   /**
-   * From a page read asked `withPositions`, when the store reads them with the rows (SQLite): the
-   * positions of the owner's copies the page's rows are, each with its role (a message to oneself
-   * read from both sides has both). A proof of the page then needs no lookup of them
-   * (`MessageStore.positions`).
+   * From a page read asked `withPositions`, when the store reads them with the rows (both stores
+   * here do): the position of the owner's copy the page's row is, with its role. A proof of the page
+   * then needs no lookup of them (`MessageStore.positions`). Never given for a message to oneself:
+   * it has two copies, and a page may have read only one, so its proof looks both up.
    */
   copies?: PageCopy[];
 }
