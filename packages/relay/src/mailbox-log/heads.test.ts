@@ -66,5 +66,10 @@ describe("MailboxHeads.currentNear: the head and the leaves near it in one read"
     expect(await heads.currentNear(ACCOUNT, 200, 16)).toBeUndefined();
     expect((await heads.currentNear(ACCOUNT, 0, 201))?.head.size).toBe(200);
     expect(reads.logSize).toBe(0);
+    // With a head of 200 signed, a page that deep is not read for.
+    const before = reads.logLeaves;
+    expect(await heads.currentNear(ACCOUNT, 0, 200)).toBeUndefined();
+    expect(await heads.currentNear(ACCOUNT, 100, 16)).toBeUndefined();
+    expect(reads.logLeaves).toBe(before);
   });
 });

@@ -56,6 +56,8 @@ export class MailboxHeads {
    * `leaves`. Undefined when the log goes on past them: `current` then.
    */
   async currentNear(account: string, from: number, count: number): Promise<{ head: SignedHead; tree: LogTree; leaves: Uint8Array[] } | undefined> {
+    // A log never shrinks: past a head signed before, it goes on past them (a page deep in it) unread.
+    if ((this.last.get(account)?.size ?? 0) >= from + count) return undefined;
     const leaves = await this.options.store.logLeaves(account, from + 1, count);
     if (leaves.length === 0 || leaves.length >= count) return undefined;
     const tree = this.treeOf(account);
