@@ -16,7 +16,7 @@ describe("browser bundle size", () => {
     expect(typed.gzipped).toBeLessThanOrEqual(RUNTIME_BUDGET_BYTES);
   });
 
-  it("keeps the whole SDK within 41 KB min+gzip", async () => {
+  it("keeps the whole SDK within its budget (SDK_BUDGET_BYTES: 44 KB) min+gzip", async () => {
     const sdk = await bundleSize(`export * from "./index.ts";`, src);
     expect(sdk.gzipped).toBeGreaterThan(RUNTIME_BUDGET_BYTES); // the crypto is really in it
     expect(sdk.gzipped).toBeLessThanOrEqual(SDK_BUDGET_BYTES);

@@ -1,4 +1,4 @@
-// Portable proofs from a node's signed log page (spec 3.1.0), made offline here with a test node key:
+// Portable proofs from a node's signed log page (spec 3.1.0; its time from 3.2.0), made offline here with a test node key:
 // what a page can say of a position, and whether it makes a proof. What holds (the message its leaf
 // commits to, signed; the account's own request naming the leaf, an end whose message gives the leaf,
 // the retention, a request of before positions were named) is no proof; what does not hold, or no
@@ -25,16 +25,25 @@ function aliceMessage(timestamp: number, signer: Hex = TEST_KEYS.alice) {
 const original = aliceMessage(1_767_225_600_000);
 const servedLeaf = toHex(mailboxLeafHash({ account: account.address, seq: 2, role: "received", peer, digest: original.digest }));
 
+/** When the node signed the page (and, with `signedAt`, another time). */
+const PAGE_TIME = 1_767_225_800_000;
+
+/** A head of `size` positions the node signed at `timestamp`. */
+const nodeHead = (size: number, timestamp: number) => {
+  const head = { account: account.address as Hex, size, root: `0x${"cd".repeat(32)}` as Hex, timestamp };
+  return { ...head, signature: signDigest(mailboxHeadDigest(head), TEST_KEYS.node) };
+};
+
 /** A page of two positions from 1 (the second `removed` as given, or neither message nor reason) that the node signed, and the proof of `kind` about position 2. */
-function proofOf(kind: LogStatementProof["kind"], removed?: LogRemovalFields, served?: { message: Record<string, unknown>; leafHash: string }): LogStatementProof {
+function proofOf(kind: LogStatementProof["kind"], removed?: LogRemovalFields, served?: { message: Record<string, unknown>; leafHash: string }, signedAt = PAGE_TIME): LogStatementProof {
   const head = { account: account.address, size: 2, root: `0x${"ab".repeat(32)}`, timestamp: 1_767_225_700_000 };
   const signedHead = { ...head, signature: signDigest(mailboxHeadDigest({ ...head, account: head.account as Hex, root: head.root as Hex }), TEST_KEYS.node) };
   const first = { seq: 1, role: "sent" as const, leafHash: `0x${"01".repeat(32)}`, message: {} };
   const second = { seq: 2, role: "received" as const, leafHash: served?.leafHash ?? leafHash, ...(removed && { removed }), ...(served && { message: served.message }) };
   const entries = [first, second].map((position) => logEntryHash(logPositionStatement(position, true)));
-  const signature = signDigest(logStatementDigest(mailboxHeadDigest({ ...head, account: head.account as Hex, root: head.root as Hex }), 1, entries), TEST_KEYS.node);
+  const signature = signDigest(logStatementDigest(mailboxHeadDigest({ ...head, account: head.account as Hex, root: head.root as Hex }), 1, entries, signedAt), TEST_KEYS.node);
   const position = second as LogStatementProof["position"];
-  return { version: 1, kind, node, account: account.address, head: signedHead, from: 1, entries: entries.map(toHex), position, signature };
+  return { version: 1, kind, node, account: account.address, head: signedHead, from: 1, timestamp: signedAt, entries: entries.map(toHex), position, signature };
 }
 
 /** Bob's request deleting position 2 (naming `leaves`, or ids only), signed by `signer`. */
@@ -61,6 +70,27 @@ describe("proofs from a signed log page", () => {
       expect(verifyProof(proofOf("unproven-removal", removed)), removed.reason).toMatchObject({ valid: false, reason: expect.stringContaining("holds as far as this proof shows") });
     }
     expect(verifyProof(proofOf("unproven-removal"))).toMatchObject({ valid: false, reason: expect.stringContaining("says nothing of a removal") });
+  });
+
+  it("unproven-removal by the retention (spec 3.2.0): a node that states none, or a page signed less than the retention (and 5 minutes) after a head the position came after", () => {
+    const day = 86_400;
+    const stored = nodeHead(1, PAGE_TIME - day * 1000); // position 2 came after it, a day before the page
+    expect(verifyProof(proofOf("unproven-removal", { reason: "retention", retentionSeconds: 0 }))).toMatchObject({ valid: true, message: expect.stringContaining("keeps messages until their owners delete them") });
+    const week = { ...proofOf("unproven-removal", { reason: "retention", retentionSeconds: 7 * day }), earlier: stored };
+    expect(verifyProof(week)).toMatchObject({ valid: true, message: expect.stringContaining("less than its retention of 604800 s") });
+    // What does not make one: a retention the day has passed (or within the clocks' margin), no
+    // earlier head, a head of the position's own size or more, of another key or another account,
+    // or a page whose time is not what the node signed.
+    const notProven = { valid: false, reason: expect.stringContaining("holds as far as this proof shows") };
+    expect(verifyProof({ ...proofOf("unproven-removal", { reason: "retention", retentionSeconds: day - 60 }), earlier: stored })).toMatchObject(notProven);
+    expect(verifyProof({ ...proofOf("unproven-removal", { reason: "retention", retentionSeconds: day + 240 }), earlier: stored })).toMatchObject(notProven);
+    expect(verifyProof({ ...proofOf("unproven-removal", { reason: "retention", retentionSeconds: day + 360 }), earlier: stored })).toMatchObject({ valid: true });
+    expect(verifyProof(proofOf("unproven-removal", { reason: "retention", retentionSeconds: 7 * day }))).toMatchObject(notProven);
+    expect(verifyProof({ ...week, earlier: nodeHead(2, stored.timestamp) })).toMatchObject(notProven);
+    const otherKey = { ...stored, signature: signDigest(mailboxHeadDigest({ account: stored.account, size: 1, root: stored.root, timestamp: stored.timestamp }), TEST_KEYS.alice) };
+    expect(verifyProof({ ...week, earlier: otherKey })).toMatchObject(notProven);
+    expect(verifyProof({ ...week, earlier: { ...stored, account: peer } })).toMatchObject(notProven);
+    expect(verifyProof({ ...week, timestamp: week.timestamp + 1 })).toMatchObject({ valid: false, reason: expect.stringContaining("not signed by") });
   });
 
   it("altered: a message the page gives that does not give its leaf, or does not carry its sender's signature; not the one it commits to, signed", () => {

@@ -1,11 +1,12 @@
 // Portable proofs from a page of a log the node signed (openrpc.json `LogPage.signature`, spec
-// 3.1.0): what the page says of one position is the node's word, so a position it shows with
-// neither its message nor a reason it is gone ("missing"), with a message that does not give its
-// leaf or carry its sender's signature ("altered"), or with a reason that does not hold
-// ("unproven-removal": a request that is not the account's signature or does not name the
-// position's leaf, an end whose message does not give the leaf), is checked offline with nothing but
-// the proof. A removal whose check needs what a device saw before (the retention, a request signed
-// before positions were named) makes no portable proof.
+// 3.1.0, with the time it signed it from 3.2.0): what the page says of one position is the node's
+// word, so a position it shows with neither its message nor a reason it is gone ("missing"), with a
+// message that does not give its leaf or carry its sender's signature ("altered"), or with a reason
+// that does not hold ("unproven-removal": a request that is not the account's signature or does not
+// name the position's leaf, an end whose message does not give the leaf, a retention removal of a
+// node that states no retention or of a position stored after an earlier head it signed, less than
+// the retention before the page) is checked offline with nothing but the proof. A request signed
+// before positions were named makes none: its check needs what a device saw before.
 import { deletionRequestDigest, expiredMessageDigest, fromHex, isHex, logEntryHash, logPositionStatement, logStatementDigest, mailboxHeadDigest, mailboxLeafHash, toHex, type Hex, type LogRemovalFields } from "@neutral/protocol";
 import { signerOf } from "./crypto/ecdsa.js";
 import type { LogPage, LogPosition, LogRemoval, MailboxHead, Message } from "./generated/types.js";
@@ -23,13 +24,23 @@ export interface LogStatementProof {
   head: MailboxHead;
   /** The page's first position. */
   from: number;
+  /** When the node signed the page (`LogPage.timestamp`, spec 3.2.0). */
+  timestamp: number;
   /** The hash of what the page says of each of its positions, in order (0x hex): the position's is at `position.seq - from`. */
   entries: string[];
   /** The position, as the page says it (a page asked with messages; no message: it gave none). */
   position: { seq: number; role: "received" | "sent"; leafHash: string; message?: Message; removed?: LogRemoval };
   /** The node's EIP-712 `LogStatement` signature of the page. */
   signature: string;
+  /** A retention removal's: a head the node signed before, whose size is below the position (stored after it). */
+  earlier?: MailboxHead;
 }
+
+/**
+ * How much later than an earlier head's time a page must be for the retention it states to be out
+ * of reach of the node's clocks (openrpc.json `LogRetention`): its replicas' may differ this much.
+ */
+const RETENTION_CLOCK_MARGIN_MS = 300_000;
 
 type Verdict = { valid: true; message: string } | { valid: false; reason: string };
 
@@ -47,7 +58,7 @@ function messageFailure(account: string, position: LogStatementProof["position"]
 }
 
 /** Why the removal the page cites does not hold for the position, when that is checkable offline; undefined when it holds. */
-function removalFailure(account: string, position: LogStatementProof["position"]): string | undefined {
+function removalFailure(node: string, account: string, position: LogStatementProof["position"], timestamp: number, earlier: unknown): string | undefined {
   const removed = position.removed as LogRemovalFields;
   if (removed.reason === "deleted") {
     const { request } = removed;
@@ -62,19 +73,30 @@ function removalFailure(account: string, position: LogStatementProof["position"]
     const leaf = mailboxLeafHash({ account, seq: position.seq, role: position.role, peer, digest: expiredMessageDigest(message) });
     return toHex(leaf) === position.leafHash.toLowerCase() ? undefined : "what it keeps of its expired message does not give its leaf";
   }
-  return undefined; // the retention: checked against what a device saw, not offline
+  // The retention (spec 3.2.0): none stated, or the page too soon after a head the position came after.
+  const { retentionSeconds } = removed;
+  if (retentionSeconds === undefined) return undefined;
+  if (retentionSeconds === 0) return "the node states it keeps messages until their owners delete them";
+  if (typeof earlier !== "object" || earlier === null) return undefined;
+  const head = earlier as MailboxHead;
+  if (!Number.isSafeInteger(head.size) || head.size >= position.seq || !Number.isSafeInteger(head.timestamp) || String(head.account).toLowerCase() !== account) return undefined;
+  if (timestamp + RETENTION_CLOCK_MARGIN_MS >= head.timestamp + retentionSeconds * 1000) return undefined;
+  const signer = signerOf(mailboxHeadDigest({ account: head.account as Hex, size: head.size, root: head.root as Hex, timestamp: head.timestamp }), head.signature);
+  if (signer !== node) return undefined;
+  return `it was stored after the node's head of ${head.size} positions (${new Date(head.timestamp).toISOString()}), less than its retention of ${retentionSeconds} s before the page (${new Date(timestamp).toISOString()})`;
 }
 
 /** Checks a `LogStatementProof` (its version, kind, node and account already read by `verifyProof`). */
 export function verifyLogStatementProof(proof: Partial<Record<keyof LogStatementProof, unknown>>, node: string, account: string): Verdict {
   const invalid = (reason: string): Verdict => ({ valid: false, reason });
-  const { head, from, entries, position, signature, kind } = proof;
+  const { head, from, entries, position, signature, kind, timestamp: signedAt, earlier } = proof;
   const owner = account.toLowerCase();
   if (typeof head !== "object" || head === null) return invalid("head is a mailbox head");
   const { account: headAccount, size, root, timestamp } = head as Record<string, unknown>;
   if (typeof headAccount !== "string" || headAccount.toLowerCase() !== owner) return invalid(`head is not ${account}'s log`);
   if (!Number.isSafeInteger(size) || !isHex(root, 32) || !Number.isSafeInteger(timestamp)) return invalid("head is a mailbox head");
   if (!Number.isSafeInteger(from) || (from as number) < 1) return invalid("from is a position, from 1");
+  if (!Number.isSafeInteger(signedAt)) return invalid("timestamp is when the node signed the page");
   if (!Array.isArray(entries) || !entries.every((entry) => isHex(entry, 32))) return invalid("entries are 32-byte hashes");
   if (typeof position !== "object" || position === null) return invalid("position is the page's position");
   const at = position as LogStatementProof["position"];
@@ -96,7 +118,7 @@ export function verifyLogStatementProof(proof: Partial<Record<keyof LogStatement
   }
   if (stated !== String(entries[index]).toLowerCase()) return invalid(`entries[${index}] is not what the page says of position ${at.seq}`);
   const headDigest = mailboxHeadDigest({ account: headAccount as Hex, size: size as number, root: root as Hex, timestamp: timestamp as number });
-  if (signerOf(logStatementDigest(headDigest, from as number, entries.map((entry: string) => fromHex(entry))), signature) !== node.toLowerCase()) return invalid(`the page is not signed by ${node}`);
+  if (signerOf(logStatementDigest(headDigest, from as number, entries.map((entry: string) => fromHex(entry)), signedAt as number), signature) !== node.toLowerCase()) return invalid(`the page is not signed by ${node}`);
   if (kind === "altered") {
     const failure = at.message === undefined ? undefined : messageFailure(owner, at as LogStatementProof["position"] & { message: Message });
     if (failure === undefined) return invalid(`not altered: the page gives position ${at.seq} no message, or the message its leaf commits to`);
@@ -109,7 +131,7 @@ export function verifyLogStatementProof(proof: Partial<Record<keyof LogStatement
   if (at.removed === undefined) return invalid(`not an unproven removal: the page says nothing of a removal at position ${at.seq}`);
   let failure: string | undefined;
   try {
-    failure = removalFailure(owner, at);
+    failure = removalFailure(node.toLowerCase(), owner, at, signedAt as number, earlier);
   } catch {
     failure = "its reason is malformed";
   }
@@ -123,10 +145,19 @@ const pageEntries = new WeakMap<LogPage, string[]>();
 /**
  * The proof that what `page` (read from `from`, with messages) says of `position` is the node's word
  * against itself, as `kind` names it, when the page is the node's signature and the proof verifies;
- * else undefined (a page of a node before spec 3.1.0 is not signed).
+ * else undefined (a page of a node before spec 3.2.0 is not held to it). A retention removal takes
+ * the first of `earlier` (heads this device verified) that makes it one.
  */
-export function logStatementProofOf(node: string, account: string, kind: LogStatementProof["kind"], page: LogPage, from: number, position: LogPosition): LogStatementProof | undefined {
-  if (typeof page.signature !== "string") return undefined;
+export function logStatementProofOf(
+  node: string,
+  account: string,
+  kind: LogStatementProof["kind"],
+  page: LogPage,
+  from: number,
+  position: LogPosition,
+  earlier: readonly MailboxHead[] = [],
+): LogStatementProof | undefined {
+  if (typeof page.signature !== "string" || typeof page.timestamp !== "number") return undefined;
   let entries = pageEntries.get(page);
   if (entries === undefined) {
     try {
@@ -144,9 +175,12 @@ export function logStatementProofOf(node: string, account: string, kind: LogStat
     account: account.toLowerCase(),
     head: page.head,
     from,
+    timestamp: page.timestamp,
     entries: [...entries],
     position: { seq, role, leafHash, ...(message !== undefined && { message }), ...(removed !== undefined && { removed }) },
     signature: page.signature,
   };
-  return verifyLogStatementProof(proof, node, account).valid ? proof : undefined;
+  if (verifyLogStatementProof(proof, node, account).valid) return proof;
+  const retention = removed?.reason === "retention" ? earlier.find((head) => verifyLogStatementProof({ ...proof, earlier: head }, node, account).valid) : undefined;
+  return retention === undefined ? undefined : { ...proof, earlier: retention };
 }

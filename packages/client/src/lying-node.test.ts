@@ -127,4 +127,27 @@ describe("a lying node", () => {
     const otherDevice = createNeutral({ url: liar.url, account: bobKey });
     expect((await otherDevice.audit()).problems).toEqual([]);
   }, SLOW);
+
+  it("says its retention removed a message that came after a head this device verified: an unproven removal, with the signed page and that head as the proof (spec 3.2.0)", async () => {
+    liar.lie(undefined);
+    const carolKey = generatePrivateKey();
+    const carol = createNeutral({ url: liar.url, account: carolKey });
+    const carolAddress = await carol.getAddress();
+    await carol.ready();
+    for (const text of ["one", "two"]) await alice.send(carolAddress, text);
+    expect((await carol.audit()).problems).toEqual([]); // a head of 2 positions verified
+    await alice.send(carolAddress, "three");
+    liar.lie({ kind: "retention", seq: 3 });
+    const audited = await carol.audit({ full: true });
+    expect(kinds(audited)).toEqual([{ kind: "unproven-removal", seq: 3 }]);
+    const proof = JSON.parse(JSON.stringify(audited.problems[0]!.proof)) as Record<string, unknown> & { earlier: { size: number }; position: Record<string, unknown> };
+    expect(proof).toMatchObject({ version: 1, kind: "unproven-removal", node: liar.address, account: carolAddress, position: { seq: 3, removed: { reason: "retention", retentionSeconds: 7_776_000 } }, earlier: { size: 2 } });
+    expect(verifyProof(proof)).toMatchObject({ valid: true, kind: "unproven-removal", message: expect.stringContaining("less than its retention") });
+    // Without the earlier head, or with the retention the node could have applied, it proves nothing.
+    const { earlier: _earlier, ...alone } = proof;
+    expect(verifyProof(alone)).toMatchObject({ valid: false });
+    expect(verifyProof({ ...proof, position: { ...proof.position, removed: { reason: "retention", retentionSeconds: 60 } } })).toMatchObject({ valid: false });
+    // A device that verified no head before the message has nothing to hold the claim to.
+    expect((await createNeutral({ url: liar.url, account: carolKey }).audit({ full: true })).problems).toEqual([]);
+  }, SLOW);
 });

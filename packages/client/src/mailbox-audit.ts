@@ -116,11 +116,13 @@ function removalProblem(account: string, position: LogPosition, removal: LogRemo
       return undefined;
     }
     case "retention": {
-      if (context.retentionSeconds <= 0) return `Position ${seq} is said to be removed by the retention, but the node keeps messages until their owners delete them`;
-      const retentionMs = context.retentionSeconds * 1000;
+      // The retention the page says the node applied (spec 3.2.0), else the one it publishes.
+      const retentionSeconds = removal.retentionSeconds ?? context.retentionSeconds;
+      if (retentionSeconds <= 0) return `Position ${seq} is said to be removed by the retention, but the node keeps messages until their owners delete them`;
+      const retentionMs = retentionSeconds * 1000;
       const refuting = context.earlier.find((earlier) => seq > earlier.size && context.now + context.clockSkewMs < earlier.timestamp + retentionMs);
       if (refuting === undefined) return undefined;
-      return `Position ${seq} is said to be removed by the retention, but it was stored after ${new Date(refuting.timestamp).toISOString()} (a head of ${refuting.size} positions) and the retention is ${context.retentionSeconds} s`;
+      return `Position ${seq} is said to be removed by the retention, but it was stored after ${new Date(refuting.timestamp).toISOString()} (a head of ${refuting.size} positions) and the retention is ${retentionSeconds} s`;
     }
     default:
       // A reason the protocol does not have accounts for nothing: a node could name anything.

@@ -24,7 +24,7 @@ const samples: { [P in PrimaryType]: TypedValues[P][] } = {
     { message: `0x${"11".repeat(32)}`, role: "receiver", seq: 3 },
     { message: `0x${"ab".repeat(32)}`, role: "sender", seq: Number.MAX_SAFE_INTEGER },
   ],
-  LogStatement: [{ head: `0x${"21".repeat(32)}`, from: 1, entries: `0x${"43".repeat(32)}` }],
+  LogStatement: [{ head: `0x${"21".repeat(32)}`, from: 1, entries: `0x${"43".repeat(32)}`, timestamp: 1795902017153 }],
   KeyBundle: [{ account: ALICE, key: `0x${"42".repeat(32)}`, timestamp: 1767225600000 }],
   DeriveMessagingKey: [{ notice: "ünïcödé ✓", account: BOB, version: 1 }, { notice: "", account: ALICE, version: 2 ** 32 - 1 }],
   Home: [{ account: ALICE, node: BOB, timestamp: 1767225600000 }],

@@ -33,6 +33,12 @@ describe("a log page's statement", () => {
     expect(toHex(logEntryHash(logPositionStatement(at, false)))).toBe(spelled(7, 1, 0x02, zeros));
     expect(toHex(logEntryHash(logPositionStatement(at, true)))).toBe(spelled(7, 1, 0x00, zeros));
     expect(toHex(logEntryHash(logPositionStatement({ ...at, role: "sent", removed: { reason: "retention" } }, true)))).toBe(spelled(7, 2, 0x05, zeros));
+    // From spec 3.2.0 the retention applied, as a uint256.
+    expect(toHex(logEntryHash(logPositionStatement({ ...at, role: "sent", removed: { reason: "retention", retentionSeconds: 7_776_000 } }, true)))).toBe(
+      spelled(7, 2, 0x05, numberToHex(7_776_000, { size: 32 })),
+    );
+    expect(toHex(logEntryHash(logPositionStatement({ ...at, role: "sent", removed: { reason: "retention", retentionSeconds: 0 } }, true)))).toBe(spelled(7, 2, 0x05, zeros));
+    expect(() => logPositionStatement({ ...at, removed: { reason: "retention", retentionSeconds: -1 } }, true)).toThrow(RangeError);
     const deletion = toHex(sha(Buffer.concat([deletionRequestDigest(request), Buffer.from("cd".repeat(65), "hex")])));
     expect(toHex(logEntryHash(logPositionStatement({ ...at, removed: { reason: "deleted", request } }, true)))).toBe(spelled(7, 1, 0x03, deletion as `0x${string}`));
     expect(toHex(logEntryHash(logPositionStatement({ ...at, removed: { reason: "expired", message: expired } }, false)))).toBe(spelled(7, 1, 0x04, toHex(expiredMessageDigest(expired)) as `0x${string}`));
@@ -50,7 +56,7 @@ describe("a log page's statement", () => {
     );
   });
 
-  it("digests as EIP-712 LogStatement(bytes32 head,uint64 from,bytes32 entries), the entries the SHA-256 of their statements in order, with any SHA-256 given", () => {
+  it("digests as EIP-712 LogStatement(bytes32 head,uint64 from,bytes32 entries,uint64 timestamp), the entries the SHA-256 of their statements in order, with any SHA-256 given", () => {
     const head = new Uint8Array(32).fill(0x21);
     const entries = [1, 2, 3].map((seq) => logEntryHash({ seq, role: "received", leafHash, state: "message" }));
     const joined = toHex(sha(Buffer.concat(entries.map((entry) => Buffer.from(entry)))));
@@ -59,13 +65,15 @@ describe("a log page's statement", () => {
       domain: EIP712_DOMAIN,
       types: { LogStatement: [...EIP712_TYPES.LogStatement] },
       primaryType: "LogStatement",
-      message: { head: toHex(head) as `0x${string}`, from: 4n, entries: joined as `0x${string}` },
+      message: { head: toHex(head) as `0x${string}`, from: 4n, entries: joined as `0x${string}`, timestamp: 1_795_902_017_153n },
     });
-    expect(toHex(logStatementDigest(head, 4, entries))).toBe(viem);
-    expect(toHex(logStatementDigest(head, 4, entries, (data) => sha(typeof data === "string" ? data : Buffer.from(data))))).toBe(viem);
-    expect(toHex(logStatementDigest(head, 5, entries))).not.toBe(viem);
-    expect(toHex(logStatementDigest(head, 4, [entries[1]!, entries[0]!, entries[2]!]))).not.toBe(viem);
-    expect(toHex(logStatementDigest(new Uint8Array(32), 4, entries))).not.toBe(viem);
+    const at = 1_795_902_017_153;
+    expect(toHex(logStatementDigest(head, 4, entries, at))).toBe(viem);
+    expect(toHex(logStatementDigest(head, 4, entries, at, (data) => sha(typeof data === "string" ? data : Buffer.from(data))))).toBe(viem);
+    expect(toHex(logStatementDigest(head, 5, entries, at))).not.toBe(viem);
+    expect(toHex(logStatementDigest(head, 4, [entries[1]!, entries[0]!, entries[2]!], at))).not.toBe(viem);
+    expect(toHex(logStatementDigest(new Uint8Array(32), 4, entries, at))).not.toBe(viem);
+    expect(toHex(logStatementDigest(head, 4, entries, at + 1))).not.toBe(viem);
   });
 
   it("refuses what no page can say: a position 0, another role or state, hashes of the wrong length", () => {

@@ -1,7 +1,7 @@
 // A node's signed statement of a page of an account's mailbox log (openrpc.json `LogPage.signature`,
-// spec 3.1.0): EIP-712 `LogStatement(bytes32 head,uint64 from,bytes32 entries)` over the page's head,
-// its first position, and what it says of each position (the message it gives, its copy held, or why
-// it is gone), the content bound. A position it shows with neither its message nor a reason,
+// spec 3.1.0; its time from 3.2.0): EIP-712 `LogStatement(bytes32 head,uint64 from,bytes32
+// entries,uint64 timestamp)` over the page's head, its first position, what it says of each position
+// (the message it gives, its copy held, or why it is gone), the content bound, and when it said so. A position it shows with neither its message nor a reason,
 // or with a reason that does not hold, is then the node's word against itself.
 import { hashTypedData } from "./eip712.js";
 import { fromHex, toHex, type Hex } from "./hex.js";
@@ -65,7 +65,7 @@ export function deletionRequestDigest(request: DeletionRequestFields): Uint8Arra
 }
 
 /** Why a position's copy is gone, as a log page says it (openrpc.json `LogRemoval`). */
-export type LogRemovalFields = { reason: "deleted"; request: DeletionRequestFields } | { reason: "expired"; message: ExpiredMessageFields } | { reason: "retention" };
+export type LogRemovalFields = { reason: "deleted"; request: DeletionRequestFields } | { reason: "expired"; message: ExpiredMessageFields } | { reason: "retention"; retentionSeconds?: number };
 
 /**
  * What a page says of `position` (openrpc.json `LogPosition`), asked with or without `messages`: its
@@ -89,8 +89,15 @@ export function logPositionStatement(
       }
       case "expired":
         return { seq, role, leafHash, state: "expired", detail: expiredMessageDigest(removed.message) };
-      case "retention":
-        return { seq, role, leafHash, state: "retention" };
+      case "retention": {
+        // The retention applied (spec 3.2.0) as a uint256, big-endian; zeros when the page does not say.
+        const { retentionSeconds } = removed;
+        if (retentionSeconds === undefined) return { seq, role, leafHash, state: "retention" };
+        if (!Number.isSafeInteger(retentionSeconds) || retentionSeconds < 0) throw new RangeError(`a retention is a whole number of seconds, not ${String(retentionSeconds)}`);
+        const detail = new Uint8Array(32);
+        new DataView(detail.buffer).setBigUint64(24, BigInt(retentionSeconds));
+        return { seq, role, leafHash, state: "retention", detail };
+      }
       default:
         throw new RangeError(`a removal's reason is "deleted", "expired" or "retention", not ${JSON.stringify((removed as { reason?: unknown }).reason)}`);
     }
@@ -112,6 +119,9 @@ export function logEntriesHash(entries: readonly Uint8Array[], hash: Sha256 = no
   return hash(all);
 }
 
-/** The EIP-712 digest a node signs for a page of a log: its head's digest, its first position, its entries' statements (hashed, in order). */
-export const logStatementDigest = (headDigest: Uint8Array, from: number, entries: readonly Uint8Array[], hash: Sha256 = nobleSha256): Uint8Array =>
-  hashTypedData({ primaryType: "LogStatement", message: { head: toHex(headDigest) as Hex, from, entries: toHex(logEntriesHash(entries, hash)) as Hex } });
+/**
+ * The EIP-712 digest a node signs for a page of a log: its head's digest, its first position, its
+ * entries' statements (hashed, in order) and when it signed the page (ms; spec 3.2.0).
+ */
+export const logStatementDigest = (headDigest: Uint8Array, from: number, entries: readonly Uint8Array[], timestamp: number, hash: Sha256 = nobleSha256): Uint8Array =>
+  hashTypedData({ primaryType: "LogStatement", message: { head: toHex(headDigest) as Hex, from, entries: toHex(logEntriesHash(entries, hash)) as Hex, timestamp } });

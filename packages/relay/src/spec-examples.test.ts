@@ -51,15 +51,18 @@ async function withExampleSigningTime(result: [{ head: Head }], expected: unknow
   expect(signer.toLowerCase(), `${where}: the head's signer`).toBe(nodeAddress);
   const expectedPayload = (expected as [{ head: Head; signature?: Hex }] | undefined)?.[0];
   const example = expectedPayload?.head;
-  const page = payload as { head: Head; signature?: Hex; entries?: (Parameters<typeof logPositionStatement>[0] & { message?: unknown })[] };
+  const page = payload as { head: Head; timestamp?: number; signature?: Hex; entries?: (Parameters<typeof logPositionStatement>[0] & { message?: unknown })[] };
   if (page.signature === undefined) return [{ ...payload, head: { ...head, timestamp: example?.timestamp, signature: example?.signature } }];
-  // A log page (spec 3.1.0): its statement is the node's, over the head as answered.
+  // A log page (spec 3.1.0; its time from 3.2.0): its statement is the node's, over the head as
+  // answered and the time it signed the page, both then replaced by the example's.
   const from = page.entries?.[0]?.seq ?? 1;
   const messages = page.entries?.some((entry) => entry.message !== undefined) ?? false;
   const headDigest = mailboxHeadDigest({ account: head.account, size: head.size, root: head.root, timestamp: head.timestamp });
-  const statement = logStatementDigest(headDigest, from, (page.entries ?? []).map((entry) => logEntryHash(logPositionStatement(entry, messages))));
+  expect(page.timestamp, `${where}: the page's time`).toBeTypeOf("number");
+  const statement = logStatementDigest(headDigest, from, (page.entries ?? []).map((entry) => logEntryHash(logPositionStatement(entry, messages))), page.timestamp!);
   expect(recoverDigestSigner(statement, page.signature)?.toLowerCase(), `${where}: the page's signer`).toBe(nodeAddress);
-  return [{ ...payload, head: { ...head, timestamp: example?.timestamp, signature: example?.signature }, signature: expectedPayload?.signature }];
+  const examplePage = expectedPayload as { timestamp?: number } | undefined;
+  return [{ ...payload, head: { ...head, timestamp: example?.timestamp, signature: example?.signature }, timestamp: examplePage?.timestamp, signature: expectedPayload?.signature }];
 }
 
 const replayed: string[] = [];

@@ -21,11 +21,14 @@ import { tempDir } from "./temp.js";
  *   request the account never signed;
  * - `swap`: the log serves positions `seq` and `with` in each other's place;
  * - `alter-body`: its message is served with another ciphertext (reads and the log);
- * - `alter-receipt`: its message is served with another receipt in place of the receiver's.
+ * - `alter-receipt`: its message is served with another receipt in place of the receiver's;
+ * - `retention`: left out the same way, and the log says the node's retention removed it, stating
+ *   `retentionSeconds` (default 90 days), however recent the position.
  */
 export type MailboxLie =
   | { kind: "drop"; seq: number }
   | { kind: "unsigned-deletion"; seq: number }
+  | { kind: "retention"; seq: number; retentionSeconds?: number }
   | { kind: "swap"; seq: number; with: number }
   | { kind: "alter-body"; seq: number }
   | { kind: "alter-receipt"; seq: number };
@@ -108,26 +111,27 @@ export async function startLyingNode(options: LyingNodeOptions = {}): Promise<Ly
    * The node's signature (its own key: the node is the liar) of what a log page from `from` says,
    * rewritten (openrpc.json `LogPage.signature`).
    */
-  function signPage(page: { head: { account: string; size: number; root: string; timestamp: number } }, from: number, entries: readonly WirePosition[], messages: boolean): string {
+  function signPage(page: { head: { account: string; size: number; root: string; timestamp: number }; timestamp: number }, from: number, entries: readonly WirePosition[], messages: boolean): string {
     nodeKey ??= readFileSync(path.join(current!.dataDir, "node.key"), "utf8").trim() as `0x${string}`;
     const { account, size, root, timestamp } = page.head;
     const headDigest = mailboxHeadDigest({ account: account as `0x${string}`, size, root: root as `0x${string}`, timestamp });
     const statements = entries.map((entry) => logEntryHash(logPositionStatement(entry as WirePosition & { role: MailboxRole; removed?: LogRemovalFields }, messages)));
-    return signDigest(logStatementDigest(headDigest, from, statements), nodeKey);
+    return signDigest(logStatementDigest(headDigest, from, statements, page.timestamp), nodeKey);
   }
 
   /** `result` of `method` (asked with `params`) as the lie tells it, for the position of message `id` (undefined: none of the asker's). */
   function rewrite(method: string, result: unknown, id: string | undefined, params: unknown): unknown {
     if (told === undefined) return result;
     const lie = told;
-    const hidden = lie.kind === "drop" || lie.kind === "unsigned-deletion";
+    const hidden = lie.kind === "drop" || lie.kind === "unsigned-deletion" || lie.kind === "retention";
     if (method === "neutralService_getLog") {
-      const [page] = result as [{ entries: WirePosition[]; head: { account: string; size: number; root: string; timestamp: number } }];
+      const [page] = result as [{ entries: WirePosition[]; head: { account: string; size: number; root: string; timestamp: number }; timestamp: number }];
       const entries = page.entries.map((entry): WirePosition => {
         if (entry.seq !== lie.seq) return entry;
         if (hidden) {
           const { message: _message, removed: _removed, ...rest } = entry;
           if (lie.kind === "drop") return rest;
+          if (lie.kind === "retention") return { ...rest, removed: { reason: "retention", retentionSeconds: lie.retentionSeconds ?? 7_776_000 } };
           const request = { account: page.head.account, ids: [entry.id], leaves: [entry.leafHash], timestamp: Date.now(), signature: `0x${"1b".repeat(65)}` };
           return { ...rest, removed: { reason: "deleted", request } };
         }

@@ -137,7 +137,7 @@ export async function audit(context: NeutralContext, options: AuditOptions = {})
   }
   // What a signed page said of a position is the node's word: each such problem gets its proof.
   for (const { problem, page, from: pageFrom, position } of stated) {
-    const proof = logStatementProofOf(node, account, problem.kind as LogStatementProof["kind"], page, pageFrom, position);
+    const proof = logStatementProofOf(node, account, problem.kind as LogStatementProof["kind"], page, pageFrom, position, removals.earlier);
     if (proof) problem.proof = proof;
   }
   if (problems.length === 0) {

@@ -112,11 +112,12 @@ export const EIP712_TYPES = {
     { name: "root", type: "bytes32" },
     { name: "timestamp", type: "uint64" },
   ],
-  /** A node's statement of a page of an account's mailbox log (`neutralService_getLog`, from spec 3.1.0): `head` is the EIP-712 digest of the page's `head` (`MailboxHead`), `from` its first position, `entries` the SHA-256 of its entries' statements, each 32 bytes, in order (see `LogPage.signature`). What a page says of a position is then the node's word: one with neither its message nor a reason it is gone, with a message its leaf does not commit to, or with a reason that does not hold, is a portable proof. `LogStatement(bytes32 head,uint64 from,bytes32 entries)` */
+  /** A node's statement of a page of an account's mailbox log (`neutralService_getLog`, from spec 3.1.0): `head` is the EIP-712 digest of the page's `head` (`MailboxHead`), `from` its first position, `entries` the SHA-256 of its entries' statements, each 32 bytes, in order (see `LogPage.signature`), `timestamp` when the node signed the page (`LogPage.timestamp`; from spec 3.2.0: a 3.1.0 node signed the three other fields only, and a client of 3.2.0 holds such a page to nothing). What a page says of a position is then the node's word: one with neither its message nor a reason it is gone, with a message its leaf does not commit to, or with a reason that does not hold, is a portable proof. `LogStatement(bytes32 head,uint64 from,bytes32 entries,uint64 timestamp)` */
   LogStatement: [
     { name: "head", type: "bytes32" },
     { name: "from", type: "uint64" },
     { name: "entries", type: "bytes32" },
+    { name: "timestamp", type: "uint64" },
   ],
 } as const;
 
@@ -137,7 +138,7 @@ export interface TypedValues {
   Consent: { account: Hex; peer: Hex; state: "allowed" | "blocked" | "none"; timestamp: number };
   ConsentPolicy: { account: Hex; mode: "open" | "allowed-only"; timestamp: number };
   MailboxHead: { account: Hex; size: number; root: Hex; timestamp: number };
-  LogStatement: { head: Hex; from: number; entries: Hex };
+  LogStatement: { head: Hex; from: number; entries: Hex; timestamp: number };
 }
 
 export type PrimaryType = keyof typeof EIP712_TYPES;

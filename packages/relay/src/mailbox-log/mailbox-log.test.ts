@@ -68,7 +68,7 @@ const signerOf = (head: Head) =>
     signature: head.signature as Hex,
   });
 
-type SignedLogPage = { head: Head; entries: (Position & { message?: unknown; removed?: LogRemovalFields })[]; signature: string };
+type SignedLogPage = { head: Head; entries: (Position & { message?: unknown; removed?: LogRemovalFields })[]; timestamp: number; signature: string };
 
 /**
  * Who signed what a log page from `from` says (`LogPage.signature`): EIP-712 `LogStatement` over the
@@ -82,7 +82,13 @@ const statementSigner = async (page: SignedLogPage, from: number, messages: bool
     message: { account: page.head.account as Hex, size: BigInt(page.head.size), root: page.head.root as Hex, timestamp: BigInt(page.head.timestamp) },
   });
   const entries = toHex(logEntriesHash(page.entries.map((entry) => logEntryHash(logPositionStatement(entry, messages))))) as Hex;
-  const signer = await recoverTypedDataAddress({ domain: EIP712_DOMAIN, types: EIP712_TYPES, primaryType: "LogStatement", message: { head, from: BigInt(from), entries }, signature: page.signature as Hex });
+  const signer = await recoverTypedDataAddress({
+    domain: EIP712_DOMAIN,
+    types: EIP712_TYPES,
+    primaryType: "LogStatement",
+    message: { head, from: BigInt(from), entries, timestamp: BigInt(page.timestamp) },
+    signature: page.signature as Hex,
+  });
   return signer.toLowerCase();
 };
 
@@ -216,9 +222,11 @@ describe("neutralService_getProof and neutralService_getLog", () => {
     expect(log.entries[0]!.leafHash).toBe(leafOf(dave, log.entries[0]!.message!, 1, "received"));
     expect(log.entries[1]!.leafHash).toBe(leafOf(dave, log.entries[1]!.message!, 2, "sent"));
     const plain = (await rpc(dave, "neutralService_getLog", { messages: false })).result[0] as typeof log;
-    const { signature: plainSignature, ...plainPage } = plain;
-    const { signature: logSignature, ...logPage } = log;
+    // Each page says when the node signed it (spec 3.2.0).
+    const { signature: plainSignature, timestamp: plainTime, ...plainPage } = plain as typeof log & { timestamp: number };
+    const { signature: logSignature, timestamp: logTime, ...logPage } = log as typeof log & { timestamp: number };
     expect(plainPage).toEqual({ ...logPage, entries: log.entries.map(({ message: _message, ...entry }) => entry) });
+    for (const time of [logTime, plainTime]) expect(time).toBeGreaterThanOrEqual(log.head.timestamp);
     // Each page is the node's signed statement of what it says: with messages, three states; without, the copies held.
     expect(await statementSigner(log as unknown as SignedLogPage, 1, true)).toBe(node.address);
     expect(await statementSigner(plain as unknown as SignedLogPage, 1, false)).toBe(node.address);
@@ -228,6 +236,8 @@ describe("neutralService_getProof and neutralService_getLog", () => {
     const dropped = { ...log, entries: log.entries.map((entry, i) => (i === 0 ? { ...entry, message: undefined } : entry)) } as unknown as SignedLogPage;
     expect(await statementSigner(dropped, 1, true)).not.toBe(node.address);
     expect(await statementSigner({ ...(log as unknown as SignedLogPage), entries: (log as unknown as SignedLogPage).entries.slice(1) }, 2, true)).not.toBe(node.address);
+    // Nor is one said at another time.
+    expect(await statementSigner({ ...(log as unknown as SignedLogPage), timestamp: logTime + 1 }, 1, true)).not.toBe(node.address);
     expect((await rpc(dave, "neutralService_getLog", { messages: "yes" })).error).toMatchObject({ code: -32602 });
   });
 

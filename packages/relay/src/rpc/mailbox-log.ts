@@ -1,10 +1,10 @@
 // The verifiable mailbox's reads (openrpc.json "The verifiable mailbox"): the caller's signed head
 // with inclusion and consistency proofs (getProof, and getInbox/getChat asked with `proof`), and its
 // log (getLog).
-import { createHash } from "node:crypto";
 import { budgetSpentError, ErrorCode, RpcError, rawJson, type RawJson, type ResponseBudget } from "@neutral/server";
 import type { DeletionRequest, Handlers, LogPage, LogPosition, LogRemoval, MailboxHead, MailboxProof } from "@neutral/server/neutral-service";
-import { logEntryHash, logPositionStatement, logStatementDigest, mailboxHeadDigest, MAX_PRIOR_HEADS, toHex, type Hex, type Sha256 } from "@neutral/protocol";
+import { logEntryHash, logPositionStatement, logStatementDigest, mailboxHeadDigest, MAX_PRIOR_HEADS, toHex, type Hex } from "@neutral/protocol";
+import { nativeSha256 } from "../crypto/sha256.js";
 import { cursorValue, type LogEntry, type LogEntryRemoval, type StoredMessage } from "../storage/store.js";
 import type { SignedHead } from "../mailbox-log/heads.js";
 import { CHUNK, inclusionProofLength, type LogTree } from "../mailbox-log/tree.js";
@@ -24,20 +24,21 @@ const PROOF_HASH_BYTES = 69;
 export const positionBytesBound = (entry: LogEntry, size: number): number =>
   POSITION_JSON_BYTES + String(entry.seq).length + String(entry.id).length + inclusionProofLength(entry.seq - 1, size) * PROOF_HASH_BYTES;
 
-/** Why a position's copy is gone, as getLog answers it (LogRemoval). */
-function removalOf(removal: LogEntryRemoval): LogRemoval {
+/** Why a position's copy is gone, as getLog answers it (LogRemoval), with the retention the node applies (spec 3.2.0). */
+function removalOf(removal: LogEntryRemoval, retentionSeconds: number): LogRemoval {
   switch (removal.reason) {
     case "deleted":
       return { reason: "deleted", request: JSON.parse(removal.request) as DeletionRequest };
     case "expired":
       return { reason: "expired", message: { from: removal.from, to: removal.to, timestamp: removal.timestamp, expires: removal.expires, messageHash: removal.messageHash } };
     case "retention":
-      return { reason: "retention" };
+      return { reason: "retention", retentionSeconds };
   }
 }
 
 /** A position as getLog answers it: with `removed` when its copy is gone and the store knows why. */
-const logPositionOf = (entry: LogEntry): LogPosition => (entry.removal === undefined ? positionOf(entry) : { ...positionOf(entry), removed: removalOf(entry.removal) });
+const logPositionOf = (entry: LogEntry, retentionSeconds: number): LogPosition =>
+  entry.removal === undefined ? positionOf(entry) : { ...positionOf(entry), removed: removalOf(entry.removal, retentionSeconds) };
 
 /** A `since` past the log's size: the node cannot prove a head of that size (-32602 naming the field, with the size). */
 const sincePastLog = (field: string, since: number, size: number): RpcError =>
@@ -168,17 +169,15 @@ export async function proofJson(copies: CopiesAtHead, compact: boolean): Promise
 }
 
 /**
- * The node's signature of what a page of `head`'s log from `from` says of each of its positions
- * (openrpc.json `LogPage.signature`: EIP-712 `LogStatement`), asked with or without `messages`.
+ * The node's signature of what a page of `head`'s log from `from` says of each of its positions, at
+ * `timestamp` (openrpc.json `LogPage.signature`: EIP-712 `LogStatement`), asked with or without
+ * `messages`. Its statement hashes every message the page gives (~400 KB for 500), natively.
  */
-function signPage(rpc: Rpc, head: SignedHead, from: number, positions: readonly (LogPosition | LogPositionAsServed)[], messages: boolean): string {
+function signPage(rpc: Rpc, head: SignedHead, from: number, positions: readonly (LogPosition | LogPositionAsServed)[], messages: boolean, timestamp: number): string {
   const entries = positions.map((position) => logEntryHash(logPositionStatement(position, messages, nativeSha256), nativeSha256));
   const headDigest = mailboxHeadDigest({ account: head.account as Hex, size: head.size, root: head.root as Hex, timestamp: head.timestamp });
-  return toHex(rpc.curve.sign(logStatementDigest(headDigest, from, entries, nativeSha256), rpc.nodeKey));
+  return toHex(rpc.curve.sign(logStatementDigest(headDigest, from, entries, timestamp, nativeSha256), rpc.nodeKey));
 }
-
-/** SHA-256 natively (a text as UTF-8): a page's statement hashes every message it gives, ~400 KB for 500. */
-const nativeSha256: Sha256 = (data) => createHash("sha256").update(data).digest();
 
 /** A position as a page with `messages` serves it: its message as the stored JSON. */
 type LogPositionAsServed = Omit<LogPosition, "message"> & { message?: string };
@@ -194,21 +193,24 @@ const SIGNATURE_MEMBER_BYTES = `,"signature":"0x${"0".repeat(130)}"`.length;
  */
 function withMessages(rpc: Rpc, head: SignedHead, from: number, entries: readonly LogEntry[], end: boolean, budget: ResponseBudget | undefined, prior: readonly string[]): string {
   if (budget && budget.remaining <= 0) throw budgetSpentError(budget.limit);
+  const { retentionSeconds } = rpc.limits;
+  const timestamp = rpc.now();
   const headJson = JSON.stringify(head);
   const positions = entries.map((entry) => {
-    const position = JSON.stringify(logPositionOf(entry));
+    const position = JSON.stringify(logPositionOf(entry, retentionSeconds));
     return entry.json === undefined ? position : `${position.slice(0, -1)},"message":${entry.json}}`;
   });
   const itemBytes = positions.map((position) => position.length + 1);
   const priorJson = prior.length === 0 ? "" : `,"prior":[${prior.join(",")}]`;
-  const { count, bytes } = fitToBudget(itemBytes, `{"head":,"entries":[],"end":false}`.length + headJson.length + priorJson.length + SIGNATURE_MEMBER_BYTES, budget);
+  const timestampMember = `,"timestamp":${timestamp}`;
+  const { count, bytes } = fitToBudget(itemBytes, `{"head":,"entries":[],"end":false}`.length + headJson.length + priorJson.length + timestampMember.length + SIGNATURE_MEMBER_BYTES, budget);
   budget?.spend(bytes);
   const kept = entries.slice(0, count).map((entry): LogPositionAsServed => {
-    const { message: _none, ...position } = logPositionOf(entry);
+    const { message: _none, ...position } = logPositionOf(entry, retentionSeconds);
     return entry.json === undefined ? position : { ...position, message: entry.json };
   });
-  const signature = signPage(rpc, head, from, kept, true);
-  return `{"head":${headJson},"entries":[${positions.slice(0, count).join(",")}],"end":${end && count === positions.length}${priorJson},"signature":"${signature}"}`;
+  const signature = signPage(rpc, head, from, kept, true, timestamp);
+  return `{"head":${headJson},"entries":[${positions.slice(0, count).join(",")}],"end":${end && count === positions.length}${priorJson}${timestampMember},"signature":"${signature}"}`;
 }
 
 export function mailboxLogHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_getProof" | "neutralService_getLog"> {
@@ -223,13 +225,15 @@ export function mailboxLogHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neut
       const end = from + count > head.size;
       const prior = (await rpc.store.priorHeads(account)).slice(0, MAX_PRIOR_HEADS);
       if (messages !== true) {
-        const positions = entries.map(logPositionOf);
+        const positions = entries.map((entry) => logPositionOf(entry, rpc.limits.retentionSeconds));
+        const timestamp = rpc.now();
         return {
           head: head as MailboxHead,
           entries: positions,
           end,
           ...(prior.length > 0 && { prior: prior.map((one) => JSON.parse(one) as MailboxHead) }),
-          signature: signPage(rpc, head, from, positions, false),
+          timestamp,
+          signature: signPage(rpc, head, from, positions, false, timestamp),
         };
       }
       return rawJson(withMessages(rpc, head, from, entries, end, responseBudget, prior));

@@ -867,7 +867,8 @@ export const examples: readonly ExamplePairing[] = [
             }
           ],
           "end": false,
-          "signature": "0x2ad206308a503ae31612106cd905e87610db35842fb937b7d30a6707002f698b6e6311155da982eb739c32b28f66d65159502b53e6a12b5e06dacf64dcc1e4681c"
+          "timestamp": 1795902017200,
+          "signature": "0x8b867b6755bd164165250babfcf7ca3cda5f2cfa3c5eaa41ba4ea5879f660f694e805f9b416e7e108a6f4a1479d15bdfceb313ae921148157bc5ceb59a4e35c41c"
         }
       ]
     },
