@@ -24,21 +24,21 @@ const PROOF_HASH_BYTES = 69;
 export const positionBytesBound = (entry: LogEntry, size: number): number =>
   POSITION_JSON_BYTES + String(entry.seq).length + String(entry.id).length + inclusionProofLength(entry.seq - 1, size) * PROOF_HASH_BYTES;
 
-/** Why a position's copy is gone, as getLog answers it (LogRemoval), with the retention the node applies (spec 3.2.0). */
-function removalOf(removal: LogEntryRemoval, retentionSeconds: number): LogRemoval {
+/** Why a position's copy is gone, as getLog answers it (LogRemoval). */
+function removalOf(removal: LogEntryRemoval): LogRemoval {
   switch (removal.reason) {
     case "deleted":
       return { reason: "deleted", request: JSON.parse(removal.request) as DeletionRequest };
     case "expired":
       return { reason: "expired", message: { from: removal.from, to: removal.to, timestamp: removal.timestamp, expires: removal.expires, messageHash: removal.messageHash } };
     case "retention":
-      return { reason: "retention", retentionSeconds };
+      // The retention that removed it, at most (spec 3.2.0), where the store knows it.
+      return removal.retentionSeconds === undefined ? { reason: "retention" } : { reason: "retention", retentionSeconds: removal.retentionSeconds };
   }
 }
 
 /** A position as getLog answers it: with `removed` when its copy is gone and the store knows why. */
-const logPositionOf = (entry: LogEntry, retentionSeconds: number): LogPosition =>
-  entry.removal === undefined ? positionOf(entry) : { ...positionOf(entry), removed: removalOf(entry.removal, retentionSeconds) };
+const logPositionOf = (entry: LogEntry): LogPosition => (entry.removal === undefined ? positionOf(entry) : { ...positionOf(entry), removed: removalOf(entry.removal) });
 
 /** A `since` past the log's size: the node cannot prove a head of that size (-32602 naming the field, with the size). */
 const sincePastLog = (field: string, since: number, size: number): RpcError =>
@@ -193,11 +193,10 @@ const SIGNATURE_MEMBER_BYTES = `,"signature":"0x${"0".repeat(130)}"`.length;
  */
 function withMessages(rpc: Rpc, head: SignedHead, from: number, entries: readonly LogEntry[], end: boolean, budget: ResponseBudget | undefined, prior: readonly string[]): string {
   if (budget && budget.remaining <= 0) throw budgetSpentError(budget.limit);
-  const { retentionSeconds } = rpc.limits;
   const timestamp = rpc.now();
   const headJson = JSON.stringify(head);
   const positions = entries.map((entry) => {
-    const position = JSON.stringify(logPositionOf(entry, retentionSeconds));
+    const position = JSON.stringify(logPositionOf(entry));
     return entry.json === undefined ? position : `${position.slice(0, -1)},"message":${entry.json}}`;
   });
   const itemBytes = positions.map((position) => position.length + 1);
@@ -206,7 +205,7 @@ function withMessages(rpc: Rpc, head: SignedHead, from: number, entries: readonl
   const { count, bytes } = fitToBudget(itemBytes, `{"head":,"entries":[],"end":false}`.length + headJson.length + priorJson.length + timestampMember.length + SIGNATURE_MEMBER_BYTES, budget);
   budget?.spend(bytes);
   const kept = entries.slice(0, count).map((entry): LogPositionAsServed => {
-    const { message: _none, ...position } = logPositionOf(entry, retentionSeconds);
+    const { message: _none, ...position } = logPositionOf(entry);
     return entry.json === undefined ? position : { ...position, message: entry.json };
   });
   const signature = signPage(rpc, head, from, kept, true, timestamp);
@@ -225,7 +224,7 @@ export function mailboxLogHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neut
       const end = from + count > head.size;
       const prior = (await rpc.store.priorHeads(account)).slice(0, MAX_PRIOR_HEADS);
       if (messages !== true) {
-        const positions = entries.map((entry) => logPositionOf(entry, rpc.limits.retentionSeconds));
+        const positions = entries.map(logPositionOf);
         const timestamp = rpc.now();
         return {
           head: head as MailboxHead,

@@ -27,8 +27,12 @@ export interface LogRow {
   expired_ts?: number | string | null;
   expires?: number | string | null;
   message_hash?: Buffer | null;
-  /** Whether the position's message is below the retention's floor (`log` only; schema version 13). */
-  retained?: number | boolean | null;
+  /** Whether the position's message is below the retention sweep's floor (`log` only; schema version 13). */
+  swept?: number | boolean | null;
+  /** Whether it is below the lowest id reads serve now, by the retention in force (`log` only). */
+  unserved?: number | boolean | null;
+  /** The retention the sweep's floor was raised under, seconds; null where not recorded (`log` only; SQLite schema 16, PostgreSQL 14). */
+  floor_retention?: number | string | null;
   /** The copy's JSON as reads serve it (`log` with messages only), null once it is gone. */
   json?: string | null;
 }
@@ -36,25 +40,45 @@ export interface LogRow {
 const ROLE_OF_BYTE = new Map(Object.entries(MAILBOX_ROLE_BYTE).map(([role, byte]) => [byte, role as MailboxRole]));
 
 /** A `mailbox_log` row → a log entry. */
-export function logEntryOf(row: LogRow): LogEntry {
+export function logEntryOf(row: LogRow, retentionSeconds = 0): LogEntry {
   const role = ROLE_OF_BYTE.get(row.role);
   if (role === undefined) throw new Error(`a stored log position has the unknown role ${row.role}`);
   const entry: LogEntry = { seq: Number(row.seq), id: Number(row.id), role, leafHash: bytesHex(row.leaf) };
-  const removal = removalOf(row);
+  const removal = removalOf(row, retentionSeconds);
   if (removal !== undefined) entry.removal = removal;
   else if (typeof row.json === "string" && row.json !== "") entry.json = row.json;
   return entry;
 }
 
-/** Why a position's copy is gone, most telling first: its account's request, its sender's end, the retention. */
-function removalOf(row: LogRow): LogEntry["removal"] {
+/**
+ * Why a position's copy is gone, most telling first: its account's request, its sender's end, the
+ * retention (`retentionSeconds`: the one in force now, 0 for none).
+ */
+function removalOf(row: LogRow, retentionSeconds: number): LogEntry["removal"] {
   if (typeof row.deletion === "string") return { reason: "deleted", request: row.deletion };
   if (row.message_hash != null && row.expired_from != null && row.expired_to != null && row.expired_ts != null && row.expires != null) {
     const [from, to, messageHash] = [bytesHex(row.expired_from), bytesHex(row.expired_to), bytesHex(row.message_hash)];
     return { reason: "expired", from, to, timestamp: Number(row.expired_ts), expires: Number(row.expires), messageHash };
   }
-  if (row.retained === 1 || row.retained === true) return { reason: "retention" };
-  return undefined;
+  const swept = row.swept === 1 || row.swept === true;
+  const unserved = row.unserved === 1 || row.unserved === true;
+  if (!swept && !unserved) return undefined;
+  const stated = retentionApplied(swept, unserved, row.floor_retention, retentionSeconds);
+  return stated === undefined ? { reason: "retention" } : { reason: "retention", retentionSeconds: stated };
+}
+
+/**
+ * The retention a position's removal states (openrpc.json `LogRetention.retentionSeconds`): never
+ * more than the one that removed it, or a client holding an earlier head could show its removal
+ * came too soon. Swept: the least the sweep's floor was raised under (unknown where a store of before
+ * the record raised it: then none), and no more than the retention in force if that one hides it
+ * too. Only no longer served: the retention in force.
+ */
+function retentionApplied(swept: boolean, unserved: boolean, floorRetention: LogRow["floor_retention"], retentionSeconds: number): number | undefined {
+  const current = retentionSeconds > 0 ? retentionSeconds : undefined;
+  if (!swept) return current;
+  if (floorRetention === null || floorRetention === undefined) return undefined;
+  return unserved && current !== undefined ? Math.min(Number(floorRetention), current) : Number(floorRetention);
 }
 
 /**

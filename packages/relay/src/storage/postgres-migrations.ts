@@ -746,6 +746,13 @@ export const migrations: readonly Migration[] = [
       $fn$;
     `,
   },
+  {
+    // The retention a removal states (openrpc.json `LogRetention.retentionSeconds`, spec 3.2.0), as
+    // SQLite's version 16: the least the sweep's floor was raised under; none for a floor raised before.
+    version: 14,
+    name: "the retention the floor was raised under",
+    sql: "ALTER TABLE retention_floor ADD COLUMN retention_seconds bigint;",
+  },
 ];
 
 /** The highest schema version this code knows; a database beyond it was written by newer software. */

@@ -629,13 +629,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         name: messages ? "neutral_log_messages" : "neutral_log",
         text:
           "SELECT l.seq, l.id, l.role, l.leaf_hash AS leaf, q.request AS deletion, e.sender AS expired_from, e.recipient AS expired_to, e.ts AS expired_ts, e.expires, e.message_hash, " +
-          "l.id < greatest(coalesce((SELECT below FROM retention_floor), 0), $4) AS retained" +
+          "l.id < $4 AS unserved, l.id < coalesce((SELECT below FROM retention_floor), 0) AS swept, (SELECT retention_seconds FROM retention_floor) AS floor_retention" +
           (messages ? ", (SELECT b.json FROM mailbox b WHERE b.owner = l.owner AND b.side IN (1, 2, 3) AND b.id = l.id AND b.seq = l.seq) AS json" : "") +
           " FROM mailbox_log l LEFT JOIN log_removals r ON r.owner = l.owner AND r.seq = l.seq LEFT JOIN deletion_requests q ON q.n = r.request " +
           "LEFT JOIN expired_messages e ON e.id = l.id WHERE l.owner = $1 AND l.seq >= $2 ORDER BY l.seq LIMIT $3",
         values: [addressBytes(owner), from, limit, await servedFloor()],
       });
-      return rows.map(logEntryOf);
+      const retentionSeconds = Math.floor(retention.retentionMs / 1000);
+      return rows.map((row) => logEntryOf(row, retentionSeconds));
     },
 
     async logSize(owner) {
@@ -718,10 +719,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           "remembered AS (INSERT INTO swept_digests (digest, id, accepted_at) SELECT digest, id, accepted_at FROM doomed WHERE accepted_at >= $3 ON CONFLICT (digest) DO NOTHING), " +
           "forgotten AS (DELETE FROM swept_digests WHERE accepted_at < $3), " +
           // The log says the positions below the floor went by the retention (migration 10).
-          "floor AS (INSERT INTO retention_floor (n, below) SELECT 1, max(id) + 1 FROM doomed HAVING count(*) > 0 " +
-          "ON CONFLICT (n) DO UPDATE SET below = greatest(retention_floor.below, excluded.below)), " +
+          // With the least retention it was raised under (migration 14); unknown (NULL) stays unknown.
+          "floor AS (INSERT INTO retention_floor (n, below, retention_seconds) SELECT 1, max(id) + 1, $4::bigint FROM doomed HAVING count(*) > 0 " +
+          "ON CONFLICT (n) DO UPDATE SET below = greatest(retention_floor.below, excluded.below), " +
+          "retention_seconds = CASE WHEN retention_floor.retention_seconds IS NULL THEN NULL ELSE least(retention_floor.retention_seconds, excluded.retention_seconds) END), " +
           PURGE_DOOMED("doomed"),
-        values: [below, limit, Date.now() - (options.sweptDigestsMs ?? DEFAULT_SWEPT_DIGESTS_MS)],
+        values: [below, limit, Date.now() - (options.sweptDigestsMs ?? DEFAULT_SWEPT_DIGESTS_MS), Math.floor(retention.retentionMs / 1000)],
       });
       return rows[0]?.swept ?? 0;
     },

@@ -220,10 +220,10 @@ function openBatches(options) {
    * outbox entries and sender-set ends below `end` go, and the pass is done. Kept on this thread
    * between steps; a step that does not commit leaves it as it was (`run`).
    *
-   * @type {{ end: number, count: number, rememberFrom: number, work: { owner: Buffer, peer: Buffer | null, side: number, below: number, rows: number }[], next: number } | undefined}
+   * @type {{ end: number, count: number, rememberFrom: number, retentionSeconds: number | undefined, work: { owner: Buffer, peer: Buffer | null, side: number, below: number, rows: number }[], next: number } | undefined}
    */
   let pass;
-  function planPass(below, limit, rememberFrom) {
+  function planPass(below, limit, rememberFrom, retentionSeconds) {
     /** @type {[number, string, string | null][]} id, sender and recipient (hex, upper case) */
     const rows = selectExpired.all(below, limit);
     if (rows.length === 0) return undefined;
@@ -255,7 +255,7 @@ function openBatches(options) {
         work.push({ owner, peer, side, below: next < ids.length ? ids[next] : end, rows: Math.min(SWEEP_STEP_ROWS, ids.length - at) });
       }
     }
-    return { end, count: rows.length, rememberFrom, work, next: 0 };
+    return { end, count: rows.length, rememberFrom, retentionSeconds, work, next: 0 };
   }
   function runItem({ owner, peer, side, below }) {
     if (side === PAIR) deletePairBelow.run(owner, peer, below);
@@ -266,8 +266,8 @@ function openBatches(options) {
     } else deleteMailboxBelow.run(owner, side, below);
   }
   /** One step of the retention pass (planned by the first): see `WireSweep`. */
-  function sweep(below, limit, rememberFrom) {
-    pass ??= planPass(below, limit, rememberFrom);
+  function sweep(below, limit, rememberFrom, retentionSeconds) {
+    pass ??= planPass(below, limit, rememberFrom, retentionSeconds);
     if (!pass) {
       forgetSwept.run(rememberFrom);
       reclaimStep();
@@ -280,7 +280,7 @@ function openBatches(options) {
     }
     if (pass.next < pass.work.length) return { deleted: 0, done: false };
     // The log says the positions below the floor went by the retention (schema version 13).
-    raiseRetentionFloor.run(pass.end);
+    raiseRetentionFloor.run(pass.end, pass.retentionSeconds ?? null);
     deleteOutboxBelow.run(pass.end);
     // What could still arrive again keeps its digest (a resend, a peer's delivery): answered, not stored again.
     rememberSwept.run(pass.end, pass.rememberFrom);
@@ -380,7 +380,7 @@ function openBatches(options) {
   const appendAll = db.transaction((batch) =>
     batch.map((m) => {
       if (m.remove) return remove(hexBytes(m.remove.owner), m.remove.ids, m.remove.request, m.remove.seqs);
-      if (m.sweep) return sweep(m.sweep.below, m.sweep.limit, m.sweep.rememberFrom);
+      if (m.sweep) return sweep(m.sweep.below, m.sweep.limit, m.sweep.rememberFrom, m.sweep.retentionSeconds);
       if (m.sweepExpiring) return sweepExpiring(m.sweepExpiring.now, m.sweepExpiring.limit);
       if (m.import) return importAll(hexBytes(m.import.owner), m.import.entries);
       if (m.settle) {

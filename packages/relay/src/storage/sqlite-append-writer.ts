@@ -61,7 +61,7 @@ export interface WireRemove {
  */
 export interface WireSweep {
   /** `rememberFrom`: the pass keeps the digests of its messages stored at or after this time, ms, and forgets those stored before (schema version 10). */
-  sweep: { below: number; limit: number; rememberFrom: number };
+  sweep: { below: number; limit: number; rememberFrom: number; /** The retention the pass removes by, seconds: the floor keeps the least (schema version 16). */ retentionSeconds?: number };
 }
 
 /** The sweep of sender-set ends: deletes up to `limit` messages whose `expires` is at most `now` (every copy). Answered how many it deleted. */

@@ -324,6 +324,15 @@ export const migrations: readonly SqliteMigration[] = [
     sql: "",
     backfill: backfillTilesOf16,
   },
+  {
+    // The retention a removal states (openrpc.json `LogRetention.retentionSeconds`, spec 3.2.0): the
+    // least the sweep's floor was raised under. A floor raised before has none (NULL): its positions
+    // state no retention, since a larger one than removed them would let a client show their
+    // removal came too soon.
+    version: 16,
+    name: "the retention the floor was raised under",
+    sql: "ALTER TABLE retention_floor ADD COLUMN retention_seconds INTEGER;",
+  },
 ];
 
 /** The tiles of levels 4, 12, 20, … of every account's log (version 15): those of height 8 are kept. */
@@ -365,6 +374,17 @@ function backfillPositions(db: Database): void {
     for (const { level, index, hash } of wholeTiles(leaves, 8)) insertTile.run(account, level, index, Buffer.from(hash));
   }
 }
+
+/**
+ * Undoes version 16 for a downgrade to a relay of spec 3.1: the retention the floor was raised under
+ * goes. Run it with every relay stopped, before {@link undoVersion15Sql}.
+ */
+export const undoVersion16Sql = `
+  BEGIN IMMEDIATE;
+  ALTER TABLE retention_floor DROP COLUMN retention_seconds;
+  DELETE FROM schema_migrations WHERE version = 16;
+  COMMIT;
+`;
 
 /**
  * Undoes version 15 for a downgrade to a relay that reads tiles of 256 positions: the tiles of 16

@@ -12,7 +12,7 @@ import { RECLAIM_STEP_PAGES, SWEEP_STEP_ROWS, openAppendBatches } from "./sqlite
 import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
 import { toHex } from "@neutral/protocol";
 import type { WireAppend } from "./sqlite-append-writer.js";
-import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql, undoVersion12Sql, undoVersion13Sql, undoVersion14Sql, undoVersion15Sql } from "./sqlite-migrations.js";
+import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql, undoVersion12Sql, undoVersion13Sql, undoVersion14Sql, undoVersion15Sql, undoVersion16Sql } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
@@ -355,7 +355,7 @@ describe("SQLite store specifics", () => {
       expect(objects).not.toContain("messages_v4");
       // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
       expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
-      expect(latestSchemaVersion).toBe(15);
+      expect(latestSchemaVersion).toBe(16);
     });
 
     it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
@@ -392,6 +392,7 @@ describe("SQLite store specifics", () => {
         [13, false],
         [14, false],
         [15, false],
+        [16, false],
       ]);
       // Version 7 gave the message its recipient, from pairs.
       expect(v1.prepare("SELECT id, ts, sender, accepted_at, recipient FROM messages").all()).toEqual([
@@ -450,6 +451,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT count(*) AS n FROM mailbox WHERE side = 2 AND json = ''").get()).toEqual({ n: 3 });
+      db.exec(undoVersion16Sql);
       db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
@@ -477,6 +479,7 @@ describe("SQLite store specifics", () => {
       expect(withReason[1]!.removal).toMatchObject({ reason: "expired" });
       await first.close();
       const db = connect();
+      db.exec(undoVersion16Sql);
       db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
@@ -502,6 +505,7 @@ describe("SQLite store specifics", () => {
       expected[0] = expected[0]!.filter((entry) => entry.id !== deleted);
       await first.close();
       const db = connect();
+      db.exec(undoVersion16Sql);
       db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
@@ -537,6 +541,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT id FROM message_expiry").all()).toEqual([{ id: stored.id }]);
+      db.exec(undoVersion16Sql);
       db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
@@ -559,6 +564,7 @@ describe("SQLite store specifics", () => {
       const pending = (await store.append({ ...fields, status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored;
       await store.close();
       const db = connect();
+      db.exec(undoVersion16Sql);
       db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
       db.exec(undoVersion13Sql);
@@ -670,6 +676,7 @@ describe("SQLite store specifics", () => {
       expect(before[0]!.map(({ hash }) => toHex(hash))).toEqual(wholeTiles(leaves, TILE_HEIGHT).filter(({ level }) => level === TILE_HEIGHT).map(({ hash }) => toHex(hash)));
       await store.close();
       // Versions 11 (tiles of 256) and 15 (of 16) give an upgraded store the same.
+      connect().exec(undoVersion16Sql);
       connect().exec(undoVersion15Sql);
       expect(connect().prepare("SELECT count(*) FROM log_tiles WHERE level = ?").pluck().get(TILE_HEIGHT)).toBe(0);
       connect().exec(undoVersion14Sql);

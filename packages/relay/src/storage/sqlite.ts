@@ -199,7 +199,10 @@ export const WRITER_SCHEMA: WriterSchema = {
     selectSenderExpired: "SELECT e.id, m.sender, m.recipient FROM message_expiry AS e JOIN messages AS m ON m.id = e.id WHERE e.expires <= ? ORDER BY e.expires LIMIT ?",
     // What the log keeps of a message its sender's end removed, and the retention sweep's floor (schema version 13).
     insertExpiredMessage: "INSERT OR IGNORE INTO expired_messages (id, sender, recipient, ts, expires, message_hash) VALUES (?, ?, ?, ?, ?, ?)",
-    raiseRetentionFloor: "INSERT INTO retention_floor (n, below) VALUES (1, ?) ON CONFLICT (n) DO UPDATE SET below = max(below, excluded.below)",
+    // The least retention the floor was raised under (schema version 16); unknown (NULL) stays unknown.
+    raiseRetentionFloor:
+      "INSERT INTO retention_floor (n, below, retention_seconds) VALUES (1, ?, ?) ON CONFLICT (n) DO UPDATE SET below = max(below, excluded.below), " +
+      "retention_seconds = CASE WHEN retention_floor.retention_seconds IS NULL THEN NULL ELSE min(retention_floor.retention_seconds, excluded.retention_seconds) END",
     deleteExpiry: "DELETE FROM message_expiry WHERE id = ?",
     deleteExpiryBelow: "DELETE FROM message_expiry WHERE id < ?",
     // The retention sweep's ranges (below the last message it deletes).
@@ -323,7 +326,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   const logStatement = (messages: boolean) =>
     db.prepare<[number, Buffer, number, number], LogRow>(
       "SELECT l.seq, l.id, l.role, l.leaf, q.request AS deletion, e.sender AS expired_from, e.recipient AS expired_to, e.ts AS expired_ts, e.expires, e.message_hash, " +
-        "l.id < max(coalesce((SELECT below FROM retention_floor), 0), ?) AS retained" +
+        "l.id < ? AS unserved, l.id < coalesce((SELECT below FROM retention_floor), 0) AS swept, (SELECT retention_seconds FROM retention_floor) AS floor_retention" +
         (messages
           ? ", (SELECT CASE WHEN b.json <> '' THEN b.json ELSE " +
             `(SELECT r.json FROM mailbox AS r WHERE r.owner = b.peer AND r.side = ${SIDE.received} AND r.id = b.id) END ` +
@@ -563,7 +566,8 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     async log(owner, from, limit, options) {
       if (closed) throw new StoreClosedError();
       const statement = options?.messages ? logRows.withMessages : logRows.plain;
-      return statement.all(servedFloor(), addressBytes(owner), from, limit).map(logEntryOf);
+      const retentionSeconds = Math.floor(retention.retentionMs / 1000);
+      return statement.all(servedFloor(), addressBytes(owner), from, limit).map((row) => logEntryOf(row, retentionSeconds));
     },
 
     async logSize(owner) {
@@ -631,7 +635,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       // A pass of steps, each its own transaction: appends commit between them.
       const rememberFrom = Date.now() - (options.sweptDigestsMs ?? DEFAULT_SWEPT_DIGESTS_MS);
       for (;;) {
-        const result = await writer.append({ sweep: { below, limit, rememberFrom } });
+        const result = await writer.append({ sweep: { below, limit, rememberFrom, retentionSeconds: Math.floor(retention.retentionMs / 1000) } });
         if (typeof result !== "object" || !("done" in result)) throw new Error("the writer answered a sweep step as something else");
         if (result.done) return result.deleted;
         if (closed) throw new StoreClosedError();

@@ -395,7 +395,8 @@ export interface LogEntry {
 export type LogEntryRemoval =
   | { reason: "deleted"; request: string }
   | { reason: "expired"; from: string; to: string; timestamp: number; expires: number; messageHash: string }
-  | { reason: "retention" };
+  /** `retentionSeconds`: the retention that removed it, at most; absent where the store does not know it. */
+  | { reason: "retention"; retentionSeconds?: number };
 
 /** A tile of an account's log: the root of a whole aligned subtree. */
 export interface LogTile {

@@ -28,7 +28,7 @@ export function retentionTests(area: StorePerTest): void {
     expect(await store.latestPeer(carol)).toBeUndefined();
     // The log with its messages serves what reads serve: the old copies are the retention's already.
     expect((await store.log(alice, 1, 100, { messages: true })).map(({ id, removal, json }) => [id, removal, json !== undefined])).toEqual([
-      ...[oldIds[0], oldIds[1], oldIds[3], oldIds[3], oldIds[4], pendingOld].map((id) => [id, { reason: "retention" }, false]),
+      ...[oldIds[0], oldIds[1], oldIds[3], oldIds[3], oldIds[4], pendingOld].map((id) => [id, { reason: "retention", retentionSeconds: retentionMs / 1000 }, false]),
       [fresh, undefined, true],
     ]);
     // The sweep deletes them (and the outbox entry) in batches, and then finds nothing. A batch
@@ -37,7 +37,8 @@ export function retentionTests(area: StorePerTest): void {
     const reasons = async (below: number) => {
       const entries = (await Promise.all([alice, bob, carol].map((owner) => store.log(owner, 1, 100)))).flat();
       expect(entries.filter(({ id }) => id < below)).not.toHaveLength(0);
-      expect(entries.map(({ id, removal }) => [id, removal])).toEqual(entries.map(({ id }) => [id, id < below ? { reason: "retention" } : undefined]));
+      // Each states the retention that removed it (spec 3.2.0), policy or not.
+      expect(entries.map(({ id, removal }) => [id, removal])).toEqual(entries.map(({ id }) => [id, id < below ? { reason: "retention", retentionSeconds: retentionMs / 1000 } : undefined]));
     };
     // Without the policy (read below the retention's floor: no longer served by it), each log says
     // which positions the retention removed: those of the swept messages, no other.

@@ -427,7 +427,7 @@ export interface LogExpiry {
 export interface LogRetention {
   /** "retention": by the node's published retention. */
   reason: "retention";
-  /** The retention the node applied, seconds (its `nodeInfo.limits.retentionSeconds` when it signed the page; from spec 3.2.0), part of the page's statement. */
+  /** The retention that removed the message, seconds (from spec 3.2.0), part of the page's statement: never more than the one that removed it (a node that raised its retention states the least it removed by), absent where the node does not know it (it removed the message before it kept the record). */
   retentionSeconds?: number;
 }
 
