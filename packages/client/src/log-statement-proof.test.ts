@@ -91,6 +91,10 @@ describe("proofs from a signed log page", () => {
     expect(verifyProof({ ...week, earlier: otherKey })).toMatchObject(notProven);
     expect(verifyProof({ ...week, earlier: { ...stored, account: peer } })).toMatchObject(notProven);
     expect(verifyProof({ ...week, timestamp: week.timestamp + 1 })).toMatchObject({ valid: false, reason: expect.stringContaining("not signed by") });
+    // An earlier head that is not one at all proves nothing either (it is the proof's, not the page's).
+    for (const broken of [{ ...stored, root: "0x12" }, { ...stored, timestamp: 9e15 }, { ...stored, signature: "0x12" }, { ...stored, account: 7 }, "head", null]) {
+      expect(verifyProof({ ...week, earlier: broken }), JSON.stringify(broken)).toMatchObject(notProven);
+    }
   });
 
   it("altered: a message the page gives that does not give its leaf, or does not carry its sender's signature; not the one it commits to, signed", () => {

@@ -77,13 +77,23 @@ function removalFailure(node: string, account: string, position: LogStatementPro
   const { retentionSeconds } = removed;
   if (retentionSeconds === undefined) return undefined;
   if (retentionSeconds === 0) return "the node states it keeps messages until their owners delete them";
+  // The earlier head is the proof's, not the page's: anything wrong with it proves nothing (a throw
+  // here would read as a malformed reason, which the node signed).
+  const head = earlierHead(earlier, node, account);
+  if (head === undefined || head.size >= position.seq || timestamp + RETENTION_CLOCK_MARGIN_MS >= head.timestamp + retentionSeconds * 1000) return undefined;
+  return `it was stored after the node's head of ${head.size} positions (at ${head.timestamp} ms), less than its retention of ${retentionSeconds} s before the page (at ${timestamp} ms)`;
+}
+
+/** `earlier` when it is a head of `account`'s log that `node` signed, else undefined. */
+function earlierHead(earlier: unknown, node: string, account: string): MailboxHead | undefined {
   if (typeof earlier !== "object" || earlier === null) return undefined;
   const head = earlier as MailboxHead;
-  if (!Number.isSafeInteger(head.size) || head.size >= position.seq || !Number.isSafeInteger(head.timestamp) || String(head.account).toLowerCase() !== account) return undefined;
-  if (timestamp + RETENTION_CLOCK_MARGIN_MS >= head.timestamp + retentionSeconds * 1000) return undefined;
-  const signer = signerOf(mailboxHeadDigest({ account: head.account as Hex, size: head.size, root: head.root as Hex, timestamp: head.timestamp }), head.signature);
-  if (signer !== node) return undefined;
-  return `it was stored after the node's head of ${head.size} positions (${new Date(head.timestamp).toISOString()}), less than its retention of ${retentionSeconds} s before the page (${new Date(timestamp).toISOString()})`;
+  if (!Number.isSafeInteger(head.size) || !Number.isSafeInteger(head.timestamp) || !isHex(head.root, 32) || typeof head.account !== "string" || head.account.toLowerCase() !== account) return undefined;
+  try {
+    return signerOf(mailboxHeadDigest({ account: head.account as Hex, size: head.size, root: head.root as Hex, timestamp: head.timestamp }), head.signature) === node ? head : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Checks a `LogStatementProof` (its version, kind, node and account already read by `verifyProof`). */
