@@ -14,7 +14,7 @@ export const RUNTIME_BUDGET_BYTES = 5 * 1024;
  * 2.10.0 (38.2 KB: deletions that name their positions; 38.7 KB with the audit's receipt checks), to
  * 41 KB with spec 3.0.0 (40.5 KB: receipts bound to positions), to 42 KB with spec 3.1.0 (41.1 KB:
  * compact proofs), to 43 KB with signed log pages (42.92 KB: portable proofs of missing positions,
- * altered messages and unproven removals), to 44 KB with spec 3.2.0 (43.25 KB: portable proofs of
+ * altered messages and unproven removals), to 44 KB with spec 3.2.0 (43.27 KB: portable proofs of
  * retention removals; README, "Size").
  */
 export const SDK_BUDGET_BYTES = 44 * 1024;
