@@ -62,8 +62,8 @@ export class LogTree {
   private readonly memo = new Map<string, Promise<Uint8Array>>();
   private readonly leafWindows = new Map<string, Promise<Uint8Array[]>>();
   private readonly tileWindows = new Map<string, Promise<(Uint8Array | undefined)[]>>();
-  /** Ranges of leaves read whole (`leafRange`), which later reads of leaves within them take from. */
-  private readonly ranges: { from: number; to: number; leaves: Promise<Uint8Array[]>; resolved?: Uint8Array[] }[] = [];
+  /** Ranges of leaves read already (`preload`), which later reads of leaves within them take from. */
+  private readonly ranges: { from: number; to: number; leaves: Uint8Array[] }[] = [];
   /** The largest tree size asked about: a window of leaves is read up to it. */
   private bound = 0;
 
@@ -118,26 +118,23 @@ export class LogTree {
     return Promise.all(subtrees.map(([start, n], i) => known[i] ?? this.range(start, n)));
   }
 
-  /** MTH(D[start:start+n]) when it needs no read: hashed from leaves read whole already, or a kept whole subtree's root. */
+  /** MTH(D[start:start+n]) when it needs no read: hashed from leaves read already, or a kept whole subtree's root. */
   private rootAtHand(start: number, n: number): Uint8Array | undefined {
-    const read = this.ranges.find((range) => range.resolved !== undefined && range.from <= start && start + n <= range.to);
-    if (read !== undefined) return merkleRoot(read.resolved!.slice(start - read.from, start - read.from + n), this.hash);
-    return n >= CHUNK && isPowerOfTwo(n) && start % n === 0 ? this.frozen?.get(start, n) : undefined;
+    return this.rootOfPreloaded(start, n) ?? (n >= CHUNK && isPowerOfTwo(n) && start % n === 0 ? this.frozen?.get(start, n) : undefined);
+  }
+
+  /** MTH(D[start:start+n]) hashed at once from leaves read already, when they hold it. */
+  private rootOfPreloaded(start: number, n: number): Uint8Array | undefined {
+    const read = this.ranges.find((range) => range.from <= start && start + n <= range.to);
+    return read === undefined ? undefined : merkleRoot(read.leaves.slice(start - read.from, start - read.from + n), this.hash);
   }
 
   /**
-   * The leaves of indexes [from, to), in one read, kept for the rest of the request: the leaves of
-   * a page's positions near the head, and the siblings their proof needs there, are one range.
+   * Takes `leaves`, those of indexes [from, from + leaves.length) read already, for the rest of the
+   * request: the leaves of a page's positions near the head, and the siblings their proof needs there.
    */
-  leafRange(from: number, to: number): Promise<Uint8Array[]> {
-    const read: (typeof this.ranges)[number] = { from, to, leaves: this.hashes.leaves(from, to) };
-    this.ranges.push(read);
-    return read.leaves.then((leaves) => (read.resolved = leaves));
-  }
-
-  /** Takes `leaves`, those of indexes [from, from + leaves.length) read already, as `leafRange` would have read them. */
   preload(from: number, leaves: Uint8Array[]): void {
-    this.ranges.push({ from, to: from + leaves.length, leaves: Promise.resolve(leaves), resolved: leaves });
+    this.ranges.push({ from, to: from + leaves.length, leaves });
   }
 
   /** PROOF(size1, D[0:size2]): that the tree of `size1` is a prefix of the tree of `size2` (empty when either is 0 or they are equal). */
@@ -175,10 +172,9 @@ export class LogTree {
 
   /** MTH(D[start:start+n]) for n ≥ 1, where the recursion from a whole tree reaches it. */
   private range(start: number, n: number): Promise<Uint8Array> {
-    // Within leaves read whole already: hashed from them at once, not subtree by subtree.
-    for (const read of this.ranges) {
-      if (read.resolved !== undefined && read.from <= start && start + n <= read.to) return Promise.resolve(merkleRoot(read.resolved.slice(start - read.from, start - read.from + n), this.hash));
-    }
+    // Within leaves read already: hashed from them at once, not subtree by subtree.
+    const preloaded = this.rootOfPreloaded(start, n);
+    if (preloaded !== undefined) return Promise.resolve(preloaded);
     const key = `${start}:${n}`;
     let hash = this.memo.get(key);
     if (hash === undefined) {
@@ -222,7 +218,7 @@ export class LogTree {
   /** The leaves [start, start + count) (within one aligned window), from the window of READ_WINDOW leaves, read once for every subtree in it. */
   private async leaves(start: number, count: number): Promise<Uint8Array[]> {
     const read = this.ranges.find((range) => range.from <= start && start + count <= range.to);
-    if (read !== undefined) return (await read.leaves).slice(start - read.from, start - read.from + count);
+    if (read !== undefined) return read.leaves.slice(start - read.from, start - read.from + count);
     const from = start - (start % READ_WINDOW);
     const to = Math.min(from + READ_WINDOW, this.bound);
     const key = `${from}:${to}`;

@@ -635,8 +635,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           "LEFT JOIN expired_messages e ON e.id = l.id WHERE l.owner = $1 AND l.seq >= $2 ORDER BY l.seq LIMIT $3",
         values: [addressBytes(owner), from, limit, await servedFloor()],
       });
-      const retentionSeconds = Math.floor(retention.retentionMs / 1000);
-      return rows.map((row) => logEntryOf(row, retentionSeconds));
+      return rows.map((row) => logEntryOf(row, retention.retentionSeconds));
     },
 
     async logSize(owner) {
@@ -724,7 +723,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           "ON CONFLICT (n) DO UPDATE SET below = greatest(retention_floor.below, excluded.below), " +
           "retention_seconds = CASE WHEN retention_floor.retention_seconds IS NULL THEN NULL ELSE least(retention_floor.retention_seconds, excluded.retention_seconds) END), " +
           PURGE_DOOMED("doomed"),
-        values: [below, limit, Date.now() - (options.sweptDigestsMs ?? DEFAULT_SWEPT_DIGESTS_MS), Math.floor(retention.retentionMs / 1000)],
+        values: [below, limit, Date.now() - (options.sweptDigestsMs ?? DEFAULT_SWEPT_DIGESTS_MS), retention.retentionSeconds],
       });
       return rows[0]?.swept ?? 0;
     },

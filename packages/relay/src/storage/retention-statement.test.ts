@@ -2,12 +2,12 @@
 // `LogRetention.retentionSeconds`, spec 3.2.0) is never more than the one that removed it: a client
 // that verified a head before the position came would otherwise hold a proof that its removal came
 // too soon. SQLite (the conformance suite covers both stores' statement under one retention).
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, expect, it } from "vitest";
 import { randomAddress, testMessage } from "../../testing/store-conformance.js";
+import { tempDir } from "../../testing/temp.js";
 import { openSqliteStore } from "./sqlite.js";
 import type { MessageStore } from "./store.js";
 
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 it("states the least retention the sweep removed by: the one in force, the same after it is raised, none where a store before the record swept", { timeout: 30_000 }, async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "neutral-retention-statement-"));
+  dir = tempDir("neutral-retention-statement-");
   const file = path.join(dir, "neutral.sqlite");
   const [alice, bob] = [randomAddress(), randomAddress()];
   store = openSqliteStore({ file, synchronous: "normal", retentionMs: 1000 });

@@ -566,8 +566,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     async log(owner, from, limit, options) {
       if (closed) throw new StoreClosedError();
       const statement = options?.messages ? logRows.withMessages : logRows.plain;
-      const retentionSeconds = Math.floor(retention.retentionMs / 1000);
-      return statement.all(servedFloor(), addressBytes(owner), from, limit).map((row) => logEntryOf(row, retentionSeconds));
+      return statement.all(servedFloor(), addressBytes(owner), from, limit).map((row) => logEntryOf(row, retention.retentionSeconds));
     },
 
     async logSize(owner) {
@@ -635,7 +634,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       // A pass of steps, each its own transaction: appends commit between them.
       const rememberFrom = Date.now() - (options.sweptDigestsMs ?? DEFAULT_SWEPT_DIGESTS_MS);
       for (;;) {
-        const result = await writer.append({ sweep: { below, limit, rememberFrom, retentionSeconds: Math.floor(retention.retentionMs / 1000) } });
+        const result = await writer.append({ sweep: { below, limit, rememberFrom, retentionSeconds: retention.retentionSeconds } });
         if (typeof result !== "object" || !("done" in result)) throw new Error("the writer answered a sweep step as something else");
         if (result.done) return result.deleted;
         if (closed) throw new StoreClosedError();

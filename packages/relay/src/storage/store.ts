@@ -506,6 +506,11 @@ export class RetentionFloor {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The retention in whole seconds (0: none), as a removal states it (`LogEntryRemoval`). */
+  get retentionSeconds(): number {
+    return Math.floor(this.retentionMs / 1000);
+  }
+
   /** The floor, or undefined when it must be looked up again. Always 0 without a retention. */
   current(): number | undefined {
     if (this.retentionMs <= 0) return 0;
