@@ -25,8 +25,8 @@ import { onCleanup, removeDir, tempDir, verdict } from "./harness.mjs";
  * would also keep that much WAL in the cached cluster.
  */
 const SETTINGS = { shared_buffers: "512MB" };
-const DATABASE = "neutral_bench";
-const MARKER_VERSION = 1;
+export const DATABASE = "neutral_bench";
+const MARKER_VERSION = 2; // 2: with the mailbox log (positions, leaves, tiles)
 
 /**
  * @param {object} bench what run.mjs measured and its helpers: store (seededStore's answer), people,
@@ -115,7 +115,7 @@ function postgresCpuSeconds(dir) {
   return ticks / 100; // USER_HZ
 }
 
-const withDatabase = (adminUrl, database) => {
+export const withDatabase = (adminUrl, database) => {
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
   return url.toString();
@@ -159,7 +159,7 @@ function clusterMajor(dir) {
 }
 
 /** psql beside the server's initdb (PATH may hold links to initdb and pg_ctl only), else on PATH, else undefined. */
-function psqlPath(binDir) {
+export function psqlPath(binDir) {
   const beside = path.join(path.dirname(realpathSync(path.join(binDir, "initdb"))), "psql");
   if (existsSync(beside)) return beside;
   return (process.env.PATH ?? "").split(path.delimiter).map((dir) => path.join(dir, "psql")).find((file) => existsSync(file));
@@ -202,12 +202,13 @@ async function copyIn({ psql, url, sql, lines }) {
   return count;
 }
 
-async function copyStore({ adminUrl, url, file, psql, log }) {
+/** Copies the SQLite store in `file` into a new database `database` of the cluster at `adminUrl`, whose URL is `url`. */
+export async function copyStore({ adminUrl, url, database = DATABASE, file, psql, log }) {
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${DATABASE}`);
+  await admin.query(`CREATE DATABASE ${database}`);
   await admin.end();
   await (await openPostgresStore({ url, poolSize: 1 })).close(); // the relay's own schema
   const client = new pg.Client({ connectionString: url });
@@ -231,8 +232,8 @@ async function copyStore({ adminUrl, url, file, psql, log }) {
     };
     function* messageLines() {
       let n = 0;
-      for (const [id, digest, sender, acceptedAt] of db.prepare("SELECT id, digest, sender, accepted_at FROM messages ORDER BY id").raw().iterate()) {
-        yield `${id}\t${byteaText(digest)}\t${byteaText(sender)}\t${acceptedAt}\n`;
+      for (const [id, digest, sender, acceptedAt, recipient] of db.prepare("SELECT id, digest, sender, accepted_at, recipient FROM messages ORDER BY id").raw().iterate()) {
+        yield `${id}\t${byteaText(digest)}\t${byteaText(sender)}\t${acceptedAt}\t${byteaText(recipient)}\n`;
         if (++n % 100_000 === 0) progress("messages", n, messageCount);
       }
     }
@@ -242,17 +243,33 @@ async function copyStore({ adminUrl, url, file, psql, log }) {
       let n = 0;
       const rows = db
         .prepare(
-          "SELECT m.id, r.owner, r.peer, r.ts, r.json, s.owner, s.peer, s.ts, s.json FROM messages m " +
+          "SELECT m.id, r.owner, r.peer, r.ts, r.json, r.seq, s.owner, s.peer, s.ts, s.json, s.seq FROM messages m " +
             "CROSS JOIN mailbox s ON s.owner = m.sender AND s.side = 2 AND s.id = m.id " +
             "CROSS JOIN mailbox r ON r.owner = s.peer AND r.side = 1 AND r.id = m.id ORDER BY m.id",
         )
         .raw()
         .iterate();
-      for (const [id, rOwner, rPeer, rTs, rJson, sOwner, sPeer, sTs, sJson] of rows) {
-        yield `${byteaText(rOwner)}\t1\t${id}\t${byteaText(rPeer)}\t${rTs}\t${copyText(rJson)}\n`;
+      for (const [id, rOwner, rPeer, rTs, rJson, rSeq, sOwner, sPeer, sTs, sJson, sSeq] of rows) {
+        yield `${byteaText(rOwner)}\t1\t${id}\t${byteaText(rPeer)}\t${rTs}\t${copyText(rJson)}\t${rSeq}\n`;
         // PostgreSQL's rows keep the JSON on both sides; SQLite's sent rows have none since its schema 5.
-        yield `${byteaText(sOwner)}\t2\t${id}\t${byteaText(sPeer)}\t${sTs}\t${copyText(sJson === "" ? rJson : sJson)}\n`;
+        yield `${byteaText(sOwner)}\t2\t${id}\t${byteaText(sPeer)}\t${sTs}\t${copyText(sJson === "" ? rJson : sJson)}\t${sSeq}\n`;
         if ((n += 2) % 200_000 === 0) progress("mailbox rows", n, mailboxCount);
+      }
+    }
+    // The mailbox log (SQLite schema 11, PostgreSQL 10): each position with its copy's fields and
+    // leaf hash, keyed by address on PostgreSQL (by account number on SQLite), and the tiles.
+    function* logLines() {
+      const rows = db
+        .prepare("SELECT a.address, l.seq, l.id, l.role, l.leaf, m.digest, m.sender, m.recipient FROM mailbox_log l JOIN log_accounts a ON a.n = l.account JOIN messages m ON m.id = l.id ORDER BY l.account, l.seq")
+        .raw()
+        .iterate();
+      for (const [owner, seq, id, role, leaf, digest, sender, recipient] of rows) {
+        yield `${byteaText(owner)}\t${seq}\t${id}\t${role}\t${byteaText(role === 2 ? recipient : sender)}\t${byteaText(digest)}\t${byteaText(leaf)}\n`;
+      }
+    }
+    function* tileLines() {
+      for (const [owner, level, idx, hash] of db.prepare("SELECT a.address, t.level, t.idx, t.hash FROM log_tiles t JOIN log_accounts a ON a.n = t.account").raw().iterate()) {
+        yield `${byteaText(owner)}\t${level}\t${idx}\t${byteaText(hash)}\n`;
       }
     }
     function* keyBundleLines() {
@@ -260,11 +277,14 @@ async function copyStore({ adminUrl, url, file, psql, log }) {
         yield `${byteaText(account)}\t${byteaText(key)}\t${ts}\t${byteaText(signature)}\t${updatedAt}\n`;
       }
     }
-    const messages = await copyIn({ psql, url, sql: "COPY messages (id, digest, sender, accepted_at) FROM STDIN", lines: messageLines() });
-    const mailbox = await copyIn({ psql, url, sql: "COPY mailbox (owner, side, id, peer, ts, json) FROM STDIN", lines: mailboxLines() });
+    const messages = await copyIn({ psql, url, sql: "COPY messages (id, digest, sender, accepted_at, recipient) FROM STDIN", lines: messageLines() });
+    const mailbox = await copyIn({ psql, url, sql: "COPY mailbox (owner, side, id, peer, ts, json, seq) FROM STDIN", lines: mailboxLines() });
     if (messages !== messageCount || mailbox !== mailboxCount) {
       throw new Error(`copied ${messages} messages and ${mailbox} mailbox rows, the SQLite store has ${messageCount} and ${mailboxCount}`);
     }
+    const positions = await copyIn({ psql, url, sql: "COPY mailbox_log (owner, seq, id, role, peer, digest, leaf_hash) FROM STDIN", lines: logLines() });
+    if (positions !== mailboxCount) throw new Error(`copied ${positions} log positions for ${mailboxCount} mailbox rows`);
+    await copyIn({ psql, url, sql: "COPY log_tiles (owner, level, idx, hash) FROM STDIN", lines: tileLines() });
     const hasKeyBundles = sqliteCount("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'key_bundles'") > 0;
     const keyBundles = hasKeyBundles ? await copyIn({ psql, url, sql: "COPY key_bundles (account, key, ts, signature, updated_at) FROM STDIN", lines: keyBundleLines() }) : 0;
     const rowsSeconds = elapsed();
@@ -303,15 +323,26 @@ function warmCluster(dir) {
   return warmed;
 }
 
-/** Deletes what sends added above `maxId` (mailbox rows found by sender and recipient, not by a scan), resets id_counter. */
-async function removeAdded(client, maxId) {
+/**
+ * Deletes what sends added above `maxId` (mailbox rows found by sender and recipient, not by a
+ * scan), with their log positions and the tiles those completed (as lib.mjs `resetStore` does for
+ * SQLite: a tile left would be kept again by the next run's appends, and its primary key would fail
+ * their batch), and resets id_counter.
+ */
+export async function removeAdded(client, maxId) {
   await client.query("BEGIN");
   try {
     const { rows } = await client.query(
-      "WITH sent AS (DELETE FROM mailbox b USING messages m WHERE m.id > $1 AND b.owner = m.sender AND b.side = 2 AND b.id = m.id RETURNING b.id, b.peer), " +
-        "received AS (DELETE FROM mailbox b USING sent s WHERE b.owner = s.peer AND b.side = 1 AND b.id = s.id RETURNING b.id) " +
-        "SELECT (SELECT count(*) FROM sent) + (SELECT count(*) FROM received) AS n",
+      "WITH sent AS (DELETE FROM mailbox b USING messages m WHERE m.id > $1 AND b.owner = m.sender AND b.side = 2 AND b.id = m.id RETURNING b.owner, b.id, b.peer, b.seq), " +
+        "received AS (DELETE FROM mailbox b USING sent s WHERE b.owner = s.peer AND b.side = 1 AND b.id = s.id RETURNING b.owner, b.seq), " +
+        "positions AS (DELETE FROM mailbox_log l USING (SELECT owner, seq FROM sent UNION ALL SELECT owner, seq FROM received) c WHERE l.owner = c.owner AND l.seq = c.seq RETURNING l.owner) " +
+        "SELECT (SELECT count(*) FROM sent) + (SELECT count(*) FROM received) AS n, (SELECT count(*) FROM positions) AS positions, array(SELECT DISTINCT owner FROM positions) AS owners",
       [maxId],
+    );
+    if (Number(rows[0].positions) !== Number(rows[0].n)) throw new Error(`removed ${rows[0].positions} log positions for ${rows[0].n} mailbox rows`);
+    await client.query(
+      "DELETE FROM log_tiles t WHERE t.owner = ANY($1) AND (t.idx + 1) * (1::bigint << t.level::int) > coalesce((SELECT max(l.seq) FROM mailbox_log l WHERE l.owner = t.owner), 0)",
+      [rows[0].owners],
     );
     const messages = (await client.query("DELETE FROM messages WHERE id > $1", [maxId])).rowCount;
     await client.query("UPDATE id_counter SET last_id = $1", [maxId]);
@@ -417,7 +448,7 @@ async function measure(bench, { cluster, url, info, cached, dir }) {
       // The cached store as it was: no dead rows left for autovacuum to find in a later run. The
       // DELETEs' statistics are flushed first, or they would land after VACUUM's and count as dead rows.
       await client.query("SELECT pg_stat_force_next_flush()").catch(() => {}); // PostgreSQL 15+
-      await client.query("VACUUM messages, mailbox");
+      await client.query("VACUUM messages, mailbox, mailbox_log, log_tiles");
       // In-flight sends at the end of the run are stored but not counted by autocannon.
       const expectedOk = (n) => n >= acknowledged - repeats && n <= acknowledged + SEND_CONNECTIONS && removed.messages === n && removed.mailboxRows === 2 * n;
       const expected = `${acknowledged - repeats}..${acknowledged + SEND_CONNECTIONS}`;
