@@ -256,7 +256,7 @@ export async function copyStore({ adminUrl, url, database = DATABASE, file, psql
         if ((n += 2) % 200_000 === 0) progress("mailbox rows", n, mailboxCount);
       }
     }
-    // The mailbox log (SQLite schema 11, PostgreSQL 10): each position with its copy's fields and
+    // The mailbox log (SQLite schema version 11, PostgreSQL 7): each position with its copy's fields and
     // leaf hash, keyed by address on PostgreSQL (by account number on SQLite), and the tiles.
     function* logLines() {
       const rows = db
