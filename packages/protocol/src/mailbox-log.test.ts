@@ -27,6 +27,11 @@ describe("mailbox leaves", () => {
     const leaf = Buffer.from(mailboxLeaf(fields));
     const independent = createHash("sha256").update(Buffer.concat([Buffer.from([0]), leaf])).digest("hex");
     expect(toHex(mailboxLeafHash(fields))).toBe("0x" + independent);
+    // With a node's own SHA-256 (the relay's native one): the same hash, through it.
+    const inputs: (Uint8Array | string)[] = [];
+    const native = (data: Uint8Array | string) => (inputs.push(data), new Uint8Array(createHash("sha256").update(data).digest()));
+    expect(toHex(mailboxLeafHash(fields, native))).toBe("0x" + independent);
+    expect(inputs.map((input) => Buffer.from(input).toString("hex"))).toEqual(["00" + leaf.toString("hex")]);
   });
 
   it("take bytes or hex alike, and differ in every field", () => {

@@ -8,6 +8,7 @@ import { DOMAIN_SEPARATOR, EIP712_PREFIX, hashTypedData, hashTypedDataWithHashed
 import type { TypedValues } from "./generated/eip712.js";
 import { fromHex } from "./hex.js";
 import { merkleLeafHash } from "./merkle.js";
+import type { Sha256 } from "./sha256.js";
 
 /** The first byte of every leaf: the encoding's version. */
 export const MAILBOX_LEAF_VERSION = 0x01;
@@ -55,8 +56,8 @@ export function mailboxLeaf(fields: MailboxLeafFields): Uint8Array {
   return leaf;
 }
 
-/** The position's leaf hash in its account's tree: SHA-256(0x00 ‖ leaf). */
-export const mailboxLeafHash = (fields: MailboxLeafFields): Uint8Array => merkleLeafHash(mailboxLeaf(fields));
+/** The position's leaf hash in its account's tree: SHA-256(0x00 ‖ leaf), with `hash` (a node's native SHA-256). */
+export const mailboxLeafHash = (fields: MailboxLeafFields, hash?: Sha256): Uint8Array => merkleLeafHash(mailboxLeaf(fields), hash);
 
 /** A node's statement about an account's log: `size` positions, tree root `root`, signed at `timestamp`. */
 export type MailboxHeadFields = TypedValues["MailboxHead"];

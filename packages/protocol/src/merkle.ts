@@ -16,12 +16,12 @@ export class MerkleProofError extends Error {
   override readonly name = "MerkleProofError";
 }
 
-/** The hash of a leaf: SHA-256(0x00 ‖ data). */
-export function merkleLeafHash(data: Uint8Array): Uint8Array {
+/** The hash of a leaf: SHA-256(0x00 ‖ data), with `hash` (a node's native SHA-256). */
+export function merkleLeafHash(data: Uint8Array, hash: Sha256 = nobleSha256): Uint8Array {
   const input = new Uint8Array(1 + data.length);
   input[0] = LEAF_PREFIX;
   input.set(data, 1);
-  return nobleSha256(input);
+  return hash(input);
 }
 
 /** The hash of an interior node: SHA-256(0x01 ‖ left ‖ right), with `hash` (a node's native SHA-256). */

@@ -234,12 +234,15 @@ export async function startProcess({ args, port, workers = 1, env = {}, onSpawn 
   };
 }
 
-/** `port`: a fixed one (e.g. a node restarted where its peers expect it); default a free one. */
-export async function startRelay({ dataDir, workers, extraArgs = [], env, port: fixedPort, onSpawn }) {
+/**
+ * `port`: a fixed one (e.g. a node restarted where its peers expect it); default a free one.
+ * `main`: the entry to run (default dist/main.js; run.mjs's relay without the log is another).
+ */
+export async function startRelay({ dataDir, workers, extraArgs = [], env, port: fixedPort, onSpawn, main = MAIN }) {
   const port = fixedPort ?? (await freePort());
   const args = [
     ...settings.relayNodeArgs,
-    MAIN,
+    main,
     "--host", "127.0.0.1",
     "--port", String(port),
     "--data-dir", dataDir,

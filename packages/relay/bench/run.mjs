@@ -11,6 +11,7 @@
 //      and what the SDK asks, or "positions": a proof per position), BENCH_DEEP=0 to skip
 //      the deep page, BENCH_BASELINE=0 to skip the bare node:http baselines,
 //      BENCH_POSTGRES=0 to skip the PostgreSQL figures (bench/postgres.mjs), BENCH_POSTGRES_REPLICAS ("1,2"),
+//      BENCH_LOG_BASELINE=0 to skip sends with the mailbox log ÷ without (relay-without-log.mjs),
 //      BENCH_RELAY_NODE_ARGS (node flags of the relays), BENCH_VERBOSE (the relays' stderr).
 // Every relay, baseline server and temp dir is removed at the end, on error and on SIGINT/SIGTERM/SIGHUP.
 import { randomBytes } from "node:crypto";
@@ -23,7 +24,7 @@ import Database from "better-sqlite3";
 import { messageDigest, receiptDigest } from "../dist/crypto/eip712.js";
 import { loadSecp256k1 } from "../dist/crypto/secp256k1.js";
 import { openSqliteStore } from "../dist/storage/sqlite.js";
-import { cpuSeconds, curve, machineBusySeconds, percentile, resetStore, seededStore, signedMessage, startBaseline, startRelay, token, users, warmFile } from "./lib.mjs";
+import { BENCH_DIR, cpuSeconds, curve, machineBusySeconds, percentile, resetStore, seededStore, signedMessage, startBaseline, startRelay, token, users, warmFile } from "./lib.mjs";
 import { envList, envOn, fmt, header, log, ms, out as figure, removeDir, runBench, settings, tempDir, verdict } from "./harness.mjs";
 import { postgresFigures } from "./postgres.mjs";
 import { medianRound, roundsText } from "./rounds.mjs";
@@ -37,6 +38,9 @@ const CONNECTIONS = settings.connections;
 /** Sends: group commit batches what is in flight, so the figure depends on concurrent senders. */
 const SEND_CONNECTIONS = settings.sendConnections;
 const WORKERS = envList("BENCH_WORKERS", "1,2");
+/** Sends are also timed on the relay without the mailbox log's rows (issue 35: with the log ÷ without, ≥ 0.9). */
+const LOG_BASELINE = envOn("BENCH_LOG_BASELINE");
+const WITHOUT_LOG = path.join(BENCH_DIR, "relay-without-log.mjs");
 const POSTGRES_REPLICAS = envList("BENCH_POSTGRES_REPLICAS", "1,2");
 const DEEP = settings.deep;
 const LIMIT = 20;
@@ -560,30 +564,34 @@ async function sends(store, people) {
   // machine's speed drifts by several per cent within one bench run, and a baseline taken once at
   // the start made the later ratios scatter with it.
   const cryptoSeconds = Math.min(SECONDS, 5) / 2;
-  const targets = WORKERS.flatMap((workers) => [
-    { workers, fresh: true },
-    { workers, fresh: false },
-  ]);
+  // Each relay with the log beside the same relay without its rows (relay-without-log.mjs), run
+  // one after the other in every round.
+  const targets = WORKERS.flatMap((workers) =>
+    [true, false].flatMap((fresh) => [{ workers, fresh, log: true }, ...(LOG_BASELINE ? [{ workers, fresh, log: false }] : [])]),
+  );
   const rounds = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     // Signed afresh each round: a message's timestamp must be within 5 minutes of the node's clock
     // (seeds/README.md §8, clock skew), and a whole round of sends takes minutes.
     log(`sends: pre-signing ${WORKERS.length} x ${perRun} messages from ${senderCount} senders (round ${round + 1} of ${ROUNDS})`);
     const lists = new Map(WORKERS.map((workers) => [workers, presign(people, senderCount, perRun)]));
-    for (const [t, { workers, fresh }] of targets.entries()) {
+    for (const [t, { workers, fresh, log: withLog }] of targets.entries()) {
       const list = lists.get(workers);
       const dataDir = fresh ? tempDir("send") : store.dir;
       const maxId = fresh ? 0 : store.maxId;
-      log(`relay: --workers ${workers}, sendMessage into ${fresh ? "a fresh store" : "the seeded store"} (round ${round + 1} of ${ROUNDS})`);
+      log(`relay${withLog ? "" : " without the log"}: --workers ${workers}, sendMessage into ${fresh ? "a fresh store" : "the seeded store"} (round ${round + 1} of ${ROUNDS})`);
       const cryptoBefore = cryptoLoop(list, cryptoSeconds);
-      const relay = await startRelay({ dataDir, workers });
+      const relay = await startRelay({ dataDir, workers, ...(!withLog && { main: WITHOUT_LOG }) });
       const { result, repeats, acknowledged } = await sendLoad({ url: relay.url, server: relay, list, senderTokens });
       await relay.stop();
       const cryptoRate = (cryptoBefore + cryptoLoop(list, cryptoSeconds)) / 2;
       // Every acknowledged send must be stored exactly once (JSON-RPC errors would also be HTTP 200).
       const db = new Database(path.join(dataDir, "neutral.sqlite"), { readonly: true });
       const stored = db.prepare("SELECT count(*) AS n FROM messages WHERE id > ?").get(maxId).n;
+      // The relay without the log is measured without it, or not at all.
+      const positioned = withLog ? 0 : db.prepare("SELECT count(*) AS n FROM mailbox_log WHERE id > ?").get(maxId).n;
       db.close();
+      if (positioned > 0) throw new Error(`the relay without the log (relay-without-log.mjs) stored ${positioned} positions`);
       const removed = fresh ? stored : await resetStore(dataDir, maxId);
       if (fresh) removeDir(dataDir);
       // In-flight sends at the end of the run are stored but not counted by autocannon.
@@ -593,7 +601,11 @@ async function sends(store, people) {
     }
   }
   const results = [];
-  for (const [t, { workers, fresh }] of targets.entries()) {
+  for (const [t, { workers, fresh, log: withLog }] of targets.entries()) {
+    if (!withLog) {
+      logCost(workers, fresh, rounds[t - 1], rounds[t]);
+      continue;
+    }
     const summary = medianRound(rounds[t], (run) => run.ratio);
     const { result, stored, repeats, cryptoRate } = summary.run;
     // A count that disagrees with the acknowledgements in any round fails the line, as a failed request does.
@@ -615,6 +627,28 @@ async function sends(store, people) {
     results.push({ workers, fresh, result });
   }
   return results;
+}
+
+/**
+ * The line of sends with the mailbox log ÷ the same relay without its rows: each round's ratio of the
+ * two runs made one after the other in it, judged by the median (target ≥ 0.9, issue 35).
+ */
+function logCost(workers, fresh, withLog, withoutLog) {
+  const paired = withLog.map((run, r) => ({ withLog: run, withoutLog: withoutLog[r], ratio: run.result.perSecond / withoutLog[r].result.perSecond }));
+  const summary = medianRound(paired, (run) => run.ratio);
+  const failed = [...withLog, ...withoutLog].reduce((total, run) => total + run.result.bad, 0);
+  const miscounted = withoutLog.filter((run) => run.expected).map((run) => `without the log: ${fmt(run.stored)} stored, EXPECTED ${run.expected}`);
+  const { withLog: a, withoutLog: b } = summary.run;
+  verdict({
+    name: `sendMessage with the mailbox log ÷ without, --workers ${workers}, ${fresh ? "fresh store" : `${fmt(MESSAGES)}-message store`}, ${SEND_CONNECTIONS} connections`,
+    label: `sends with the log ÷ without, --workers ${workers}, ${fresh ? "fresh" : `${fmt(MESSAGES)}`}`,
+    figure: `${fmt(a.result.perSecond)} msg/s, p99 ${ms(a.result.p99)}${miscounted.length ? `; ${miscounted.join("; ")}` : ""}${failed ? `; ${failed} FAILED` : ""}`,
+    baseline: `the relay without the log's rows (bench/relay-without-log.mjs), the run beside it: ${fmt(b.result.perSecond)} msg/s, p99 ${ms(b.result.p99)}`,
+    ratio: roundsText(summary),
+    target: ">= 0.9",
+    pass: summary.ratio >= 0.9 && !failed && miscounted.length === 0,
+    measured: measured(`${fmt(a.result.perSecond)} / ${fmt(b.result.perSecond)} msg/s`, summary),
+  });
 }
 
 await runBench({ name: "run" }, main);

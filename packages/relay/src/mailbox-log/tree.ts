@@ -313,7 +313,7 @@ export function wholeTiles(leaves: readonly Uint8Array[], tileHeight = TILE_HEIG
     const width = 2 ** tileHeight;
     const hashes: Uint8Array[] = [];
     for (let index = 0; (index + 1) * width <= below.length; index++) {
-      const hash = merkleRoot(below.slice(index * width, (index + 1) * width));
+      const hash = merkleRoot(below.slice(index * width, (index + 1) * width), nativeSha256);
       hashes.push(hash);
       tiles.push({ level, index, hash });
     }

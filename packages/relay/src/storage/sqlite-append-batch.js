@@ -1,6 +1,7 @@
 // Runs batches of appends as SQLite transactions: the writer thread's work (sqlite-writer.js), also
 // run on the calling thread by the inline writer (sqlite-append-writer.ts). Plain JavaScript, like
 // sqlite-writer.js, so that it runs from the TypeScript sources and from dist/.
+import * as nodeCrypto from "node:crypto";
 import Database from "better-sqlite3";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { MAILBOX_ROLE_BYTE, mailboxLeafHash, merkleRoot } from "@neutral/protocol";
@@ -55,6 +56,10 @@ export function reclaimDue(db) {
 export function openAppendBatches(options) {
   return guarded(options.control, () => openBatches(options));
 }
+
+/** SHA-256 natively for the leaves (crypto/sha256.ts says why; this file runs from the sources in a writer thread). */
+const sha256 =
+  typeof nodeCrypto.hash === "function" ? (/** @type {Uint8Array} */ data) => nodeCrypto.hash("sha256", data, "buffer") : (/** @type {Uint8Array} */ data) => nodeCrypto.createHash("sha256").update(data).digest();
 
 /** A retention pass's work item on `pairs` (mailbox sides are 1..3). */
 const PAIR = 0;
@@ -133,7 +138,7 @@ function openBatches(options) {
     const account = logAccount.get(owner) ?? insertLogAccount.run(owner).lastInsertRowid;
     const seq = (lastPosition.get(account) ?? 0) + 1;
     const role = side === sides.sent ? "sent" : "received";
-    insertPosition.run(account, seq, id, MAILBOX_ROLE_BYTE[role], Buffer.from(mailboxLeafHash({ account: owner, seq, role, peer, digest })));
+    insertPosition.run(account, seq, id, MAILBOX_ROLE_BYTE[role], Buffer.from(mailboxLeafHash({ account: owner, seq, role, peer, digest }, sha256)));
     if (seq % tileWidth === 0) keepTiles(account, seq);
     return seq;
   }
@@ -147,7 +152,7 @@ function openBatches(options) {
     let below = selectLeaves.all(account, seq - tileWidth, seq);
     for (let level = tileHeight; seq % 2 ** level === 0; level += tileHeight) {
       const index = seq / 2 ** level - 1;
-      insertTile.run(account, level, index, Buffer.from(merkleRoot(below)));
+      insertTile.run(account, level, index, Buffer.from(merkleRoot(below, sha256)));
       if (seq % 2 ** (level + tileHeight) !== 0) break;
       below = selectTiles.all(account, level, index + 1 - tileWidth, index + 1);
     }

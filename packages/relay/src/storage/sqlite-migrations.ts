@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { MAILBOX_ROLE_BYTE, mailboxLeafHash, type MailboxRole } from "@neutral/protocol";
+import { nativeSha256 } from "../crypto/sha256.js";
 import { wholeTiles } from "../mailbox-log/tree.js";
 import type { Migration } from "./store.js";
 
@@ -365,7 +366,7 @@ function backfillPositions(db: Database): void {
     for (const [side, id, peer, digest] of copies.all(owner)) {
       const seq = leaves.length + 1;
       const role: MailboxRole = side === 2 ? "sent" : "received";
-      const leaf = mailboxLeafHash({ account: owner, seq, role, peer, digest });
+      const leaf = mailboxLeafHash({ account: owner, seq, role, peer, digest }, nativeSha256);
       leaves.push(leaf);
       insertPosition.run(account, seq, id, MAILBOX_ROLE_BYTE[role], Buffer.from(leaf));
       setPosition.run(seq, owner, side, id);

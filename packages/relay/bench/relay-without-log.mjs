@@ -1,0 +1,15 @@
+// The relay without the mailbox log's rows, for the bench's "sends with the log ÷ without" (run.mjs):
+// dist/main.js, with the SQLite writer's log statements made to store nothing. A copy takes no
+// position (mailbox.seq NULL), and no position, leaf row, log account or tile is written; what stays
+// is the rest of the send (HTTP, the sender's signature, the receipts the writer signs, the
+// message and mailbox rows, the commit). A bench instrument only: its receipts bind position 1 and
+// its reads prove nothing. Run with the relay's own arguments; cluster workers re-run this file.
+import { WRITER_SCHEMA } from "../dist/storage/sqlite.js";
+
+Object.assign(WRITER_SCHEMA.sql, {
+  logAccount: "SELECT 1 WHERE ? IS NOT NULL",
+  lastPosition: "SELECT NULL WHERE ? IS NOT NULL",
+  insertPosition: "SELECT ?, ?, ?, ?, ?",
+  insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json, seq) VALUES (?, ?, ?, ?, ?, ?, NULL + ?)",
+});
+await import("../dist/main.js");
