@@ -8,7 +8,8 @@
 //      pre-signed per send run), BENCH_WORKERS ("1,2"), BENCH_SEND=0 to skip the send figures,
 //      BENCH_READ=0 to skip the getInbox figures (both also apply to PostgreSQL), BENCH_PROOF=0 to skip
 //      getInbox with proofs ÷ without (the verifiable mailbox; BENCH_PROOF_FORM "compact", the default
-//      and what the SDK asks, or "positions": a proof per position), BENCH_DEEP=0 to skip
+//      and what the SDK asks, or "positions": a proof per position; BENCH_PROOF_ANEW=0 to skip the same
+//      proven load on a relay that keeps no proof, --kept-proofs-mib 0), BENCH_DEEP=0 to skip
 //      the deep page, BENCH_BASELINE=0 to skip the bare node:http baselines,
 //      BENCH_POSTGRES=0 to skip the PostgreSQL figures (bench/postgres.mjs), BENCH_POSTGRES_REPLICAS ("1,2"),
 //      BENCH_LOG_BASELINE=0 to skip sends with the mailbox log ÷ without (relay-without-log.mjs),
@@ -302,6 +303,14 @@ async function main() {
       }
       if (!deepFigures && envOn("BENCH_DEEP")) deepFigures = await deepPages(relay.url, people[0], tokens[0], reader);
       await relay.stop();
+      if (envOn("BENCH_PROOF") && envOn("BENCH_PROOF_ANEW") && workers === WORKERS[0]) {
+        // The same proven load on a relay that keeps no proof (--kept-proofs-mib 0): every read
+        // reads the log and hashes, as when each read finds its account's log grown.
+        log(`relay: --workers ${workers} --kept-proofs-mib 0, getInbox by name, with proof (round ${round + 1} of ${ROUNDS})`);
+        const anew = await startRelay({ dataDir: store.dir, workers, extraArgs: ["--kept-proofs-mib", "0"] });
+        proofRounds.at(-1).anew = await load({ url: anew.url, ...pairedReads.proof, duration: SECONDS, server: anew });
+        await anew.stop();
+      }
       // The issue's baseline is one bare node:http process; a baseline with as many processes as the
       // relay has workers is printed beside it (both share the 2 CPUs with the load generator).
       const base = before ? around(before, await bareBaseline(1, SECONDS / 2)) : none;
@@ -344,6 +353,20 @@ async function main() {
         `relay RSS after both loads, largest round: ${fmt(Math.max(...proofRounds.map((run) => run.rss)) / 1024 / 1024, 1)} MB`,
       measured: measured(`${fmt(proof.perSecond)} req/s`, summary),
     });
+    if (proofRounds.every((run) => run.anew)) {
+      const anew = medianRound(proofRounds, (run) => run.anew.perSecond / run.plain.perSecond);
+      const run = anew.run;
+      verdict({
+        name: `getInbox with proofs made anew (--kept-proofs-mib 0), --workers ${WORKERS[0]}`,
+        label: "getInbox with proofs made anew ÷ without",
+        figure: `${fmt(run.anew.perSecond)} req/s, p50 ${ms(run.anew.p50)}, p99 ${ms(run.anew.p99)}${run.anew.bad ? ` (${run.anew.bad} FAILED)` : ""}`,
+        baseline: `the same pages without proof, the other relay, same round: ${fmt(run.plain.perSecond)} req/s`,
+        ratio: roundsText(anew),
+        ...(run.anew.bad > 0 && { pass: false }),
+        note: "no target: what a proven read costs when its account's log grew since the last one (the line above keeps proofs, and this load reads each account's unchanged page again and again)",
+        measured: measured(`${fmt(run.anew.perSecond)} req/s`, anew),
+      });
+    }
   }
   await reader.close();
   if (deepFigures) {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   arrivalWindowMs,
   ConfigError,
+  DEFAULT_KEPT_PROOFS_MIB,
   DEFAULT_SQLITE_MMAP_MIB,
   helpText,
   parseConfig,
@@ -28,6 +29,7 @@ const FLAGS = [
   ["database-url", "NEUTRAL_DATABASE_URL"],
   ["database-pool-size", "NEUTRAL_DATABASE_POOL_SIZE"],
   ["sqlite-mmap-mib", "NEUTRAL_SQLITE_MMAP_MIB"],
+  ["kept-proofs-mib", "NEUTRAL_KEPT_PROOFS_MIB"],
   ["log-level", "NEUTRAL_LOG_LEVEL"],
   ["log-format", "NEUTRAL_LOG_FORMAT"],
   ["workers", "NEUTRAL_WORKERS"],
@@ -177,6 +179,7 @@ describe("parseConfig", () => {
       domains: [],
       databasePoolSize: 10,
       sqliteMmapMib: DEFAULT_SQLITE_MMAP_MIB,
+      keptProofsMib: DEFAULT_KEPT_PROOFS_MIB,
       logLevel: "info",
       logFormat: "auto",
       workers: os.availableParallelism(),
@@ -253,6 +256,7 @@ describe("parseConfig", () => {
     ["database-url", "postgres://relay@db.example/neutral", "postgresql://a:b@[::1]:5433/n?sslmode=require", "postgres://relay@db.example/neutral", "postgresql://a:b@[::1]:5433/n?sslmode=require", (c) => c.databaseUrl],
     ["database-pool-size", "4", "20", 4, 20, (c) => c.databasePoolSize],
     ["sqlite-mmap-mib", "0", "2047", 0, 2047, (c) => c.sqliteMmapMib],
+    ["kept-proofs-mib", "0", "4096", 0, 4096, (c) => c.keptProofsMib],
     ["log-level", "debug", "warn", "debug", "warn", (c) => c.logLevel],
     ["log-format", "pretty", "json", "pretty", "json", (c) => c.logFormat],
     ["workers", "3", "5", 3, 5, (c) => c.workers],
@@ -399,6 +403,8 @@ describe("parseConfig", () => {
     [["--database-pool-size", "0"], "--database-pool-size"],
     [["--sqlite-mmap-mib", "2048"], "--sqlite-mmap-mib"], // past SQLite's largest map
     [["--sqlite-mmap-mib", "-1"], "--sqlite-mmap-mib"],
+    [["--kept-proofs-mib", "4097"], "--kept-proofs-mib"],
+    [["--kept-proofs-mib", "-1"], "--kept-proofs-mib"],
     [["--max-connections", "0"], "--max-connections"],
     [["--headers-timeout-ms", "999"], "--headers-timeout-ms"],
     [["--headers-timeout-ms", "20000", "--request-timeout-ms", "10000"], "--headers-timeout-ms"], // headers come with the request

@@ -9,7 +9,7 @@ import { ConfigError, type Setting } from "./node/setting-kinds.js";
 import { checkSettings, everySetting, type RelayConfig } from "./node/settings.js";
 
 export { ConfigError } from "./node/setting-kinds.js";
-export { DEFAULT_SQLITE_MMAP_MIB, LOG_FORMATS, LOG_LEVELS, SETTINGS, type LogFormat, type LogLevel, type PeerConfig, type RelayConfig } from "./node/settings.js";
+export { DEFAULT_KEPT_PROOFS_MIB, DEFAULT_SQLITE_MMAP_MIB, LOG_FORMATS, LOG_LEVELS, SETTINGS, type LogFormat, type LogLevel, type PeerConfig, type RelayConfig } from "./node/settings.js";
 
 export type FederationConfig = RelayConfig["federation"];
 export type LiveConfig = RelayConfig["live"];

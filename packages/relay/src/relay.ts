@@ -20,6 +20,7 @@ import type { NodeKey } from "./node-key.js";
 import { createHandlers, type RelayContext } from "./rpc/index.js";
 import type { MessageStore } from "./storage/store.js";
 import type { CommitFeed } from "./live/commits.js";
+import { KeptProofs } from "./mailbox-log/kept-proofs.js";
 import { createMemoryRelease } from "./live/memory-release.js";
 import { createSubscriptions, endEvent } from "./live/subscriptions.js";
 import { bearerChecker, createMetricsListener, type MetricsListener } from "./metrics/endpoint.js";
@@ -104,6 +105,9 @@ export function createRelay(options: RelayOptions): Relay {
   // Streams leave room for ordinary requests (--reserved-connections): their bound in this process.
   const live = { ...config.live, maxSubscriptions: streamsPerProcess(config) };
   const memory = commits && createMemoryRelease();
+  // Proofs are kept only where every commit is heard of: a kept proof must not outlive its log's size.
+  const keptProofs = commits && config.keptProofsMib > 0 ? new KeptProofs(config.keptProofsMib * 1024 * 1024) : undefined;
+  const stopKeptProofs = keptProofs && commits?.subscribe((events) => keptProofs.committed(events));
   const subscriptions =
     commits &&
     createSubscriptions({
@@ -141,6 +145,7 @@ export function createRelay(options: RelayOptions): Relay {
     publicUrl: () => publicUrl,
     ...(subscriptions && { live: { subscriptions, limits: live } }),
     ...(metrics && { onStored: metrics.requests.stored }),
+    ...(keptProofs && { keptProofs }),
   });
   const dispatcher = createDispatcher<RelayContext>({
     service,
@@ -281,6 +286,7 @@ export function createRelay(options: RelayOptions): Relay {
       });
       await streamsOver;
       memory?.stop();
+      stopKeptProofs?.();
       await commits?.close();
       limits.stop();
       stopGuard();

@@ -20,7 +20,8 @@ import {
   type LogRemovalFields,
   type MailboxRole,
 } from "@neutral/protocol";
-import { call, startNode, type InProcessNode } from "../../testing/index.js";
+import { call, post, startNode, type InProcessNode } from "../../testing/index.js";
+import { fixtureSigner, fixtureStoredMessage } from "@neutral/protocol/testing";
 import { TEST_KEYS, wallet, type TestWallet } from "../../test/wallets.js";
 
 const alice = wallet(TEST_KEYS.alice);
@@ -367,6 +368,50 @@ describe("reads that prove themselves (getInbox and getChat with `proof`)", () =
     for (const bad of [1, "true"]) expect((await rpc(ivan, "neutralService_getProof", { ids, compact: bad })).error, String(bad)).toMatchObject({ code: -32602, data: { field: "compact" } });
   });
 
+  it("a proof served again while the log does not grow is the same; a message stored into the account by any route (sent, to oneself, imported) makes the next read prove the grown head", { timeout: 60_000 }, async () => {
+    const key = generatePrivateKey();
+    const kate = wallet(key);
+    tokens.set(kate, await kate.token({ domain: node.domain }));
+    for (let i = 0; i < 3; i++) await send(alice, kate, `13${i}0`);
+    const read = async (proof: object) => (await rpc(kate, "neutralService_getInbox", { limit: 20, proof })).result[0] as ProvenPage;
+    const first = await read({ compact: true });
+    expectCompactProven(kate, first);
+    const again = await read({ compact: true });
+    expect(again).toEqual(first);
+    // The same page with another form or `since` is another proof.
+    const separate = await read({});
+    await expectProven(kate, separate);
+    expect(separate.proof.head).toEqual(first.proof.head);
+    expect((await read({ compact: true, since: 1 })).proof.consistency).toHaveLength(2);
+
+    // Each route grows kate's log (the first two without changing her received page): the next proof holds the new head.
+    const grows: [string, () => Promise<unknown>][] = [
+      ["sent", () => send(kate, alice, "1400")],
+      [
+        "imported",
+        async () => {
+          const formerHome = fixtureSigner(TEST_KEYS.peer);
+          const stored = fixtureStoredMessage(formerHome, fixtureSigner(key).signMessageFor(alice.address, "1402", 1767225600000));
+          const history = [{ id: "3", message: stored.message, from: stored.from, to: stored.to, signature: stored.signature, sender_receipt: stored.senderReceipt, receiver_receipt: stored.receiverReceipt!, timestamp: stored.timestamp }];
+          expect((await rpc(kate, "neutralService_importMessages", [history])).error).toBeUndefined();
+        },
+      ],
+      // Last: a page holding a message to oneself looks its positions up, and is not kept.
+      ["to herself, read from the received side", () => send(kate, kate, "1401")],
+    ];
+    let last = first;
+    for (const [route, grow] of grows) {
+      await read({ compact: true }); // kept again, at the current head
+      await grow();
+      const next = await read({ compact: true });
+      const grew = route.startsWith("to herself") ? 2 : 1;
+      expect(next.proof.head.size, route).toBe(last.proof.head.size + grew);
+      expectCompactProven(kate, next);
+      if (!route.startsWith("to herself")) expect(next.data, route).toEqual(last.data);
+      last = next;
+    }
+  });
+
   it("a page's proof is the same whether its positions come with its rows or are looked up: near the head, far below it, and a message to oneself read from one side", { timeout: 120_000 }, async () => {
     const kim = wallet(generatePrivateKey());
     tokens.set(kim, await kim.token({ domain: node.domain }));
@@ -505,6 +550,32 @@ describe("a page's proof within the answer budget (maxResponseBytes)", () => {
     const last = pages.at(-1)!;
     expect(last.entries.map((entry) => entry.seq)).toEqual([5]);
     expect(bytes(last)).toBeGreaterThan(BUDGET);
+  });
+
+  it("a kept proof serves its page only where a new one would: after another entry of the batch spent most of the budget, the page is cut the same", { timeout: 60_000 }, async () => {
+    const lena = wallet(generatePrivateKey());
+    const token = await lena.token({ domain: small.domain });
+    const senderToken = await alice.token({ domain: small.domain });
+    for (let i = 0; i < 6; i++) {
+      await call(small.url, "neutralService_sendMessage", [await alice.sign({ to: lena.address, message: `${(16 + i).toString(16)}`.padEnd(200, "b") })], senderToken);
+    }
+    const proven = { jsonrpc: "2.0", id: 2, method: "neutralService_getInbox", params: [{}, 3, "0", undefined, { compact: true }] };
+    // A plain page of one message first: what is left fits the three messages, not with their proof.
+    const batch = async () => {
+      const answers = (await post(small.url, [{ jsonrpc: "2.0", id: 1, method: "neutralService_getInbox", params: [{}, 1] }, proven], token)).body as { id: number; result: [ProvenPage] }[];
+      return answers.find((answer) => answer.id === 2)!.result[0];
+    };
+    const alone = (await post(small.url, proven, token)).body.result[0] as ProvenPage;
+    expect(alone.data).toHaveLength(3);
+    expect((await post(small.url, proven, token)).body.result[0]).toEqual(alone); // kept
+    const fromKept = await batch();
+    expect(fromKept.data.length).toBeLessThan(3);
+    expectCompactProven(lena, fromKept);
+    // The log grows (a message lena sends), so the same batch makes the proof anew: the same cut.
+    await call(small.url, "neutralService_sendMessage", [await lena.sign({ to: alice.address, message: "1d00" })], token);
+    const anew = await batch();
+    expect(anew.proof.head.size).toBe(fromKept.proof.head.size + 1);
+    expect(anew.data.map((message) => message.id)).toEqual(fromKept.data.map((message) => message.id));
   });
 
   it("a message that outgrows the budget with its proof is still served, alone on its page", { timeout: 30_000 }, async () => {

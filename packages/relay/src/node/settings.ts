@@ -42,6 +42,13 @@ const MAX_SQLITE_MMAP_MIB = 2047;
  */
 export const DEFAULT_SQLITE_MMAP_MIB = 0;
 
+/**
+ * ~16,000 accounts' pages of 20 with a compact proof (~4 KB each) per worker: a device that reads
+ * its inbox again while nothing new came gets the same proof without a read of the log
+ * (bench/HISTORY.md, "Proofs kept while a log does not grow").
+ */
+export const DEFAULT_KEPT_PROOFS_MIB = 64;
+
 const LIMITS = "#limits-and-what-a-client-sees";
 const MAX = Number.MAX_SAFE_INTEGER;
 const HOUR_MS = 3_600_000;
@@ -76,6 +83,13 @@ const DECLARED = {
     default: DEFAULT_SQLITE_MMAP_MIB,
     docs: "#retention-and-deletion",
     help: "SQLite: MiB of the database file each worker reads through a memory map rather than read calls (at most SQLite's largest map); saves a system call and a copy per page read, and the pages read count in the worker's resident memory; 0 = off",
+  }),
+  keptProofsMib: integer({
+    min: 0,
+    max: 4096,
+    default: DEFAULT_KEPT_PROOFS_MIB,
+    docs: "#the-mailbox-log-the-verifiable-mailbox",
+    help: "MiB of page proofs each worker keeps, the last per account read with `proof`, served again while its log does not grow (~4 KB a page of 20 with a compact proof); 0 = off",
   }),
   logLevel: choice({ values: LOG_LEVELS, default: "info", help: LOG_LEVELS.join(" | ") }),
   logFormat: choice({

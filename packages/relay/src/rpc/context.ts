@@ -9,6 +9,7 @@ import type { Federation } from "../federation/index.js";
 import type { StorageQuotas } from "../limits/storage-quotas.js";
 import type { Subscriptions } from "../live/subscriptions.js";
 import { MailboxHeads } from "../mailbox-log/heads.js";
+import type { KeptProofs } from "../mailbox-log/kept-proofs.js";
 import type { MessageStore, PageQuery } from "../storage/store.js";
 
 /** Who made a request: the account a verified token names, or for a node-to-node method the calling peer. */
@@ -49,6 +50,11 @@ export interface ServiceOptions {
   publicUrl: () => string;
   /** Live delivery (live/subscriptions.ts) and its limits (nodeInfo); absent: `subscribe` is refused. */
   live?: { subscriptions: Subscriptions; limits: LiveConfig };
+  /**
+   * The last proof written per recently read account, kept while its log does not grow (a process
+   * that hears of every commit: `KeptProofs.committed`). Absent: every proof is made anew.
+   */
+  keptProofs?: KeptProofs;
   /** Told of every message newly stored (not a resend), with its route: the metrics' sends. */
   onStored?: (route: "local" | "outbound" | "inbound") => void;
 }

@@ -68,24 +68,72 @@ async function pageMembers(rpc: Rpc, owner: string, page: Page, budget: Response
   let messages = fitted.messages.map((message) => message.json);
   let proofMember = "";
   if (proof !== undefined) {
-    const copies = await copiesOfPage(rpc, owner, fitted.messages, proof.since, "proof.since");
-    const compact = proof.compact === true;
-    const positionBytes = new Map<number, number>();
-    for (const entry of copies.entries) positionBytes.set(entry.id, (positionBytes.get(entry.id) ?? 0) + positionBytesBound(entry, copies.head.size));
-    const bytesOf = messages.map((json, i) => json.length + 1 + (positionBytes.get(fitted.messages[i]!.id) ?? 0));
-    const fixed = `,"proof":`.length + proofFrameBytes(copies, compact);
-    const { count } = fitToBudget(bytesOf, fixed, budget);
-    if (count < messages.length) {
-      messages = messages.slice(0, count);
-      fitted = { messages: fitted.messages.slice(0, count), end: false };
-      const kept = new Set(fitted.messages.map((message) => message.id));
-      copies.entries = copies.entries.filter((entry) => kept.has(entry.id));
+    const keptProofs = rpc.keptProofs;
+    const key = keptProofs && proofKey(fitted.messages, proof);
+    const kept = key === undefined ? undefined : keptProofs!.get(owner, key);
+    if (kept !== undefined && fitsWhole(messages, kept.budgetBytes, budget)) proofMember = `,"proof":${kept.json}`;
+    else {
+      const ticket = key === undefined ? undefined : keptProofs!.begin(owner);
+      try {
+        const copies = await copiesOfPage(rpc, owner, fitted.messages, proof.since, "proof.since");
+        const compact = proof.compact === true;
+        const positionBytes = new Map<number, number>();
+        for (const entry of copies.entries) positionBytes.set(entry.id, (positionBytes.get(entry.id) ?? 0) + positionBytesBound(entry, copies.head.size));
+        const bytesOf = messages.map((json, i) => json.length + 1 + (positionBytes.get(fitted.messages[i]!.id) ?? 0));
+        const fixed = `,"proof":`.length + proofFrameBytes(copies, compact);
+        const { count } = fitToBudget(bytesOf, fixed, budget);
+        const whole = count === messages.length;
+        if (!whole) {
+          messages = messages.slice(0, count);
+          fitted = { messages: fitted.messages.slice(0, count), end: false };
+          const stay = new Set(fitted.messages.map((message) => message.id));
+          copies.entries = copies.entries.filter((entry) => stay.has(entry.id));
+        }
+        const json = (await proofJson(copies, compact)).json;
+        proofMember = `,"proof":${json}`;
+        // A page cut to the budget is another page than the one the key names, and one with a copy
+        // the head does not hold yet is proven in full by the next head: neither is kept.
+        if (ticket !== undefined && whole && copies.entries.length === copiesOn(fitted.messages)) {
+          keptProofs!.keep(ticket, key!, { json, budgetBytes: fitted.messages.reduce((sum, message) => sum + (positionBytes.get(message.id) ?? 0), fixed) });
+        }
+      } finally {
+        if (ticket !== undefined) keptProofs!.release(ticket);
+      }
     }
-    proofMember = `,"proof":${(await proofJson(copies, compact)).json}`;
   }
   const data = messages.join(",");
   budget?.spend(data.length + proofMember.length);
   return `"data":[${data}],"end":${fitted.end}${fitted.resumeAt !== undefined ? `,"cursor":"${fitted.resumeAt}"` : ""}${proofMember}`;
+}
+
+/**
+ * The key a page's proof is kept under (`KeptProofs`), what the proof is made of: the positions of
+ * the page's copies in order (a position holds one copy of one message for good, so they name the
+ * leaves), the form and `since`. Undefined when a message came without its positions (the proof
+ * then looks them up).
+ */
+function proofKey(messages: Page["messages"], proof: ProofRequest): string | undefined {
+  if (messages.length === 0) return undefined;
+  let key = `${proof.compact === true ? "c" : "p"}${proof.since ?? ""}`;
+  for (const message of messages) {
+    if (message.copies === undefined || message.copies.length === 0) return undefined;
+    key += message.copies.length === 1 ? `,${message.copies[0]!.seq}` : `,${message.copies.map((copy) => `${copy.role[0]}${copy.seq}`).join("+")}`;
+  }
+  return key;
+}
+
+/** How many of the owner's copies a page's rows came with. */
+const copiesOn = (messages: Page["messages"]): number => messages.reduce((sum, message) => sum + (message.copies?.length ?? 0), 0);
+
+/**
+ * Whether `messages` with a proof the answer budget counts as `proofBudgetBytes` fit whole in what
+ * is left of it: what `fitToBudget` decides for a page and its proof, so a kept proof serves a page
+ * exactly when a new one would.
+ */
+function fitsWhole(messages: readonly string[], proofBudgetBytes: number, budget: ResponseBudget | undefined): boolean {
+  if (budget === undefined) return true;
+  const itemBytes = messages.map((json) => json.length + 1);
+  return fitToBudget(itemBytes, proofBudgetBytes, budget).count === messages.length;
 }
 
 export function mailboxHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_getInbox" | "neutralService_getChat" | "neutralService_subscribe"> {

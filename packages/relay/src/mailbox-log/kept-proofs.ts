@@ -1,0 +1,109 @@
+// The last proof this process wrote for each recently read account, kept while that account's log
+// does not grow: a device that reads its inbox again (polling, a second device, a reload) asks for
+// the same positions at the same head, and gets the same bytes without a read of the log or a hash.
+// What invalidates an entry is the commit feed (live/commits.ts), which tells every process of the
+// node of each message stored into an account's mailbox, whichever process or replica stored it.
+// A proof depends on nothing else: a position's leaf never changes, deleting a copy keeps its
+// position, and the head is signed again only when the log grows.
+import type { CommitEvent } from "../live/commits.js";
+
+/** A read's hold on an account while it makes a proof: whether the account's log may have grown since. */
+export interface ProofTicket {
+  readonly account: string;
+  grown: boolean;
+}
+
+/** A proof kept: its JSON, and the bytes the answer budget counted for it (a bound of its size, `pageMembers`). */
+export interface KeptProof {
+  json: string;
+  budgetBytes: number;
+}
+
+interface Entry {
+  key: string;
+  /** The proof's JSON (ASCII: numbers, hex and names), off the JavaScript heap. */
+  json: Buffer;
+  budgetBytes: number;
+}
+
+export class KeptProofs {
+  /** Per account, its last proof: least recently used first. */
+  private readonly entries = new Map<string, Entry>();
+  /** The reads making a proof now, per account: a commit meanwhile marks them, and their proof is not kept. */
+  private readonly reading = new Map<string, Set<ProofTicket>>();
+  private bytes = 0;
+
+  /** `maxBytes`: of proofs kept, at most (`--kept-proofs-mib`). */
+  constructor(private readonly maxBytes: number) {}
+
+  /** The proof kept for `account` under `key` (what was asked: the positions, `since`, the form), if its log has not grown since. */
+  get(account: string, key: string): KeptProof | undefined {
+    const entry = this.entries.get(account);
+    if (entry === undefined || entry.key !== key) return undefined;
+    this.entries.delete(account);
+    this.entries.set(account, entry);
+    return { json: entry.json.toString("latin1"), budgetBytes: entry.budgetBytes };
+  }
+
+  /** Taken before the read of the log a proof is made from; `keep` or `release` it after. */
+  begin(account: string): ProofTicket {
+    const ticket: ProofTicket = { account, grown: false };
+    let tickets = this.reading.get(account);
+    if (tickets === undefined) this.reading.set(account, (tickets = new Set()));
+    tickets.add(ticket);
+    return ticket;
+  }
+
+  /** Keeps `json` as `ticket`'s account's proof under `key`, unless its log may have grown since the ticket was taken. */
+  keep(ticket: ProofTicket, key: string, { json, budgetBytes }: KeptProof): void {
+    this.release(ticket);
+    if (ticket.grown) return;
+    const bytes = Buffer.byteLength(json, "latin1");
+    if (bytes > this.maxBytes) return;
+    this.drop(ticket.account);
+    // Its own allocation, not a slice of Buffer's shared pool: a kept slice would hold its whole
+    // 8 KiB slab, and what is kept would be counted short.
+    const bytesKept = Buffer.allocUnsafeSlow(bytes);
+    bytesKept.write(json, "latin1");
+    this.entries.set(ticket.account, { key, json: bytesKept, budgetBytes });
+    this.bytes += bytes;
+    for (const [account, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(account);
+      this.bytes -= entry.json.length;
+    }
+  }
+
+  release(ticket: ProofTicket): void {
+    const tickets = this.reading.get(ticket.account);
+    if (tickets?.delete(ticket) && tickets.size === 0) this.reading.delete(ticket.account);
+  }
+
+  /** What the commit feed tells: the logs that grew (a `resync`: any of them). */
+  committed(events: readonly CommitEvent[]): void {
+    for (const event of events) {
+      if (event.kind === "message") for (const account of event.accounts) this.grown(account);
+      else if (event.kind === "resync") {
+        for (const account of [...this.entries.keys(), ...this.reading.keys()]) this.grown(account);
+      }
+      // "status": a copy's delivery changed, not its position or leaf.
+    }
+  }
+
+  /** Bytes of proofs kept. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  private grown(account: string): void {
+    this.drop(account);
+    for (const ticket of this.reading.get(account) ?? []) ticket.grown = true;
+  }
+
+  private drop(account: string): void {
+    const entry = this.entries.get(account);
+    if (entry === undefined) return;
+    this.entries.delete(account);
+    this.bytes -= entry.json.length;
+  }
+}
