@@ -17,6 +17,10 @@ describe("KeptProofs: the last proof per account, while its log does not grow", 
     expect(proofs.get(A, "c,1,2")).toEqual(proof('{"head":1}'));
     expect(proofs.get(A, "c,1,3")).toBeUndefined();
     expect(proofs.get(B, "c,1,2")).toBeUndefined();
+    // Whether a proof is kept for a request, before its page is read: the key's start.
+    expect(proofs.holds(A, "c,1")).toBe(true);
+    expect(proofs.holds(A, "c,2")).toBe(false);
+    expect(proofs.holds(B, "c,1")).toBe(false);
     kept(proofs, A, "c,1,3", '{"head":2}');
     expect(proofs.get(A, "c,1,2")).toBeUndefined();
     expect(proofs.get(A, "c,1,3")).toEqual(proof('{"head":2}'));

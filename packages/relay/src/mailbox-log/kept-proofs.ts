@@ -36,6 +36,11 @@ export class KeptProofs {
   /** `maxBytes`: of proofs kept, at most (`--kept-proofs-mib`). */
   constructor(private readonly maxBytes: number) {}
 
+  /** Whether the proof kept for `account` is under a key that starts with `prefix` (the request it was made for). */
+  holds(account: string, prefix: string): boolean {
+    return this.entries.get(account)?.key.startsWith(prefix) === true;
+  }
+
   /** The proof kept for `account` under `key` (what was asked: the positions, `since`, the form), if its log has not grown since. */
   get(account: string, key: string): KeptProof | undefined {
     const entry = this.entries.get(account);

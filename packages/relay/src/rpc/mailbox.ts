@@ -40,6 +40,9 @@ interface Walk {
   limit: number;
 }
 
+/** A read's request as a key (`KeptProofs`): the method and what its params ask, the proof's form and `since` included. */
+const queryOf = (method: string, filter: object, walk: Walk, proof: ProofRequest): string => `${method} ${JSON.stringify([filter, walk.after, walk.before, walk.limit, proof.compact === true, proof.since])}|`;
+
 /** Cursor params → the keyset bounds and order of seeds/README.md §5. */
 function walkOf({ after, before, limit }: Walk): Pick<PageQuery, "after" | "before" | "order" | "limit"> {
   return {
@@ -50,6 +53,20 @@ function walkOf({ after, before, limit }: Walk): Pick<PageQuery, "after" | "befo
   };
 }
 
+/** `page` cut to what is left of the request's answer budget (refused when nothing is left). */
+function withinBudget(page: Page, budget: ResponseBudget | undefined): Page {
+  if (!budget) return page;
+  if (budget.remaining <= 0) throw budgetSpentError(budget.limit);
+  return fitPageBytes(page, budget.remaining);
+}
+
+/** A page's members as the answer gives them, counted against the budget. */
+function members(page: Page, messages: readonly string[], proofMember: string, budget: ResponseBudget | undefined): string {
+  const data = messages.join(",");
+  budget?.spend(data.length + proofMember.length);
+  return `"data":[${data}],"end":${page.end}${page.resumeAt !== undefined ? `,"cursor":"${page.resumeAt}"` : ""}${proofMember}`;
+}
+
 /**
  * A page's `data`, `end` and `cursor` members, and its `proof` when the request asked for one,
  * within what is left of the request's answer budget (seeds/README.md §5, openrpc.json
@@ -58,72 +75,77 @@ function walkOf({ after, before, limit }: Walk): Pick<PageQuery, "after" | "befo
  * consistency proof are the same whatever the page holds, and each message brings its positions
  * with at most their inclusion proofs' hashes, so a page that does not fit with its proof loses
  * messages from its end (at least one stays). The proof is made for the messages that stay.
+ *
+ * `read(withPositions)` reads the page. When this process kept a proof for the account
+ * (`KeptProofs`) made for the same request (`query`: the method and its params), the page is read
+ * without its positions and, when its messages are those the proof was made for, answered with it;
+ * else (or with nothing kept for that request: a walk's next page) it is read with them, and proven.
  */
-async function pageMembers(rpc: Rpc, owner: string, page: Page, budget: ResponseBudget | undefined, proof: ProofRequest | undefined): Promise<string> {
-  let fitted = page;
-  if (budget) {
-    if (budget.remaining <= 0) throw budgetSpentError(budget.limit);
-    fitted = fitPageBytes(page, budget.remaining);
+async function pageMembers(rpc: Rpc, owner: string, query: string, read: (withPositions: boolean) => Promise<Page>, budget: ResponseBudget | undefined, proof: ProofRequest | undefined): Promise<string> {
+  if (proof === undefined) {
+    const page = withinBudget(await read(false), budget);
+    return members(
+      page,
+      page.messages.map((message) => message.json),
+      "",
+      budget,
+    );
   }
-  let messages = fitted.messages.map((message) => message.json);
-  let proofMember = "";
-  if (proof !== undefined) {
-    const keptProofs = rpc.keptProofs;
-    const key = keptProofs && proofKey(fitted.messages, proof);
-    const kept = key === undefined ? undefined : keptProofs!.get(owner, key);
-    if (kept !== undefined && fitsWhole(messages, kept.budgetBytes, budget)) proofMember = `,"proof":${kept.json}`;
-    else {
-      const ticket = key === undefined ? undefined : keptProofs!.begin(owner);
-      try {
-        const copies = await copiesOfPage(rpc, owner, fitted.messages, proof.since, "proof.since");
-        const compact = proof.compact === true;
-        const positionBytes = new Map<number, number>();
-        for (const entry of copies.entries) positionBytes.set(entry.id, (positionBytes.get(entry.id) ?? 0) + positionBytesBound(entry, copies.head.size));
-        const bytesOf = messages.map((json, i) => json.length + 1 + (positionBytes.get(fitted.messages[i]!.id) ?? 0));
-        const fixed = `,"proof":`.length + proofFrameBytes(copies, compact);
-        const { count } = fitToBudget(bytesOf, fixed, budget);
-        const whole = count === messages.length;
-        if (!whole) {
-          messages = messages.slice(0, count);
-          fitted = { messages: fitted.messages.slice(0, count), end: false };
-          const stay = new Set(fitted.messages.map((message) => message.id));
-          copies.entries = copies.entries.filter((entry) => stay.has(entry.id));
-        }
-        const json = (await proofJson(copies, compact)).json;
-        proofMember = `,"proof":${json}`;
-        // A page cut to the budget is another page than the one the key names, and one with a copy
-        // the head does not hold yet is proven in full by the next head: neither is kept.
-        if (ticket !== undefined && whole && copies.entries.length === copiesOn(fitted.messages)) {
-          keptProofs!.keep(ticket, key!, { json, budgetBytes: fitted.messages.reduce((sum, message) => sum + (positionBytes.get(message.id) ?? 0), fixed) });
-        }
-      } finally {
-        if (ticket !== undefined) keptProofs!.release(ticket);
-      }
+  const keptProofs = rpc.keptProofs;
+  if (keptProofs?.holds(owner, query)) {
+    const page = withinBudget(await read(false), budget);
+    const messages = page.messages.map((message) => message.json);
+    const kept = keptProofs.get(owner, proofKey(query, page.messages));
+    if (kept !== undefined && fitsWhole(messages, kept.budgetBytes, budget)) return members(page, messages, `,"proof":${kept.json}`, budget);
+  }
+  let page = withinBudget(await read(true), budget);
+  let messages = page.messages.map((message) => message.json);
+  const ticket = keptProofs?.begin(owner);
+  try {
+    const copies = await copiesOfPage(rpc, owner, page.messages, proof.since, "proof.since");
+    const compact = proof.compact === true;
+    const positionBytes = new Map<number, number>();
+    for (const entry of copies.entries) positionBytes.set(entry.id, (positionBytes.get(entry.id) ?? 0) + positionBytesBound(entry, copies.head.size));
+    const bytesOf = messages.map((json, i) => json.length + 1 + (positionBytes.get(page.messages[i]!.id) ?? 0));
+    const fixed = `,"proof":`.length + proofFrameBytes(copies, compact);
+    const { count } = fitToBudget(bytesOf, fixed, budget);
+    const whole = count === messages.length;
+    if (!whole) {
+      messages = messages.slice(0, count);
+      page = { messages: page.messages.slice(0, count), end: false };
+      const stay = new Set(page.messages.map((message) => message.id));
+      copies.entries = copies.entries.filter((entry) => stay.has(entry.id));
     }
+    const json = (await proofJson(copies, compact)).json;
+    // Kept only for a page proven whole (one cut to the budget is another page than its key names)
+    // with one position per message: a message to oneself has two, and a message without one
+    // (stored after the head) is proven by the next head.
+    if (ticket !== undefined && whole && onePositionEach(page.messages, copies.entries)) {
+      keptProofs!.keep(ticket, proofKey(query, page.messages), { json, budgetBytes: page.messages.reduce((sum, message) => sum + (positionBytes.get(message.id) ?? 0), fixed) });
+    }
+    return members(page, messages, `,"proof":${json}`, budget);
+  } finally {
+    if (ticket !== undefined) keptProofs!.release(ticket);
   }
-  const data = messages.join(",");
-  budget?.spend(data.length + proofMember.length);
-  return `"data":[${data}],"end":${fitted.end}${fitted.resumeAt !== undefined ? `,"cursor":"${fitted.resumeAt}"` : ""}${proofMember}`;
 }
 
 /**
- * The key a page's proof is kept under (`KeptProofs`), what the proof is made of: the positions of
- * the page's copies in order (a position holds one copy of one message for good, so they name the
- * leaves), the form and `since`. Undefined when a message came without its positions (the proof
- * then looks them up).
+ * The key a page's proof is kept under (`KeptProofs`): the request (`query`, which holds the form
+ * and `since`), then the page's messages. While the log does not grow (as long as a proof is kept),
+ * each message's copy keeps its position: the ids name the positions, and the positions the leaves.
  */
-function proofKey(messages: Page["messages"], proof: ProofRequest): string | undefined {
-  if (messages.length === 0) return undefined;
-  let key = `${proof.compact === true ? "c" : "p"}${proof.since ?? ""}`;
-  for (const message of messages) {
-    if (message.copies === undefined || message.copies.length === 0) return undefined;
-    key += message.copies.length === 1 ? `,${message.copies[0]!.seq}` : `,${message.copies.map((copy) => `${copy.role[0]}${copy.seq}`).join("+")}`;
-  }
+function proofKey(query: string, messages: Page["messages"]): string {
+  let key = query;
+  for (const message of messages) key += `,${message.id}`;
   return key;
 }
 
-/** How many of the owner's copies a page's rows came with. */
-const copiesOn = (messages: Page["messages"]): number => messages.reduce((sum, message) => sum + (message.copies?.length ?? 0), 0);
+/** Whether `entries` hold exactly one position of each of `messages`. */
+function onePositionEach(messages: Page["messages"], entries: readonly { id: number }[]): boolean {
+  if (entries.length !== messages.length) return false;
+  const ids = new Set(entries.map((entry) => entry.id));
+  return ids.size === messages.length && messages.every((message) => ids.has(message.id));
+}
 
 /**
  * Whether `messages` with a proof the answer budget counts as `proofBudgetBytes` fit whole in what
@@ -142,8 +164,9 @@ export function mailboxHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutral
     async neutralService_getInbox({ inboxFilter, proof, ...walk }, { auth, responseBudget }) {
       const owner = auth.address;
       const ranges = inboxRanges(owner, inboxFilter);
-      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...pageBounds(rpc, responseBudget), withPositions: proof !== undefined });
-      return rawJson(`{"address":"${owner}",${await pageMembers(rpc, owner, page, responseBudget, proof)}}`);
+      const read = (withPositions: boolean) => store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...pageBounds(rpc, responseBudget), withPositions });
+      const query = proof === undefined ? "" : queryOf("getInbox", inboxFilter, walk, proof);
+      return rawJson(`{"address":"${owner}",${await pageMembers(rpc, owner, query, read, responseBudget, proof)}}`);
     },
 
     async neutralService_getChat({ inboxFilter, proof, ...walk }, { auth, responseBudget }) {
@@ -153,8 +176,9 @@ export function mailboxHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutral
         throw RpcError.invalidParams("inboxFilter.chat", "is required: this user has no chat yet", { param: "inboxFilter" });
       }
       const ranges = chatRanges(peer, inboxFilter.folder);
-      const page = await store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...pageBounds(rpc, responseBudget), withPositions: proof !== undefined });
-      return rawJson(`{"id":"${peer}",${await pageMembers(rpc, owner, page, responseBudget, proof)}}`);
+      const read = (withPositions: boolean) => store.page({ owner, ranges, since: inboxFilter.since, until: inboxFilter.until, ...walkOf(walk), ...pageBounds(rpc, responseBudget), withPositions });
+      const query = proof === undefined ? "" : queryOf(`getChat ${peer}`, inboxFilter, walk, proof);
+      return rawJson(`{"id":"${peer}",${await pageMembers(rpc, owner, query, read, responseBudget, proof)}}`);
     },
 
     neutralService_subscribe({ filter, after }, context) {
