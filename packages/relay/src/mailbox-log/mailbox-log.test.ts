@@ -399,6 +399,12 @@ describe("reads that prove themselves (getInbox and getChat with `proof`)", () =
       // Last: a page holding a message to oneself looks its positions up, and is not kept.
       ["to herself, read from the received side", () => send(kate, kate, "1401")],
     ];
+    // getChat's pages are kept the same way, under their own request.
+    const chat = async () => (await rpc(kate, "neutralService_getChat", { inboxFilter: { chat: alice.address }, proof: { compact: true } })).result[0] as ProvenPage;
+    const chatFirst = await chat();
+    expect(await chat()).toEqual(chatFirst);
+    expect(chatFirst.proof.head).toEqual(first.proof.head);
+
     let last = first;
     for (const [route, grow] of grows) {
       await read({ compact: true }); // kept again, at the current head
@@ -410,6 +416,10 @@ describe("reads that prove themselves (getInbox and getChat with `proof`)", () =
       if (!route.startsWith("to herself")) expect(next.data, route).toEqual(last.data);
       last = next;
     }
+    // The chat's kept proof was dropped too: its page proves the grown head.
+    const chatAfter = await chat();
+    expect(chatAfter.proof.head).toEqual(last.proof.head);
+    expectCompactProven(kate, chatAfter);
   });
 
   it("a page's proof is the same whether its positions come with its rows or are looked up: near the head, far below it, and a message to oneself read from one side", { timeout: 120_000 }, async () => {
