@@ -84,12 +84,7 @@ function members(page: Page, messages: readonly string[], proofMember: string, b
 async function pageMembers(rpc: Rpc, owner: string, query: string, read: (withPositions: boolean) => Promise<Page>, budget: ResponseBudget | undefined, proof: ProofRequest | undefined): Promise<string> {
   if (proof === undefined) {
     const page = withinBudget(await read(false), budget);
-    return members(
-      page,
-      page.messages.map((message) => message.json),
-      "",
-      budget,
-    );
+    return members(page, page.messages.map((message) => message.json), "", budget);
   }
   const keptProofs = rpc.keptProofs;
   if (keptProofs?.holds(owner, query)) {
