@@ -222,3 +222,48 @@ describe("methods answered as event streams (x-subscription)", () => {
     });
   }, 30_000);
 });
+
+describe("a handler that does not watch its signal", () => {
+  it("ends the stream when the client leaves while the handler waits: the exchange completes, the handler is not waited for", async () => {
+    const exchanges: number[] = [];
+    let waiting = false;
+    const { handlers } = createTestHandlers();
+    const dispatcher = createDispatcher<TestContext>({
+      service,
+      handlers: {
+        ...handlers,
+        // One event, then a wait that nothing ends: not a commit, not the signal.
+        neutralService_subscribe: () =>
+          (async function* () {
+            yield { method: "neutralService_caughtUp" as const, params: {} };
+            waiting = true;
+            await new Promise<never>(() => {});
+          })(),
+      },
+    });
+    const handler = createHttpHandler<TestContext>({
+      dispatcher,
+      authenticate: () => ({ auth: { address: alice } }),
+      onExchange: (exchange) => exchanges.push(exchange.status),
+    });
+    const own = createServer(handler);
+    await new Promise<void>((resolve) => own.listen(0, "127.0.0.1", resolve));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(own.address() as AddressInfo).port}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "text/event-stream" },
+        body: subscribeBody(),
+      });
+      const frames = await readFrames(response, (read) => read.length > 0);
+      expect(frames[0]!.data?.method).toBe("neutralService_caughtUp");
+      await waitFor(() => waiting);
+      expect(exchanges).toEqual([]); // still open
+      // readFrames cancelled the body: the connection closes, and the stream must end with it.
+      await waitFor(() => exchanges.length === 1, 5000);
+      expect(exchanges).toEqual([200]);
+    } finally {
+      own.closeAllConnections();
+      await new Promise<void>((resolve) => own.close(() => resolve()));
+    }
+  }, 15_000);
+});

@@ -68,6 +68,9 @@ function eventParts(event: StreamEvent): [string, string, string] {
 
 const KEEP_ALIVE = ": keep-alive\n\n";
 
+/** An event up to this many characters is written as one string (`sendEventStream`'s `write`). */
+const SMALL_EVENT = 16 * 1024;
+
 /** An open stream, as the keep-alive timer sees it. */
 interface KeepAlive {
   readonly response: ServerResponse;
@@ -106,25 +109,38 @@ function keepAlive(stream: KeepAlive, intervalMs: number): () => void {
 }
 
 /**
- * `promise`'s outcome, or "aborted" as soon as `signal` aborts. Leaves nothing attached to the signal
- * once settled: a stream awaits one of these per event, for as long as it lives.
+ * The next event of `iterator`, or "aborted" as soon as `signal` aborts, for one stream: one abort
+ * listener for the stream's life, not one per event. A stream waits seconds between events when its
+ * account is quiet, and what each wait attaches to it outlives a scavenge and is promoted; nothing
+ * of a settled wait stays reachable (a race against one promise per stream kept every event).
  */
-function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | "aborted"> {
-  if (signal.aborted) return Promise.resolve("aborted");
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve("aborted");
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+function nextUnlessAborted<T>(iterator: AsyncIterator<T>, signal: AbortSignal): { next: () => Promise<IteratorResult<T> | "aborted">; stop: () => void } {
+  let settle: ((outcome: "aborted") => void) | undefined;
+  const onAbort = () => {
+    const waiting = settle;
+    settle = undefined;
+    waiting?.("aborted");
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+  return {
+    next() {
+      if (signal.aborted) return Promise.resolve("aborted");
+      return new Promise((resolve, reject) => {
+        settle = resolve;
+        iterator.next().then(
+          (result) => {
+            settle = undefined;
+            resolve(result);
+          },
+          (error: unknown) => {
+            settle = undefined;
+            reject(error);
+          },
+        );
+      });
+    },
+    stop: () => signal.removeEventListener("abort", onAbort),
+  };
 }
 
 /**
@@ -159,6 +175,7 @@ export async function sendEventStream(
   const stallMs = options.stallMs ?? 30_000;
   const { signal } = abort;
   const iterator = events[Symbol.asyncIterator]();
+  const pull = nextUnlessAborted(iterator, signal);
   let lastId: string | undefined;
   const alive: KeepAlive = { response, lastWrite: performance.now() };
   /**
@@ -169,12 +186,16 @@ export async function sendEventStream(
   const taken = () => written - response.writableLength;
   const write = (...texts: string[]) => {
     alive.lastWrite = performance.now();
-    if (texts.length > 1) response.cork();
-    for (const text of texts) {
-      written += text.length;
-      response.write(text);
+    const length = texts.reduce((sum, text) => sum + text.length, 0);
+    written += length;
+    // A small event as one string, one chunk: cheaper to write than pieces under cork. A big one in
+    // its pieces, so that its params are not copied again.
+    if (texts.length === 1 || length <= SMALL_EVENT) response.write(texts.length === 1 ? texts[0]! : texts.join(""));
+    else {
+      response.cork();
+      for (const text of texts) response.write(text);
+      response.uncork();
     }
-    if (texts.length > 1) response.uncork();
     hold?.resize(response.writableLength);
   };
 
@@ -232,7 +253,7 @@ export async function sendEventStream(
 
   /** Sends the handler's next event: false when there is none (it ended, or the stream was aborted). */
   const sendNext = async (): Promise<boolean> => {
-    const next = await unlessAborted(iterator.next(), signal);
+    const next = await pull.next();
     if (next === "aborted" || next.done) return false;
     // The client took everything and its window ran out while the handler had nothing to send:
     // it is not behind. (Not at every drain: a client that drains now and then must still keep up.)
@@ -255,6 +276,7 @@ export async function sendEventStream(
   } catch (error) {
     onError(error);
   } finally {
+    pull.stop();
     stopKeepAlive();
     if (!signal.aborted) abort.abort();
     // A generator suspended in an await finishes its return at its next step: do not wait for it.

@@ -80,6 +80,19 @@ describe("subscriptions", () => {
     expect(Math.max(...queries.map((query) => query.limit))).toBeGreaterThan(50);
   });
 
+  it("a caught-up stream waiting for its next message finishes at once when its client goes (its signal aborts), before any other message comes", { timeout: 30_000 }, async () => {
+    const store = openStore();
+    const subscriptions = subscriptionsOver(store);
+    const stream = openStream(subscriptions, randomAddress(), "10.0.0.1");
+    expect((await stream.next())?.method).toBe("neutralService_caughtUp");
+    // The HTTP glue awaits the next event; the stream waits for a commit into its account.
+    const next = stream.next();
+    expect(subscriptions.count).toBe(1);
+    stream.abort.abort();
+    expect(await Promise.race([next, new Promise((resolve) => setTimeout(resolve, 5000, "still waiting"))])).toBeUndefined();
+    expect(subscriptions.count).toBe(0);
+  });
+
   it("at the process's bound, a new address's stream ends the oldest stream of the address holding the most; an address as loaded as the others is refused", { timeout: 30_000 }, async () => {
     const store = openStore();
     const subscriptions = subscriptionsOver(store, 4);

@@ -85,6 +85,7 @@ class Subscription {
   ended: EndReason | undefined;
   /** What the end event says, when not its reason's usual words. */
   endMessage: string | undefined;
+  /** Resolves the stream's `wait`, while it waits. */
   #wake: (() => void) | undefined;
 
   constructor(
@@ -95,7 +96,9 @@ class Subscription {
   ) {}
 
   notify(): void {
-    this.#wake?.();
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
   }
 
   wake(): void {
@@ -117,17 +120,14 @@ class Subscription {
     this.notify();
   }
 
-  /** Resolves at the next wake-up, status, end or abort. */
-  wait(signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        this.#wake = undefined;
-        signal.removeEventListener("abort", done);
-        resolve();
-      };
-      this.#wake = done;
-      signal.addEventListener("abort", done, { once: true });
-    });
+  /**
+   * Resolves at the next wake-up, status or end, or at the stream's abort (its `run` notifies then).
+   * What a waiting stream holds is its promise's resolve alone: a caught-up stream waits seconds
+   * between wake-ups, so whatever a wait allocates outlives a scavenge and is promoted, and ten
+   * thousand streams woken in turn made that garbage collection the largest cost of a wake-up.
+   */
+  wait(): Promise<void> {
+    return new Promise((resolve) => (this.#wake = resolve));
   }
 }
 
@@ -311,6 +311,8 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
     let readLimit = FIRST_READ;
     const cursorText = () => (sentAny || stream.after > 0 ? String(cursor) : undefined);
     let expiry: NodeJS.Timeout | undefined;
+    const onAbort = () => subscription.notify();
+    signal.addEventListener("abort", onAbort, { once: true });
     try {
       if (stream.expiresAt !== undefined) {
         const left = stream.expiresAt - now();
@@ -367,9 +369,10 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
           yield { method: "neutralService_status", params: rawJson(`{"message":${json},"status":"${message.status === "failed" ? "failed" : "delivered"}"}`) };
           continue;
         }
-        await subscription.wait(signal);
+        await subscription.wait();
       }
     } finally {
+      signal.removeEventListener("abort", onAbort);
       clearTimeout(expiry);
       unregister(subscription);
       done();
