@@ -123,8 +123,8 @@ class Subscription {
   /**
    * Resolves at the next wake-up, status or end, or at the stream's abort (its `run` notifies then).
    * What a waiting stream holds is its promise's resolve alone: a caught-up stream waits seconds
-   * between wake-ups, so whatever a wait allocates outlives a scavenge and is promoted, and ten
-   * thousand streams woken in turn made that garbage collection the largest cost of a wake-up.
+   * between wake-ups, so whatever a wait allocates outlives a scavenge and is promoted (garbage
+   * collection is the largest share of a wake-up's cost with ten thousand streams: bench/HISTORY.md).
    */
   wait(): Promise<void> {
     return new Promise((resolve) => (this.#wake = resolve));
