@@ -30,7 +30,7 @@ async function main() {
   copyFileSync(path.join(store.dir, "neutral.sqlite"), file);
 
   const db = new Database(file);
-  const copies = db.prepare("SELECT count(*) FROM mailbox_log").pluck().get();
+  const copies = db.prepare("SELECT count(*) FROM mailbox WHERE seq IS NOT NULL").pluck().get();
   db.exec("VACUUM"); // both measurements on packed B-trees
   const withLog = { log: tableBytes(db, ["mailbox_log", "log_accounts", "sqlite_autoindex_log_accounts_1", "log_tiles"]), mailbox: tableBytes(db, ["mailbox"]) };
   db.exec(undoVersion15Sql);

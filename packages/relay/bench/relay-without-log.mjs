@@ -8,7 +8,9 @@ import { WRITER_SCHEMA } from "../dist/storage/sqlite.js";
 
 Object.assign(WRITER_SCHEMA.sql, {
   logAccount: "SELECT 1 WHERE ? IS NOT NULL",
-  lastPosition: "SELECT NULL WHERE ? IS NOT NULL",
+  lastLogged: "SELECT NULL WHERE ? IS NOT NULL",
+  newestOnSide: "SELECT NULL WHERE ? IS NOT NULL AND ? IS NOT NULL",
+  unloggedOnSide: "SELECT 1 AS seq, 1 AS id, NULL AS peer, NULL AS digest WHERE ? IS NULL AND ? IS NULL AND ? IS NULL AND 0",
   insertPosition: "SELECT ?, ?, ?, ?, ?",
   insertMailbox: "INSERT INTO mailbox (owner, side, id, peer, ts, json, seq) VALUES (?, ?, ?, ?, ?, ?, NULL + ?)",
 });

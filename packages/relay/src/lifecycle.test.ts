@@ -73,11 +73,13 @@ describe("identity and durability", () => {
     try {
       for (const account of [alice.address, bob.address]) {
         const owner = Buffer.from(account.slice(2), "hex");
-        const log = db.prepare<[Buffer], { seq: number; id: number }>("SELECT l.seq, l.id FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n WHERE a.address = ? ORDER BY l.seq").all(owner);
-        expect(log.map((entry) => entry.seq)).toEqual(log.map((_, i) => i + 1));
         const copies = db.prepare<[Buffer], { seq: number; id: number }>("SELECT seq, id FROM mailbox WHERE owner = ? ORDER BY seq").all(owner);
-        expect(copies).toEqual(log);
-        expect(log).toHaveLength(stored.length);
+        expect(copies.map((entry) => entry.seq)).toEqual(copies.map((_, i) => i + 1));
+        expect(copies).toHaveLength(stored.length);
+        // Positions go into mailbox_log a tile (16) at a time (schema version 17): the logged ones are the copies' first.
+        const logged = db.prepare<[Buffer], { seq: number; id: number }>("SELECT l.seq, l.id FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n WHERE a.address = ? ORDER BY l.seq").all(owner);
+        expect(logged).toEqual(copies.slice(0, logged.length));
+        expect(copies.length - logged.length).toBeLessThan(16);
       }
     } finally {
       db.close();

@@ -83,7 +83,9 @@ function openBatches(options) {
   const insertMailbox = db.prepare(sql.insertMailbox);
   const logAccount = db.prepare(sql.logAccount).pluck();
   const insertLogAccount = db.prepare(sql.insertLogAccount);
-  const lastPosition = db.prepare(sql.lastPosition).pluck();
+  const lastLogged = db.prepare(sql.lastLogged).pluck();
+  const newestOnSide = db.prepare(sql.newestOnSide).pluck();
+  const unloggedOnSide = db.prepare(sql.unloggedOnSide);
   const insertPosition = db.prepare(sql.insertPosition);
   const selectLeaves = db.prepare(sql.selectLeaves).pluck();
   const selectTiles = db.prepare(sql.selectTiles).pluck();
@@ -124,28 +126,104 @@ function openBatches(options) {
   function reclaimStep() {
     if (reclaimDue(db)) db.pragma("incremental_vacuum(" + RECLAIM_STEP_PAGES + ")");
   }
+  /** The sides an account's copies are on: a received copy is in the inbox or the requests folder. */
+  const copySides = [sides.received, sides.requests, sides.sent];
   /**
-   * Stores `owner`'s copy of message `id` (a mailbox row) under the next position of the owner's log,
-   * with its leaf (the verifiable mailbox, schema version 11), in the calling transaction.
+   * Positions taken by the append in progress whose mailbox rows are not written yet: a receipt
+   * binds both copies' positions, so a message to oneself takes two before either row is stored.
+   * @type {{ owner: Buffer, seq: number, id: number, side: number, peer: Buffer, digest: Buffer }[]}
+   */
+  let taken = [];
+  /**
+   * Stores `owner`'s copy of message `id` (a mailbox row) under the next position of the owner's
+   * log (the verifiable mailbox, schema version 11), in the calling transaction; one from an
+   * account's history (`direct`) goes into `mailbox_log` at once.
    * @param {Buffer} owner @param {number} side @param {number} id @param {Buffer} peer
    * @param {number} ts @param {string} json @param {Buffer} digest the message's EIP-712 digest
+   * @param {boolean} direct
    */
-  function insertCopy(owner, side, id, peer, ts, json, digest) {
-    return insertMailbox.run(owner, side, id, peer, ts, json, takePosition(owner, side, id, peer, digest));
+  function insertCopy(owner, side, id, peer, ts, json, digest, direct) {
+    const seq = takePosition(owner, side, id, peer, digest, direct);
+    return storeCopy(owner, side, id, peer, ts, json, seq);
   }
-  /** The next position of `owner`'s log, taken for its copy of message `id` (with its leaf and the tiles it completes). */
-  function takePosition(owner, side, id, peer, digest) {
+  /** Writes the mailbox row of a copy whose position `takePosition` gave. */
+  function storeCopy(owner, side, id, peer, ts, json, seq) {
+    taken = taken.filter((copy) => copy.seq !== seq || !copy.owner.equals(owner));
+    return insertMailbox.run(owner, side, id, peer, ts, json, seq);
+  }
+  /**
+   * Where `owner`'s log stands: `account`, its number; `logged`, the last position in `mailbox_log`;
+   * `last`, its last position. The positions after `logged` (schema version 17) are copies still
+   * in the mailbox, stored by appends since: each the newest of its side (a copy's id is the
+   * largest so far when it is appended), so they are found from the newest rows of each side.
+   * @param {Buffer} owner
+   */
+  function logEnd(owner) {
     const account = logAccount.get(owner) ?? insertLogAccount.run(owner).lastInsertRowid;
-    const seq = (lastPosition.get(account) ?? 0) + 1;
-    const role = side === sides.sent ? "sent" : "received";
-    insertPosition.run(account, seq, id, MAILBOX_ROLE_BYTE[role], Buffer.from(mailboxLeafHash({ account: owner, seq, role, peer, digest }, sha256)));
-    if (seq % tileWidth === 0) keepTiles(account, seq);
+    const logged = lastLogged.get(account) ?? 0;
+    let last = logged;
+    for (const side of copySides) last = Math.max(last, newestOnSide.get(owner, side) ?? 0);
+    for (const copy of taken) if (copy.seq > last && copy.owner.equals(owner)) last = copy.seq;
+    return { account, logged, last };
+  }
+  /**
+   * The next position of `owner`'s log, taken for its copy of message `id`. The position's entry
+   * goes into `mailbox_log` with the rest of the account's unlogged ones once it completes a tile
+   * (then the tiles it completes are kept), or at once when `direct`; until then it is read from
+   * the copy's mailbox row: a commit then writes no page of the account's log tail per copy (bench/HISTORY.md).
+   */
+  function takePosition(owner, side, id, peer, digest, direct = false) {
+    const { account, logged, last } = logEnd(owner);
+    const seq = last + 1;
+    taken.push({ owner, seq, id, side, peer, digest });
+    if (direct || seq % tileWidth === 0) logUpTo(account, owner, logged, seq);
     return seq;
+  }
+  /**
+   * Writes `owner`'s positions after `logged` up to `last` into `mailbox_log` (with their leaves),
+   * and the tiles `last` completes. What must stay in the log when its copy goes (a deletion, the
+   * retention, an end) or may not be the newest of its side (an import) is logged first.
+   */
+  function logUpTo(account, owner, logged, last) {
+    /** @type {Map<number, { id: number, side: number, peer: Buffer, digest: Buffer }>} */
+    const copies = new Map();
+    for (const side of copySides) for (const { seq, id, peer, digest } of unloggedOnSide.all(owner, side, logged)) copies.set(seq, { id, side, peer, digest });
+    for (const copy of taken) if (copy.owner.equals(owner) && copy.seq > logged) copies.set(copy.seq, copy);
+    for (let seq = logged + 1; seq <= last; seq++) {
+      const copy = copies.get(seq);
+      // The positions after `logged` are contiguous by construction; a hole is a damaged store, refused.
+      if (copy === undefined) throw new Error(`the mailbox log of account ${account} has no copy at position ${seq}`);
+      const role = copy.side === sides.sent ? "sent" : "received";
+      insertPosition.run(account, seq, copy.id, MAILBOX_ROLE_BYTE[role], Buffer.from(mailboxLeafHash({ account: owner, seq, role, peer: copy.peer, digest: copy.digest }, sha256)));
+    }
+    if (last % tileWidth === 0) keepTiles(account, last);
+  }
+  /** Logs every position of `owner`'s log, when one of `seqs` (positions of copies about to go; all of them by default) is not logged yet. */
+  function logBefore(owner, seqs) {
+    if (logAccount.get(owner) === undefined) return;
+    const { account, logged, last } = logEnd(owner);
+    if (last > logged && (seqs === undefined || seqs.some((seq) => seq > logged))) logUpTo(account, owner, logged, last);
+  }
+  /** Logs `owner`'s positions before the retention deletes its copies on `side` below id `below`, when one of them is not logged yet. */
+  function logBeforeSweep(owner, side, below) {
+    const account = logAccount.get(owner);
+    if (account === undefined) return;
+    const logged = lastLogged.get(account) ?? 0;
+    for (const copySide of side === sides.received ? [sides.received, sides.requests] : [side]) {
+      if (unloggedOnSide.all(owner, copySide, logged).some((copy) => copy.id < below)) return logBefore(owner);
+    }
   }
   /** The position `owner`'s copy of message `id` in `role` took (kept after the copy is gone), or undefined. */
   function positionOf(owner, id, role) {
     const account = logAccount.get(owner);
-    return account === undefined ? undefined : selectPositionOf.get(account, id, MAILBOX_ROLE_BYTE[role]);
+    if (account === undefined) return undefined;
+    const logged = selectPositionOf.get(account, id, MAILBOX_ROLE_BYTE[role]);
+    if (logged !== undefined) return logged;
+    for (const side of role === "sent" ? [sides.sent] : [sides.received, sides.requests]) {
+      const seq = selectCopySeq.get(owner, side, id);
+      if (seq != null) return seq;
+    }
+    return undefined;
   }
   /** Keeps the tiles position `seq` completes: level tileHeight from its leaves, each level above from the one below. */
   function keepTiles(account, seq) {
@@ -195,6 +273,7 @@ function openBatches(options) {
       row.received = row.received && takes(row.id, sides.received, sides.requests);
       row.sent = row.sent && takes(row.id, sides.sent);
     }
+    if (removed.length > 0) logBefore(owner, removed);
     for (const { id, sender, recipient, sent, received } of rows) {
       if (received && !sent) {
         // The sender's row may have no JSON of its own (schema version 5): it takes the recipient's first.
@@ -263,6 +342,7 @@ function openBatches(options) {
     return { end, count: rows.length, rememberFrom, retentionSeconds, work, next: 0 };
   }
   function runItem({ owner, peer, side, below }) {
+    if (side !== PAIR) logBeforeSweep(owner, side, below);
     if (side === PAIR) deletePairBelow.run(owner, peer, below);
     else if (side === sides.received) {
       // A received copy is in the inbox or the requests folder.
@@ -329,6 +409,8 @@ function openBatches(options) {
   /** Deletes the messages `rows`: every copy, the outbox entry and the message row. */
   function purge(rows) {
     for (const { id, sender, recipient } of rows) {
+      if (recipient !== null) logBefore(recipient);
+      logBefore(sender);
       if (recipient !== null) {
         // A received copy is in the inbox or in the requests folder, not both.
         if (deleteMailbox.run(recipient, sides.received, id).changes === 0) deleteMailbox.run(recipient, sides.requests, id);
@@ -363,12 +445,12 @@ function openBatches(options) {
       let created = false;
       if (to.equals(owner)) {
         const held = selectJson.get(to, sides.received, id) ?? selectJson.get(to, sides.requests, id);
-        if (held === undefined) created = insertCopy(to, sides.received, id, from, m.timestamp, json, digest).changes === 1;
+        if (held === undefined) created = insertCopy(to, sides.received, id, from, m.timestamp, json, digest, true).changes === 1;
         answer = held ?? json;
       }
       if (from.equals(owner)) {
         const held = selectJson.get(from, sides.sent, id);
-        if (held === undefined) created = insertCopy(from, sides.sent, id, to, m.timestamp, json, digest).changes === 1 || created;
+        if (held === undefined) created = insertCopy(from, sides.sent, id, to, m.timestamp, json, digest, true).changes === 1 || created;
         // An empty sent row reads its recipient's JSON.
         answer ??= held === "" ? (selectJson.get(to, sides.received, id) ?? selectJson.get(to, sides.requests, id) ?? json) : (held ?? json);
       }
@@ -384,6 +466,7 @@ function openBatches(options) {
   }
   const appendAll = db.transaction((batch) =>
     batch.map((m) => {
+      taken = [];
       if (m.remove) return remove(hexBytes(m.remove.owner), m.remove.ids, m.remove.request, m.remove.seqs);
       if (m.sweep) return sweep(m.sweep.below, m.sweep.limit, m.sweep.rememberFrom, m.sweep.retentionSeconds);
       if (m.sweepExpiring) return sweepExpiring(m.sweepExpiring.now, m.sweepExpiring.limit);
@@ -420,17 +503,17 @@ function openBatches(options) {
       const json = idHead + id + '"' + tail;
       const answer = m.tail === undefined ? { id, json, created: true } : id;
       if (out) {
-        insertMailbox.run(from, sides.sent, id, to, m.timestamp, json, senderSeq);
+        storeCopy(from, sides.sent, id, to, m.timestamp, json, senderSeq);
         insertPair.run(from, to, id);
         insertOutbox.run(id, hexBytes(m.destination), m.lane ?? 0, from, Date.now());
         return answer;
       }
-      insertMailbox.run(to, receivedSide, id, from, m.timestamp, json, receiverSeq);
+      storeCopy(to, receivedSide, id, from, m.timestamp, json, receiverSeq);
       // The sender's row keeps no JSON (schema version 5): reads take the recipient's. A ~770-byte
       // copy here made the sender's mailbox leaves split every few appends; see sqlite-migrations.ts.
       // A message delivered from another node has no sender's copy here; one into the recipient's
       // requests folder keeps its JSON in the sender's row too (sent reads look in the inbox only).
-      if (m.route !== "in") insertMailbox.run(from, sides.sent, id, to, m.timestamp, request ? json : "", senderSeq);
+      if (m.route !== "in") storeCopy(from, sides.sent, id, to, m.timestamp, request ? json : "", senderSeq);
       insertPair.run(from, to, id);
       return answer;
     }),

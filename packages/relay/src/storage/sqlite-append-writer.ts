@@ -117,7 +117,9 @@ export interface WriterSchema {
     findByDigest: string;
     logAccount: string;
     insertLogAccount: string;
-    lastPosition: string;
+    lastLogged: string;
+    newestOnSide: string;
+    unloggedOnSide: string;
     insertPosition: string;
     selectLeaves: string;
     selectTiles: string;

@@ -334,7 +334,43 @@ export const migrations: readonly SqliteMigration[] = [
     name: "the retention the floor was raised under",
     sql: "ALTER TABLE retention_floor ADD COLUMN retention_seconds INTEGER;",
   },
+  {
+    // Positions logged a tile at a time (issue 35): a copy's position goes into `mailbox_log` when
+    // its account's log completes a tile of 16 (with the tile), or before the copy goes (a deletion,
+    // the retention, an end) or when it comes from the account's history (an import). Until then
+    // its entry is its mailbox row's: `seq`, and the leaf hashed from the row and the message's
+    // digest. An append so writes one B-tree page fewer per copy (the account's log tail, a random
+    // page of its own each: bench/HISTORY.md). No data changes: every position stored before is
+    // logged. A relay of version 16 would take the unlogged positions again: this version keeps it
+    // from opening the file, and `undoVersion17` logs them for a downgrade.
+    version: 17,
+    name: "positions logged a tile at a time",
+    sql: "",
+  },
 ];
+
+/**
+ * Undoes version 17 for a downgrade to a relay that logs every position at once: the positions not
+ * in `mailbox_log` yet go into it, with their leaves. Run it with every relay stopped, before
+ * {@link undoVersion16Sql}.
+ */
+export function undoVersion17(db: Database): void {
+  db.transaction(() => {
+    const unlogged = db
+      .prepare<[], [number, Buffer, number, number, number, Buffer, Buffer]>(
+        "SELECT a.n, b.owner, b.seq, b.id, b.side, b.peer, m.digest FROM mailbox AS b JOIN log_accounts AS a ON a.address = b.owner JOIN messages AS m ON m.id = b.id " +
+          "WHERE b.seq IS NOT NULL AND NOT EXISTS (SELECT 1 FROM mailbox_log AS l WHERE l.account = a.n AND l.seq = b.seq)",
+      )
+      .raw()
+      .all();
+    const insertPosition = db.prepare("INSERT INTO mailbox_log (account, seq, id, role, leaf) VALUES (?, ?, ?, ?, ?)");
+    for (const [account, owner, seq, id, side, peer, digest] of unlogged) {
+      const role: MailboxRole = side === 2 ? "sent" : "received";
+      insertPosition.run(account, seq, id, MAILBOX_ROLE_BYTE[role], Buffer.from(mailboxLeafHash({ account: owner, seq, role, peer, digest }, nativeSha256)));
+    }
+    db.prepare("DELETE FROM schema_migrations WHERE version = 17").run();
+  }).immediate();
+}
 
 /** The tiles of levels 4, 12, 20, … of every account's log (version 15): those of height 8 are kept. */
 function backfillTilesOf16(db: Database): void {

@@ -12,7 +12,7 @@ import { RECLAIM_STEP_PAGES, SWEEP_STEP_ROWS, openAppendBatches } from "./sqlite
 import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
 import { toHex } from "@neutral/protocol";
 import type { WireAppend } from "./sqlite-append-writer.js";
-import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql, undoVersion12Sql, undoVersion13Sql, undoVersion14Sql, undoVersion15Sql, undoVersion16Sql } from "./sqlite-migrations.js";
+import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql, undoVersion12Sql, undoVersion13Sql, undoVersion14Sql, undoVersion15Sql, undoVersion16Sql, undoVersion17 } from "./sqlite-migrations.js";
 import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
@@ -355,7 +355,7 @@ describe("SQLite store specifics", () => {
       expect(objects).not.toContain("messages_v4");
       // The digest's own UNIQUE index is gone with the rebuilt table (schema version 4).
       expect(other.prepare("SELECT count(*) AS n FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'").get()).toEqual({ n: 1 });
-      expect(latestSchemaVersion).toBe(16);
+      expect(latestSchemaVersion).toBe(17);
     });
 
     it("upgrades a version-1 database: key_bundles added, pairs filled, messages rebuilt; the messages stay, chats read, resends are found, ids go on", async () => {
@@ -393,6 +393,7 @@ describe("SQLite store specifics", () => {
         [14, false],
         [15, false],
         [16, false],
+        [17, false],
       ]);
       // Version 7 gave the message its recipient, from pairs.
       expect(v1.prepare("SELECT id, ts, sender, accepted_at, recipient FROM messages").all()).toEqual([
@@ -451,6 +452,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT count(*) AS n FROM mailbox WHERE side = 2 AND json = ''").get()).toEqual({ n: 3 });
+      undoVersion17(db);
       db.exec(undoVersion16Sql);
       db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
@@ -479,6 +481,7 @@ describe("SQLite store specifics", () => {
       expect(withReason[1]!.removal).toMatchObject({ reason: "expired" });
       await first.close();
       const db = connect();
+      undoVersion17(db);
       db.exec(undoVersion16Sql);
       db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
@@ -505,6 +508,7 @@ describe("SQLite store specifics", () => {
       expected[0] = expected[0]!.filter((entry) => entry.id !== deleted);
       await first.close();
       const db = connect();
+      undoVersion17(db);
       db.exec(undoVersion16Sql);
       db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
@@ -541,6 +545,7 @@ describe("SQLite store specifics", () => {
       await store.close();
       const db = connect();
       expect(db.prepare("SELECT id FROM message_expiry").all()).toEqual([{ id: stored.id }]);
+      undoVersion17(db);
       db.exec(undoVersion16Sql);
       db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
@@ -564,6 +569,7 @@ describe("SQLite store specifics", () => {
       const pending = (await store.append({ ...fields, status: "pending", route: { kind: "outbound", destination: randomAddress() } })).stored;
       await store.close();
       const db = connect();
+      undoVersion17(db);
       db.exec(undoVersion16Sql);
       db.exec(undoVersion15Sql);
       db.exec(undoVersion14Sql);
@@ -656,12 +662,45 @@ describe("SQLite store specifics", () => {
       }
       const db = connect({ readonly: true });
       const account = db.prepare<[Buffer], number>("SELECT n FROM log_accounts WHERE address = ?").pluck().get(Buffer.from(bob.slice(2), "hex"))!;
+      // Positions are logged a tile at a time (schema version 17): 69 and 70 wait for the tile of 72.
       const leaves = db.prepare<[number], Buffer>("SELECT leaf FROM mailbox_log WHERE account = ? ORDER BY seq").pluck().all(account);
-      expect(leaves).toHaveLength(70);
+      expect(leaves).toHaveLength(68);
       const kept = db.prepare<[number], { level: number; idx: number; hash: Buffer }>("SELECT level, idx, hash FROM log_tiles WHERE account = ? ORDER BY level, idx").all(account);
       const expected = wholeTiles(leaves, 2).map(({ level, index, hash }) => ({ level, idx: index, hash: Buffer.from(hash) }));
       expect(expected.map(({ level }) => level)).toEqual([...Array(17).fill(2), ...Array(4).fill(4), 6]);
       expect(kept).toEqual(expected);
+    });
+
+    it("positions not logged yet (schema version 17) read as logged ones: log, leaves, copies' positions and size are the same once undoVersion17 logs them", async () => {
+      const store = open();
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      const ids: number[] = [];
+      for (let i = 0; i < 21; i++) ids.push((await store.append(i % 4 === 3 ? testMessage(bob, alice) : testMessage(alice, bob))).stored.id);
+      ids.push((await store.append(testMessage(bob, bob))).stored.id);
+      const reads = (s: MessageStore) =>
+        Promise.all(
+          [alice, bob].map(async (owner) => ({
+            size: await s.logSize(owner),
+            log: await s.log(owner, 1, 100, { messages: true }),
+            across: await s.log(owner, 15, 3),
+            leaves: (await s.logLeaves(owner, 1, 30)).map((leaf) => toHex(leaf)),
+            someLeaves: (await s.logLeaves(owner, 14, 5)).map((leaf) => toHex(leaf)),
+            positions: await s.positions(owner, ids),
+          })),
+        );
+      const before = await reads(store);
+      // 21 positions each, and bob's two copies of his note to himself: 16 of each log are logged, a tile.
+      expect(before.map(({ size }) => size)).toEqual([21, 23]);
+      expect(connect({ readonly: true }).prepare("SELECT count(*) FROM mailbox_log").pluck().get()).toBe(32);
+      for (const { log, leaves, across, someLeaves } of before) {
+        expect(leaves).toEqual(log.map((entry) => entry.leafHash));
+        expect(across.map((entry) => entry.seq)).toEqual([15, 16, 17]);
+        expect(someLeaves).toEqual(leaves.slice(13, 18));
+      }
+      await store.close();
+      undoVersion17(connect());
+      expect(connect({ readonly: true }).prepare("SELECT count(*) FROM mailbox_log").pluck().get()).toBe(44);
+      expect(await reads(open())).toEqual(before);
     });
 
     it("keeps the whole tiles of each account at TILE_HEIGHT, and the migration keeps the same ones", async () => {
@@ -676,6 +715,7 @@ describe("SQLite store specifics", () => {
       expect(before[0]!.map(({ hash }) => toHex(hash))).toEqual(wholeTiles(leaves, TILE_HEIGHT).filter(({ level }) => level === TILE_HEIGHT).map(({ hash }) => toHex(hash)));
       await store.close();
       // Versions 11 (tiles of 256) and 15 (of 16) give an upgraded store the same.
+      undoVersion17(connect());
       connect().exec(undoVersion16Sql);
       connect().exec(undoVersion15Sql);
       expect(connect().prepare("SELECT count(*) FROM log_tiles WHERE level = ?").pluck().get(TILE_HEIGHT)).toBe(0);

@@ -1,10 +1,11 @@
 import Database from "better-sqlite3";
 import type { Statement, Transaction } from "better-sqlite3";
-import { MESSAGE_JSON_ID_HEAD, type WireMessageFields } from "@neutral/protocol";
+import { MAILBOX_ROLE_BYTE, MESSAGE_JSON_ID_HEAD, mailboxLeafHash, type WireMessageFields } from "@neutral/protocol";
 import { SchemaTooNewError, StoreClosedError } from "../errors.js";
 import { messageIdOf, messageJsonTail, messageJsonWithId, signsReceipts, type AcceptedMessage } from "../message.js";
 import { latestSchemaVersion, migrate } from "./sqlite-migrations.js";
 import { TILE_HEIGHT } from "../mailbox-log/tree.js";
+import { nativeSha256 } from "../crypto/sha256.js";
 import {
   DEFAULT_MAX_SCAN,
   DEFAULT_SWEPT_DIGESTS_MS,
@@ -55,6 +56,11 @@ import { reclaimDue } from "./sqlite-append-batch.js";
 
 
 type Walk = "received" | "sent" | "requests" | "pairsReceived" | "pairsSent" | "pairsRequests";
+
+/** A position not in `mailbox_log` yet, as a log page's row with what its leaf is hashed from (schema version 17). */
+type UnloggedRow = Omit<LogRow, "leaf"> & { peer: Buffer; digest: Buffer };
+/** A copy's position: its leaf from `mailbox_log`, or (not logged yet) what it is hashed from. */
+type CopyRow = Pick<LogRow, "seq" | "id" | "role"> & { leaf: Buffer | null; peer: Buffer; digest: Buffer | null };
 
 /** How a page reads one walk: its rows (the parameters: owner and side, or sender and recipient, then the exclusive id bounds), and its id, timestamp and JSON columns. */
 interface WalkSql {
@@ -175,6 +181,20 @@ export const WRITER_CACHE_KIB = 32768;
 /** SQLite's `cache_size` for a size in KiB (negative means KiB to SQLite), at least 64 KiB. */
 const cacheSizePragma = (kib: number) => -Math.max(64, Math.floor(kib));
 
+/**
+ * An account's positions after the last one in `mailbox_log` (schema version 17): copies appended
+ * since, each the newest of its side when it was stored, and fewer than a tile (the writer logs them
+ * when they complete one, or before one goes). So they are among the newest rows of each side.
+ */
+const UNLOGGED_ON_SIDE = `SELECT b.seq, b.id, b.peer, m.digest FROM (SELECT seq, id, peer FROM mailbox WHERE owner = ? AND side = ? ORDER BY id DESC LIMIT ${2 ** TILE_HEIGHT}) AS b JOIN messages AS m ON m.id = b.id WHERE b.seq > ?`;
+
+/** The last position in `mailbox_log` of the account `@owner`, or 0. */
+const LAST_LOGGED = "coalesce((SELECT l.seq FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n WHERE a.address = @owner ORDER BY l.seq DESC LIMIT 1), 0)";
+/** The position of the newest copy on a side of `@owner`'s mailbox, or 0. */
+const newestOnSide = (side: number) => `coalesce((SELECT seq FROM mailbox WHERE owner = @owner AND side = ${side} ORDER BY id DESC LIMIT 1), 0)`;
+/** A mailbox row's role byte (@neutral/protocol `MAILBOX_ROLE_BYTE`): a received copy is in the inbox or the requests folder. */
+const ROLE_OF_SIDE = `CASE b.side WHEN ${SIDE.sent} THEN ${MAILBOX_ROLE_BYTE.sent} ELSE ${MAILBOX_ROLE_BYTE.received} END`;
+
 /** What the writer runs (exported for the query-plan tests). */
 export const WRITER_SCHEMA: WriterSchema = {
   sql: {
@@ -217,9 +237,13 @@ export const WRITER_SCHEMA: WriterSchema = {
     // log is keyed by the owner's number in `log_accounts`, given at its first copy.
     logAccount: "SELECT n FROM log_accounts WHERE address = ?",
     insertLogAccount: "INSERT INTO log_accounts (address) VALUES (?)",
-    lastPosition: "SELECT seq FROM mailbox_log WHERE account = ? ORDER BY seq DESC LIMIT 1",
+    // Positions are logged a tile at a time (schema version 17): those after the last in
+    // `mailbox_log` are the account's newest copies, read from their mailbox rows.
+    lastLogged: "SELECT seq FROM mailbox_log WHERE account = ? ORDER BY seq DESC LIMIT 1",
+    newestOnSide: "SELECT seq FROM mailbox WHERE owner = ? AND side = ? ORDER BY id DESC LIMIT 1",
+    unloggedOnSide: UNLOGGED_ON_SIDE,
     insertPosition: "INSERT INTO mailbox_log (account, seq, id, role, leaf) VALUES (?, ?, ?, ?, ?)",
-    // A tile is kept once its last position is: from the leaves (level TILE_HEIGHT), or the tiles one level down.
+    // A tile is kept once its last position is logged: from the leaves (level TILE_HEIGHT), or the tiles one level down.
     selectLeaves: "SELECT leaf FROM mailbox_log WHERE account = ? AND seq > ? AND seq <= ? ORDER BY seq",
     selectTiles: "SELECT hash FROM log_tiles WHERE account = ? AND level = ? AND idx >= ? AND idx < ? ORDER BY idx",
     insertTile: "INSERT INTO log_tiles (account, level, idx, hash) VALUES (?, ?, ?, ?)",
@@ -337,6 +361,29 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
         "LEFT JOIN expired_messages AS e ON e.id = l.id WHERE a.address = ? AND l.seq >= ? ORDER BY l.seq LIMIT ?",
     );
   const logRows = { plain: logStatement(false), withMessages: logStatement(true) };
+  // The positions not in mailbox_log yet (schema version 17, UNLOGGED_ON_SIDE): their copies' rows
+  // and what their leaves are hashed from, with the columns of a log page's rows.
+  const unloggedStatement = (messages: boolean) =>
+    db.prepare<{ owner: Buffer; unserved: number }, UnloggedRow>(
+      `SELECT b.seq, b.id, ${ROLE_OF_SIDE} AS role, b.peer, m.digest, b.id < @unserved AS unserved, ` +
+        "b.id < coalesce((SELECT below FROM retention_floor), 0) AS swept, (SELECT retention_seconds FROM retention_floor) AS floor_retention" +
+        (messages ? `, CASE WHEN b.json <> '' THEN b.json ELSE (SELECT r.json FROM mailbox AS r WHERE r.owner = b.peer AND r.side = ${SIDE.received} AND r.id = b.id) END AS json` : "") +
+        " FROM (" +
+        [SIDE.received, SIDE.requests, SIDE.sent]
+          .map((side) => `SELECT * FROM (SELECT seq, id, side, peer, json FROM mailbox WHERE owner = @owner AND side = ${side} ORDER BY id DESC LIMIT ${2 ** TILE_HEIGHT})`)
+          .join(" UNION ALL ") +
+        `) AS b JOIN messages AS m ON m.id = b.id WHERE b.seq > ${LAST_LOGGED} ORDER BY b.seq`,
+    );
+  const unloggedRows = { plain: unloggedStatement(false), withMessages: unloggedStatement(true) };
+  /** The unlogged positions of `owner` as log rows, their leaves hashed here. */
+  const unlogged = (owner: Buffer, messages: boolean, unserved: number): LogRow[] =>
+    (messages ? unloggedRows.withMessages : unloggedRows.plain).all({ owner, unserved }).map(({ peer, digest, ...row }) => ({ ...row, leaf: leafOf(owner, row.seq, row.role, peer, digest) }));
+  const leafOf = (owner: Buffer, seq: number, role: number, peer: Buffer, digest: Buffer): Buffer => {
+    const hash = mailboxLeafHash({ account: owner, seq, role: role === MAILBOX_ROLE_BYTE.sent ? "sent" : "received", peer, digest }, nativeSha256);
+    return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength);
+  };
+  /** Runs `read` on one snapshot of the file: mailbox_log and the unlogged copies, as one commit left them. */
+  const snapshot = <T>(read: () => T): T => db.transaction(read)();
   // The leaves of a range as one row of hex, not a row (and a Buffer) each: half the time for the
   // ~50 leaves of a page's proof (positions are contiguous, so the range is `from` to `from + count`).
   // In order from a subquery the primary key walks in order, not `group_concat(… ORDER BY seq)`,
@@ -349,23 +396,27 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   const tileRows = db.prepare<[Buffer, number, number, number], { idx: number; hash: Buffer }>(
     "SELECT t.idx, t.hash FROM log_accounts AS a JOIN log_tiles AS t ON t.account = a.n WHERE a.address = ? AND t.level = ? AND t.idx >= ? AND t.idx < ? ORDER BY t.idx",
   );
-  // The log entries of an owner's copies (through mailbox.seq) of `count` messages, in one statement
-  // prepared once per count; a received copy is in the inbox or the requests folder.
-  const copyPositions = new Map<number, Database.Statement<(Buffer | number)[], LogRow>>();
+  // The log entries of an owner's copies of `count` messages, in one statement prepared once per
+  // count; a received copy is in the inbox or the requests folder. A copy not logged yet (schema
+  // version 17) has its leaf hashed here, from the message's digest.
+  const copyPositions = new Map<number, Database.Statement<(Buffer | number)[], CopyRow>>();
   const messageRecordRow = db.prepare<[number], { sender: Buffer; recipient: Buffer | null; ts: number; digest: Buffer }>("SELECT sender, recipient, ts, digest FROM messages WHERE id = ?");
   const messageIdRow = db.prepare<[number, Buffer], number>(WRITER_SCHEMA.sql.findByDigest).pluck();
   const copyPositionsOf = (count: number) => {
     let statement = copyPositions.get(count);
     if (statement === undefined) {
-      statement = db.prepare<(Buffer | number)[], LogRow>(
-        `SELECT l.seq, l.id, l.role, l.leaf FROM mailbox AS b JOIN log_accounts AS a ON a.address = b.owner JOIN mailbox_log AS l ON l.account = a.n AND l.seq = b.seq WHERE b.owner = ? AND b.side IN (${SIDE.received}, ${SIDE.requests}, ${SIDE.sent}) AND b.id IN (${Array.from({ length: count }, () => "?").join(", ")})`,
+      statement = db.prepare<(Buffer | number)[], CopyRow>(
+        `SELECT b.seq, b.id, ${ROLE_OF_SIDE} AS role, l.leaf, b.peer, CASE WHEN l.leaf IS NULL THEN (SELECT m.digest FROM messages AS m WHERE m.id = b.id) END AS digest ` +
+          "FROM mailbox AS b JOIN log_accounts AS a ON a.address = b.owner LEFT JOIN mailbox_log AS l ON l.account = a.n AND l.seq = b.seq " +
+          `WHERE b.owner = ? AND b.side IN (${SIDE.received}, ${SIDE.requests}, ${SIDE.sent}) AND b.id IN (${Array.from({ length: count }, () => "?").join(", ")}) AND b.seq IS NOT NULL`,
       );
       copyPositions.set(count, statement);
     }
     return statement;
   };
+  // An account's last position: the last in mailbox_log, or its newest copy's when that is later.
   const lastPosition = db
-    .prepare<[Buffer], number>("SELECT l.seq FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n WHERE a.address = ? ORDER BY l.seq DESC LIMIT 1")
+    .prepare<{ owner: Buffer }, number>(`SELECT max(${LAST_LOGGED}, ${[SIDE.received, SIDE.requests, SIDE.sent].map(newestOnSide).join(", ")})`)
     .pluck();
   const latestOnSide = db.prepare<[Buffer, number, number], { id: number; peer: Buffer }>(
     "SELECT id, peer FROM mailbox WHERE owner = ? AND side = ? AND id >= ? ORDER BY id DESC LIMIT 1",
@@ -565,13 +616,22 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
 
     async log(owner, from, limit, options) {
       if (closed) throw new StoreClosedError();
-      const statement = options?.messages ? logRows.withMessages : logRows.plain;
-      return statement.all(servedFloor(), addressBytes(owner), from, limit).map((row) => logEntryOf(row, retention.retentionSeconds));
+      const messages = options?.messages === true;
+      const statement = messages ? logRows.withMessages : logRows.plain;
+      const key = addressBytes(owner);
+      const floor = servedFloor();
+      const rows = snapshot(() => {
+        const logged = statement.all(floor, key, from, limit);
+        if (logged.length === limit) return logged;
+        const next = logged.length === 0 ? from : logged[logged.length - 1]!.seq + 1;
+        return logged.concat(unlogged(key, messages, floor).filter((row) => row.seq >= next).slice(0, limit - logged.length));
+      });
+      return rows.map((row) => logEntryOf(row, retention.retentionSeconds));
     },
 
     async logSize(owner) {
       if (closed) throw new StoreClosedError();
-      return lastPosition.get(addressBytes(owner)) ?? 0;
+      return lastPosition.get({ owner: addressBytes(owner) }) ?? 0;
     },
 
     async positions(owner, ids) {
@@ -579,7 +639,11 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       const unique = [...new Set(ids)];
       if (unique.length === 0) return [];
       const copies = new Map<number, LogEntry[]>();
-      for (const entry of copyPositionsOf(unique.length).all(addressBytes(owner), ...unique).map(logEntryOf)) {
+      const key = addressBytes(owner);
+      const rows = copyPositionsOf(unique.length)
+        .all(key, ...unique)
+        .map(({ peer, digest, leaf, ...row }): LogRow => ({ ...row, leaf: leaf ?? leafOf(key, row.seq, row.role, peer, digest!) }));
+      for (const entry of rows.map((row) => logEntryOf(row))) {
         const both = copies.get(entry.id);
         if (both === undefined) copies.set(entry.id, [entry]);
         else if (entry.role === "received") both.unshift(entry);
@@ -596,10 +660,17 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
 
     async logLeaves(owner, from, count) {
       if (closed) throw new StoreClosedError();
-      const hex = leafRows.get(addressBytes(owner), from, from, count);
-      if (!hex) return [];
-      const bytes = Buffer.from(hex, "hex");
-      return Array.from({ length: bytes.length / 32 }, (_, i) => bytes.subarray(i * 32, (i + 1) * 32));
+      const key = addressBytes(owner);
+      return snapshot(() => {
+        const hex = leafRows.get(key, from, from, count);
+        const bytes = Buffer.from(hex ?? "", "hex");
+        const leaves: Uint8Array[] = Array.from({ length: bytes.length / 32 }, (_, i) => bytes.subarray(i * 32, (i + 1) * 32));
+        if (leaves.length === count) return leaves;
+        // The rest of the range is past the logged positions: the unlogged ones, in order.
+        const next = from + leaves.length;
+        for (const row of unlogged(key, false, 0)) if (row.seq >= next && row.seq < from + count) leaves.push(row.leaf);
+        return leaves;
+      });
     },
 
     async deleteMessages(owner, ids, request, seqs) {

@@ -380,6 +380,28 @@ export function positionLifecycleTests(area: StorePerTest): void {
     expect(await wholeLog(store, bob)).toEqual(expectedLog(bob, [{ id: held, message: delivered, role: "received" }]));
   });
 
+  it("a copy imported under an older id than the newest on its side counts as the last position: the next append takes the one after it", async () => {
+    const store = area.store;
+    const { alice, bob, carol } = parties();
+    const delivered = testMessage(alice, bob, { route: { kind: "inbound" } });
+    const held = (await store.append(delivered)).stored.id;
+    // Alice writes carol here (a newer id), then her history brings her sent copy of the older message.
+    const later = testMessage(alice, carol);
+    const laterId = (await store.append(later)).stored.id;
+    const alicesCopy = { ...delivered, senderReceipt: randomSignature(), receiverReceipt: randomSignature() };
+    expect((await store.importMessages(alice, [imported(alicesCopy)]))[0]).toMatchObject({ id: held, created: true });
+    const next = testMessage(alice, carol);
+    const nextId = (await store.append(next)).stored.id;
+    expect(await wholeLog(store, alice)).toEqual(
+      expectedLog(alice, [
+        { id: laterId, message: later, role: "sent" },
+        { id: held, message: delivered, role: "sent" },
+        { id: nextId, message: next, role: "sent" },
+      ]),
+    );
+    expect(await store.logSize(alice)).toBe(3);
+  });
+
   it("copies swept for their sender's end keep their positions, with what recomputes their leaves without the body; numbering goes on after a restart", async (context) => {
     let store = area.store;
     const { alice, bob } = parties();
