@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, 
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { MAILBOX_ROLE_BYTE, mailboxLeafHash } from "@neutral/protocol";
 import { findPostgresBinDir, NO_POSTGRES, startThrowawayPostgres } from "../dist/testing/postgres.js";
 import { openPostgresStore } from "../dist/storage/postgres.js";
 import { BENCH_DIR, childPids, startRelay, warmFile } from "./lib.mjs";
@@ -265,6 +266,19 @@ export async function copyStore({ adminUrl, url, database = DATABASE, file, psql
         .iterate();
       for (const [owner, seq, id, role, leaf, digest, sender, recipient] of rows) {
         yield `${byteaText(owner)}\t${seq}\t${id}\t${role}\t${byteaText(role === 2 ? recipient : sender)}\t${byteaText(digest)}\t${byteaText(leaf)}\n`;
+      }
+      // Positions not logged yet (SQLite schema version 17: logged a tile at a time) are their copies' rows.
+      const unlogged = db
+        .prepare(
+          "SELECT b.owner, b.seq, b.id, b.side, b.peer, m.digest FROM log_accounts a JOIN mailbox b ON b.owner = a.address JOIN messages m ON m.id = b.id " +
+            "WHERE b.seq > coalesce((SELECT l.seq FROM mailbox_log l WHERE l.account = a.n ORDER BY l.seq DESC LIMIT 1), 0)",
+        )
+        .raw()
+        .iterate();
+      for (const [owner, seq, id, side, peer, digest] of unlogged) {
+        const role = side === 2 ? "sent" : "received";
+        const leaf = Buffer.from(mailboxLeafHash({ account: owner, seq, role, peer, digest }));
+        yield `${byteaText(owner)}\t${seq}\t${id}\t${MAILBOX_ROLE_BYTE[role]}\t${byteaText(peer)}\t${byteaText(digest)}\t${byteaText(leaf)}\n`;
       }
     }
     function* tileLines() {

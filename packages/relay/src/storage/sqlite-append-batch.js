@@ -61,6 +61,9 @@ export function openAppendBatches(options) {
 const sha256 =
   typeof nodeCrypto.hash === "function" ? (/** @type {Uint8Array} */ data) => nodeCrypto.hash("sha256", data, "buffer") : (/** @type {Uint8Array} */ data) => nodeCrypto.createHash("sha256").update(data).digest();
 
+/** Accounts whose last logged position the writer keeps (a few dozen bytes each); past it, it starts over. */
+const LOGGED_KEPT = 100_000;
+
 /** A retention pass's work item on `pairs` (mailbox sides are 1..3). */
 const PAIR = 0;
 
@@ -84,6 +87,23 @@ function openBatches(options) {
   const logAccount = db.prepare(sql.logAccount).pluck();
   const insertLogAccount = db.prepare(sql.insertLogAccount);
   const lastLogged = db.prepare(sql.lastLogged).pluck();
+  /**
+   * Each account's last logged position, as this connection last read or wrote it: read once, not
+   * at every copy (a random page of `mailbox_log` each). Cleared when another connection has
+   * committed (`data_version`, read inside each IMMEDIATE transaction) and when a transaction fails.
+   * @type {Map<number | bigint, number>}
+   */
+  const loggedOf = new Map();
+  let dataVersion = -1;
+  function lastLoggedOf(account) {
+    let logged = loggedOf.get(account);
+    if (logged === undefined) {
+      logged = lastLogged.get(account) ?? 0;
+      if (loggedOf.size >= LOGGED_KEPT) loggedOf.clear();
+      loggedOf.set(account, logged);
+    }
+    return logged;
+  }
   const newestOnSide = db.prepare(sql.newestOnSide).pluck();
   const unloggedOnSide = db.prepare(sql.unloggedOnSide);
   const insertPosition = db.prepare(sql.insertPosition);
@@ -160,7 +180,7 @@ function openBatches(options) {
    */
   function logEnd(owner) {
     const account = logAccount.get(owner) ?? insertLogAccount.run(owner).lastInsertRowid;
-    const logged = lastLogged.get(account) ?? 0;
+    const logged = lastLoggedOf(account);
     let last = logged;
     for (const side of copySides) last = Math.max(last, newestOnSide.get(owner, side) ?? 0);
     for (const copy of taken) if (copy.seq > last && copy.owner.equals(owner)) last = copy.seq;
@@ -196,6 +216,7 @@ function openBatches(options) {
       const role = copy.side === sides.sent ? "sent" : "received";
       insertPosition.run(account, seq, copy.id, MAILBOX_ROLE_BYTE[role], Buffer.from(mailboxLeafHash({ account: owner, seq, role, peer: copy.peer, digest: copy.digest }, sha256)));
     }
+    loggedOf.set(account, last);
     if (last % tileWidth === 0) keepTiles(account, last);
   }
   /** Logs every position of `owner`'s log, when one of `seqs` (positions of copies about to go; all of them by default) is not logged yet. */
@@ -208,7 +229,7 @@ function openBatches(options) {
   function logBeforeSweep(owner, side, below) {
     const account = logAccount.get(owner);
     if (account === undefined) return;
-    const logged = lastLogged.get(account) ?? 0;
+    const logged = lastLoggedOf(account);
     for (const copySide of side === sides.received ? [sides.received, sides.requests] : [side]) {
       if (unloggedOnSide.all(owner, copySide, logged).some((copy) => copy.id < below)) return logBefore(owner);
     }
@@ -464,8 +485,13 @@ function openBatches(options) {
     });
     return { imported };
   }
-  const appendAll = db.transaction((batch) =>
-    batch.map((m) => {
+  const appendAll = db.transaction((batch) => {
+    const version = db.pragma("data_version", { simple: true });
+    if (version !== dataVersion) {
+      loggedOf.clear();
+      dataVersion = version;
+    }
+    return batch.map((m) => {
       taken = [];
       if (m.remove) return remove(hexBytes(m.remove.owner), m.remove.ids, m.remove.request, m.remove.seqs);
       if (m.sweep) return sweep(m.sweep.below, m.sweep.limit, m.sweep.rememberFrom, m.sweep.retentionSeconds);
@@ -516,8 +542,8 @@ function openBatches(options) {
       if (m.route !== "in") storeCopy(from, sides.sent, id, to, m.timestamp, request ? json : "", senderSeq);
       insertPair.run(from, to, id);
       return answer;
-    }),
-  );
+    });
+  });
   const sleeper = control ?? new Int32Array(new SharedArrayBuffer(8));
   function whenUnlocked(run) {
     const deadline = Date.now() + 10000;
@@ -545,7 +571,13 @@ function openBatches(options) {
       try {
         return whenUnlocked(() => {
           passBack(at);
-          return appendAll.immediate(batch);
+          try {
+            return appendAll.immediate(batch);
+          } catch (error) {
+            // What the transaction logged is not in the file.
+            loggedOf.clear();
+            throw error;
+          }
         });
       } catch (error) {
         passBack(at);

@@ -13,7 +13,7 @@ import { TILE_HEIGHT, wholeTiles } from "../mailbox-log/tree.js";
 import { toHex } from "@neutral/protocol";
 import type { WireAppend } from "./sqlite-append-writer.js";
 import { latestSchemaVersion, migrate, migrations, undoVersion5Sql, undoVersion6Sql, undoVersion7Sql, undoVersion8Sql, undoVersion9Sql, undoVersion10Sql, undoVersion11Sql, undoVersion12Sql, undoVersion13Sql, undoVersion14Sql, undoVersion15Sql, undoVersion16Sql, undoVersion17 } from "./sqlite-migrations.js";
-import type { AppendResult, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
+import type { AppendResult, LogEntry, MailboxRange, MessageStore, PageQuery, StoredKeyBundle } from "./store.js";
 
 type Connection = Database.Database;
 
@@ -671,6 +671,20 @@ describe("SQLite store specifics", () => {
       expect(kept).toEqual(expected);
     });
 
+    it("a batch that fails after logging a tile leaves the writer as it found the file: the next append takes position 1", () => {
+      migrate(connect());
+      const batches = openAppendBatches({ file, synchronous: "NORMAL", walAutocheckpoint: 1000, ...WRITER_SCHEMA });
+      toClose.push(batches);
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      const wire = (message: TestMessage): WireAppend => ({ digest: Buffer.from(message.digest).toString("hex"), from: message.from, to: message.to, timestamp: message.timestamp, tail: messageJsonTail(message) });
+      // The 16th copy logs bob's first tile; the last entry breaks the transaction (the messages table's ts is NOT NULL).
+      const broken = { ...wire(testMessage(alice, bob)), timestamp: null as unknown as number };
+      expect(() => batches.run([...Array.from({ length: 16 }, () => wire(testMessage(alice, bob))), broken])).toThrow(/NOT NULL/);
+      batches.run([wire(testMessage(alice, bob))]);
+      const db = connect({ readonly: true });
+      expect(db.prepare("SELECT side, seq FROM mailbox WHERE owner = ?").all(Buffer.from(bob.slice(2), "hex"))).toEqual([{ side: 1, seq: 1 }]);
+    });
+
     it("positions not logged yet (schema version 17) read as logged ones: log, leaves, copies' positions and size are the same once undoVersion17 logs them", async () => {
       const store = open();
       const [alice, bob] = [randomAddress(), randomAddress()];
@@ -728,6 +742,49 @@ describe("SQLite store specifics", () => {
   });
 
   describe("two stores on one file (the relay's worker processes)", () => {
+    it("reads while the other's writer logs tiles: every log and leaf read is a prefix of the final log, with no gap", { timeout: 60_000 }, async () => {
+      const [writer, reader] = [open(), open()];
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      let done = false;
+      let stored = 0;
+      const appends = (async () => {
+        for (let i = 0; i < 40; i++) {
+          await Promise.all(Array.from({ length: 5 }, () => writer.append(testMessage(alice, bob))));
+          stored += 5;
+        }
+        done = true;
+      })();
+      // Each read holds at least what was stored before it began (a tile logged between the store's
+      // statements must not cut it short).
+      const reads: { before: number; log: LogEntry[]; leaves: string[] }[] = [];
+      while (!done) {
+        const before = stored;
+        reads.push({ before, log: await reader.log(bob, 1, 300), leaves: (await reader.logLeaves(bob, 1, 256)).map((leaf) => toHex(leaf)) });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await appends;
+      const final = await reader.log(bob, 1, 300);
+      expect(final.map((entry) => entry.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+      expect(reads.length).toBeGreaterThan(10);
+      for (const { before, log, leaves } of reads) {
+        expect(log.length).toBeGreaterThanOrEqual(before);
+        expect(leaves.length).toBeGreaterThanOrEqual(before);
+        expect(log).toEqual(final.slice(0, log.length));
+        expect(leaves).toEqual(final.slice(0, leaves.length).map((entry) => entry.leafHash));
+      }
+    });
+
+    it("append to one account in turns across tiles: each writer sees what the other logged (positions 1-40, 32 of them logged)", async () => {
+      const [a, b] = [open(), open()];
+      const [alice, bob] = [randomAddress(), randomAddress()];
+      for (let i = 0; i < 40; i++) await (i % 3 === 0 ? a : b).append(testMessage(alice, bob));
+      for (const owner of [alice, bob]) {
+        expect((await a.log(owner, 1, 100)).map((entry) => entry.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+        expect(await b.logSize(owner)).toBe(40);
+      }
+      expect(connect({ readonly: true }).prepare("SELECT count(*) FROM mailbox_log").pluck().get()).toBe(64);
+    });
+
     it("both append, concurrently and in turns, with unique ids increasing in each store's order", async () => {
       const [a, b] = [open(), open()];
       const [alice, bob, carol] = [randomAddress(), randomAddress(), randomAddress()];

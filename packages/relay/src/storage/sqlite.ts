@@ -60,7 +60,7 @@ type Walk = "received" | "sent" | "requests" | "pairsReceived" | "pairsSent" | "
 /** A position not in `mailbox_log` yet, as a log page's row with what its leaf is hashed from (schema version 17). */
 type UnloggedRow = Omit<LogRow, "leaf"> & { peer: Buffer; digest: Buffer };
 /** A copy's position: its leaf from `mailbox_log`, or (not logged yet) what it is hashed from. */
-type CopyRow = Pick<LogRow, "seq" | "id" | "role"> & { leaf: Buffer | null; peer: Buffer; digest: Buffer | null };
+type CopyRow = Pick<LogRow, "seq" | "id"> & { side: number; leaf: Buffer | null };
 
 /** How a page reads one walk: its rows (the parameters: owner and side, or sender and recipient, then the exclusive id bounds), and its id, timestamp and JSON columns. */
 interface WalkSql {
@@ -362,28 +362,36 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     );
   const logRows = { plain: logStatement(false), withMessages: logStatement(true) };
   // The positions not in mailbox_log yet (schema version 17, UNLOGGED_ON_SIDE): their copies' rows
-  // and what their leaves are hashed from, with the columns of a log page's rows.
+  // and what their leaves are hashed from, with the columns of a log page's rows; and the last logged
+  // position, on the same snapshot (a row of NULLs beside it when none is unlogged).
   const unloggedStatement = (messages: boolean) =>
-    db.prepare<{ owner: Buffer; unserved: number }, UnloggedRow>(
-      `SELECT b.seq, b.id, ${ROLE_OF_SIDE} AS role, b.peer, m.digest, b.id < @unserved AS unserved, ` +
+    db.prepare<{ owner: Buffer; unserved: number }, { logged: number } & (UnloggedRow | { [K in keyof UnloggedRow]: null })>(
+      `SELECT g.logged, u.* FROM (SELECT ${LAST_LOGGED} AS logged) AS g LEFT JOIN (` +
+        `SELECT b.seq, b.id, ${ROLE_OF_SIDE} AS role, b.peer, m.digest, b.id < @unserved AS unserved, ` +
         "b.id < coalesce((SELECT below FROM retention_floor), 0) AS swept, (SELECT retention_seconds FROM retention_floor) AS floor_retention" +
         (messages ? `, CASE WHEN b.json <> '' THEN b.json ELSE (SELECT r.json FROM mailbox AS r WHERE r.owner = b.peer AND r.side = ${SIDE.received} AND r.id = b.id) END AS json` : "") +
         " FROM (" +
         [SIDE.received, SIDE.requests, SIDE.sent]
-          .map((side) => `SELECT * FROM (SELECT seq, id, side, peer, json FROM mailbox WHERE owner = @owner AND side = ${side} ORDER BY id DESC LIMIT ${2 ** TILE_HEIGHT})`)
+          .map((side) => `SELECT * FROM (SELECT seq, id, side, peer${messages ? ", json" : ""} FROM mailbox WHERE owner = @owner AND side = ${side} ORDER BY id DESC LIMIT ${2 ** TILE_HEIGHT})`)
           .join(" UNION ALL ") +
-        `) AS b JOIN messages AS m ON m.id = b.id WHERE b.seq > ${LAST_LOGGED} ORDER BY b.seq`,
+        `) AS b JOIN messages AS m ON m.id = b.id WHERE b.seq > ${LAST_LOGGED}) AS u ON 1 ORDER BY u.seq`,
     );
   const unloggedRows = { plain: unloggedStatement(false), withMessages: unloggedStatement(true) };
-  /** The unlogged positions of `owner` as log rows, their leaves hashed here. */
-  const unlogged = (owner: Buffer, messages: boolean, unserved: number): LogRow[] =>
-    (messages ? unloggedRows.withMessages : unloggedRows.plain).all({ owner, unserved }).map(({ peer, digest, ...row }) => ({ ...row, leaf: leafOf(owner, row.seq, row.role, peer, digest) }));
+  /**
+   * `owner`'s last logged position and its unlogged positions as log rows in order, their leaves
+   * hashed here. A read of logged rows before it that came up short is read again when `logged` has
+   * passed it (a tile was logged between the two statements): then nothing is missed or read twice.
+   */
+  const unlogged = (owner: Buffer, messages: boolean, unserved: number): { logged: number; rows: LogRow[] } => {
+    const result = (messages ? unloggedRows.withMessages : unloggedRows.plain).all({ owner, unserved });
+    const rows: LogRow[] = [];
+    for (const { logged: _logged, peer, digest, ...row } of result) if (row.seq !== null && peer !== null && digest !== null) rows.push({ ...row, leaf: leafOf(owner, row.seq, row.role, peer, digest) });
+    return { logged: result[0]?.logged ?? 0, rows };
+  };
   const leafOf = (owner: Buffer, seq: number, role: number, peer: Buffer, digest: Buffer): Buffer => {
     const hash = mailboxLeafHash({ account: owner, seq, role: role === MAILBOX_ROLE_BYTE.sent ? "sent" : "received", peer, digest }, nativeSha256);
     return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength);
   };
-  /** Runs `read` on one snapshot of the file: mailbox_log and the unlogged copies, as one commit left them. */
-  const snapshot = <T>(read: () => T): T => db.transaction(read)();
   // The leaves of a range as one row of hex, not a row (and a Buffer) each: half the time for the
   // ~50 leaves of a page's proof (positions are contiguous, so the range is `from` to `from + count`).
   // In order from a subquery the primary key walks in order, not `group_concat(… ORDER BY seq)`,
@@ -396,6 +404,11 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   const tileRows = db.prepare<[Buffer, number, number, number], { idx: number; hash: Buffer }>(
     "SELECT t.idx, t.hash FROM log_accounts AS a JOIN log_tiles AS t ON t.account = a.n WHERE a.address = ? AND t.level = ? AND t.idx >= ? AND t.idx < ? ORDER BY t.idx",
   );
+  /** The leaves of positions [from, from + count) that mailbox_log has. */
+  const loggedLeaves = (key: Buffer, from: number, count: number): Uint8Array[] => {
+    const bytes = Buffer.from(leafRows.get(key, from, from, count) ?? "", "hex");
+    return Array.from({ length: bytes.length / 32 }, (_, i) => bytes.subarray(i * 32, (i + 1) * 32));
+  };
   // The log entries of an owner's copies of `count` messages, in one statement prepared once per
   // count; a received copy is in the inbox or the requests folder. A copy not logged yet (schema
   // version 17) has its leaf hashed here, from the message's digest.
@@ -406,7 +419,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     let statement = copyPositions.get(count);
     if (statement === undefined) {
       statement = db.prepare<(Buffer | number)[], CopyRow>(
-        `SELECT b.seq, b.id, ${ROLE_OF_SIDE} AS role, l.leaf, b.peer, CASE WHEN l.leaf IS NULL THEN (SELECT m.digest FROM messages AS m WHERE m.id = b.id) END AS digest ` +
+        "SELECT b.seq, b.id, b.side, l.leaf " +
           "FROM mailbox AS b JOIN log_accounts AS a ON a.address = b.owner LEFT JOIN mailbox_log AS l ON l.account = a.n AND l.seq = b.seq " +
           `WHERE b.owner = ? AND b.side IN (${SIDE.received}, ${SIDE.requests}, ${SIDE.sent}) AND b.id IN (${Array.from({ length: count }, () => "?").join(", ")}) AND b.seq IS NOT NULL`,
       );
@@ -414,6 +427,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     }
     return statement;
   };
+  const unloggedCopy = db.prepare<[Buffer, number, number], { peer: Buffer; digest: Buffer }>(
+    "SELECT b.peer, m.digest FROM mailbox AS b JOIN messages AS m ON m.id = b.id WHERE b.owner = ? AND b.side = ? AND b.id = ?",
+  );
   // An account's last position: the last in mailbox_log, or its newest copy's when that is later.
   const lastPosition = db
     .prepare<{ owner: Buffer }, number>(`SELECT max(${LAST_LOGGED}, ${[SIDE.received, SIDE.requests, SIDE.sent].map(newestOnSide).join(", ")})`)
@@ -620,12 +636,18 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       const statement = messages ? logRows.withMessages : logRows.plain;
       const key = addressBytes(owner);
       const floor = servedFloor();
-      const rows = snapshot(() => {
-        const logged = statement.all(floor, key, from, limit);
-        if (logged.length === limit) return logged;
-        const next = logged.length === 0 ? from : logged[logged.length - 1]!.seq + 1;
-        return logged.concat(unlogged(key, messages, floor).filter((row) => row.seq >= next).slice(0, limit - logged.length));
-      });
+      let rows = statement.all(floor, key, from, limit);
+      if (rows.length < limit) {
+        // The rest may be positions not logged yet (schema version 17).
+        const tail = unlogged(key, messages, floor);
+        if (tail.logged >= (rows.length === 0 ? from : rows[rows.length - 1]!.seq + 1)) rows = statement.all(floor, key, from, limit);
+        let next = rows.length === 0 ? from : rows[rows.length - 1]!.seq + 1;
+        for (const row of tail.rows) {
+          if (row.seq !== next || rows.length === limit) continue;
+          rows.push(row);
+          next++;
+        }
+      }
       return rows.map((row) => logEntryOf(row, retention.retentionSeconds));
     },
 
@@ -640,9 +662,16 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
       if (unique.length === 0) return [];
       const copies = new Map<number, LogEntry[]>();
       const key = addressBytes(owner);
-      const rows = copyPositionsOf(unique.length)
-        .all(key, ...unique)
-        .map(({ peer, digest, leaf, ...row }): LogRow => ({ ...row, leaf: leaf ?? leafOf(key, row.seq, row.role, peer, digest!) }));
+      const rows: LogRow[] = [];
+      for (const { seq, id, side, leaf } of copyPositionsOf(unique.length).all(key, ...unique)) {
+        const role = side === SIDE.sent ? MAILBOX_ROLE_BYTE.sent : MAILBOX_ROLE_BYTE.received;
+        if (leaf !== null) rows.push({ seq, id, role, leaf });
+        else {
+          // Not logged yet (schema version 17): hashed from the copy's row; gone since, it has no position to give.
+          const copy = unloggedCopy.get(key, side, id);
+          if (copy !== undefined) rows.push({ seq, id, role, leaf: leafOf(key, seq, role, copy.peer, copy.digest) });
+        }
+      }
       for (const entry of rows.map((row) => logEntryOf(row))) {
         const both = copies.get(entry.id);
         if (both === undefined) copies.set(entry.id, [entry]);
@@ -661,16 +690,13 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
     async logLeaves(owner, from, count) {
       if (closed) throw new StoreClosedError();
       const key = addressBytes(owner);
-      return snapshot(() => {
-        const hex = leafRows.get(key, from, from, count);
-        const bytes = Buffer.from(hex ?? "", "hex");
-        const leaves: Uint8Array[] = Array.from({ length: bytes.length / 32 }, (_, i) => bytes.subarray(i * 32, (i + 1) * 32));
-        if (leaves.length === count) return leaves;
-        // The rest of the range is past the logged positions: the unlogged ones, in order.
-        const next = from + leaves.length;
-        for (const row of unlogged(key, false, 0)) if (row.seq >= next && row.seq < from + count) leaves.push(row.leaf);
-        return leaves;
-      });
+      let leaves = loggedLeaves(key, from, count);
+      if (leaves.length === count) return leaves;
+      // The rest may be positions not logged yet (schema version 17).
+      const tail = unlogged(key, false, 0);
+      if (tail.logged >= from + leaves.length) leaves = loggedLeaves(key, from, count);
+      for (const row of tail.rows) if (row.seq === from + leaves.length && leaves.length < count) leaves.push(row.leaf);
+      return leaves;
     },
 
     async deleteMessages(owner, ids, request, seqs) {
