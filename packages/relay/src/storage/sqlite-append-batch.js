@@ -61,8 +61,8 @@ export function openAppendBatches(options) {
 const sha256 =
   typeof nodeCrypto.hash === "function" ? (/** @type {Uint8Array} */ data) => nodeCrypto.hash("sha256", data, "buffer") : (/** @type {Uint8Array} */ data) => nodeCrypto.createHash("sha256").update(data).digest();
 
-/** Accounts whose last logged position the writer keeps (a few dozen bytes each); past it, it starts over. */
-const LOGGED_KEPT = 100_000;
+/** Accounts whose log's end the writer keeps (~100 bytes each); past it, it starts over. */
+const ENDS_KEPT = 100_000;
 
 /** A retention pass's work item on `pairs` (mailbox sides are 1..3). */
 const PAIR = 0;
@@ -87,24 +87,32 @@ function openBatches(options) {
   const logAccount = db.prepare(sql.logAccount).pluck();
   const insertLogAccount = db.prepare(sql.insertLogAccount);
   const lastLogged = db.prepare(sql.lastLogged).pluck();
-  /**
-   * Each account's last logged position, as this connection last read or wrote it: read once, not
-   * at every copy (a random page of `mailbox_log` each). Cleared when another connection has
-   * committed (`data_version`, read inside each IMMEDIATE transaction) and when a transaction fails.
-   * @type {Map<number | bigint, number>}
-   */
-  const loggedOf = new Map();
-  let dataVersion = -1;
-  function lastLoggedOf(account) {
-    let logged = loggedOf.get(account);
-    if (logged === undefined) {
-      logged = lastLogged.get(account) ?? 0;
-      if (loggedOf.size >= LOGGED_KEPT) loggedOf.clear();
-      loggedOf.set(account, logged);
-    }
-    return logged;
-  }
   const newestOnSide = db.prepare(sql.newestOnSide).pluck();
+  /**
+   * Each account's last logged position and last position, as this connection last read or wrote
+   * them: looked up once, not at every copy (a random page of `mailbox_log` and the newest copy of
+   * each side). Cleared when another connection has committed (`data_version`, read inside each
+   * IMMEDIATE transaction) and when a transaction fails.
+   * @type {Map<number | bigint, { logged: number, last: number }>}
+   */
+  const ends = new Map();
+  let dataVersion = -1;
+  /** Where the log of `owner` (account number `account`) stands: `logged`, its last position in `mailbox_log`; `last`, its last position. */
+  function endOf(account, owner) {
+    let end = ends.get(account);
+    if (end === undefined) {
+      // The positions after `logged` (schema version 17) are copies still in the mailbox, stored by
+      // appends since: each the newest of its side (a copy's id is the largest so far when it is
+      // appended), so the last is the newest copy's of one side.
+      const logged = lastLogged.get(account) ?? 0;
+      let last = logged;
+      for (const side of copySides) last = Math.max(last, newestOnSide.get(owner, side) ?? 0);
+      for (const copy of taken) if (copy.seq > last && copy.owner.equals(owner)) last = copy.seq;
+      if (ends.size >= ENDS_KEPT) ends.clear();
+      ends.set(account, (end = { logged, last }));
+    }
+    return end;
+  }
   const unloggedOnSide = db.prepare(sql.unloggedOnSide);
   const insertPosition = db.prepare(sql.insertPosition);
   const selectLeaves = db.prepare(sql.selectLeaves).pluck();
@@ -172,31 +180,17 @@ function openBatches(options) {
     return insertMailbox.run(owner, side, id, peer, ts, json, seq);
   }
   /**
-   * Where `owner`'s log stands: `account`, its number; `logged`, the last position in `mailbox_log`;
-   * `last`, its last position. The positions after `logged` (schema version 17) are copies still
-   * in the mailbox, stored by appends since: each the newest of its side (a copy's id is the
-   * largest so far when it is appended), so they are found from the newest rows of each side.
-   * @param {Buffer} owner
-   */
-  function logEnd(owner) {
-    const account = logAccount.get(owner) ?? insertLogAccount.run(owner).lastInsertRowid;
-    const logged = lastLoggedOf(account);
-    let last = logged;
-    for (const side of copySides) last = Math.max(last, newestOnSide.get(owner, side) ?? 0);
-    for (const copy of taken) if (copy.seq > last && copy.owner.equals(owner)) last = copy.seq;
-    return { account, logged, last };
-  }
-  /**
    * The next position of `owner`'s log, taken for its copy of message `id`. The position's entry
    * goes into `mailbox_log` with the rest of the account's unlogged ones once it completes a tile
    * (then the tiles it completes are kept), or at once when `direct`; until then it is read from
    * the copy's mailbox row: a commit then writes no page of the account's log tail per copy (bench/HISTORY.md).
    */
   function takePosition(owner, side, id, peer, digest, direct = false) {
-    const { account, logged, last } = logEnd(owner);
-    const seq = last + 1;
+    const account = logAccount.get(owner) ?? insertLogAccount.run(owner).lastInsertRowid;
+    const end = endOf(account, owner);
+    const seq = ++end.last;
     taken.push({ owner, seq, id, side, peer, digest });
-    if (direct || seq % tileWidth === 0) logUpTo(account, owner, logged, seq);
+    if (direct || seq % tileWidth === 0) logUpTo(account, owner, end.logged, seq);
     return seq;
   }
   /**
@@ -216,20 +210,21 @@ function openBatches(options) {
       const role = copy.side === sides.sent ? "sent" : "received";
       insertPosition.run(account, seq, copy.id, MAILBOX_ROLE_BYTE[role], Buffer.from(mailboxLeafHash({ account: owner, seq, role, peer: copy.peer, digest: copy.digest }, sha256)));
     }
-    loggedOf.set(account, last);
+    endOf(account, owner).logged = last;
     if (last % tileWidth === 0) keepTiles(account, last);
   }
   /** Logs every position of `owner`'s log, when one of `seqs` (positions of copies about to go; all of them by default) is not logged yet. */
   function logBefore(owner, seqs) {
-    if (logAccount.get(owner) === undefined) return;
-    const { account, logged, last } = logEnd(owner);
+    const account = logAccount.get(owner);
+    if (account === undefined) return;
+    const { logged, last } = endOf(account, owner);
     if (last > logged && (seqs === undefined || seqs.some((seq) => seq > logged))) logUpTo(account, owner, logged, last);
   }
   /** Logs `owner`'s positions before the retention deletes its copies on `side` below id `below`, when one of them is not logged yet. */
   function logBeforeSweep(owner, side, below) {
     const account = logAccount.get(owner);
     if (account === undefined) return;
-    const logged = lastLoggedOf(account);
+    const { logged } = endOf(account, owner);
     for (const copySide of side === sides.received ? [sides.received, sides.requests] : [side]) {
       if (unloggedOnSide.all(owner, copySide, logged).some((copy) => copy.id < below)) return logBefore(owner);
     }
@@ -488,7 +483,7 @@ function openBatches(options) {
   const appendAll = db.transaction((batch) => {
     const version = db.pragma("data_version", { simple: true });
     if (version !== dataVersion) {
-      loggedOf.clear();
+      ends.clear();
       dataVersion = version;
     }
     return batch.map((m) => {
@@ -575,7 +570,7 @@ function openBatches(options) {
             return appendAll.immediate(batch);
           } catch (error) {
             // What the transaction logged is not in the file.
-            loggedOf.clear();
+            ends.clear();
             throw error;
           }
         });
