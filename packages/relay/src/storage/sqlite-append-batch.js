@@ -157,8 +157,9 @@ function openBatches(options) {
   /** The sides an account's copies are on: a received copy is in the inbox or the requests folder. */
   const copySides = [sides.received, sides.requests, sides.sent];
   /**
-   * Positions taken by the append in progress whose mailbox rows are not written yet: a receipt
-   * binds both copies' positions, so a message to oneself takes two before either row is stored.
+   * Positions taken by the append in progress (each append starts it anew), read where their mailbox
+   * rows may not be written yet: a receipt binds both copies' positions, so a message to oneself
+   * takes two before either row is stored. One whose row is written is found in both, the same.
    * @type {{ owner: Buffer, seq: number, id: number, side: number, peer: Buffer, digest: Buffer }[]}
    */
   let taken = [];
@@ -171,13 +172,7 @@ function openBatches(options) {
    * @param {boolean} direct
    */
   function insertCopy(owner, side, id, peer, ts, json, digest, direct) {
-    const seq = takePosition(owner, side, id, peer, digest, direct);
-    return storeCopy(owner, side, id, peer, ts, json, seq);
-  }
-  /** Writes the mailbox row of a copy whose position `takePosition` gave. */
-  function storeCopy(owner, side, id, peer, ts, json, seq) {
-    taken = taken.filter((copy) => copy.seq !== seq || !copy.owner.equals(owner));
-    return insertMailbox.run(owner, side, id, peer, ts, json, seq);
+    return insertMailbox.run(owner, side, id, peer, ts, json, takePosition(owner, side, id, peer, digest, direct));
   }
   /**
    * The next position of `owner`'s log, taken for its copy of message `id`. The position's entry
@@ -229,17 +224,13 @@ function openBatches(options) {
       if (unloggedOnSide.all(owner, copySide, logged).some((copy) => copy.id < below)) return logBefore(owner);
     }
   }
-  /** The position `owner`'s copy of message `id` in `role` took (kept after the copy is gone), or undefined. */
+  /**
+   * The position `owner`'s copy of message `id` in `role` took, once the copy is gone (every way a
+   * copy goes logs its position first), or undefined.
+   */
   function positionOf(owner, id, role) {
     const account = logAccount.get(owner);
-    if (account === undefined) return undefined;
-    const logged = selectPositionOf.get(account, id, MAILBOX_ROLE_BYTE[role]);
-    if (logged !== undefined) return logged;
-    for (const side of role === "sent" ? [sides.sent] : [sides.received, sides.requests]) {
-      const seq = selectCopySeq.get(owner, side, id);
-      if (seq != null) return seq;
-    }
-    return undefined;
+    return account === undefined ? undefined : selectPositionOf.get(account, id, MAILBOX_ROLE_BYTE[role]);
   }
   /** Keeps the tiles position `seq` completes: level tileHeight from its leaves, each level above from the one below. */
   function keepTiles(account, seq) {
@@ -524,17 +515,17 @@ function openBatches(options) {
       const json = idHead + id + '"' + tail;
       const answer = m.tail === undefined ? { id, json, created: true } : id;
       if (out) {
-        storeCopy(from, sides.sent, id, to, m.timestamp, json, senderSeq);
+        insertMailbox.run(from, sides.sent, id, to, m.timestamp, json, senderSeq);
         insertPair.run(from, to, id);
         insertOutbox.run(id, hexBytes(m.destination), m.lane ?? 0, from, Date.now());
         return answer;
       }
-      storeCopy(to, receivedSide, id, from, m.timestamp, json, receiverSeq);
+      insertMailbox.run(to, receivedSide, id, from, m.timestamp, json, receiverSeq);
       // The sender's row keeps no JSON (schema version 5): reads take the recipient's. A ~770-byte
       // copy here made the sender's mailbox leaves split every few appends; see sqlite-migrations.ts.
       // A message delivered from another node has no sender's copy here; one into the recipient's
       // requests folder keeps its JSON in the sender's row too (sent reads look in the inbox only).
-      if (m.route !== "in") storeCopy(from, sides.sent, id, to, m.timestamp, request ? json : "", senderSeq);
+      if (m.route !== "in") insertMailbox.run(from, sides.sent, id, to, m.timestamp, request ? json : "", senderSeq);
       insertPair.run(from, to, id);
       return answer;
     });

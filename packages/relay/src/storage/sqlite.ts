@@ -191,7 +191,7 @@ const UNLOGGED_ON_SIDE = `SELECT b.seq, b.id, b.peer, m.digest FROM (SELECT seq,
 /** The last position in `mailbox_log` of the account `@owner`, or 0. */
 const LAST_LOGGED = "coalesce((SELECT l.seq FROM log_accounts AS a JOIN mailbox_log AS l ON l.account = a.n WHERE a.address = @owner ORDER BY l.seq DESC LIMIT 1), 0)";
 /** The position of the newest copy on a side of `@owner`'s mailbox, or 0. */
-const newestOnSide = (side: number) => `coalesce((SELECT seq FROM mailbox WHERE owner = @owner AND side = ${side} ORDER BY id DESC LIMIT 1), 0)`;
+const newestSeqOnSide = (side: number) => `coalesce((SELECT seq FROM mailbox WHERE owner = @owner AND side = ${side} ORDER BY id DESC LIMIT 1), 0)`;
 /** A mailbox row's role byte (@neutral/protocol `MAILBOX_ROLE_BYTE`): a received copy is in the inbox or the requests folder. */
 const ROLE_OF_SIDE = `CASE b.side WHEN ${SIDE.sent} THEN ${MAILBOX_ROLE_BYTE.sent} ELSE ${MAILBOX_ROLE_BYTE.received} END`;
 
@@ -432,7 +432,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MessageStore {
   );
   // An account's last position: the last in mailbox_log, or its newest copy's when that is later.
   const lastPosition = db
-    .prepare<{ owner: Buffer }, number>(`SELECT max(${LAST_LOGGED}, ${[SIDE.received, SIDE.requests, SIDE.sent].map(newestOnSide).join(", ")})`)
+    .prepare<{ owner: Buffer }, number>(`SELECT max(${LAST_LOGGED}, ${[SIDE.received, SIDE.requests, SIDE.sent].map(newestSeqOnSide).join(", ")})`)
     .pluck();
   const latestOnSide = db.prepare<[Buffer, number, number], { id: number; peer: Buffer }>(
     "SELECT id, peer FROM mailbox WHERE owner = ? AND side = ? AND id >= ? ORDER BY id DESC LIMIT 1",
