@@ -20,9 +20,15 @@ export interface KeptProof {
 }
 
 interface Entry {
-  key: string;
-  /** The proof's JSON (ASCII: numbers, hex and names), off the JavaScript heap. */
-  json: Buffer;
+  /** The request the proof was made for (its method and params, the proof's form and `since`). */
+  query: string;
+  /** The ids of the page's messages, in order: while the log does not grow, they name its positions. */
+  ids: readonly number[];
+  /**
+   * The proof's JSON (ASCII: numbers, hex and names), served as it is: a copy per read (kept as
+   * bytes off the heap, then decoded) cost more than the string on the heap.
+   */
+  json: string;
   budgetBytes: number;
 }
 
@@ -36,18 +42,18 @@ export class KeptProofs {
   /** `maxBytes`: of proofs kept, at most (`--kept-proofs-mib`). */
   constructor(private readonly maxBytes: number) {}
 
-  /** Whether the proof kept for `account` is under a key that starts with `prefix` (the request it was made for). */
-  holds(account: string, prefix: string): boolean {
-    return this.entries.get(account)?.key.startsWith(prefix) === true;
+  /** Whether a proof is kept for `account` made for `query` (a request: its method and params). */
+  holds(account: string, query: string): boolean {
+    return this.entries.get(account)?.query === query;
   }
 
-  /** The proof kept for `account` under `key` (what was asked: the positions, `since`, the form), if its log has not grown since. */
-  get(account: string, key: string): KeptProof | undefined {
+  /** The proof kept for `account` made for `query` on a page of the messages `ids`, if its log has not grown since. */
+  get(account: string, query: string, ids: readonly number[]): KeptProof | undefined {
     const entry = this.entries.get(account);
-    if (entry === undefined || entry.key !== key) return undefined;
+    if (entry === undefined || entry.query !== query || !sameIds(entry.ids, ids)) return undefined;
     this.entries.delete(account);
     this.entries.set(account, entry);
-    return { json: entry.json.toString("latin1"), budgetBytes: entry.budgetBytes };
+    return { json: entry.json, budgetBytes: entry.budgetBytes };
   }
 
   /** Taken before the read of the log a proof is made from; `keep` or `release` it after. */
@@ -59,18 +65,14 @@ export class KeptProofs {
     return ticket;
   }
 
-  /** Keeps `json` as `ticket`'s account's proof under `key`, unless its log may have grown since the ticket was taken. */
-  keep(ticket: ProofTicket, key: string, { json, budgetBytes }: KeptProof): void {
+  /** Keeps `json` as `ticket`'s account's proof for `query` and the page `ids`, unless its log may have grown since the ticket was taken. */
+  keep(ticket: ProofTicket, query: string, ids: readonly number[], { json, budgetBytes }: KeptProof): void {
     this.release(ticket);
     if (ticket.grown) return;
-    const bytes = Buffer.byteLength(json, "latin1");
+    const bytes = json.length;
     if (bytes > this.maxBytes) return;
     this.drop(ticket.account);
-    // Its own allocation, not a slice of Buffer's shared pool: a kept slice would hold its whole
-    // 8 KiB slab, and what is kept would be counted short.
-    const bytesKept = Buffer.allocUnsafeSlow(bytes);
-    bytesKept.write(json, "latin1");
-    this.entries.set(ticket.account, { key, json: bytesKept, budgetBytes });
+    this.entries.set(ticket.account, { query, ids, json, budgetBytes });
     this.bytes += bytes;
     for (const [account, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
@@ -111,4 +113,10 @@ export class KeptProofs {
     this.entries.delete(account);
     this.bytes -= entry.json.length;
   }
+}
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -41,7 +41,7 @@ interface Walk {
 }
 
 /** A read's request as a key (`KeptProofs`): the method and what its params ask, the proof's form and `since` included. */
-const queryOf = (method: string, filter: object, walk: Walk, proof: ProofRequest): string => `${method} ${JSON.stringify([filter, walk.after, walk.before, walk.limit, proof.compact === true, proof.since])}|`;
+const queryOf = (method: string, filter: object, walk: Walk, proof: ProofRequest): string => `${method} ${JSON.stringify([filter, walk.after, walk.before, walk.limit, proof.compact === true, proof.since])}`;
 
 /** Cursor params → the keyset bounds and order of seeds/README.md §5. */
 function walkOf({ after, before, limit }: Walk): Pick<PageQuery, "after" | "before" | "order" | "limit"> {
@@ -90,7 +90,7 @@ async function pageMembers(rpc: Rpc, owner: string, query: string, read: (withPo
   if (keptProofs?.holds(owner, query)) {
     const page = withinBudget(await read(false), budget);
     const messages = page.messages.map((message) => message.json);
-    const kept = keptProofs.get(owner, proofKey(query, page.messages));
+    const kept = keptProofs.get(owner, query, idsOf(page));
     if (kept !== undefined && fitsWhole(messages, kept.budgetBytes, budget)) return members(page, messages, `,"proof":${kept.json}`, budget);
   }
   let page = withinBudget(await read(true), budget);
@@ -116,7 +116,7 @@ async function pageMembers(rpc: Rpc, owner: string, query: string, read: (withPo
     // with one position per message: a message to oneself has two, and a message without one
     // (stored after the head) is proven by the next head.
     if (ticket !== undefined && whole && onePositionEach(page.messages, copies.entries)) {
-      keptProofs!.keep(ticket, proofKey(query, page.messages), { json, budgetBytes: page.messages.reduce((sum, message) => sum + (positionBytes.get(message.id) ?? 0), fixed) });
+      keptProofs!.keep(ticket, query, idsOf(page), { json, budgetBytes: page.messages.reduce((sum, message) => sum + (positionBytes.get(message.id) ?? 0), fixed) });
     }
     return members(page, messages, `,"proof":${json}`, budget);
   } finally {
@@ -125,15 +125,11 @@ async function pageMembers(rpc: Rpc, owner: string, query: string, read: (withPo
 }
 
 /**
- * The key a page's proof is kept under (`KeptProofs`): the request (`query`, which holds the form
- * and `since`), then the page's messages. While the log does not grow (as long as a proof is kept),
- * each message's copy keeps its position: the ids name the positions, and the positions the leaves.
+ * A page's ids, which a proof made for its request is kept with (`KeptProofs`): while the log does
+ * not grow (as long as a proof is kept), each message's copy keeps its position, so the ids name the
+ * positions, and the positions the leaves.
  */
-function proofKey(query: string, messages: Page["messages"]): string {
-  let key = query;
-  for (const message of messages) key += `,${message.id}`;
-  return key;
-}
+const idsOf = (page: Page): number[] => page.messages.map((message) => message.id);
 
 /** Whether `entries` hold exactly one position of each of `messages`. */
 function onePositionEach(messages: Page["messages"], entries: readonly { id: number }[]): boolean {

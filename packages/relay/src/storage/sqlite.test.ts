@@ -717,6 +717,34 @@ describe("SQLite store specifics", () => {
       expect(await reads(open())).toEqual(before);
     });
 
+    it("a note to oneself split by a tile: its sent copy, not logged yet, is read after its received copy, logged under the same id", async () => {
+      const store = open();
+      const [alice, carol] = [randomAddress(), randomAddress()];
+      await store.append(testMessage(alice, carol));
+      let note = 0;
+      for (let i = 0; i < 8; i++) note = (await store.append(testMessage(carol, carol))).stored.id;
+      const reads = async (s: MessageStore) => ({
+        size: await s.logSize(carol),
+        log: (await s.log(carol, 1, 100)).map(({ seq, id, role, leafHash }) => ({ seq, id, role, leafHash })),
+        leaves: (await s.logLeaves(carol, 1, 30)).map((leaf) => toHex(leaf)),
+        positions: await s.positions(carol, [note]),
+      });
+      const before = await reads(store);
+      // Positions 2–17 are the eight notes; the last one's received copy (16) completes a tile and is logged.
+      expect(connect({ readonly: true }).prepare("SELECT count(*) FROM mailbox_log").pluck().get()).toBe(16);
+      expect(before.size).toBe(17);
+      expect(before.log.map(({ seq }) => seq)).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
+      expect(before.log.slice(15).map(({ id, role }) => ({ id, role }))).toEqual([
+        { id: note, role: "received" },
+        { id: note, role: "sent" },
+      ]);
+      expect(before.leaves).toEqual(before.log.map(({ leafHash }) => leafHash));
+      expect(before.positions.map(({ seq }) => seq)).toEqual([16, 17]);
+      await store.close();
+      undoVersion17(connect());
+      expect(await reads(open())).toEqual(before);
+    });
+
     it("keeps the whole tiles of each account at TILE_HEIGHT, and the migration keeps the same ones", async () => {
       const store = open();
       const [alice, bob] = [randomAddress(), randomAddress()];
