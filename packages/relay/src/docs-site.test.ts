@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { docsDir } from "@neutral/docs";
 import { launchChromium } from "@neutral/test-support/browser";
-import type { Browser, Page, Request } from "playwright-core";
+import type { Browser, Locator, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, startNode, type InProcessNode } from "../testing/index.js";
 import { TEST_KEYS, wallet } from "../test/wallets.js";
@@ -65,6 +65,25 @@ afterAll(async () => {
   await browser?.close();
   await relay?.stop();
 });
+
+/**
+ * Writes the page's pixels in `element`'s box to `file`, scrolled to the element's end (a Try it
+ * form's answer) and cut to the viewport. Not `locator.screenshot()`: that waits for the element
+ * to keep one box over two animation frames and renders all of it, which took ~14 s for a Try it
+ * form here and, for a streaming one under the whole suite on a slower 2-core machine (CI,
+ * 2026-11-30), past its 30 s; a full-page capture of the box takes ~9 s.
+ */
+async function screenshotOf(element: Locator, file: string): Promise<void> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const clip = await element.evaluate((node) => {
+    node.scrollIntoView({ block: "end", behavior: "instant" });
+    const box = node.getBoundingClientRect();
+    const top = Math.max(box.top, 0);
+    return { x: box.left, y: top, width: box.width, height: Math.min(box.bottom, window.innerHeight) - top };
+  });
+  expect(clip.width * clip.height).toBeGreaterThan(0);
+  await page.screenshot({ path: file, clip });
+}
 
 /** A raw GET: no URL normalization, so `/docs/../x` reaches the relay as written. */
 const rawGet = (urlPath: string) =>
@@ -162,8 +181,7 @@ describe("Try it against the relay that serves the page", () => {
     expect(page0.data.map((m) => [m.id, m.from, m.to])).toEqual([[sent.body.result[0].id, alice.address, address!.toLowerCase()]]);
     expect(page0.end).toBe(true);
 
-    mkdirSync(outputDir, { recursive: true });
-    await page.locator(`[id="method-${authMethod.name}"] .try-it`).screenshot({ path: screenshotPath });
+    await screenshotOf(page.locator(`[id="method-${authMethod.name}"] .try-it`), screenshotPath);
     const png = readFileSync(screenshotPath);
     expect(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
     expect(png.readUInt32BE(16)).toBeGreaterThan(200); // IHDR width
@@ -252,8 +270,8 @@ describe(`Try it streams ${streamMethod.name} (an event stream) from the relay t
     expect(await form.locator(".try-events li").nth(1).locator(".try-event-head").textContent()).toContain(`neutralService_message · id ${id}`);
     expect(await form.locator(".try-stream-state").textContent()).toMatch(new RegExp(`^Streaming: 2 events( · \\d+ keep-alives?)? · last id ${id}\\.$`));
 
-    mkdirSync(outputDir, { recursive: true });
-    await page.locator(`[id="method-${streamMethod.name}"] .try-it`).screenshot({ path: path.join(outputDir, "docs-try-it-stream.png") });
+    await screenshotOf(page.locator(`[id="method-${streamMethod.name}"] .try-it`), path.join(outputDir, "docs-try-it-stream.png"));
+    expect(statSync(path.join(outputDir, "docs-try-it-stream.png")).size).toBeGreaterThan(10_000);
 
     // Stop aborts the fetch: the stream ends here, the events stay, Subscribe works again.
     await form.locator(".try-stop").click();
