@@ -1,6 +1,7 @@
 // Compact proofs (spec 3.1.0): the SDK asks every read and every proof for one multiproof, and a
 // node before 3.1.0, which refuses the member it does not know, is asked per position instead, once
-// refused for the rest of the session.
+// refused for the rest of the session. Reads also ask for no position their messages state
+// (`omitBound`, spec 3.3.0); a node before 3.3.0 refuses that, and is asked to list them.
 import { startNode, type InProcessNode } from "@neutral/relay/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTamperingProxy, type TamperingProxy } from "../test/tampering-proxy.js";
@@ -21,14 +22,28 @@ afterAll(async () => {
 
 /** What the SDK asked for and got: the proofs' forms, by method. */
 function recordProofs() {
-  const seen: { method: string; compact: boolean }[] = [];
+  const seen: { method: string; compact: boolean; listed: number }[] = [];
   proxy.rewrite = (method, result) => {
     const payload = (result as [{ proof?: MailboxProof } & Partial<MailboxProof>])[0];
     const proof = method === "neutralService_getProof" ? (payload as MailboxProof) : payload?.proof;
-    if (proof?.head) seen.push({ method, compact: proof.multiproof !== undefined });
+    if (proof?.head) seen.push({ method, compact: proof.multiproof !== undefined, listed: proof.positions.length });
     return result;
   };
   return seen;
+}
+
+/** The refusal a node before 3.3.0 (3.1.0 or 3.2.0) answers a read whose proof names `omitBound`. */
+function actBefore33() {
+  const refused: string[] = [];
+  proxy.refuse = (method, params) => {
+    const proof = Array.isArray(params) ? (params[4] as { omitBound?: unknown } | undefined) : undefined;
+    if ((method === "neutralService_getInbox" || method === "neutralService_getChat") && proof?.omitBound !== undefined) {
+      refused.push(method);
+      return { code: -32602, message: "Invalid params: proof.omitBound is not a known member", data: { field: "proof.omitBound", reason: "is not a known member", param: "proof", path: "/omitBound" } };
+    }
+    return undefined;
+  };
+  return refused;
 }
 
 /** The refusal a node before 3.1.0 answers a request that names `compact`: its params' validation of an unknown member. */
@@ -70,10 +85,11 @@ describe("compact proofs", () => {
     expect(pages.every((page) => page.mailboxProblems.length === 0)).toBe(true);
     const proven = await reader.proveMessages(pages.flatMap((page) => page.messages.map((message) => message.raw)));
     expect(proven.problems).toEqual([]);
+    // The pages list no position (each message states its own: `omitBound`); getProof lists each.
     expect(seen).toEqual([
-      { method: "neutralService_getInbox", compact: true },
-      { method: "neutralService_getInbox", compact: true },
-      { method: "neutralService_getProof", compact: true },
+      { method: "neutralService_getInbox", compact: true, listed: 0 },
+      { method: "neutralService_getInbox", compact: true, listed: 0 },
+      { method: "neutralService_getProof", compact: true, listed: 3 },
     ]);
   });
 
@@ -94,6 +110,25 @@ describe("compact proofs", () => {
     expect((await next.proveMessages([])).problems).toEqual([]);
     expect(refused).toEqual(["neutralService_getInbox", "neutralService_getProof"]);
     expect(seen.map((one) => one.compact)).toEqual([false, false, false, false]);
+    proxy.refuse = undefined;
+  });
+
+  it("a node before 3.3.0 refuses `omitBound`: the session's reads list every position from then on, still compact, and prove everything the same", { timeout: 60_000 }, async () => {
+    const { reader } = await mailbox();
+    const refused = actBefore33();
+    const seen = recordProofs();
+    const pages = [];
+    for await (const page of reader.inbox({ limit: 2 })) pages.push(page);
+    for await (const page of reader.chat(pages[0]!.messages[0]!.from)) pages.push(page);
+    expect(pages.flatMap((page) => page.messages.map((message) => message.proven))).toEqual([true, true, true, true, true, true]);
+    expect(pages.every((page) => page.mailboxProblems.length === 0)).toBe(true);
+    // Refused once, on the first page: the next page and the chat are asked compact, without it.
+    expect(refused).toEqual(["neutralService_getInbox"]);
+    expect(seen).toEqual([
+      { method: "neutralService_getInbox", compact: true, listed: 2 },
+      { method: "neutralService_getInbox", compact: true, listed: 1 },
+      { method: "neutralService_getChat", compact: true, listed: 3 },
+    ]);
     proxy.refuse = undefined;
   });
 });

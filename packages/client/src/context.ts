@@ -112,6 +112,8 @@ export interface SessionCache {
   bindsReceipts: boolean;
   /** The node refused a `compact` proof (a node before spec 3.1.0): proofs are asked one per position. */
   compactRefused: boolean;
+  /** The node refused `omitBound` in a read's proof (a node before spec 3.3.0): reads' proofs list every position. */
+  omitBoundRefused: boolean;
 }
 
 export interface NeutralContext {
@@ -183,7 +185,7 @@ export function createNeutralContext(options: NeutralOptions): NeutralContext {
       current = undefined;
     },
     nodeInfo: () => info.get(() => publicClient.nodeInfo()),
-    cache: { ready: lazy(), peerKeys: new Map(), homes: new Map(), homesUnsupported: false, bindsReceipts: false, compactRefused: false },
+    cache: { ready: lazy(), peerKeys: new Map(), homes: new Map(), homesUnsupported: false, bindsReceipts: false, compactRefused: false, omitBoundRefused: false },
     heads: options.heads ?? memoryHeadStore(),
     audits: options.audits ?? memoryAuditStore(),
     verify: options.verify ?? true,

@@ -164,3 +164,39 @@ describe("mailboxProblems on a compact answer (one multiproof)", () => {
     expect(new Set(problems.map((problem) => problem.id))).toEqual(new Set(read.filter((message) => message.from !== message.to).map((message) => message.id)));
   });
 });
+
+describe("mailboxProblems on a page asked with `omitBound` (spec 3.3.0)", () => {
+  /** Bob's mailbox and two more messages, read as a page of 4 with a compact proof that lists no position its messages state. */
+  async function page() {
+    const { alice, bob, bobAddress } = await mailbox();
+    for (const body of ["four", "five"]) await alice.send(bobAddress, body);
+    const answer = await bob.client.getInbox({ inboxFilter: { direction: "all" }, limit: 4, proof: { compact: true, omitBound: true } });
+    const node = (await bob.nodeInfo()).address.toLowerCase();
+    return { bobAddress, node, proof: answer.proof!, messages: answer.data };
+  }
+
+  it("takes each copy's position from its message: all proven; the same proof taken as listing every position names each copy missing", { timeout: 60_000 }, async () => {
+    const { bobAddress, node, proof, messages } = await page();
+    expect(proof.positions).toEqual([]);
+    expect(proof.head.size).toBe(6);
+    expect(messages).toHaveLength(4); // five copies: the message to himself has two
+    expect(mailboxProblems({ account: bobAddress, node, proof, messages, omitBound: true })).toEqual([]);
+    // Not asked with `omitBound` (or with no multiproof to prove them), a position not listed is missing.
+    const missing = mailboxProblems({ account: bobAddress, node, proof, messages });
+    expect(missing.map((problem) => problem.kind)).toEqual(Array(5).fill("missing"));
+    const { multiproof: _none, ...separate } = proof;
+    expect(mailboxProblems({ account: bobAddress, node, proof: separate, messages, omitBound: true }).map((problem) => problem.kind)).toEqual(Array(5).fill("missing"));
+  });
+
+  it("a position a message states wrongly proves nothing on the page; a message that states none, and is not listed, is missing", { timeout: 60_000 }, async () => {
+    const { bobAddress, node, proof, messages } = await page();
+    const check = (altered: Message[]) => mailboxProblems({ account: bobAddress, node, proof, messages: altered, omitBound: true });
+    const received = messages.find((message) => message.to !== message.from && message.receiver_seq !== undefined)!;
+    const moved = check(messages.map((message) => (message === received ? { ...message, receiver_seq: received.receiver_seq! + 1 } : message)));
+    expect(moved.map((problem) => problem.kind)).toEqual(Array(5).fill("unproven"));
+    expect(moved.find((problem) => problem.id === received.id)?.seq).toBe(received.receiver_seq! + 1);
+    const { receiver_seq: _seq, ...unstated } = received;
+    const problems = check(messages.map((message) => (message === received ? unstated : message)));
+    expect(problems[0]).toMatchObject({ kind: "missing", id: received.id });
+  });
+});

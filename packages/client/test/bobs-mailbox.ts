@@ -3,7 +3,7 @@
 import { memoryHeadStore } from "../src/context.js";
 import { generatePrivateKey } from "../src/keys.js";
 import { createNeutral, type Neutral } from "../src/neutral.js";
-import type { MailboxProof } from "../src/generated/types.js";
+import type { MailboxProof, Message } from "../src/generated/types.js";
 import { fromHex, merkleMultiproof, toHex } from "@neutral/protocol";
 
 /** Alice writes to Bob, Bob to Alice and to himself: four positions in Bob's log (a message to oneself is two). */
@@ -34,14 +34,23 @@ export async function logLeaves(session: Neutral): Promise<Uint8Array[]> {
 /**
  * What a lying node that leaves positions out of a proof answers: the positions `drop` names gone,
  * and a compact proof's multiproof made again for the others from the log's `leaves`, so that they
- * still prove themselves.
+ * still prove themselves; with `stated`, the positions the page's messages state (a proof asked with
+ * `omitBound` lists none of them) among the others.
  */
-export function leaveOut(proof: MailboxProof, leaves: readonly Uint8Array[], drop: (position: MailboxProof["positions"][number]) => boolean): void {
+export function leaveOut(proof: MailboxProof, leaves: readonly Uint8Array[], drop: (position: MailboxProof["positions"][number]) => boolean, stated: readonly number[] = []): void {
   proof.positions = proof.positions.filter((position) => !drop(position));
   if (proof.multiproof !== undefined) {
     proof.multiproof = merkleMultiproof(
       leaves.slice(0, proof.head.size),
-      proof.positions.map((position) => position.seq - 1),
+      [...proof.positions.map((position) => position.seq), ...stated].map((seq) => seq - 1),
     ).map(toHex);
   }
+}
+
+/** The positions in `account`'s log that `messages` state themselves (`receiver_seq` of a copy it received, `sender_seq` of one it sent). */
+export function statedSeqs(account: string, messages: readonly Message[]): number[] {
+  return messages.flatMap((message) => [
+    ...(message.to.toLowerCase() === account.toLowerCase() && message.receiver_seq !== undefined ? [message.receiver_seq] : []),
+    ...(message.from.toLowerCase() === account.toLowerCase() && message.sender_seq !== undefined ? [message.sender_seq] : []),
+  ]);
 }

@@ -47,6 +47,7 @@ export {
   messageJson,
   messageJsonTail,
   messageJsonWithId,
+  statesPosition,
   type WireDeliveryStatus,
   type WireMessageFields,
 } from "./wire-message.js";
@@ -77,6 +78,8 @@ export {
   mailboxHeadDigest,
   mailboxLeaf,
   mailboxLeafHash,
+  POSITION_MEMBER,
+  statedPosition,
   type ExpiredMessageFields,
   type MailboxHeadFields,
   type MailboxLeafFields,

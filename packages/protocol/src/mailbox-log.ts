@@ -19,6 +19,20 @@ export const MAILBOX_LEAF_BYTES = 1 + 20 + 8 + 1 + 20 + 32;
 /** Which copy a position holds: one its account received (inbox or requests folder), or one it sent. */
 export type MailboxRole = "received" | "sent";
 
+/**
+ * The member of a message (openrpc.json `Message`) that states the position of its copy of `role` in
+ * that copy's account's log, bound by that side's receipt (spec 3.0.0): `receiver_seq` for the
+ * recipient's received copy, `sender_seq` for the sender's sent copy. A proof asked with `omitBound`
+ * (spec 3.3.0) leaves out the positions messages state this way.
+ */
+export const POSITION_MEMBER = { received: "receiver_seq", sent: "sender_seq" } as const satisfies Record<MailboxRole, string>;
+
+/** The position `message` states for its copy of `role` (`POSITION_MEMBER`), when it states one. */
+export function statedPosition(message: Partial<Record<(typeof POSITION_MEMBER)[MailboxRole], unknown>>, role: MailboxRole): number | undefined {
+  const seq = message[POSITION_MEMBER[role]];
+  return typeof seq === "number" && Number.isSafeInteger(seq) && seq >= 1 ? seq : undefined;
+}
+
 /** The role's byte in a leaf. */
 export const MAILBOX_ROLE_BYTE: Readonly<Record<MailboxRole, number>> = { received: 0x01, sent: 0x02 };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { failedMessageJson, isPendingMessageJson, isUndeliveredMessageJson, MAX_REASON_LENGTH, MESSAGE_JSON_ID_HEAD, messageIdOf, messageJson, messageJsonTail, messageJsonWithId } from "./wire-message.js";
+import { failedMessageJson, isPendingMessageJson, isUndeliveredMessageJson, MAX_REASON_LENGTH, MESSAGE_JSON_ID_HEAD, messageIdOf, messageJson, messageJsonTail, messageJsonWithId, statesPosition } from "./wire-message.js";
+import { statedPosition } from "./mailbox-log.js";
 
 const fields = {
   message: "a1b2c3",
@@ -75,5 +76,26 @@ describe("a message to another node (federation)", () => {
 
   it("delivered: exactly the JSON of a message stored on one node", () => {
     expect(messageJson(7, { ...pending, receiverReceipt: fields.receiverReceipt })).toBe(messageJson(7, fields));
+  });
+});
+
+describe("the positions a message states (spec 3.3.0's `omitBound`)", () => {
+  const { receiverReceipt: _receipt, ...pending } = fields;
+
+  it("each side's position, exactly: not a longer number, not the other side's, not one a failure's reason quotes", () => {
+    const json = messageJson(9, { ...fields, senderSeq: 12, receiverSeq: 3 });
+    expect([statesPosition(json, "received", 3), statesPosition(json, "sent", 12)]).toEqual([true, true]);
+    expect([statesPosition(json, "received", 12), statesPosition(json, "sent", 3), statesPosition(json, "received", 30), statesPosition(json, "sent", 1)]).toEqual([false, false, false, false]);
+    const parsed = JSON.parse(json) as Record<string, unknown>;
+    expect([statedPosition(parsed, "received"), statedPosition(parsed, "sent")]).toEqual([3, 12]);
+    // A message stored before spec 3.0.0 states none.
+    const unbound = messageJson(9, fields);
+    expect([statesPosition(unbound, "received", 3), statedPosition(JSON.parse(unbound) as Record<string, unknown>, "received")]).toEqual([false, undefined]);
+    const failed = messageJson(10, { ...pending, senderSeq: 5, status: "failed", reason: 'peer said "receiver_seq":4, and left' });
+    expect([statesPosition(failed, "received", 4), statesPosition(failed, "sent", 5)]).toEqual([false, true]);
+  });
+
+  it("a stated position is a whole number from 1", () => {
+    for (const receiver_seq of [0, -1, 1.5, "3", null]) expect(statedPosition({ receiver_seq }, "received")).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
  * into answers as is. A store that learns the id inside its write transaction (a SQLite worker, a
  * PostgreSQL function) writes `MESSAGE_JSON_ID_HEAD + id + '"' + tail`.
  */
+import { POSITION_MEMBER, type MailboxRole } from "./mailbox-log.js";
 
 /** What a stored message to another node (federation) says of its delivery; absent: delivered (or never remote). */
 export type WireDeliveryStatus = "pending" | "failed";
@@ -89,3 +90,11 @@ export const messageJson = (id: number | string, fields: WireMessageFields): str
 /** The id of a message from its wire JSON (the fixed `{"id":"<digits>"` head). */
 export const messageIdOf = (json: string): number =>
   Number(json.slice(MESSAGE_JSON_ID_HEAD.length, json.indexOf('"', MESSAGE_JSON_ID_HEAD.length)));
+
+/**
+ * Whether a stored message's JSON states `seq` as the position of its copy of `role`
+ * (`POSITION_MEMBER`: `"receiver_seq":seq` or `"sender_seq":seq`), which a proof asked with
+ * `omitBound` leaves out (spec 3.3.0). `messageJsonTail` writes either member with `timestamp` after
+ * it, and no other member's text holds a quote unescaped, so the member's text occurs nowhere else.
+ */
+export const statesPosition = (json: string, role: MailboxRole, seq: number): boolean => json.includes(`"${POSITION_MEMBER[role]}":${seq},`);

@@ -80,10 +80,10 @@ export function consentPolicy(u, mode, timestamp = Date.now()) {
  * User 0 is the "deep" mailbox: it receives `deep` messages spread over the whole id range; the
  * others are sent between random users, so every mailbox's rows interleave with everyone's.
  */
-export async function seed({ dir, messages, userCount, deep, chunk = 5000, onProgress }) {
+export async function seed({ dir, messages, userCount, deep, chunk = 5000, onProgress, receiptKey }) {
   mkdirSync(dir, { recursive: true });
   const addresses = users(userCount).map((u) => u.address);
-  const store = openSqliteStore({ file: path.join(dir, "neutral.sqlite"), synchronous: "normal", cacheSizeKiB: 512 * 1024 });
+  const store = openSqliteStore({ file: path.join(dir, "neutral.sqlite"), synchronous: "normal", cacheSizeKiB: 512 * 1024, ...(receiptKey && { receiptKey }) });
   const start = Date.now();
   const span = 30 * 24 * 3_600_000;
   const firstTs = start - span - 3_600_000;
@@ -105,8 +105,9 @@ export async function seed({ dir, messages, userCount, deep, chunk = 5000, onPro
           message: r.toString("hex", 227),
           timestamp: firstTs + Math.floor((i * span) / messages),
           signature: sig(r, 32),
-          senderReceipt: sig(r, 97),
-          receiverReceipt: sig(r, 162),
+          // With `receiptKey` the store signs both receipts over the copies' positions, as a node
+          // does for every message it stores from spec 3.0.0: the message states them.
+          ...(!receiptKey && { senderReceipt: sig(r, 97), receiverReceipt: sig(r, 162) }),
           digest: r.subarray(0, 32),
         }),
       );
@@ -267,7 +268,11 @@ export async function startBaseline({ payloadFile, workers }) {
 export async function seededStore({ messages, userCount, deep, log }) {
   // v2: seeded by schema version 5's appends (sent rows without JSON). A v1 store still opens (the
   // migration rewrites nothing), but its rows are laid out as an upgraded node's, not a new one's.
-  const key = `m${messages}-u${userCount}-d${deep}-v2`;
+  // v3: every message's receipts signed by the store over its copies' positions (`LogReceipt`, spec
+  // 3.0.0), with the node key the relays then find in the folder: each message states its positions
+  // (`sender_seq`, `receiver_seq`), as every message a node stored since 3.0.0 does. A v2 store's
+  // messages state none (their receipts were given, unbound), as those of a node older than 3.0.0.
+  const key = `m${messages}-u${userCount}-d${deep}-v3`;
   const dir = path.join(BENCH_DIR, ".data", key);
   const marker = path.join(dir, "seeded.json");
   if (existsSync(marker)) {
@@ -277,12 +282,16 @@ export async function seededStore({ messages, userCount, deep, log }) {
     return { dir, ...info, cached: true };
   }
   rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const receiptKey = nodeKey("seeded-store");
+  writeFileSync(path.join(dir, "node.key"), `${receiptKey.key}\n`, { mode: 0o600 });
   let lastReport = Date.now();
   const seconds = await seed({
     dir,
     messages,
     userCount,
     deep,
+    receiptKey: Buffer.from(receiptKey.key.slice(2), "hex"),
     chunk: Math.min(100_000, messages),
     onProgress: (done, elapsed) => {
       if (Date.now() - lastReport > 10_000 || done === messages) {

@@ -60,3 +60,28 @@ describe("resetStore", () => {
     expect(read()).toEqual(seeded);
   });
 });
+
+describe("seed with a receipt key", () => {
+  it("stores each message with its receipts bound to its copies' positions: it states both, and they are the positions its copies hold", { timeout: 60_000 }, async () => {
+    const dir = tempDir("neutral-bench-seed-");
+    await seed({ dir, messages: 300, userCount: 5, deep: 0, receiptKey: Buffer.alloc(32, 7) });
+    const store = openSqliteStore({ file: path.join(dir, "neutral.sqlite") });
+    try {
+      let copies = 0;
+      for (const owner of users(5).map((user) => user.address)) {
+        for (const role of ["received", "sent"]) {
+          const page = await store.page({ owner, ranges: [{ side: role }], order: "desc", limit: 100, withPositions: true });
+          for (const message of page.messages) {
+            const json = JSON.parse(message.json);
+            if (json.from === json.to) continue; // a message to oneself comes without its copies
+            expect(json[role === "received" ? "receiver_seq" : "sender_seq"], message.json).toBe(message.copies?.[0]?.seq);
+            copies++;
+          }
+        }
+      }
+      expect(copies).toBeGreaterThan(400);
+    } finally {
+      await store.close();
+    }
+  });
+});

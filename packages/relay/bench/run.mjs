@@ -7,8 +7,9 @@
 //      BENCH_CONNECTIONS (32), BENCH_SEND_CONNECTIONS (64), BENCH_SEND_MESSAGES (6000 x BENCH_SECONDS:
 //      pre-signed per send run), BENCH_WORKERS ("1,2"), BENCH_SEND=0 to skip the send figures,
 //      BENCH_READ=0 to skip the getInbox figures (both also apply to PostgreSQL), BENCH_PROOF=0 to skip
-//      getInbox with proofs ÷ without (the verifiable mailbox; BENCH_PROOF_FORM "compact", the default
-//      and what the SDK asks, or "positions": a proof per position; BENCH_PROOF_ANEW=0 to skip the same
+//      getInbox with proofs ÷ without (the verifiable mailbox; BENCH_PROOF_FORM "bound", the default
+//      and what the SDK asks: one multiproof a page, no position the messages state (`omitBound`),
+//      "compact": one multiproof, every position listed, or "positions": a proof per position; BENCH_PROOF_ANEW=0 to skip the same
 //      proven load on a relay that keeps no proof, --kept-proofs-mib 0), BENCH_DEEP=0 to skip
 //      the deep page, BENCH_BASELINE=0 to skip the bare node:http baselines,
 //      BENCH_POSTGRES=0 to skip the PostgreSQL figures (bench/postgres.mjs), BENCH_POSTGRES_REPLICAS ("1,2"),
@@ -46,9 +47,14 @@ const POSTGRES_REPLICAS = envList("BENCH_POSTGRES_REPLICAS", "1,2");
 const DEEP = settings.deep;
 const LIMIT = 20;
 /** The proofs asked of reads: one multiproof per page (spec 3.1.0, what the SDK asks), or one proof per position. */
-const PROOF_FORM = process.env.BENCH_PROOF_FORM ?? "compact";
-if (PROOF_FORM !== "compact" && PROOF_FORM !== "positions") throw new Error(`BENCH_PROOF_FORM is "compact" or "positions", not ${PROOF_FORM}`);
-const PROOF_REQUEST = PROOF_FORM === "compact" ? { compact: true } : {};
+const PROOF_FORMS = {
+  bound: { request: { compact: true, omitBound: true }, name: "one multiproof a page, no position its messages state" },
+  compact: { request: { compact: true }, name: "one multiproof a page" },
+  positions: { request: {}, name: "a proof per position" },
+};
+const PROOF_FORM = process.env.BENCH_PROOF_FORM ?? "bound";
+if (!Object.hasOwn(PROOF_FORMS, PROOF_FORM)) throw new Error(`BENCH_PROOF_FORM is one of ${Object.keys(PROOF_FORMS).join(", ")}, not ${PROOF_FORM}`);
+const PROOF_REQUEST = PROOF_FORMS[PROOF_FORM].request;
 const RSS_BUDGET = 200 * 1024 * 1024;
 /** The ratio every relay figure of this script is judged by, except the deep page's and memory's. */
 const TARGET = 0.6;
@@ -277,6 +283,8 @@ async function main() {
   const none = { perSecond: NaN, p50: NaN, p99: NaN, serverCores: NaN, clientCores: NaN, machineCores: NaN };
   const readRounds = Object.fromEntries(WORKERS.map((workers) => [workers, []]));
   const proofRounds = [];
+  /** Bytes of the proof of the probe page (the first account's), each round. */
+  const proofBytes = [];
   let deepFigures;
   for (let round = 0; round < (envOn("BENCH_READ") ? ROUNDS : 0); round++) {
     for (const workers of WORKERS) {
@@ -291,9 +299,14 @@ async function main() {
         // HTTP 200 too: one proven page is checked first.
         const probe = await fetch(relay.url, { method: "POST", ...pairedReads.proof.warm(0, {}) }).then((response) => response.json());
         const proven = probe.result?.[0]?.proof;
-        if (!proven?.head || proven.positions.length < probe.result[0].data.length || (PROOF_FORM === "compact") !== Array.isArray(proven.multiproof)) {
+        // Every position listed (a message to oneself has two), or (`omitBound`) none: each message of
+        // the seeded store states its own.
+        const data = probe.result?.[0]?.data ?? [];
+        const listed = proven?.positions.length;
+        if (!proven?.head || (PROOF_FORM === "bound" ? listed !== 0 : listed < data.length) || (PROOF_FORM !== "positions") !== Array.isArray(proven.multiproof)) {
           throw new Error(`getInbox with proof answered ${JSON.stringify(probe).slice(0, 300)}`);
         }
+        proofBytes.push(JSON.stringify(proven).length);
         const pair = {};
         for (const kind of round % 2 === 0 ? ["plain", "proof"] : ["proof", "plain"]) {
           log(`relay: --workers ${workers}, getInbox by name, ${kind === "proof" ? "with" : "without"} proof (round ${round + 1} of ${ROUNDS})`);
@@ -342,7 +355,7 @@ async function main() {
     const { proof, plain } = summary.run;
     const failed = proofRounds.reduce((total, run) => total + run.proof.bad + run.plain.bad, 0);
     verdict({
-      name: `getInbox with proofs (${PROOF_FORM === "compact" ? "one multiproof a page" : "a proof per position"}), --workers ${WORKERS[0]} (the verifiable mailbox)`,
+      name: `getInbox with proofs (${PROOF_FORMS[PROOF_FORM].name}), --workers ${WORKERS[0]} (the verifiable mailbox)`,
       figure: `${fmt(proof.perSecond)} req/s, p50 ${ms(proof.p50)}, p99 ${ms(proof.p99)}${failed ? ` (${failed} FAILED)` : ""}`,
       baseline: `the same pages without proof, same relay, same round: ${fmt(plain.perSecond)} req/s, p50 ${ms(plain.p50)}, p99 ${ms(plain.p99)}`,
       ratio: roundsText(summary),
@@ -350,6 +363,7 @@ async function main() {
       pass: summary.ratio >= 0.85 && !failed,
       note:
         `params by name {inboxFilter: {}, limit: 20[, proof: ${JSON.stringify(PROOF_REQUEST)}]}; every head signed in the warm-up (an unchanged log is not signed again); ` +
+        `the first account's proof ${fmt(Math.min(...proofBytes))}–${fmt(Math.max(...proofBytes))} bytes; ` +
         `relay RSS after both loads, largest round: ${fmt(Math.max(...proofRounds.map((run) => run.rss)) / 1024 / 1024, 1)} MB`,
       measured: measured(`${fmt(proof.perSecond)} req/s`, summary),
     });

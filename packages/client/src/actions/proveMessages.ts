@@ -33,7 +33,7 @@ export async function proveMessages(context: NeutralContext, messages: readonly 
     const batch = messages.slice(at, at + PROOF_BATCH);
     const since = known?.size;
     const ids = batch.map((message) => message.id);
-    const proof = await askProof(context.cache, { compact: ["compact", "params"], since: "since" }, since, (compact, from) =>
+    const proof = await askProof(context.cache, { compact: ["compact", "params"], since: "since" }, since, ({ compact }, from) =>
       authed(context, () => context.client.getProof({ ids, ...(compact && { compact }), ...(from !== undefined && { since: from }) }, options)),
     );
     problems.push(...mailboxProblems({ account, node, proof, messages: batch, ...(known && { known }) }));

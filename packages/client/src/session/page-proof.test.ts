@@ -4,7 +4,7 @@ import { startNode, type InProcessNode } from "@neutral/relay/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InboxPage, MailboxProof } from "../generated/types.js";
 import type { MessagePage, Neutral } from "../neutral.js";
-import { bobsMailbox, leaveOut, logLeaves } from "../../test/bobs-mailbox.js";
+import { bobsMailbox, leaveOut, logLeaves, statedSeqs } from "../../test/bobs-mailbox.js";
 
 let relay: InProcessNode;
 beforeAll(async () => {
@@ -59,15 +59,16 @@ describe("reads that prove themselves (verify, the default)", () => {
     expect(page!.mailboxProblems).toEqual([]);
     expect(page!.head).toMatchObject({ account: bobAddress, size: 4 });
     expect(await heads.get(bobAddress, node)).toEqual(page!.head);
-    expect(wire.reads.at(-1)).toEqual({ proof: { compact: true } });
+    // Compact, without the positions the messages state (spec 3.3.0): none of them is listed.
+    expect(wire.reads.at(-1)).toEqual({ proof: { compact: true, omitBound: true } });
 
     await alice.send(bobAddress, "three");
     // Pages of 2: each proven, each head extending the one before.
     const pages = await readAll(bob, 2);
     expect(pages.flatMap((one) => one.messages.map((message) => message.proven))).toEqual([true, true, true, true]);
     expect(wire.reads.slice(-2).map((params) => params.proof)).toEqual([
-      { compact: true, since: 4 },
-      { compact: true, since: 5 },
+      { compact: true, omitBound: true, since: 4 },
+      { compact: true, omitBound: true, since: 5 },
     ]);
     expect((await heads.get(bobAddress, node))?.size).toBe(5);
 
@@ -85,22 +86,29 @@ describe("reads that prove themselves (verify, the default)", () => {
     const [honest] = await readAll(bob);
     const verified = await heads.get(bobAddress, node);
 
-    // A position left out (the others still proven): the message is not in the log, as far as the page shows.
+    // A position left out (the others still proven): the message is not in the log, as far as the
+    // page shows. The page was asked with `omitBound`, so the message states its position: the node
+    // strips that too.
     const leaves = await logLeaves(bob);
-    wire.alter.page = (page) => leaveOut(page.proof!, leaves, (position) => position.id === page.data[2]!.id);
+    wire.alter.page = (page) => {
+      const disowned = page.data[2]!;
+      delete disowned.receiver_seq;
+      delete disowned.sender_seq;
+      leaveOut(page.proof!, leaves, (position) => position.id === disowned.id, statedSeqs(bobAddress, page.data));
+    };
     const [dropped] = await readAll(bob);
     expect(dropped!.messages.map((message) => message.proven)).toEqual([true, true, false]);
     expect(dropped!.mailboxProblems).toEqual([expect.objectContaining({ kind: "missing", id: honest!.messages[2]!.id })]);
 
-    // Two messages swapped in the log: neither is what its position holds.
+    // Two messages swapped in the log: each states the other's position (the page lists none), so
+    // neither is where its leaf is. The page's one multiproof, given the positions as stated, proves
+    // nothing: the other copies are unproven too.
     wire.alter.page = (page) => {
-      const [first, second] = page.proof!.positions.filter((position) => position.role === "received");
-      [first!.seq, second!.seq] = [second!.seq, first!.seq];
+      const [first, second] = page.data.filter((message) => message.to.toLowerCase() === bobAddress.toLowerCase());
+      [first!.receiver_seq, second!.receiver_seq] = [second!.receiver_seq, first!.receiver_seq];
     };
     const [reordered] = await readAll(bob);
-    // The page's one multiproof, given the positions as listed, proves nothing: the third message's
-    // two copies (to himself) are unproven too.
-    expect(reordered!.mailboxProblems.map((problem) => problem.kind)).toEqual(["altered", "altered", "unproven", "unproven"]);
+    expect(reordered!.mailboxProblems.map((problem) => problem.kind)).toEqual(["unproven", "unproven", "unproven", "unproven"]);
     expect(reordered!.messages.map((message) => message.proven)).toEqual([false, false, false]);
     expect(reordered!.mailboxProblems.every((problem) => problem.seq !== undefined)).toBe(true);
 
@@ -121,7 +129,10 @@ describe("reads that prove themselves (verify, the default)", () => {
     await heads.set(bobAddress, node, longer);
     const [after] = await readAll(bob);
     // The node refused `since: 7` and the page was asked again without it.
-    expect(wire.reads.slice(-2).map((params) => params.proof)).toEqual([{ compact: true, since: 7 }, { compact: true }]);
+    expect(wire.reads.slice(-2).map((params) => params.proof)).toEqual([
+      { compact: true, omitBound: true, since: 7 },
+      { compact: true, omitBound: true },
+    ]);
     expect(after!.mailboxProblems).toEqual([expect.objectContaining({ kind: "rollback", seq: 5 })]);
     expect(after!.messages.map((message) => message.proven)).toEqual([false, false, false]);
     expect(await heads.get(bobAddress, node)).toEqual(longer);

@@ -15,9 +15,10 @@ export interface PageProof {
 /** One walk's proofs: each page's head must extend the last verified one, then the previous page's. */
 export interface PageProver {
   /**
-   * Fetches a page with `fetch(request)`, its proof compact (one multiproof) unless the node refused
-   * that before; a node whose log is smaller than the head this device verified refuses `since` (it
-   * cannot prove a rollback away): it is asked again without it, and the check names the rollback.
+   * Fetches a page with `fetch(request)`, its proof compact (one multiproof) without the positions
+   * its messages state (`omitBound`), unless the node refused either before; a node whose log is
+   * smaller than the head this device verified refuses `since` (it cannot prove a rollback away):
+   * it is asked again without it, and the check names the rollback.
    */
   fetch<P extends { data: Message[]; proof?: MailboxProof }>(fetch: (request: ProofRequest) => Promise<P>): Promise<P>;
   /** Checks a page's answer; with no problem its head becomes this device's verified head. */
@@ -28,17 +29,20 @@ export async function pageProver(context: NeutralContext): Promise<PageProver> {
   const [account, info] = await Promise.all([context.signer.getAddress(), context.nodeInfo()]);
   const node = info.address.toLowerCase();
   let known: VerifiedHead | undefined = await context.heads.get(account, node);
+  // Whether the last page was asked with `omitBound`: its proof then lists no position its messages state.
+  let omitBound = false;
   return {
     fetch: (fetch) =>
-      askProof(context.cache, { compact: ["proof.compact"], since: "proof.since" }, known?.size, (compact, since) =>
-        fetch({ ...(compact && { compact }), ...(since !== undefined && { since }) }),
-      ),
+      askProof(context.cache, { compact: ["proof.compact"], omitBound: "proof.omitBound", since: "proof.since" }, known?.size, (form, since) => {
+        omitBound = form.omitBound;
+        return fetch({ ...(form.compact && { compact: true }), ...(form.omitBound && { omitBound: true }), ...(since !== undefined && { since }) });
+      }),
     async check(page) {
       if (page.proof === undefined) {
         const problems: MailboxProblem[] = [{ kind: "unproven", message: "The node answered the page without the proof it was asked for" }];
         return { problems, proven: new Map(page.data.map((message) => [message.id, false])) };
       }
-      const problems = mailboxProblems({ account, node, proof: page.proof, messages: page.data, ...(known && { known }) });
+      const problems = mailboxProblems({ account, node, proof: page.proof, messages: page.data, omitBound, ...(known && { known }) });
       // A problem of the head (forged, rollback, fork) leaves no message proven; the others, theirs.
       const headProblem = problems.some((problem) => problem.id === undefined);
       const failed = new Set(problems.map((problem) => problem.id));

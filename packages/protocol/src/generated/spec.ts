@@ -3,7 +3,7 @@
 // Facts of neutralService that the generated types cannot carry as types.
 
 /** `info.version` of the OpenRPC document. */
-export const SPEC_VERSION = "3.2.0";
+export const SPEC_VERSION = "3.3.0";
 
 /** The largest page a method's `limit` may ask for (the `Limit` schema's `maximum`). */
 export const MAX_PAGE_LIMIT = 100;

@@ -15,26 +15,29 @@ export interface ProofTicket {
 
 /** A proof kept: its JSON, and the bytes the answer budget counted for it (a bound of its size, `pageMembers`). */
 export interface KeptProof {
-  json: string;
-  budgetBytes: number;
-}
-
-interface Entry {
-  /** The request the proof was made for (its method and params, the proof's form and `since`). */
-  query: string;
-  /** The ids of the page's messages, in order: while the log does not grow, they name its positions. */
-  ids: readonly number[];
   /**
    * The proof's JSON (ASCII: numbers, hex and names), served as it is: a copy per read (kept as
    * bytes off the heap, then decoded) cost more than the string on the heap.
    */
-  json: string;
-  budgetBytes: number;
+  readonly json: string;
+  readonly budgetBytes: number;
+}
+
+/** A proof kept for one request of an account (`KeptProofs.forRequest`): served by `KeptProofs.proofOf` once the page is read. */
+export interface KeptEntry extends KeptProof {
+  /** The request the proof was made for (its method and params, the proof's form and `since`). */
+  readonly query: string;
+  /** The ids of the page's messages, in order: while the log does not grow, they name its positions. */
+  readonly ids: readonly number[];
+  /** No longer kept (its log grew, another proof replaced it, or it was evicted): it serves nothing. */
+  dropped: boolean;
+  /** Served since eviction last passed it: it gets a second chance (CLOCK), and the read pays no reordering. */
+  used: boolean;
 }
 
 export class KeptProofs {
-  /** Per account, its last proof: least recently used first. */
-  private readonly entries = new Map<string, Entry>();
+  /** Per account, its last proof, in the order eviction visits them (the oldest kept first). */
+  private readonly entries = new Map<string, KeptEntry>();
   /** The reads making a proof now, per account: a commit meanwhile marks them, and their proof is not kept. */
   private readonly reading = new Map<string, Set<ProofTicket>>();
   private bytes = 0;
@@ -42,18 +45,20 @@ export class KeptProofs {
   /** `maxBytes`: of proofs kept, at most (`--kept-proofs-mib`). */
   constructor(private readonly maxBytes: number) {}
 
-  /** Whether a proof is kept for `account` made for `query` (a request: its method and params). */
-  holds(account: string, query: string): boolean {
-    return this.entries.get(account)?.query === query;
+  /**
+   * The proof kept for `account` made for `query` (a request: its method and params), looked up once
+   * before the page is read: the read then leaves positions out, and `proofOf` serves it.
+   */
+  forRequest(account: string, query: string): KeptEntry | undefined {
+    const entry = this.entries.get(account);
+    return entry !== undefined && entry.query === query ? entry : undefined;
   }
 
-  /** The proof kept for `account` made for `query` on a page of the messages `ids`, if its log has not grown since. */
-  get(account: string, query: string, ids: readonly number[]): KeptProof | undefined {
-    const entry = this.entries.get(account);
-    if (entry === undefined || entry.query !== query || !sameIds(entry.ids, ids)) return undefined;
-    this.entries.delete(account);
-    this.entries.set(account, entry);
-    return { json: entry.json, budgetBytes: entry.budgetBytes };
+  /** `entry`'s proof for a page of the messages `ids`: when it is still kept (its log has not grown since) and was made for those messages. */
+  proofOf(entry: KeptEntry, ids: readonly number[]): KeptProof | undefined {
+    if (entry.dropped || !sameIds(entry.ids, ids)) return undefined;
+    entry.used = true;
+    return entry;
   }
 
   /** Taken before the read of the log a proof is made from; `keep` or `release` it after. */
@@ -72,11 +77,20 @@ export class KeptProofs {
     const bytes = json.length;
     if (bytes > this.maxBytes) return;
     this.drop(ticket.account);
-    this.entries.set(ticket.account, { query, ids, json, budgetBytes });
+    this.entries.set(ticket.account, { query, ids, json, budgetBytes, dropped: false, used: false });
     this.bytes += bytes;
+    // The oldest kept first; one served since gets a second chance, at the back (CLOCK): each pass
+    // clears what it skips, so the loop ends. The proof just kept stays: it fits on its own.
     for (const [account, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
+      if (account === ticket.account) continue;
       this.entries.delete(account);
+      if (entry.used) {
+        entry.used = false;
+        this.entries.set(account, entry);
+        continue;
+      }
+      entry.dropped = true;
       this.bytes -= entry.json.length;
     }
   }
@@ -110,6 +124,7 @@ export class KeptProofs {
   private drop(account: string): void {
     const entry = this.entries.get(account);
     if (entry === undefined) return;
+    entry.dropped = true;
     this.entries.delete(account);
     this.bytes -= entry.json.length;
   }

@@ -10,6 +10,7 @@ import {
   fromHex,
   mailboxLeafHash,
   merkleRoot,
+  statedPosition,
   toHex,
   verifyMerkleConsistency,
   verifyMerkleInclusion,
@@ -46,6 +47,8 @@ interface WireMessage {
   to: string;
   message: string;
   timestamp: number;
+  sender_seq?: number;
+  receiver_seq?: number;
 }
 
 let node: InProcessNode;
@@ -288,6 +291,31 @@ function expectCompactProven(account: TestWallet, page: ProvenPage): void {
   verifyMerkleMultiproof(head.size, leaves, multiproof!.map(fromHex), fromHex(head.root));
 }
 
+/**
+ * What a client checks of a compact proof asked with `omitBound` (spec 3.3.0): each of the account's
+ * copies on the page at the position `positions` lists for it or, when none is listed, at the one its
+ * message states; all of them leading to the head's root through the multiproof. Answers the
+ * positions listed and those taken from the messages.
+ */
+function expectBoundProven(account: TestWallet, page: ProvenPage): { listed: string[]; stated: string[] } {
+  const { head, positions, multiproof } = page.proof;
+  expect(multiproof).toBeDefined();
+  const listed: string[] = [];
+  const stated: string[] = [];
+  const leaves = page.data.flatMap((message) =>
+    [...(message.to === account.address ? (["received"] as const) : []), ...(message.from === account.address ? (["sent"] as const) : [])].map((role) => {
+      const position = positions.find((one) => one.id === message.id && one.role === role);
+      if (position !== undefined) expect(position).not.toHaveProperty("proof");
+      const seq = position?.seq ?? statedPosition(message, role);
+      expect(seq, `${message.id}/${role}`).toBeDefined();
+      (position === undefined ? stated : listed).push(`${message.id}/${role}`);
+      return { index: seq! - 1, hash: fromHex(leafOf(account, message, seq!, role)) };
+    }),
+  );
+  verifyMerkleMultiproof(head.size, leaves, multiproof!.map(fromHex), fromHex(head.root));
+  return { listed, stated };
+}
+
 /** Every check a client makes of a page that proves itself: the node's head, each copy's leaf at its position, in the head's tree. */
 async function expectProven(account: TestWallet, page: ProvenPage, by: InProcessNode = node): Promise<void> {
   const { head, positions } = page.proof;
@@ -366,6 +394,60 @@ describe("reads that prove themselves (getInbox and getChat with `proof`)", () =
       expect((await rpc(ivan, "neutralService_getInbox", { proof: { compact: bad } })).error, String(bad)).toMatchObject({ code: -32602, data: { field: "proof.compact" } });
     }
     for (const bad of [1, "true"]) expect((await rpc(ivan, "neutralService_getProof", { ids, compact: bad })).error, String(bad)).toMatchObject({ code: -32602, data: { field: "compact" } });
+  });
+
+  it("a page asked with `proof.omitBound` lists only the positions its messages do not state: those it states are proven by the multiproof from the messages alone", { timeout: 60_000 }, async () => {
+    const key = generatePrivateKey();
+    const lena = wallet(key);
+    tokens.set(lena, await lena.token({ domain: node.domain }));
+    for (let i = 0; i < 6; i++) await send(i % 2 === 0 ? alice : lena, i % 2 === 0 ? lena : alice, `15${i}0`);
+    const self = await send(lena, lena, "1570");
+    // A message imported from a former home, stored before spec 3.0.0 there: it states no position.
+    const formerHome = fixtureSigner(TEST_KEYS.peer);
+    const stored = fixtureStoredMessage(formerHome, fixtureSigner(TEST_KEYS.alice).signMessageFor(lena.address, "1580", Date.now() - 60_000));
+    const history = [{ id: "7", message: stored.message, from: stored.from, to: stored.to, signature: stored.signature, sender_receipt: stored.senderReceipt, receiver_receipt: stored.receiverReceipt!, timestamp: stored.timestamp }];
+    expect((await rpc(lena, "neutralService_importMessages", [history])).error).toBeUndefined();
+
+    const read = async (proof: object, method = "neutralService_getInbox", inboxFilter: object = { direction: "all" }) =>
+      (await rpc(lena, method, { inboxFilter, limit: 20, proof })).result[0] as ProvenPage;
+    const bound = await read({ compact: true, omitBound: true });
+    const compact = await read({ compact: true });
+    expect(bound.data).toEqual(compact.data);
+    expect(bound.data).toHaveLength(8);
+    expect(bound.proof.head).toEqual(compact.proof.head);
+    expect(bound.proof.multiproof).toEqual(compact.proof.multiproof);
+    const imported = bound.data.find((message) => message.receiver_seq === undefined)!;
+    expect(imported.from).toBe(alice.address);
+    // Listed: the imported copy only. Stated: every other copy, both of the message to herself.
+    const { listed, stated } = expectBoundProven(lena, bound);
+    expect(listed).toEqual([`${imported.id}/received`]);
+    expect(stated).toHaveLength(8);
+    expect(stated).toEqual(expect.arrayContaining([`${self.id}/received`, `${self.id}/sent`]));
+    expect(bound.proof.positions).toEqual(compact.proof.positions.filter((position) => position.id === imported.id));
+    expect(JSON.stringify(bound.proof).length).toBeLessThan(JSON.stringify(compact.proof).length * 0.6);
+    // A message whose stated position is changed is proven nowhere.
+    const moved = { ...bound, data: bound.data.map((message) => (message.id === self.id ? { ...message, receiver_seq: message.receiver_seq! + 1 } : message)) };
+    expect(() => expectBoundProven(lena, moved)).toThrow();
+
+    // getChat the same way. Its page holds no message to herself, so its proof is kept: asked again, the
+    // same; a request without `omitBound` is not answered with it, nor the other way round.
+    const chatRead = (proof: object) => read(proof, "neutralService_getChat", { chat: alice.address });
+    const chat = await chatRead({ compact: true, omitBound: true });
+    expect(chat.data).toHaveLength(7);
+    expect(expectBoundProven(lena, chat).listed).toEqual([`${imported.id}/received`]);
+    expect(await chatRead({ compact: true, omitBound: true })).toEqual(chat);
+    for (const proof of [{ compact: true }, { compact: true, omitBound: false }]) {
+      const full = await chatRead(proof);
+      expect(full.proof.positions, JSON.stringify(proof)).toHaveLength(7);
+      expectCompactProven(lena, full);
+    }
+    expect(await chatRead({ compact: true, omitBound: true })).toEqual(chat);
+
+    // Without `compact` there is no multiproof to prove a position left out: refused, naming it.
+    for (const proof of [{ omitBound: true }, { compact: false, omitBound: true }]) {
+      expect((await rpc(lena, "neutralService_getInbox", { proof })).error, JSON.stringify(proof)).toMatchObject({ code: -32602, data: { field: "proof.omitBound" } });
+    }
+    expect((await rpc(lena, "neutralService_getInbox", { proof: { compact: true, omitBound: 1 } })).error).toMatchObject({ code: -32602, data: { field: "proof.omitBound" } });
   });
 
   it("a proof served again while the log does not grow is the same; a message stored into the account by any route (sent, to oneself, imported) makes the next read prove the grown head", { timeout: 60_000 }, async () => {
@@ -527,6 +609,35 @@ describe("a page's proof within the answer budget (maxResponseBytes)", () => {
     }
     expect(pages.flatMap((page) => page.data.map((message) => message.id))).toEqual(sent);
     expect(pages.length).toBeGreaterThan(1);
+  });
+
+  it("with `omitBound`, a page counts the multiproof's hashes only for the positions its messages state: more fit than with positions listed, each page within the budget, every message proven once", { timeout: 60_000 }, async () => {
+    const jane = wallet(generatePrivateKey());
+    const token = await jane.token({ domain: small.domain });
+    const senderToken = await alice.token({ domain: small.domain });
+    const sent: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const signed = await alice.sign({ to: jane.address, message: (16 + i).toString(16) });
+      sent.push(((await call(small.url, "neutralService_sendMessage", [signed], senderToken)).body.result[0] as WireMessage).id);
+    }
+    const walk = async (proof: object) => {
+      const pages: ProvenPage[] = [];
+      for (let after = "0"; ; ) {
+        const page = (await call(small.url, "neutralService_getInbox", [{}, 12, after, undefined, proof], token)).body.result[0] as ProvenPage;
+        expect(page.data.length).toBeGreaterThanOrEqual(1);
+        expect(bytesOf(page)).toBeLessThanOrEqual(BUDGET + 16);
+        pages.push(page);
+        if (page.end) break;
+        after = page.data.at(-1)!.id;
+      }
+      expect(pages.flatMap((page) => page.data.map((message) => message.id))).toEqual(sent);
+      return pages;
+    };
+    const bound = await walk({ compact: true, omitBound: true });
+    for (const page of bound) expect(expectBoundProven(jane, page)).toMatchObject({ listed: [] });
+    const listed = await walk({ compact: true });
+    expect(bound[0]!.data.length).toBeGreaterThan(listed[0]!.data.length);
+    expect(bound.length).toBeLessThan(listed.length);
   });
 
   it("a log page with its messages stops where the next position would outgrow the budget, at least one on it; walking on reads every position once", { timeout: 60_000 }, async () => {

@@ -19,10 +19,11 @@ const PROOF_HASH_BYTES = 69;
 /**
  * At most the bytes `entry`'s position adds to a proof of a log of `size`: its JSON with its
  * inclusion proof, or, in a compact proof, with the hashes of the multiproof it may need (at most
- * those of its own inclusion proof).
+ * those of its own inclusion proof). A position left out of `positions` (`listed` false: its message
+ * states it, and the proof was asked with `omitBound`) adds those hashes only.
  */
-export const positionBytesBound = (entry: LogEntry, size: number): number =>
-  POSITION_JSON_BYTES + String(entry.seq).length + String(entry.id).length + inclusionProofLength(entry.seq - 1, size) * PROOF_HASH_BYTES;
+export const positionBytesBound = (entry: LogEntry, size: number, listed = true): number =>
+  (listed ? POSITION_JSON_BYTES + String(entry.seq).length + String(entry.id).length : 0) + inclusionProofLength(entry.seq - 1, size) * PROOF_HASH_BYTES;
 
 /** Why a position's copy is gone, as getLog answers it (LogRemoval). */
 function removalOf(removal: LogEntryRemoval): LogRemoval {
@@ -152,9 +153,11 @@ export function proofFrameBytes(copies: CopiesAtHead, compact: boolean): number 
 /**
  * The JSON of `copies`' positions with their inclusion proofs (openrpc.json `MailboxProof`): one per
  * position, or `compact`, one multiproof of them all. Written as text, not built as objects and
- * stringified: a page's proof is ~4 KB of numbers and hex, and every read asks for one.
+ * stringified: a page's proof is ~4 KB of numbers and hex, and every read asks for one. `stated`
+ * (a compact proof asked with `omitBound`, spec 3.3.0): the positions the page's messages state
+ * themselves, which the multiproof proves and `positions` leaves out.
  */
-export async function proofJson(copies: CopiesAtHead, compact: boolean): Promise<RawJson<MailboxProof>> {
+export async function proofJson(copies: CopiesAtHead, compact: boolean, stated?: (entry: LogEntry) => boolean): Promise<RawJson<MailboxProof>> {
   const { head, tree, entries } = copies;
   const { open, close } = proofFrame(copies, compact);
   if (compact) {
@@ -162,7 +165,8 @@ export async function proofJson(copies: CopiesAtHead, compact: boolean): Promise
       entries.map((entry) => entry.seq - 1),
       head.size,
     );
-    return rawJson(`${open}${entries.map((entry) => positionJson(entry)).join(",")}${close}${multiproof.map(hashJson).join(",")}]}`);
+    const listed = stated === undefined ? entries : entries.filter((entry) => !stated(entry));
+    return rawJson(`${open}${listed.map((entry) => positionJson(entry)).join(",")}${close}${multiproof.map(hashJson).join(",")}]}`);
   }
   const proofs = await Promise.all(entries.map((entry) => tree.inclusionProof(entry.seq - 1, head.size)));
   return rawJson(`${open}${entries.map((entry, i) => positionJson(entry, proofs[i])).join(",")}]}`);

@@ -2,9 +2,9 @@
 // selections (neutralService_subscribe).
 import { budgetSpentError, ErrorCode, RpcError, rawJson, type ResponseBudget } from "@neutral/server";
 import type { Handlers, InboxFilter, ProofRequest } from "@neutral/server/neutral-service";
-import { MESSAGE_ID_PATTERN } from "@neutral/protocol";
+import { MESSAGE_ID_PATTERN, statesPosition } from "@neutral/protocol";
 import type { StreamSelection } from "../live/subscriptions.js";
-import { cursorValue, fitPageBytes, type MailboxRange, type Page, type PageQuery } from "../storage/store.js";
+import { cursorValue, fitPageBytes, type LogEntry, type MailboxRange, type Page, type PageQuery } from "../storage/store.js";
 import { fitToBudget, pageBounds, type RelayContext, type Rpc } from "./context.js";
 import { copiesOfPage, positionBytesBound, proofFrameBytes, proofJson } from "./mailbox-log.js";
 
@@ -41,7 +41,8 @@ interface Walk {
 }
 
 /** A read's request as a key (`KeptProofs`): the method and what its params ask, the proof's form and `since` included. */
-const queryOf = (method: string, filter: object, walk: Walk, proof: ProofRequest): string => `${method} ${JSON.stringify([filter, walk.after, walk.before, walk.limit, proof.compact === true, proof.since])}`;
+const queryOf = (method: string, filter: object, walk: Walk, proof: ProofRequest): string =>
+  `${method} ${JSON.stringify([filter, walk.after, walk.before, walk.limit, proof.compact === true, proof.omitBound === true, proof.since])}`;
 
 /** Cursor params → the keyset bounds and order of seeds/README.md §5. */
 function walkOf({ after, before, limit }: Walk): Pick<PageQuery, "after" | "before" | "order" | "limit"> {
@@ -86,11 +87,13 @@ async function pageMembers(rpc: Rpc, owner: string, query: string, read: (withPo
     const page = withinBudget(await read(false), budget);
     return members(page, page.messages.map((message) => message.json), "", budget);
   }
+  if (proof.omitBound === true && proof.compact !== true) throw omitBoundAlone();
   const keptProofs = rpc.keptProofs;
-  if (keptProofs?.holds(owner, query)) {
+  const keptEntry = keptProofs?.forRequest(owner, query);
+  if (keptEntry !== undefined) {
     const page = withinBudget(await read(false), budget);
     const messages = page.messages.map((message) => message.json);
-    const kept = keptProofs.get(owner, query, idsOf(page));
+    const kept = keptProofs!.proofOf(keptEntry, idsOf(page));
     if (kept !== undefined && fitsWhole(messages, kept.budgetBytes, budget)) return members(page, messages, `,"proof":${kept.json}`, budget);
   }
   let page = withinBudget(await read(true), budget);
@@ -99,8 +102,9 @@ async function pageMembers(rpc: Rpc, owner: string, query: string, read: (withPo
   try {
     const copies = await copiesOfPage(rpc, owner, page.messages, proof.since, "proof.since");
     const compact = proof.compact === true;
+    const stated = proof.omitBound === true ? statedBy(page) : undefined;
     const positionBytes = new Map<number, number>();
-    for (const entry of copies.entries) positionBytes.set(entry.id, (positionBytes.get(entry.id) ?? 0) + positionBytesBound(entry, copies.head.size));
+    for (const entry of copies.entries) positionBytes.set(entry.id, (positionBytes.get(entry.id) ?? 0) + positionBytesBound(entry, copies.head.size, stated?.(entry) !== true));
     const bytesOf = messages.map((json, i) => json.length + 1 + (positionBytes.get(page.messages[i]!.id) ?? 0));
     const fixed = `,"proof":`.length + proofFrameBytes(copies, compact);
     const { count } = fitToBudget(bytesOf, fixed, budget);
@@ -111,7 +115,7 @@ async function pageMembers(rpc: Rpc, owner: string, query: string, read: (withPo
       const stay = new Set(page.messages.map((message) => message.id));
       copies.entries = copies.entries.filter((entry) => stay.has(entry.id));
     }
-    const json = (await proofJson(copies, compact)).json;
+    const json = (await proofJson(copies, compact, stated)).json;
     // Kept only for a page proven whole (one cut to the budget is another page than its key names)
     // with one position per message: a message to oneself has two, and a message without one
     // (stored after the head) is proven by the next head.
@@ -123,6 +127,19 @@ async function pageMembers(rpc: Rpc, owner: string, query: string, read: (withPo
     if (ticket !== undefined) keptProofs!.release(ticket);
   }
 }
+
+/** Whether a position is one its message on `page` states itself (`statesPosition`), which a proof asked with `omitBound` leaves out. */
+function statedBy(page: Page): (entry: LogEntry) => boolean {
+  const jsonOf = new Map(page.messages.map((message) => [message.id, message.json]));
+  return (entry) => {
+    const json = jsonOf.get(entry.id);
+    return json !== undefined && statesPosition(json, entry.role, entry.seq);
+  };
+}
+
+/** A proof asked with `omitBound` but not `compact`: a position left out would have no inclusion proof (-32602). */
+const omitBoundAlone = (): RpcError =>
+  RpcError.invalidParams("proof.omitBound", "needs proof.compact: a position left out of `positions` is proven by the multiproof only", { param: "proof" });
 
 /**
  * A page's ids, which a proof made for its request is kept with (`KeptProofs`): while the log does

@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
-// The server stub of neutralService 3.2.0: implement `Handlers`, then serve it
+// The server stub of neutralService 3.3.0: implement `Handlers`, then serve it
 // with `createDispatcher({ service, handlers })` from ../index.js.
 export type * from "./types.js";
 export type { Handlers } from "./handlers.js";

@@ -1,6 +1,6 @@
 // generated — do not edit. Source: openrpc.json via neutral-openrpc (regenerate instead).
 //
-// Types of neutralService 3.2.0: one per component schema, and the params and
+// Types of neutralService 3.3.0: one per component schema, and the params and
 // result of each method.
 
 /** An account address: `0x` + 40 hex digits. Any case on input; lowercase on output. */
@@ -462,22 +462,25 @@ export interface MailboxHead {
   signature: Signature;
 }
 
-/** What `neutralService_getProof` answers: the current head of the caller's log, each position of the messages asked about (a message to oneself has two: received and sent) with its inclusion proof in that head's tree, and, when the caller gave `since`, the consistency proof from the tree of that size to the head's (RFC 9162 §2.1.4; empty when the sizes are equal); with `compact`, the inclusion proofs as one `multiproof` instead of one per position. */
+/** What `neutralService_getProof` answers: the current head of the caller's log, each position of the messages asked about (a message to oneself has two: received and sent) with its inclusion proof in that head's tree, and, when the caller gave `since`, the consistency proof from the tree of that size to the head's (RFC 9162 §2.1.4; empty when the sizes are equal); with `compact`, the inclusion proofs as one `multiproof` instead of one per position; with `omitBound` too (a read, spec 3.3.0), `positions` without those the page's messages state themselves (`ProofRequest.omitBound`). */
 export interface MailboxProof {
   /** A node's signed statement of an account's mailbox log (the verifiable mailbox): at `timestamp` (when the node signed it) the log had `size` positions, whose RFC 9162 tree has root `root`. `signature` is the node's EIP-712 `MailboxHead(address account,uint64 size,bytes32 root,uint64 timestamp)` signature; it recovers the node's address (`nodeInfo.address`). A node signs a head when a read needs one newer than the last it signed, so two reads of an unchanged log may get the same head. */
   head: MailboxHead;
+  /** The positions proven: each copy's, of each message asked about or on the page, with its leaf hash (and, unless `compact`, its inclusion proof); in a read asked with `omitBound`, only those its messages do not state. */
   positions: ProvenPosition[];
   consistency?: Hash[];
-  /** `multiproof` (with `compact`): the inclusion proofs of every position answered, as one list in which each hash appears once: walk the tree of the head's size from its root, splitting as RFC 9162's MTH does (the left subtree holds the largest power of two of leaves smaller than the whole): a subtree holding none of the positions gives its root, a single leaf that is one of them gives nothing, any other is walked into, left before right; `multiproof` is the roots given, in that order. Empty when no position is answered. The positions' leaves (which the client computes from the messages) and `multiproof` give the head's root; a page of neighbouring positions needs a few more hashes than it has messages, not eight or so per message. */
+  /** `multiproof` (with `compact`): the inclusion proofs of every position answered, as one list in which each hash appears once: walk the tree of the head's size from its root, splitting as RFC 9162's MTH does (the left subtree holds the largest power of two of leaves smaller than the whole): a subtree holding none of the positions gives its root, a single leaf that is one of them gives nothing, any other is walked into, left before right; `multiproof` is the roots given, in that order. Empty when no position is answered. The positions' leaves (which the client computes from the messages; with `omitBound`, those of the positions the messages state too) and `multiproof` give the head's root; a page of neighbouring positions needs a few more hashes than it has messages, not eight or so per message. */
   multiproof?: Hash[];
 }
 
-/** Asks a read to prove itself (the verifiable mailbox): the page comes with `proof`, a `MailboxProof` of the messages on it. `{}` asks for the head and the inclusion proofs; `compact: true`, the inclusion proofs as one `multiproof` (far smaller for a page, and cheaper to make and check); `since`, the size of the last head the client verified, also for the consistency proof from it. A `since` larger than the log is refused (-32602, `data.field` "proof.since", `data.size` the log's size), as `neutralService_getProof` refuses it. */
+/** Asks a read to prove itself (the verifiable mailbox): the page comes with `proof`, a `MailboxProof` of the messages on it. `{}` asks for the head and the inclusion proofs; `compact: true`, the inclusion proofs as one `multiproof` (far smaller for a page, and cheaper to make and check); `omitBound: true` with it, the positions the page's messages state themselves left out (about half of what remains); `since`, the size of the last head the client verified, also for the consistency proof from it. A `since` larger than the log is refused (-32602, `data.field` "proof.since", `data.size` the log's size), as `neutralService_getProof` refuses it. */
 export interface ProofRequest {
   /** The size of the last head the client verified. */
   since?: LogSize;
   /** Answer the inclusion proofs as one `multiproof` (`MailboxProof`) instead of one per position. */
   compact?: boolean;
+  /** With `compact` (from spec 3.3.0): leave out of the answer's `positions` each position that a message on the page states itself, bound by its receipt: the caller's received copy at the message's `receiver_seq`, its sent copy at the message's `sender_seq`. The client takes such a position from the message: its `seq` from that member, its `id` the message's, its role the caller's side, its leaf from the message's fields. A position no message states (a message stored before spec 3.0.0; a copy imported at another position than its receipt binds) is listed as without it. Refused without `compact` (-32602, `data.field` "proof.omitBound"): a position left out has no inclusion proof of its own, only the multiproof. */
+  omitBound?: boolean;
 }
 
 /** A position (as `LogPosition`) with its inclusion proof in the tree of the answer's head (RFC 9162 §2.1.3: the sibling hashes from the leaf up), unless the answer was asked to be `compact`: then the answer's `multiproof` proves every position at once. */
