@@ -3,6 +3,7 @@ import os from "node:os";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   arrivalWindowMs,
+  commentLines,
   ConfigError,
   DEFAULT_KEPT_PROOFS_MIB,
   DEFAULT_SQLITE_MMAP_MIB,
@@ -627,6 +628,16 @@ describe("the settings table", () => {
   });
 
   describe("the sample config file (deploy/neutral.toml)", () => {
+    it("folds a setting's help so that no line of it reads as a setting commented out (`# word = …`)", () => {
+      // Folded at 20, "0 = off" would begin the second line.
+      expect(commentLines("kept per account; 0 = off. More.", 20)).toEqual(["# kept per", "# account; 0 = off.", "# More."]);
+      for (const width of [10, 14, 17, 20, 24, 30]) {
+        const lines = commentLines("MiB kept (~4 KB a page of 20); 0 = off. Variable: X.", width);
+        expect(lines.slice(1).filter((line) => /^# \S+ = /.test(line)), String(width)).toEqual([]);
+        expect(lines.map((line) => line.slice(2)).join(" ")).toBe("MiB kept (~4 KB a page of 20); 0 = off. Variable: X.");
+      }
+    });
+
     const sample = readFileSync(new URL("../../../deploy/neutral.toml", import.meta.url), "utf8");
     const read = (text: string) => parseConfig(["--config", "neutral.toml"], {}, { readFile: () => text });
 

@@ -147,17 +147,24 @@ function tomlValue(setting: { multiple: boolean; range: unknown }, text: string)
 }
 
 /** Folds `text` into `# `-comment lines of at most `width` characters. */
-function commentLines(text: string, width = 100): string[] {
+export function commentLines(text: string, width = 100): string[] {
   const lines: string[] = [];
-  let line = "#";
-  for (const word of text.split(/\s+/)) {
-    if (line.length + 1 + word.length > width && line !== "#") {
-      lines.push(line);
-      line = "#";
+  let line: string[] = [];
+  let length = 1; // "#"
+  const words = text.split(/\s+/);
+  words.forEach((word, i) => {
+    if (length + 1 + word.length > width && line.length > 0) {
+      // A line that would begin `word = …` reads as a setting commented out (and uncommenting every
+      // setting would take it for one): it begins a word earlier.
+      const carried = words[i + 1] === "=" && line.length > 1 ? line.splice(-1) : [];
+      lines.push(`# ${line.join(" ")}`);
+      line = carried;
+      length = 1 + carried.reduce((sum, one) => sum + 1 + one.length, 0);
     }
-    line += ` ${word}`;
-  }
-  lines.push(line);
+    line.push(word);
+    length += 1 + word.length;
+  });
+  lines.push(`# ${line.join(" ")}`);
   return lines;
 }
 
