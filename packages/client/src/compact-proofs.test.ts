@@ -32,16 +32,23 @@ function recordProofs() {
   return seen;
 }
 
+/**
+ * What a node that does not know the proof's `member` answers a read (getInbox, getChat) naming it:
+ * its params' validation of an unknown member. The SDK's calls are positional: the proof is the fifth.
+ */
+function unknownProofMember(method: string, params: unknown, member: string) {
+  const proof = Array.isArray(params) ? (params[4] as Record<string, unknown> | undefined) : undefined;
+  if ((method !== "neutralService_getInbox" && method !== "neutralService_getChat") || proof?.[member] === undefined) return undefined;
+  return { code: -32602, message: `Invalid params: proof.${member} is not a known member`, data: { field: `proof.${member}`, reason: "is not a known member", param: "proof", path: `/${member}` } };
+}
+
 /** The refusal a node before 3.3.0 (3.1.0 or 3.2.0) answers a read whose proof names `omitBound`. */
 function actBefore33() {
   const refused: string[] = [];
   proxy.refuse = (method, params) => {
-    const proof = Array.isArray(params) ? (params[4] as { omitBound?: unknown } | undefined) : undefined;
-    if ((method === "neutralService_getInbox" || method === "neutralService_getChat") && proof?.omitBound !== undefined) {
-      refused.push(method);
-      return { code: -32602, message: "Invalid params: proof.omitBound is not a known member", data: { field: "proof.omitBound", reason: "is not a known member", param: "proof", path: "/omitBound" } };
-    }
-    return undefined;
+    const refusal = unknownProofMember(method, params, "omitBound");
+    if (refusal) refused.push(method);
+    return refusal;
   };
   return refused;
 }
@@ -50,17 +57,14 @@ function actBefore33() {
 function actBefore31() {
   const refused: string[] = [];
   proxy.refuse = (method, params) => {
-    // The SDK's calls are positional: getProof's third param, the fifth's member of getInbox and getChat.
+    // getProof's `compact` is its third positional param.
     if (method === "neutralService_getProof" && Array.isArray(params) && params.length > 2) {
       refused.push(method);
       return { code: -32602, message: `Invalid params: params takes at most 2 positional params, got ${params.length}`, data: { field: "params", reason: `takes at most 2 positional params, got ${params.length}` } };
     }
-    const proof = Array.isArray(params) ? (params[4] as { compact?: unknown } | undefined) : undefined;
-    if ((method === "neutralService_getInbox" || method === "neutralService_getChat") && proof?.compact !== undefined) {
-      refused.push(method);
-      return { code: -32602, message: "Invalid params: proof.compact is not a known member", data: { field: "proof.compact", reason: "is not a known member", param: "proof", path: "/compact" } };
-    }
-    return undefined;
+    const refusal = unknownProofMember(method, params, "compact");
+    if (refusal) refused.push(method);
+    return refusal;
   };
   return refused;
 }
