@@ -20,7 +20,7 @@
 //     messages to random subscribed accounts. With the streams open each send wakes one stream and
 //     the bench reads its event (every event is counted against the messages stored). Baseline:
 //     the same load to the same accounts with no stream open, half the time before the streams are
-//     opened and half after they are closed, averaged. Target: ratio >= 0.9. Then (1c, no target)
+//     opened and half after they are closed, averaged. Target: ratio >= 0.95 (issue 38). Then (1c, no target)
 //     the same load to other accounts with the streams still open, which splits 1b's extra relay
 //     CPU per send into holding the streams and waking them. A connection that sends all its
 //     pre-signed messages (the cluster may hand the workers the connections unevenly: the line says
@@ -84,7 +84,7 @@ const POLL_INTERVAL_MS = 1000;
 /** Streams per loopback source address: under the relay's default per-IP connection limit (256). */
 const STREAMS_PER_SOURCE = 200;
 
-const TARGETS = { memory: 20 * 1024, sends: 0.9, latency: 3 };
+const TARGETS = { memory: 20 * 1024, sends: 0.95, latency: 3 };
 
 const ms = (n, digits = 2) => `${fmt(n, digits)} ms`;
 const kb = (bytes, digits = 1) => `${fmt(bytes / 1024, digits)} KB`;

@@ -1,13 +1,34 @@
+import { messageJsonWithId } from "@neutral/protocol";
 import type { AppendWriter, WireEntry, WireResult } from "../storage/sqlite-append-writer.js";
 
 // What live delivery needs to hear of the store: that something was committed for an account.
-// Events are wake-ups, not data: a subscription that hears one reads the store from its cursor, so
-// an event lost or repeated costs a read, never a message (and `resync` wakes every subscription,
-// after a gap in what this process could hear, e.g. a lost database connection).
+// Events are wake-ups: a subscription that hears one reads the store from its cursor, so an event
+// lost or repeated costs a read, never a message (and `resync` wakes every subscription, after a gap
+// in what this process could hear, e.g. a lost database connection).
+//
+// A SQLite store's events may also carry the message committed (`CommittedMessage`): one writer
+// commits its messages in id order, and its feed tells them in that order, so a stream that has read
+// everything up to the event sends the message as it is, without reading the store
+// (subscriptions.ts). A PostgreSQL feed never carries it: replicas' ids can commit out of order.
+
+/** A new message as its append committed it: what a caught-up stream sends without a read. */
+export interface CommittedMessage {
+  readonly id: number;
+  /** Its wire JSON, as a read of the store would give it now. */
+  readonly json: string;
+  /** Lowercase 0x addresses. */
+  readonly from: string;
+  readonly to: string;
+  readonly timestamp: number;
+  /** As `WireAppend`: "out" has only the sender's copy here, "in" only the recipient's. */
+  readonly route?: "out" | "in";
+  /** "requests": the recipient's copy is in its requests folder. */
+  readonly folder?: "requests";
+}
 
 export type CommitEvent =
-  /** Messages were committed into these accounts' mailboxes (lowercase 0x addresses). */
-  | { readonly kind: "message"; readonly accounts: readonly string[] }
+  /** Messages were committed into these accounts' mailboxes (lowercase 0x addresses); `message`: the one committed, when the feed tells it in commit order. */
+  | { readonly kind: "message"; readonly accounts: readonly string[]; readonly message?: CommittedMessage }
   /** The sender's copy `id` of a message to another node changed status (delivered or failed). */
   | { readonly kind: "status"; readonly account: string; readonly id: number }
   /** Anything may have been committed: every subscription reads from its cursor. */
@@ -62,7 +83,7 @@ export function mailboxesOf(from: string, to: string, route: "out" | "in" | unde
   return [from, to];
 }
 
-/** The events one committed writer entry makes: a new message wakes the mailboxes it went into; a resend, none. */
+/** The events one committed writer entry makes: a new message wakes the mailboxes it went into, carrying it; a resend, none. */
 export function commitEventsOf(wire: WireEntry, result: WireResult): CommitEvent[] {
   // A deletion or a sweep adds nothing a stream has not seen: streams read only what is still stored.
   if ("remove" in wire || "sweep" in wire || "sweepExpiring" in wire) return [];
@@ -70,8 +91,25 @@ export function commitEventsOf(wire: WireEntry, result: WireResult): CommitEvent
   if ("import" in wire) return wire.import.entries.length > 0 ? [{ kind: "message", accounts: [wire.import.owner] }] : [];
   // A resend answers the original, already stored; a new message, its id (or its JSON, when the
   // writer signed its receipts: `created`).
-  if (typeof result !== "number" && !("created" in result && result.created === true)) return [];
-  return [{ kind: "message", accounts: mailboxesOf(wire.from, wire.to, wire.route) }];
+  let id: number;
+  let json: string | undefined;
+  if (typeof result === "number") {
+    id = result;
+    json = wire.tail === undefined ? undefined : messageJsonWithId(id, wire.tail);
+  } else if ("created" in result && result.created === true) ({ id, json } = result);
+  else return [];
+  const accounts = mailboxesOf(wire.from, wire.to, wire.route);
+  if (json === undefined) return [{ kind: "message", accounts }];
+  const message: CommittedMessage = {
+    id,
+    json,
+    from: wire.from,
+    to: wire.to,
+    timestamp: wire.timestamp,
+    ...(wire.route !== undefined && { route: wire.route }),
+    ...(wire.folder !== undefined && { folder: wire.folder }),
+  };
+  return [{ kind: "message", accounts, message }];
 }
 
 /** `writer`, telling `publish` of every entry once it has committed. */

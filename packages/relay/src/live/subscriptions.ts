@@ -2,13 +2,18 @@ import { ErrorCode, RpcError, rawJson, type StreamEvent } from "@neutral/server"
 import type { EndReason, SubscribeNotification } from "@neutral/server/neutral-service";
 import { StoreClosedError } from "../errors.js";
 import type { MailboxRange, MessageStore, Page, PageQuery, StoredMessage } from "../storage/store.js";
-import type { CommitEvent, CommitFeed } from "./commits.js";
+import type { CommitEvent, CommitFeed, CommittedMessage } from "./commits.js";
 
 // Live delivery (openrpc.json neutralService_subscribe, protocol.md §12). Gap-free by construction:
-// a stream never sends what it was told, only what it reads from the store, forwards from its
-// cursor (a keyset walk: ids are committed in id order, so what a forward read sees is complete up
-// to its last id). Commit events only wake the streams of the accounts concerned. A stream
-// registers before its first read, so a commit made while it reads the catch-up wakes it again.
+// a stream sends what it reads from the store, forwards from its cursor (a keyset walk: ids are
+// committed in id order, so what a forward read sees is complete up to its last id). Commit events
+// wake the streams of the accounts concerned. A stream registers before its first read, so a commit
+// made while it reads the catch-up wakes it again.
+//
+// A stream that has read everything (`live`) and hears a commit event carrying its message (a feed
+// that tells its commits in commit order: commits.ts) sends that message without reading: every
+// commit after its last read is told to it after that read began, in order, so what it is told
+// then is all there is. Any other event ends that: the stream reads from its cursor again.
 
 export interface LiveLimits {
   /**
@@ -77,10 +82,31 @@ const READ_BATCH = 100;
  */
 const FIRST_READ = 1;
 
+/** Whether the stream's selection holds a copy of a committed message (as a read of its ranges would find it). */
+function selectsCommitted(selection: StreamSelection, message: CommittedMessage): boolean {
+  if (selection.since !== undefined && message.timestamp < selection.since) return false;
+  if (selection.until !== undefined && message.timestamp >= selection.until) return false;
+  const received = message.route !== "out" && message.to === selection.owner ? (message.folder === "requests" ? "requests" : "received") : undefined;
+  const sent = message.route !== "in" && message.from === selection.owner;
+  return selection.ranges.some((range) =>
+    range.side === "sent" ? sent && (range.peer === undefined || range.peer === message.to) : range.side === received && (range.peer === undefined || range.peer === message.from),
+  );
+}
+
 /** One open stream: what wakes it, and what ends it. */
 class Subscription {
   /** Something may have been committed since the stream last read. */
   dirty = true;
+  /**
+   * The stream has read everything up to `cursor` and heard of every commit since, each with its
+   * message: what it is told next it sends as it is (`committed`).
+   */
+  live = false;
+  /** The id of the last message sent (or skipped past by a read), 0 before any. */
+  cursor: number;
+  /** Messages told to the stream while live, not sent yet, in id order. */
+  readonly told: StoredMessage[] = [];
+  #toldBytes = 0;
   readonly statuses: number[] = [];
   ended: EndReason | undefined;
   /** What the end event says, when not its reason's usual words. */
@@ -93,7 +119,12 @@ class Subscription {
     readonly opened: number,
     /** The client address it came from (http/client-key.ts). */
     readonly client: string,
-  ) {}
+    after: number,
+    /** The most message JSON `told` holds, bytes; past it the stream reads instead. */
+    readonly maxToldBytes: number,
+  ) {
+    this.cursor = after;
+  }
 
   notify(): void {
     const wake = this.#wake;
@@ -103,7 +134,29 @@ class Subscription {
 
   wake(): void {
     this.dirty = true;
+    this.live = false;
+    // What was told is read again, from the cursor.
+    this.told.length = 0;
+    this.#toldBytes = 0;
     this.notify();
+  }
+
+  /** A message committed into the stream's account: sent as it is while live, read otherwise. */
+  committed(message: CommittedMessage): void {
+    if (!this.live) return this.wake();
+    if (message.id <= this.cursor || !selectsCommitted(this.selection, message)) return;
+    // A client that does not read what it is sent: what it was told waits in the store instead.
+    if (this.#toldBytes + message.json.length > this.maxToldBytes && this.told.length > 0) return this.wake();
+    this.told.push({ id: message.id, json: message.json });
+    this.#toldBytes += message.json.length;
+    this.notify();
+  }
+
+  /** The next message told, taken off the queue. */
+  takeTold(): StoredMessage | undefined {
+    const message = this.told.shift();
+    if (message !== undefined) this.#toldBytes -= message.json.length;
+    return message;
   }
 
   status(id: number): void {
@@ -210,7 +263,11 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
   const onCommits = (events: readonly CommitEvent[]) => {
     for (const event of events) {
       if (event.kind === "message") {
-        for (const account of event.accounts) byAccount.get(account)?.forEach((subscription) => subscription.wake());
+        const message = event.message;
+        for (const account of event.accounts) {
+          if (message === undefined) byAccount.get(account)?.forEach((subscription) => subscription.wake());
+          else byAccount.get(account)?.forEach((subscription) => subscription.committed(message));
+        }
       } else if (event.kind === "status") {
         byAccount.get(event.account)?.forEach((subscription) => subscription.status(event.id));
       } else {
@@ -290,7 +347,6 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
       ...(selection.until !== undefined && { until: selection.until }),
       maxScan: options.maxPageScan,
     };
-    let cursor = stream.after;
     let sentAny = false;
     /**
      * The event of the next message of `unsent`, which leaves it and moves the cursor past it. The
@@ -298,18 +354,19 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
      * as they were, so a message the generator held while waiting for its client to read would stay
      * alive beside the copy the socket holds (seen in a heap snapshot: one 130 KB string per stream).
      */
-    const nextEvent = (unsent: StoredMessage[]): Event => {
-      const message = unsent.shift()!;
-      cursor = message.id;
+    const eventOf = (message: StoredMessage): Event => {
+      subscription.cursor = message.id;
       sentAny = true;
       return { id: String(message.id), method: "neutralService_message", params: rawJson(`{"message":${message.json}}`) };
     };
+    const nextEvent = (unsent: StoredMessage[]): Event => eventOf(unsent.shift()!);
+    const toldEvent = (): Event => eventOf(subscription.takeTold()!);
     /** The biggest message of a page, bytes of JSON. */
     const biggestOf = (page: Page): number => page.messages.reduce((most, message) => Math.max(most, message.json.length), 0);
     // How many messages a read asks for: as many as `maxReadBytes` holds of the biggest message of
     // the last page, so that big messages are not read a hundred at a time only to be cut to one.
     let readLimit = FIRST_READ;
-    const cursorText = () => (sentAny || stream.after > 0 ? String(cursor) : undefined);
+    const cursorText = () => (sentAny || stream.after > 0 ? String(subscription.cursor) : undefined);
     let expiry: NodeJS.Timeout | undefined;
     const onAbort = () => subscription.notify();
     signal.addEventListener("abort", onAbort, { once: true });
@@ -340,7 +397,7 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
             await nextTurn();
             if (signal.aborted || subscription.ended !== undefined) break; // gone while it waited its turn: nothing to read for it
             // Without lookahead: the message after the page is read with the next page, not twice.
-            const page = await readPage({ ...base, after: cursor, order: "asc", limit: readLimit, maxBytes: options.maxReadBytes, lookahead: false }, signal);
+            const page = await readPage({ ...base, after: subscription.cursor, order: "asc", limit: readLimit, maxBytes: options.maxReadBytes, lookahead: false }, signal);
             const biggest = biggestOf(page);
             if (biggest > 0) readLimit = Math.max(1, Math.min(READ_BATCH, Math.floor(options.maxReadBytes / biggest)));
             // Each message leaves the page as it is sent: what the client has not taken yet is
@@ -348,8 +405,12 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
             const unsent = page.messages;
             while (unsent.length > 0 && !signal.aborted && subscription.ended === undefined) yield nextEvent(unsent);
             if (signal.aborted || subscription.ended !== undefined) break;
-            if (page.resumeAt !== undefined && page.resumeAt > cursor) cursor = page.resumeAt;
-            if (page.end) break;
+            if (page.resumeAt !== undefined && page.resumeAt > subscription.cursor) subscription.cursor = page.resumeAt;
+            if (page.end) {
+              // Read to the end, and nothing committed since the read began: what comes next is told.
+              if (!subscription.dirty) subscription.live = true;
+              break;
+            }
           }
           if (!caughtUp && !signal.aborted && subscription.ended === undefined) {
             caughtUp = true;
@@ -358,10 +419,16 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
           }
           continue;
         }
+        if (subscription.told.length > 0) {
+          // In a turn, as a read would be: the event loop answers what it has before it writes to streams.
+          await nextTurn();
+          if (subscription.told.length > 0 && !signal.aborted && subscription.ended === undefined) yield toldEvent();
+          continue;
+        }
         const id = subscription.statuses.shift();
         if (id !== undefined) {
           // Not yet sent: the message itself will come, with its new status.
-          if (id > cursor) continue;
+          if (id > subscription.cursor) continue;
           const json = await store.sentMessage(selection.owner, id);
           if (json === undefined) continue;
           const message = JSON.parse(json) as { to?: unknown; timestamp?: unknown; status?: unknown };
@@ -390,7 +457,7 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
           limit: limits.maxSubscriptions,
         });
       }
-      const subscription = new Subscription(stream.selection, opened++, stream.client);
+      const subscription = new Subscription(stream.selection, opened++, stream.client, stream.after, options.maxReadBytes);
       // Registered before the first read: a commit during the catch-up wakes the stream again. (The
       // HTTP glue starts every stream it is given, so its `finally` unregisters it.)
       register(subscription);
