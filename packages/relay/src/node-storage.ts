@@ -44,7 +44,7 @@ export interface OpenStorageOptions {
  * replica finds it. A configured `--node-key` wins in both cases.
  */
 export async function openNodeStorage(
-  config: Pick<RelayConfig, "dataDir" | "nodeKey" | "databaseUrl" | "databasePoolSize"> & {
+  config: Pick<RelayConfig, "dataDir" | "nodeKey" | "databaseUrl" | "databasePoolSize" | "databaseReadStatements"> & {
     sqliteMmapMib?: number;
     limits?: Pick<RelayConfig["limits"], "retentionSeconds" | "clockSkewMs">;
     federation?: Pick<RelayConfig["federation"], "retryPeriodSeconds">;
@@ -88,6 +88,7 @@ export async function openNodeStorage(
   const store = await openPostgresStore({
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,
+    readStatements: config.databaseReadStatements,
     migrate: options.migrate ?? true,
     retentionMs,
     ...(sweptDigestsMs !== undefined && { sweptDigestsMs }),

@@ -6,6 +6,7 @@ import os from "node:os";
 import { parseProxyBlock } from "../http/client-address.js";
 import { DEFAULT_LIMITS } from "@neutral/protocol";
 import { choice, ConfigError, duration, integer, list, secret, text, url, baseUrl, type Declared, type Setting } from "./setting-kinds.js";
+import { DEFAULT_READ_STATEMENTS } from "../storage/postgres-pages.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 /** How log lines are written (`--log-format`). */
@@ -78,6 +79,13 @@ const DECLARED = {
     help: "postgres://user:password@host:port/database: store in PostgreSQL (replicas on one database are one node) instead of SQLite",
   }),
   databasePoolSize: integer({ min: 1, max: 1000, default: 10, help: "PostgreSQL connections per worker process" }),
+  databaseReadStatements: integer({
+    min: 1,
+    max: 1000,
+    default: DEFAULT_READ_STATEMENTS,
+    docs: "#postgresql-and-replicas",
+    help: "PostgreSQL: page reads in flight per worker process; pages asked meanwhile wait and go together, one statement per page shape (fewer backends at work at once cost each page less CPU)",
+  }),
   sqliteMmapMib: integer({
     min: 0,
     max: MAX_SQLITE_MMAP_MIB,

@@ -4,6 +4,7 @@ import { StoreClosedError } from "../errors.js";
 import { messageJsonTail, messageJsonWithId, signsReceipts, type AcceptedMessage } from "../message.js";
 import { commitChannelOf, messageNotices, statusNotices } from "../live/postgres-commits.js";
 import { checkSchemaVersion, latestSchemaVersion, migrate } from "./postgres-migrations.js";
+import { pageReads, pageStatement, positionedMessage, type PageStatement, type PositionedRow } from "./postgres-pages.js";
 import { boundMessageTail, digestSigner } from "./receipt-signer.js";
 import {
   DEFAULT_MAX_SCAN,
@@ -57,6 +58,11 @@ export interface PostgresStoreOptions {
   migrate?: boolean;
   /** Called with errors of idle pooled connections (e.g. the server restarting); the pool replaces them. */
   onIdleError?: (error: Error) => void;
+  /**
+   * Most page reads in flight at once (postgres-pages.ts; default 2): pages asked meanwhile wait
+   * and go together, one statement per shape.
+   */
+  readStatements?: number;
   /** Most messages in one append transaction (default 500). */
   maxBatch?: number;
   /** How long a message is served after it was stored, ms (store.ts `RetentionFloor`); absent or 0: until deleted. */
@@ -103,8 +109,6 @@ const routeNumber = (message: AcceptedMessage): number => {
   const route = ROUTE_NUMBER[message.route?.kind ?? "local"];
   return message.folder === "requests" && route !== 1 ? (route === 0 ? 3 : 4) : route;
 };
-/** A range's letter in a page statement's name: one name per statement text. */
-const SIDE_LETTER = { received: "r", sent: "s", requests: "q" } as const;
 
 /**
  * The session advisory lock the replica that drains the outbox holds: the same key in every replica
@@ -138,73 +142,6 @@ const INSERT_COPIES =
   "WITH copies AS (INSERT INTO mailbox (owner, side, id, peer, ts, json, seq) " +
   "SELECT * FROM unnest($1::bytea[], $2::smallint[], $3::bigint[], $4::bytea[], $5::bigint[], $6::text[], $7::bigint[])) " +
   "SELECT count(pg_notify($8, notice)) FROM unnest($9::text[]) AS notice";
-
-/**
- * A page row's own copy, for a page that proves itself (`withPositions`): its position and side,
- * none for a message to oneself (its two sides' rows stay equal, so a UNION keeps it once, and its
- * proof looks both copies up).
- */
-const OWN_COPY = "CASE WHEN peer <> owner THEN seq END AS seq, CASE WHEN peer <> owner THEN side END AS side";
-
-/** A page row as read with its own copy (`OWN_COPY`). */
-interface PositionedRow {
-  id: number;
-  json: string;
-  seq: number | null;
-  side: number | null;
-}
-
-/** A positioned page row as a stored message with its copy's position. */
-const positionedMessage = ({ id, json, seq, side }: PositionedRow): StoredMessage => ({
-  id,
-  json,
-  ...(seq !== null && side !== null && { copies: [{ seq, role: side === SIDE.sent ? "sent" : "received" }] }),
-});
-
-/** One `SELECT` per page shape (a prepared statement per connection): its text and its name. */
-interface PageStatement {
-  name: string;
-  text: string;
-}
-
-/**
- * The page query for a shape, one statement (one snapshot) for every range. Parameters: $1 owner,
- * $2 after, $3 before, $4 limit+1, then since/until when given, then (with a time filter) the scan
- * bound's offset, then the peers of the ranges that have one.
- *
- * Without a time filter: one keyset range scan per mailbox range (the primary key, or
- * mailbox_by_peer with a peer), each cut at `limit + 1` rows; several ranges are merged by a UNION
- * (a message sent to oneself is in both sides with the same row: it counts once).
- *
- * With one (ts is not in the key): each range first finds the id of its `maxScan`-th entry in walk
- * order (`f<i>`, an index-only walk), and reads matches only up to it; the rows come tagged with
- * their range (`r`), the found ids as rows of `r` = 100 + i with no JSON, for `pageOfRanges`.
- */
-function pageStatement(ranges: readonly MailboxRange[], since: boolean, until: boolean, order: "asc" | "desc", positioned: boolean): PageStatement {
-  const direction = order === "asc" ? "ASC" : "DESC";
-  let next = 5;
-  const sinceParam = since ? `$${next++}` : undefined;
-  const untilParam = until ? `$${next++}` : undefined;
-  const offsetParam = since || until ? `$${next++}` : undefined;
-  const shape = ranges.map((range) => `${SIDE_LETTER[range.side]}${range.peer !== undefined ? "p" : ""}`).join("+");
-  const name = `neutral_page_${shape}_${since ? "s" : ""}${until ? "u" : ""}_${order}${positioned ? "_p" : ""}`;
-  const columns = positioned ? `id, json, ${OWN_COPY}` : "id, json";
-  const keys = ranges.map((range) => `owner = $1 AND side = ${SIDE[range.side]}${range.peer !== undefined ? ` AND peer = $${next++}` : ""} AND id > $2 AND id < $3`);
-  const times = `${sinceParam ? ` AND ts >= ${sinceParam}` : ""}${untilParam ? ` AND ts < ${untilParam}` : ""}`;
-  if (offsetParam === undefined) {
-    const selects = keys.map((key) => `SELECT ${columns} FROM mailbox WHERE ${key} ORDER BY id ${direction} LIMIT $4`);
-    const text = selects.length === 1 ? selects[0]! : `${selects.map((select) => `(${select})`).join(" UNION ")} ORDER BY id ${direction} LIMIT $4`;
-    return { name, text };
-  }
-  const reach = order === "asc" ? "<=" : ">=";
-  const frontiers = keys.map((key, i) => `f${i} AS (SELECT id FROM mailbox WHERE ${key} ORDER BY id ${direction} OFFSET ${offsetParam} LIMIT 1)`);
-  const matches = keys.map(
-    (key, i) =>
-      `(SELECT ${i} AS r, ${columns} FROM mailbox WHERE ${key}${times} AND id ${reach} coalesce((SELECT id FROM f${i}), ${order === "asc" ? "$3" : "$2"}) ORDER BY id ${direction} LIMIT $4)`,
-  );
-  const found = keys.map((_, i) => `SELECT ${100 + i}, id, NULL${positioned ? ", NULL, NULL" : ""} FROM f${i}`);
-  return { name, text: `WITH ${frontiers.join(", ")} ${[...matches, ...found].join(" UNION ALL ")}` };
-}
 
 /**
  * The rest of a sweep statement after its `doomed` CTE (id, sender, recipient of the messages to
@@ -284,6 +221,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
   const maxBatch = options.maxBatch ?? 500;
   const statements = new Map<string, PageStatement>();
+  const pages = pageReads(<Row extends object>(statement: { name: string; text: string; values: unknown[] }) => pool.query<Row>(statement), { inFlight: options.readStatements });
   let pending: PendingAppend[] = [];
   let inFlight = false;
   let flushScheduled = false;
@@ -519,11 +457,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       if (since || until) values.push(maxScan - 1);
       for (const range of query.ranges) if (range.peer !== undefined) values.push(addressBytes(range.peer));
       if (!since && !until) {
-        if (!positioned) return pageOfRanges(query, [{ rows: (await pool.query<StoredMessage>({ name: statement.name, text: statement.text, values })).rows }]);
-        const { rows } = await pool.query<PositionedRow>({ name: statement.name, text: statement.text, values });
+        if (!positioned) return pageOfRanges(query, [{ rows: await pages.read<StoredMessage>(statement, values, query.order, read) }]);
+        const rows = await pages.read<PositionedRow>(statement, values, query.order, read);
         return pageOfRanges(query, [{ rows: rows.map(positionedMessage) }]);
       }
-      const { rows } = await pool.query<{ r: number; id: number; json: string | null; seq?: number | null; side?: number | null }>({ name: statement.name, text: statement.text, values });
+      const rows = await pages.read<{ r: number; id: number; json: string | null; seq?: number | null; side?: number | null }>(statement, values, query.order, read);
       const reads: RangeRead[] = query.ranges.map(() => ({ rows: [] }));
       for (const row of rows) {
         if (row.r < 100) reads[row.r]!.rows.push(positioned ? positionedMessage({ id: row.id, json: row.json!, seq: row.seq ?? null, side: row.side ?? null }) : { id: row.id, json: row.json! });
