@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BASE_TIMESTAMP, randomAddress, testMessage } from "../../testing/store-conformance.js";
 import { createTestSchema, type TestSchema } from "../../test/postgres.js";
 import { addressBytes } from "./columns.js";
-import { pageReads, pageStatement, type RunStatement } from "./postgres-pages.js";
+import { pageReads, pageStatement, type RunStatement, type SharedPageStatement } from "./postgres-pages.js";
 import { openPostgresStore, type PostgresStore } from "./postgres.js";
 import { ID_CEILING, type MailboxRange, type PageQuery } from "./store.js";
 
@@ -30,6 +30,13 @@ const shapesOf = (peer: string): MailboxRange[][] => [
   [{ side: "received", peer }, { side: "sent", peer }],
   [{ side: "requests", peer }],
 ];
+
+/** The statement of a shape without a time filter: one that pages share. */
+function sharedStatement(ranges: MailboxRange[], order: "asc" | "desc", positioned: boolean): SharedPageStatement {
+  const statement = pageStatement(ranges, false, false, order, positioned);
+  if (statement.types === undefined) throw new Error("a page shape without a time filter has a statement pages share");
+  return statement;
+}
 
 describe("PostgreSQL page reads, a bounded number of statements at a time", () => {
   let schema: TestSchema;
@@ -65,7 +72,7 @@ describe("PostgreSQL page reads, a bounded number of statements at a time", () =
 
   it("pages of every shape and walk read at once come out as each does alone, with at most the statements asked in flight and many pages in one", { timeout: 60_000 }, async () => {
     const { accounts, ids } = await fill(store);
-    const reads: { statement: ReturnType<typeof pageStatement>; values: unknown[]; order: "asc" | "desc" }[] = [];
+    const reads: { statement: SharedPageStatement; values: unknown[]; order: "asc" | "desc" }[] = [];
     for (const [a, owner] of accounts.entries()) {
       for (const ranges of shapesOf(accounts[(a + 1) % 4]!)) {
         for (const order of ["asc", "desc"] as const) {
@@ -76,7 +83,7 @@ describe("PostgreSQL page reads, a bounded number of statements at a time", () =
               [0, ids[60]!, 4],
               [ids[10]!, ids[70]!, 1],
             ] as const) {
-              const statement = pageStatement(ranges, false, false, order, positioned);
+              const statement = sharedStatement(ranges, order, positioned);
               const peers = ranges.flatMap((range) => (range.peer === undefined ? [] : [addressBytes(range.peer)]));
               reads.push({ statement, values: [addressBytes(owner), after, before, limit + 1, ...peers], order });
             }
@@ -114,8 +121,8 @@ describe("PostgreSQL page reads, a bounded number of statements at a time", () =
     };
     // Four pages of 11 rows fit 44 rows; a fifth would pass it.
     const reader = pageReads(run, { inFlight: 1, maxRows: 44 });
-    const received = pageStatement([{ side: "received" }], false, false, "desc", false);
-    const sent = pageStatement([{ side: "sent" }], false, false, "desc", false);
+    const received = sharedStatement([{ side: "received" }], "desc", false);
+    const sent = sharedStatement([{ side: "sent" }], "desc", false);
     const values = [addressBytes(accounts[0]!), 0, ID_CEILING, 11];
     // The first runs alone at once; 12 received pages then wait, then one sent page.
     const done = [reader.read(received, values, "desc", 11)];
@@ -135,7 +142,7 @@ describe("PostgreSQL page reads, a bounded number of statements at a time", () =
     const { accounts } = await fill(store);
     const { seen, run } = counted();
     const reader = pageReads(run, { inFlight: 1 });
-    const statement = pageStatement([{ side: "received" }], false, false, "desc", false);
+    const statement = sharedStatement([{ side: "received" }], "desc", false);
     const good = [addressBytes(accounts[1]!), 0, ID_CEILING, 5];
     const first = reader.read(statement, good, "desc", 5);
     // Waiting together behind the first: one bad value (not a bigint) fails their statement.
@@ -157,7 +164,7 @@ describe("PostgreSQL page reads, a bounded number of statements at a time", () =
             { owner, ranges, order, limit: 5 },
             { owner, ranges, order, limit: 2, after: ids[30]!, withPositions: true },
             { owner, ranges, order, limit: 3, before: ids[50]!, lookahead: false },
-            // With a time filter: run alone, each still one of the statements in flight.
+            // With a time filter: read on a pooled connection of its own, beside the shared statements.
             { owner, ranges, order, limit: 4, since: BASE_TIMESTAMP, maxScan: 6 },
           ]),
         ),

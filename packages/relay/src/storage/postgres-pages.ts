@@ -11,15 +11,15 @@
 import type { StoredMessage, MailboxRange } from "./store.js";
 import { SIDE } from "./columns.js";
 
-/** A page statement (`pageStatement`): its name, its text, and its parameters' types. */
-export interface PageStatement {
+/** A page statement (`pageStatement`): its name and its text, and for one that pages may share, its parameters' types. */
+export type PageStatement = SharedPageStatement | { name: string; text: string; types?: undefined };
+
+/** The statement of a page shape whose pages may share a statement (`pageReads`). */
+export interface SharedPageStatement {
   name: string;
   text: string;
-  /**
-   * Each parameter's PostgreSQL type, in order (`$1` first): what the batched statement's arrays
-   * hold. Absent: the statement is always run alone (its pages still count in flight).
-   */
-  types?: readonly string[];
+  /** Each parameter's PostgreSQL type, in order (`$1` first): what the batched statement's arrays hold. */
+  types: readonly string[];
 }
 
 /** Runs a named statement with its values, answering its rows (a pool's `query`). */
@@ -110,7 +110,7 @@ export interface PageReads {
    * The rows of `statement` run with `values`, in `order`: alone, or beside other pages of the same
    * statement waiting with it. `rows`: the most it reads (its LIMIT).
    */
-  read<Row extends { id: number }>(statement: PageStatement, values: readonly unknown[], order: "asc" | "desc", rows: number): Promise<Row[]>;
+  read<Row extends { id: number }>(statement: SharedPageStatement, values: readonly unknown[], order: "asc" | "desc", rows: number): Promise<Row[]>;
 }
 
 interface WaitingPage {
@@ -122,7 +122,7 @@ interface WaitingPage {
 }
 
 interface Shape {
-  statement: PageStatement;
+  statement: SharedPageStatement;
   pages: WaitingPage[];
 }
 
@@ -131,7 +131,7 @@ interface Shape {
  * unnested to a row per page, and the page statement run for each (`LATERAL`, so each keeps its own
  * index range scan and its LIMIT). Each row comes with `page`, its page's index from 1.
  */
-export function batchedStatement(statement: PageStatement & { types: readonly string[] }): { name: string; text: string } {
+export function batchedStatement(statement: SharedPageStatement): { name: string; text: string } {
   const columns = statement.types.map((_, i) => `p${i + 1}`);
   const arrays = statement.types.map((type, i) => `$${i + 1}::${type}[]`);
   const body = statement.text.replace(/\$(\d+)/g, (_, n: string) => `b.p${n}`);
@@ -147,30 +147,30 @@ const inOrder = (rows: readonly { id: number }[], order: "asc" | "desc"): boolea
 };
 
 export function pageReads(run: RunStatement, options: PageReadsOptions = {}): PageReads {
-  const limit = options.inFlight ?? DEFAULT_READ_STATEMENTS;
+  const maxInFlight = options.inFlight ?? DEFAULT_READ_STATEMENTS;
   const maxRows = options.maxRows ?? MAX_ROWS_PER_STATEMENT;
   /** Shapes with pages waiting, the longest waiting first (a Map keeps insertion order). */
   const waiting = new Map<string, Shape>();
   const batched = new Map<string, { name: string; text: string }>();
   let running = 0;
 
-  async function runAlone(statement: PageStatement, page: WaitingPage): Promise<void> {
+  async function runAlone(statement: SharedPageStatement, page: WaitingPage): Promise<void> {
     const { rows } = await run<{ id: number }>({ name: statement.name, text: statement.text, values: [...page.values] });
     page.resolve(rows);
   }
 
-  async function runTogether(statement: PageStatement, types: readonly string[], pages: WaitingPage[]): Promise<void> {
+  async function runTogether(statement: SharedPageStatement, pages: WaitingPage[]): Promise<void> {
     let together = batched.get(statement.name);
-    if (!together) batched.set(statement.name, (together = batchedStatement({ ...statement, types })));
-    const values = types.map((_, i) => pages.map((page) => page.values[i]));
+    if (!together) batched.set(statement.name, (together = batchedStatement(statement)));
+    const values = statement.types.map((_, i) => pages.map((page) => page.values[i]));
     const { rows } = await run<{ page: number; id: number }>({ ...together, values });
     const byPage: { id: number }[][] = pages.map(() => []);
     for (const { page, ...row } of rows) byPage[page - 1]!.push(row);
     // LATERAL keeps each page's rows in its statement's order in practice; SQL does not promise it.
     pages.forEach((page, i) => {
-      const rows = byPage[i]!;
-      if (!inOrder(rows, page.order)) rows.sort(page.order === "asc" ? (a, b) => a.id - b.id : (a, b) => b.id - a.id);
-      page.resolve(rows);
+      const pageRows = byPage[i]!;
+      if (!inOrder(pageRows, page.order)) pageRows.sort(page.order === "asc" ? (a, b) => a.id - b.id : (a, b) => b.id - a.id);
+      page.resolve(pageRows);
     });
   }
 
@@ -182,15 +182,15 @@ export function pageReads(run: RunStatement, options: PageReadsOptions = {}): Pa
   }
 
   function pump(): void {
-    while (running < limit && waiting.size > 0) {
+    while (running < maxInFlight && waiting.size > 0) {
       const [name, shape] = waiting.entries().next().value as [string, Shape];
       const { statement } = shape;
-      const pages = shape.pages.splice(0, statement.types === undefined ? 1 : together(shape.pages));
+      const pages = shape.pages.splice(0, together(shape.pages));
       // A shape with pages left goes behind the others: one busy shape does not starve the rest.
       waiting.delete(name);
       if (shape.pages.length > 0) waiting.set(name, shape);
       running++;
-      const done = pages.length === 1 || statement.types === undefined ? runAlone(statement, pages[0]!) : runTogether(statement, statement.types, pages);
+      const done = pages.length === 1 ? runAlone(statement, pages[0]!) : runTogether(statement, pages);
       void done
         .catch((error: unknown) => {
           for (const page of pages) page.reject(error);
@@ -203,7 +203,7 @@ export function pageReads(run: RunStatement, options: PageReadsOptions = {}): Pa
   }
 
   return {
-    read<Row extends { id: number }>(statement: PageStatement, values: readonly unknown[], order: "asc" | "desc", rows: number) {
+    read<Row extends { id: number }>(statement: SharedPageStatement, values: readonly unknown[], order: "asc" | "desc", rows: number) {
       return new Promise<Row[]>((resolve, reject) => {
         let shape = waiting.get(statement.name);
         if (!shape) waiting.set(statement.name, (shape = { statement, pages: [] }));

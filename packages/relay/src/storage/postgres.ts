@@ -456,12 +456,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const maxScan = query.maxScan ?? DEFAULT_MAX_SCAN;
       if (since || until) values.push(maxScan - 1);
       for (const range of query.ranges) if (range.peer !== undefined) values.push(addressBytes(range.peer));
-      if (!since && !until) {
+      if (statement.types !== undefined) {
         if (!positioned) return pageOfRanges(query, [{ rows: await pages.read<StoredMessage>(statement, values, query.order, read) }]);
         const rows = await pages.read<PositionedRow>(statement, values, query.order, read);
         return pageOfRanges(query, [{ rows: rows.map(positionedMessage) }]);
       }
-      const rows = await pages.read<{ r: number; id: number; json: string | null; seq?: number | null; side?: number | null }>(statement, values, query.order, read);
+      // With a time filter: a pooled connection of its own, as many as the pool holds, so pages that
+      // scan up to --max-page-scan rows never hold back the cheap pages that share statements.
+      const { rows } = await pool.query<{ r: number; id: number; json: string | null; seq?: number | null; side?: number | null }>({ name: statement.name, text: statement.text, values });
       const reads: RangeRead[] = query.ranges.map(() => ({ rows: [] }));
       for (const row of rows) {
         if (row.r < 100) reads[row.r]!.rows.push(positioned ? positionedMessage({ id: row.id, json: row.json!, seq: row.seq ?? null, side: row.side ?? null }) : { id: row.id, json: row.json! });
