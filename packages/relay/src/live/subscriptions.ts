@@ -264,10 +264,8 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
     for (const event of events) {
       if (event.kind === "message") {
         const message = event.message;
-        for (const account of event.accounts) {
-          if (message === undefined) byAccount.get(account)?.forEach((subscription) => subscription.wake());
-          else byAccount.get(account)?.forEach((subscription) => subscription.committed(message));
-        }
+        const tell = message === undefined ? (subscription: Subscription) => subscription.wake() : (subscription: Subscription) => subscription.committed(message);
+        for (const account of event.accounts) byAccount.get(account)?.forEach(tell);
       } else if (event.kind === "status") {
         byAccount.get(event.account)?.forEach((subscription) => subscription.status(event.id));
       } else {
