@@ -40,6 +40,13 @@ export type CommitListener = (events: readonly CommitEvent[]) => void;
 export interface CommitFeed {
   /** Calls `listener` with every batch of events from now on; returns the unsubscribe. */
   subscribe(listener: CommitListener): () => void;
+  /**
+   * Told when this process begins (true) or stops (false) streaming `account`. A feed across
+   * processes carries a committed message only to the processes that stream one of its accounts
+   * (cluster/commits.ts); the others hear the accounts alone. Until the feed's source has heard of a
+   * new stream, its events come without the message: the stream reads instead, as on any wake-up.
+   */
+  streaming?(account: string, streamed: boolean): void;
   close(): Promise<void>;
 }
 

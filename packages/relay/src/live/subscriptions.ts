@@ -278,7 +278,10 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
   function register(subscription: Subscription): void {
     const owner = subscription.selection.owner;
     let mine = byAccount.get(owner);
-    if (!mine) byAccount.set(owner, (mine = new Set()));
+    if (!mine) {
+      byAccount.set(owner, (mine = new Set()));
+      options.feed.streaming?.(owner, true);
+    }
     // At the account's bound: its oldest stream goes (a client reconnecting before the node saw its
     // old connection drop must not be locked out by it).
     if (mine.size >= limits.maxSubscriptionsPerAccount) {
@@ -298,7 +301,10 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
     const owner = subscription.selection.owner;
     const mine = byAccount.get(owner);
     if (mine?.delete(subscription)) count--;
-    if (mine?.size === 0) byAccount.delete(owner);
+    if (mine?.size === 0) {
+      byAccount.delete(owner);
+      options.feed.streaming?.(owner, false);
+    }
     const theirs = byClient.get(subscription.client);
     theirs?.delete(subscription);
     if (theirs?.size === 0) byClient.delete(subscription.client);

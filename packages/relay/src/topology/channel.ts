@@ -33,6 +33,8 @@ export interface WorkerNotices {
   "limits-usage": { tables: WireUsage };
   /** A message was queued for another node: drain the outbox now (cluster/deliveries.ts). */
   "delivery-kick": { hint?: KickHint };
+  /** The accounts this worker began or stopped streaming: commits of theirs carry their message to it (cluster/commits.ts). */
+  streams: { opened: string[]; closed: string[] };
 }
 
 /** What the primary asks a worker, and the answer. */
@@ -43,7 +45,7 @@ export interface PrimaryRequests {
 
 /** What the primary tells workers, expecting nothing back. */
 export interface PrimaryNotices {
-  /** Commits of the node's writer, for the workers' open streams (cluster/commits.ts). */
+  /** Commits of the node's writer, for the workers' open streams and kept proofs (cluster/commits.ts). */
   commits: { events: readonly CommitEvent[] };
   /** What the other workers' rate limits and quotas took (cluster/limits.ts). */
   "limits-others": { tables: WireUsage };

@@ -18,7 +18,7 @@ import type { AppendWriter } from "../../storage/sqlite-append-writer.js";
 import { startStoreWriter } from "../../storage/sqlite.js";
 import { workerFlags } from "../../worker-flags.js";
 import { linkToWorkers } from "../channel.js";
-import { broadcastCommits } from "./commits.js";
+import { routeCommits } from "./commits.js";
 import { serveConnectionLedger } from "./connections.js";
 import { serveDeliveryKicks } from "./deliveries.js";
 import { serveNodeLimits } from "./limits.js";
@@ -79,8 +79,10 @@ export async function runClusterPrimary(config: RelayConfig, logger: Logger): Pr
   const { location } = storage;
   let writer: AppendWriter | undefined;
   if (location.storage === "sqlite") {
-    // Every commit is told to every worker, for their open streams (commits.ts).
-    writer = observeCommits(startStoreWriter({ file: location.file, inline: true, onCheckpointError: logCheckpointError(logger, location.file), receiptKey: nodeKey.privateKey }), broadcastCommits(workers));
+    // Every commit is told to every worker, for their open streams and kept proofs (commits.ts).
+    const commits = routeCommits(workers);
+    services.push(commits.stop);
+    writer = observeCommits(startStoreWriter({ file: location.file, inline: true, onCheckpointError: logCheckpointError(logger, location.file), receiptKey: nodeKey.privateKey }), commits.publish);
     services.push(serveWorkerAppends(workers, writer));
   }
   services.push(serveNodeLimits(workers)); // the workers' rate limits and quotas add up to the node's
