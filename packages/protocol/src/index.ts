@@ -81,6 +81,7 @@ export {
   POSITION_MEMBER,
   statedPosition,
   type ExpiredMessageFields,
+  type Keccak256,
   type MailboxHeadFields,
   type MailboxLeafFields,
   type MailboxRole,

@@ -78,6 +78,18 @@ describe("position promises", () => {
     expect(toHex(logReceiptDigest(digest, 3, "sender"))).toBe(sender);
     expect(sender).not.toBe(viem);
   });
+
+  it("hash with the keccak-256 given, when one is", () => {
+    const digest = `0x${"5e".repeat(32)}` as const;
+    const hashed: number[] = [];
+    const counting = (data: Uint8Array) => {
+      hashed.push(data.length);
+      return keccak_256(data);
+    };
+    expect(toHex(logReceiptDigest(digest, 3, "sender", counting))).toBe(toHex(logReceiptDigest(digest, 3, "sender")));
+    // The struct (type hash, message, role hash, seq: four words), then the typed data (0x1901, domain, struct hash).
+    expect(hashed).toEqual([128, 66]);
+  });
 });
 
 describe("expired messages", () => {

@@ -89,9 +89,10 @@ export type ReceiptRole = "sender" | "receiver";
  * its receipts in this form, with their positions (`sender_seq`, `receiver_seq`); the recipient's
  * node also signs it on request (`neutralService_proveDelivery`).
  */
-export function logReceiptDigest(digest: string, seq: number, role: ReceiptRole = "receiver"): Uint8Array {
-  // Written out (not `hashTypedData`): a node signs one per stored copy, on its write path. The
-  // same digest, checked against viem's in mailbox-log.test.ts.
+export function logReceiptDigest(digest: string, seq: number, role: ReceiptRole = "receiver", keccak256: Keccak256 = keccak_256): Uint8Array {
+  // Written out (not `hashTypedData`): a node signs one per stored copy, on its write path, and
+  // gives its own keccak-256 there (the relay's runs on WebAssembly). The same digest, checked
+  // against viem's in mailbox-log.test.ts.
   const roleHash = LOG_RECEIPT_ROLES[role];
   if (roleHash === undefined) throw new RangeError(`a receipt's role is "sender" or "receiver", not ${String(role)}`);
   if (!Number.isSafeInteger(seq) || seq < 0) throw new RangeError(`a receipt's position is a whole number, not ${seq}`);
@@ -105,9 +106,12 @@ export function logReceiptDigest(digest: string, seq: number, role: ReceiptRole 
   const typed = new Uint8Array(66);
   typed.set(EIP712_PREFIX, 0);
   typed.set(DOMAIN_SEPARATOR, 2);
-  typed.set(keccak_256(struct), 34);
-  return keccak_256(typed);
+  typed.set(keccak256(struct), 34);
+  return keccak256(typed);
 }
+
+/** keccak-256 of bytes, as a caller may give it where a digest is made often (`logReceiptDigest`); @noble/hashes' by default. */
+export type Keccak256 = (data: Uint8Array) => Uint8Array;
 
 const LOG_RECEIPT_TYPEHASH = typeHash("LogReceipt");
 const LOG_RECEIPT_ROLES: Readonly<Record<ReceiptRole, Uint8Array>> = {

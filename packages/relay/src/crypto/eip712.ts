@@ -1,5 +1,5 @@
-import { keccak_256 } from "@noble/hashes/sha3.js";
 import { DOMAIN_SEPARATOR, EIP712_PREFIX, logReceiptDigest, typeHash } from "@neutral/protocol";
+import { keccak256 } from "./keccak.js";
 
 /*
  * The EIP-712 digests of Message, Receipt and KeyBundle (@neutral/protocol), specialised to their
@@ -43,7 +43,7 @@ const EXPIRING_MESSAGE_TYPEHASH = typeHash("ExpiringMessage");
 const RECEIPT_TYPEHASH = typeHash("Receipt");
 const KEY_BUNDLE_TYPEHASH = typeHash("KeyBundle");
 
-const typedDataDigest = (structHash: Uint8Array) => keccak_256(concat(EIP712_PREFIX, DOMAIN_SEPARATOR, structHash));
+const typedDataDigest = (structHash: Uint8Array) => keccak256(concat(EIP712_PREFIX, DOMAIN_SEPARATOR, structHash));
 
 export interface MessageFields {
   /** 0x + 40 hex, any case. */
@@ -58,19 +58,19 @@ export interface MessageFields {
 
 /** The EIP-712 digest the sender signs: primary type `Message`, or `ExpiringMessage` with `expires`. */
 export function messageDigest(fields: MessageFields): Uint8Array {
-  const common = [addressWord(fields.from), addressWord(fields.to), keccak_256(Buffer.from(fields.message, "hex")), uintWord(fields.timestamp)];
+  const common = [addressWord(fields.from), addressWord(fields.to), keccak256(Buffer.from(fields.message, "hex")), uintWord(fields.timestamp)];
   const structHash =
     fields.expires === undefined
-      ? keccak_256(concat(MESSAGE_TYPEHASH, ...common))
-      : keccak_256(concat(EXPIRING_MESSAGE_TYPEHASH, ...common, uintWord(fields.expires)));
+      ? keccak256(concat(MESSAGE_TYPEHASH, ...common))
+      : keccak256(concat(EXPIRING_MESSAGE_TYPEHASH, ...common, uintWord(fields.expires)));
   return typedDataDigest(structHash);
 }
 
 export type ReceiptRole = "sender" | "receiver";
 
 const ROLE_HASHES: Record<ReceiptRole, Uint8Array> = {
-  sender: keccak_256(utf8("sender")),
-  receiver: keccak_256(utf8("receiver")),
+  sender: keccak256(utf8("sender")),
+  receiver: keccak256(utf8("receiver")),
 };
 
 /**
@@ -78,8 +78,8 @@ const ROLE_HASHES: Record<ReceiptRole, Uint8Array> = {
  * with `seq` (the position of the copy it stored: spec 3.0.0), `LogReceipt`.
  */
 export function receiptDigest(messageDigest: Uint8Array, role: ReceiptRole, seq?: number): Uint8Array {
-  if (seq !== undefined) return logReceiptDigest(Buffer.from(messageDigest).toString("hex"), seq, role);
-  return typedDataDigest(keccak_256(concat(RECEIPT_TYPEHASH, messageDigest, ROLE_HASHES[role])));
+  if (seq !== undefined) return logReceiptDigest(Buffer.from(messageDigest).toString("hex"), seq, role, keccak256);
+  return typedDataDigest(keccak256(concat(RECEIPT_TYPEHASH, messageDigest, ROLE_HASHES[role])));
 }
 
 export interface KeyBundleFields {
@@ -94,5 +94,5 @@ export interface KeyBundleFields {
 export function keyBundleDigest(fields: KeyBundleFields): Uint8Array {
   const key = Buffer.from(fields.key.slice(2), "hex");
   if (key.length !== 32) throw new Error("a key bundle's key is 32 bytes");
-  return typedDataDigest(keccak_256(concat(KEY_BUNDLE_TYPEHASH, addressWord(fields.account), key, uintWord(fields.timestamp))));
+  return typedDataDigest(keccak256(concat(KEY_BUNDLE_TYPEHASH, addressWord(fields.account), key, uintWord(fields.timestamp))));
 }

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { secp256k1 as noble, schnorr } from "@noble/curves/secp256k1.js";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "./keccak.js";
 
 /**
  * The two secp256k1 operations the node needs, on 32-byte digests. Signatures are Ethereum's
@@ -18,7 +18,7 @@ export interface Secp256k1 {
 
 /** keccak256 of the 64-byte public key, last 20 bytes. */
 function addressOfPublicKey(uncompressed: Uint8Array): string {
-  return `0x${Buffer.from(keccak_256(uncompressed.subarray(1))).subarray(12).toString("hex")}`;
+  return `0x${Buffer.from(keccak256(uncompressed.subarray(1))).subarray(12).toString("hex")}`;
 }
 
 /** v of 27/28 or 0/1 → 0/1; anything else → undefined. */

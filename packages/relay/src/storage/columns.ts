@@ -1,6 +1,6 @@
 // How both backends store hex fields: as raw bytes (BLOB / bytea), half the size of the text.
-import { keccak_256 } from "@noble/hashes/sha3.js";
 import { MAILBOX_ROLE_BYTE, type MailboxRole } from "@neutral/protocol";
+import { keccak256 } from "../crypto/keccak.js";
 import type { ConsentVerdict, LogEntry, OutboxDestination, OutboxEntry, StoredConsentPolicy, StoredConsentRecord, StoredHomeRecord, StoredKeyBundle } from "./store.js";
 
 /**
@@ -88,7 +88,7 @@ function retentionApplied(swept: boolean, unserved: boolean, floorRetention: Log
  */
 export function expiredMessageOf(json: string): { timestamp: number; expires: number; messageHash: Buffer } {
   const { message, timestamp, expires } = JSON.parse(json) as { message: string; timestamp: number; expires: number };
-  return { timestamp, expires, messageHash: Buffer.from(keccak_256(Buffer.from(message, "hex"))) };
+  return { timestamp, expires, messageHash: Buffer.from(keccak256(Buffer.from(message, "hex"))) };
 }
 
 /** A lowercase `0x` address → its 20 bytes. */

@@ -3,7 +3,7 @@
 // sqlite-writer.js, so that it runs from the TypeScript sources and from dist/.
 import * as nodeCrypto from "node:crypto";
 import Database from "better-sqlite3";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../crypto/keccak.js";
 import { MAILBOX_ROLE_BYTE, mailboxLeafHash, merkleRoot } from "@neutral/protocol";
 import { boundMessageTail, digestSigner } from "./receipt-signer.js";
 import { guarded, pause } from "./thread-guard.js";
@@ -411,7 +411,7 @@ function openBatches(options) {
       stored(selectJson.get(sender, sides.sent, id));
     if (json === undefined || recipient === null) return;
     const { message, timestamp, expires } = /** @type {{ message: string, timestamp: number, expires: number }} */ (JSON.parse(json));
-    insertExpiredMessage.run(id, sender, recipient, timestamp, expires, Buffer.from(keccak_256(Buffer.from(message, "hex"))));
+    insertExpiredMessage.run(id, sender, recipient, timestamp, expires, Buffer.from(keccak256(Buffer.from(message, "hex"))));
   }
   /** Deletes the messages `rows`: every copy, the outbox entry and the message row. */
   function purge(rows) {
