@@ -3,24 +3,14 @@
 // streams some accounts, worker 2 none; the primary appends between the workers' steps and prints one
 // JSON line: what each worker heard, per step.
 import cluster from "node:cluster";
-import { randomBytes } from "node:crypto";
 import { observeCommits } from "../dist/live/commits.js";
 import { openSqliteStore, startStoreWriter } from "../dist/storage/sqlite.js";
 import { linkToPrimary, linkToWorkers } from "../dist/topology/channel.js";
 import { primaryCommitFeed, routeCommits } from "../dist/topology/cluster/commits.js";
+import { randomMessage } from "./fixture-messages.mjs";
 
 const file = process.argv[2];
 const [a, b, c, d, x] = ["a", "b", "c", "d", "e"].map((digit) => `0x${digit.repeat(40)}`);
-const message = (from, to) => ({
-  from,
-  to,
-  message: randomBytes(16).toString("hex"),
-  timestamp: Date.now(),
-  signature: `0x${randomBytes(65).toString("hex")}`,
-  senderReceipt: `0x${randomBytes(65).toString("hex")}`,
-  receiverReceipt: `0x${randomBytes(65).toString("hex")}`,
-  digest: new Uint8Array(randomBytes(32)),
-});
 // What each step streams (worker 1; worker 2 streams nothing), then what the primary sends once both are ready.
 const STEPS = [
   { stream: [[a, true]], send: [[a, b], [c, d], [c, b]] },
@@ -46,7 +36,7 @@ if (cluster.isPrimary) {
       if (ready.size < forked.length) return;
       ready.clear();
       const ids = [];
-      for (const [from, to] of STEPS[step].send) ids.push((await store.append(message(from, to))).stored.id);
+      for (const [from, to] of STEPS[step].send) ids.push((await store.append(randomMessage(from, to))).stored.id);
       step++;
       for (const each of forked) each.send({ sent: ids });
     });

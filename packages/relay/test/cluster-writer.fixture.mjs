@@ -1,24 +1,13 @@
 // Run by src/topology/cluster/writer.test.ts: a primary with two cluster workers that append through it, over
 // the built modules (dist/). The primary prints one JSON line with what the workers saw.
 import cluster from "node:cluster";
-import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { openSqliteStore, startStoreWriter } from "../dist/storage/sqlite.js";
 import { linkToPrimary, linkToWorkers } from "../dist/topology/channel.js";
 import { primaryWriter, serveWorkerAppends } from "../dist/topology/cluster/writer.js";
+import { randomAddress, randomMessage } from "./fixture-messages.mjs";
 
 const file = process.argv[2];
-const address = () => `0x${randomBytes(20).toString("hex")}`;
-const message = (from) => ({
-  from,
-  to: address(),
-  message: randomBytes(16).toString("hex"),
-  timestamp: Date.now(),
-  signature: `0x${randomBytes(65).toString("hex")}`,
-  senderReceipt: `0x${randomBytes(65).toString("hex")}`,
-  receiverReceipt: `0x${randomBytes(65).toString("hex")}`,
-  digest: new Uint8Array(randomBytes(32)),
-});
 
 if (cluster.isPrimary) {
   await openSqliteStore({ file }).close();
@@ -38,15 +27,15 @@ if (cluster.isPrimary) {
   const threads = () => readdirSync("/proc/self/task").length;
   const store = openSqliteStore({ file, migrate: false, writer: primaryWriter(linkToPrimary()) });
   const threadsBefore = threads();
-  const from = address();
-  const sent = Array.from({ length: 50 }, () => message(from));
+  const from = randomAddress();
+  const sent = Array.from({ length: 50 }, () => randomMessage(from));
   const first = await Promise.all(sent.map((m) => store.append(m)));
   const again = await Promise.all(sent.slice(0, 5).map((m) => store.append(m)));
   const page = await store.page({ owner: from, ranges: [{ side: "sent" }], order: "desc", limit: 100 });
   // The worker started no writer thread (nor a checkpointer): its appends went to the primary.
   const threadsAdded = threads() - threadsBefore;
   await store.close();
-  const afterClose = await store.append(message(from)).then(() => "accepted", (error) => `${error.name} ${error.code}`);
+  const afterClose = await store.append(randomMessage(from)).then(() => "accepted", (error) => `${error.name} ${error.code}`);
   process.send({
     ids: first.map((r) => r.stored.id),
     created: first.every((r) => r.created),
