@@ -1,7 +1,8 @@
 // keccak-256 on the node's send path: hash-wasm's WebAssembly keccak once it has compiled
 // (milliseconds after this module loads), @noble/hashes' before that; the same bytes. A send hashes
-// eight blocks: four in the worker that takes it (the message's EIP-712 digest, the signer's address)
-// and four in the writer that signs its two receipts, the one thread every append waits on. A block
+// nine blocks: five in the worker that takes it (the message's EIP-712 digest, four; the signer's
+// address, one) and four in the writer that signs its two receipts, the one thread every append
+// waits on. A block
 // takes ~0.7 µs on WebAssembly here against ~9 µs with @noble/hashes (README, Dependencies). The
 // protocol package stays on @noble/hashes, which runs in every browser; the node gives this one
 // where a digest is made per send (`logReceiptDigest`). Plain JavaScript, like
