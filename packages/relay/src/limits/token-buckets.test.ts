@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TokenBuckets, type TokenBucketsOptions } from "./token-buckets.js";
+import { RECENCY_MS, TokenBuckets, type TokenBucketsOptions } from "./token-buckets.js";
 
 /** Buckets on a hand-driven clock (ms). */
 function setup(options: Omit<TokenBucketsOptions, "now">) {
@@ -82,14 +82,26 @@ describe("TokenBuckets", () => {
   });
 
   it("holds at most maxKeys, forgetting the least recently used (which only forgives)", () => {
-    const { buckets } = setup({ dimensions: [{ capacity: 2, perSecond: 0.001 }], maxKeys: 2 });
+    const { clock, buckets } = setup({ dimensions: [{ capacity: 2, perSecond: 0.001 }], maxKeys: 2 });
     buckets.take("a", [2]);
     buckets.take("b", [2]);
+    clock.ms += RECENCY_MS;
     buckets.take("a", [0]); // a is now the most recent
     buckets.take("c", [2]); // evicts b
     expect(buckets.size).toBe(2);
     expect(buckets.take("a", [1]).ok).toBe(false);
     expect(buckets.take("b", [2]).ok).toBe(true);
+  });
+
+  it("keeps a bucket's place in the recency order for RECENCY_MS after it moved", () => {
+    const { clock, buckets } = setup({ dimensions: [{ capacity: 2, perSecond: 0.001 }], maxKeys: 2 });
+    buckets.take("a", [2]);
+    buckets.take("b", [2]);
+    clock.ms += RECENCY_MS - 1;
+    buckets.take("a", [0]); // within the window: a stays the oldest
+    buckets.take("c", [2]); // evicts a, not b
+    expect(buckets.take("b", [1]).ok).toBe(false); // b kept its spent bucket
+    expect(buckets.take("a", [2]).ok).toBe(true); // a's was forgotten: a new, full bucket
   });
 
   it("property: processes that share consumption with a delay admit at most one bucket's worth plus (n − 1) × (burst + rate × delay)", () => {

@@ -12,11 +12,16 @@ export type Usage = Map<string, number[]>;
 interface Bucket {
   levels: number[];
   updatedAt: number;
+  /** When the bucket last moved to the most recently used end of the table. */
+  movedAt: number;
 }
 
 export interface TokenBucketsOptions {
   dimensions: readonly BucketDimension[];
-  /** Most keys held; past it the least recently used go first (which only ever forgives). Default 100,000. */
+  /**
+   * Most keys held; past it the least recently used (to within {@link RECENCY_MS}) go first, which
+   * only ever forgives. Default 100,000.
+   */
   maxKeys?: number;
   /** Milliseconds, monotonic. */
   now?: () => number;
@@ -26,6 +31,14 @@ export interface TokenBucketsOptions {
 
 /** How often, at most, buckets that have refilled to capacity are dropped: they hold nothing a new bucket would not. */
 const SWEEP_MS = 1000;
+
+/**
+ * How long a bucket keeps its place in the recency order after it moved to the most recent end.
+ * Moving it at every take (a Map delete, then a set) made V8 rebuild the long-lived table over and
+ * over: old-space garbage on every send, which the workers' full collections pay for by the size
+ * of their heaps (bench/HISTORY.md, issue 38). Eviction order is then exact to within this long.
+ */
+export const RECENCY_MS = 1000;
 
 /**
  * Token buckets by key, each with one or more dimensions (e.g. messages and bytes) that are taken
@@ -132,16 +145,18 @@ export class TokenBuckets {
     return bucket;
   }
 
-  /** The key's bucket, refilled to now and moved to the most recently used end. */
+  /** The key's bucket, refilled to now, and moved to the most recently used end unless it moved there within {@link RECENCY_MS}. */
   private refilled(key: string): Bucket {
     const time = this.now();
     if (time - this.sweptAt >= SWEEP_MS) this.sweep(time);
     let bucket = this.buckets.get(key);
     if (bucket) {
       this.refill(bucket, time);
+      if (time - bucket.movedAt < RECENCY_MS) return bucket;
       this.buckets.delete(key);
+      bucket.movedAt = time;
     } else {
-      bucket = { levels: this.dimensions.map((dimension) => dimension.capacity), updatedAt: time };
+      bucket = { levels: this.dimensions.map((dimension) => dimension.capacity), updatedAt: time, movedAt: time };
       if (this.buckets.size >= this.maxKeys) this.evictOldest();
     }
     this.buckets.set(key, bucket);
