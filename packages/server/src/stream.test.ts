@@ -101,6 +101,33 @@ const waitFor = async (condition: () => boolean, ms = 5000) => {
   }
 };
 
+/**
+ * A server of its own whose `subscribe` handler is `subscribe`, for as long as `use` runs: `open`
+ * subscribes on it (with no token: the handler's own authentication says yes to anyone).
+ */
+async function withSubscribeServer(
+  subscribe: typeof handlers.neutralService_subscribe,
+  hooks: { onExchange: (exchange: { status: number }) => void; onInternalError?: (error: unknown) => void },
+  use: (open: () => Promise<Response>) => Promise<void>,
+): Promise<void> {
+  const dispatcher = createDispatcher<TestContext>({ service, handlers: { ...createTestHandlers().handlers, neutralService_subscribe: subscribe } });
+  const handler = createHttpHandler<TestContext>({ dispatcher, authenticate: () => ({ auth: { address: alice } }), ...hooks });
+  const own = createServer(handler);
+  await new Promise<void>((resolve) => own.listen(0, "127.0.0.1", resolve));
+  try {
+    await use(() =>
+      fetch(`http://127.0.0.1:${(own.address() as AddressInfo).port}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "text/event-stream" },
+        body: subscribeBody(),
+      }),
+    );
+  } finally {
+    own.closeAllConnections();
+    await new Promise<void>((resolve) => own.close(() => resolve()));
+  }
+}
+
 describe("methods answered as event streams (x-subscription)", () => {
   it("streams the notifications as SSE: each message with its id as the event id, then caught-up, then what is pushed", async () => {
     const response = await post(subscribeBody({ after: "1" }));
@@ -224,46 +251,56 @@ describe("methods answered as event streams (x-subscription)", () => {
 });
 
 describe("a handler that does not watch its signal", () => {
+  it("ends the stream when the handler fails after its first events: what was sent stays sent, the error goes to onInternalError, the handler is closed", async () => {
+    const failures: unknown[] = [];
+    const exchanges: number[] = [];
+    let closed = false;
+    const failing = () => ({
+      [Symbol.asyncIterator]() {
+        let step = 0;
+        return {
+          next: async () => {
+            step++;
+            if (step === 1) return { done: false as const, value: { method: "neutralService_caughtUp" as const, params: {} } };
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            throw new Error("the store went away");
+          },
+          return: async () => {
+            closed = true;
+            return { done: true as const, value: undefined };
+          },
+        };
+      },
+    });
+    await withSubscribeServer(failing, { onInternalError: (error) => failures.push(error), onExchange: (exchange) => exchanges.push(exchange.status) }, async (open) => {
+      const frames = await readFrames(await open(), () => false); // to the end of the body: the stream must end
+      expect(frames.map((frame) => frame.data?.method)).toEqual(["neutralService_caughtUp"]);
+      await waitFor(() => exchanges.length === 1);
+      expect(exchanges).toEqual([200]);
+      expect(failures).toHaveLength(1);
+      expect((failures[0] as Error).message).toBe("the store went away");
+      expect(closed).toBe(true);
+    });
+  }, 15_000);
+
   it("ends the stream when the client leaves while the handler waits: the exchange completes, the handler is not waited for", async () => {
     const exchanges: number[] = [];
     let waiting = false;
-    const { handlers } = createTestHandlers();
-    const dispatcher = createDispatcher<TestContext>({
-      service,
-      handlers: {
-        ...handlers,
-        // One event, then a wait that nothing ends: not a commit, not the signal.
-        neutralService_subscribe: () =>
-          (async function* () {
-            yield { method: "neutralService_caughtUp" as const, params: {} };
-            waiting = true;
-            await new Promise<never>(() => {});
-          })(),
-      },
-    });
-    const handler = createHttpHandler<TestContext>({
-      dispatcher,
-      authenticate: () => ({ auth: { address: alice } }),
-      onExchange: (exchange) => exchanges.push(exchange.status),
-    });
-    const own = createServer(handler);
-    await new Promise<void>((resolve) => own.listen(0, "127.0.0.1", resolve));
-    try {
-      const response = await fetch(`http://127.0.0.1:${(own.address() as AddressInfo).port}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "text/event-stream" },
-        body: subscribeBody(),
-      });
-      const frames = await readFrames(response, (read) => read.length > 0);
+    // One event, then a wait that nothing ends: not a commit, not the signal.
+    const stuck = () =>
+      (async function* () {
+        yield { method: "neutralService_caughtUp" as const, params: {} };
+        waiting = true;
+        await new Promise<never>(() => {});
+      })();
+    await withSubscribeServer(stuck, { onExchange: (exchange) => exchanges.push(exchange.status) }, async (open) => {
+      const frames = await readFrames(await open(), (read) => read.length > 0);
       expect(frames[0]!.data?.method).toBe("neutralService_caughtUp");
       await waitFor(() => waiting);
       expect(exchanges).toEqual([]); // still open
       // readFrames cancelled the body: the connection closes, and the stream must end with it.
       await waitFor(() => exchanges.length === 1, 5000);
       expect(exchanges).toEqual([200]);
-    } finally {
-      own.closeAllConnections();
-      await new Promise<void>((resolve) => own.close(() => resolve()));
-    }
+    });
   }, 15_000);
 });

@@ -109,41 +109,6 @@ function keepAlive(stream: KeepAlive, intervalMs: number): () => void {
 }
 
 /**
- * The next event of `iterator`, or "aborted" as soon as `signal` aborts, for one stream: one abort
- * listener for the stream's life, not one per event. A stream waits seconds between events when its
- * account is quiet, and what each wait attaches to it outlives a scavenge and is promoted; nothing
- * of a settled wait stays reachable (a race against one promise per stream kept every event).
- */
-function nextUnlessAborted<T>(iterator: AsyncIterator<T>, signal: AbortSignal): { next: () => Promise<IteratorResult<T> | "aborted">; stop: () => void } {
-  let settle: ((outcome: "aborted") => void) | undefined;
-  const onAbort = () => {
-    const waiting = settle;
-    settle = undefined;
-    waiting?.("aborted");
-  };
-  signal.addEventListener("abort", onAbort, { once: true });
-  return {
-    next() {
-      if (signal.aborted) return Promise.resolve("aborted");
-      return new Promise((resolve, reject) => {
-        settle = resolve;
-        iterator.next().then(
-          (result) => {
-            settle = undefined;
-            resolve(result);
-          },
-          (error: unknown) => {
-            settle = undefined;
-            reject(error);
-          },
-        );
-      });
-    },
-    stop: () => signal.removeEventListener("abort", onAbort),
-  };
-}
-
-/**
  * Where a stream's memory is counted (the HTTP glue's `heldBytes`): the bytes of events waiting for
  * the client, and whether the stream is waiting on its client (then it may be dropped to make room).
  */
@@ -161,7 +126,7 @@ export interface StreamHold {
  * it when `response` closes. What waits for the client is counted in `hold`. Resolves when the
  * stream is over; never rejects (an iterable that throws ends the stream, and the error goes to `onError`).
  */
-export async function sendEventStream(
+export function sendEventStream(
   response: ServerResponse,
   events: AsyncIterable<StreamEvent>,
   abort: AbortController,
@@ -175,7 +140,6 @@ export async function sendEventStream(
   const stallMs = options.stallMs ?? 30_000;
   const { signal } = abort;
   const iterator = events[Symbol.asyncIterator]();
-  const pull = nextUnlessAborted(iterator, signal);
   let lastId: string | undefined;
   const alive: KeepAlive = { response, lastWrite: performance.now() };
   /**
@@ -251,36 +215,74 @@ export async function sendEventStream(
     if (event.id !== undefined) lastId = event.id;
   };
 
-  /** Sends the handler's next event: false when there is none (it ended, or the stream was aborted). */
-  const sendNext = async (): Promise<boolean> => {
-    const next = await pull.next();
-    if (next === "aborted" || next.done) return false;
-    // The client took everything and its window ran out while the handler had nothing to send:
-    // it is not behind. (Not at every drain: a client that drains now and then must still keep up.)
-    if (window && response.writableLength === 0 && performance.now() - window.start >= stallMs) window = undefined;
-    send(next.value);
-    return true;
-  };
-
-  try {
-    while (!signal.aborted) {
-      if (!(await sendNext())) break;
-      if (response.writableLength >= bufferBytes && !(await caughtUp())) {
-        if (signal.aborted) break; // the client left
-        abort.abort();
-        const last = options.endEvent?.("slow-consumer", lastId);
-        if (last) write(eventText(last));
-        break;
+  // Callbacks, not an async loop: a stream waits seconds for its next event, and whatever that wait
+  // holds outlives two scavenges and is promoted. Waiting here holds the handler's promise and one
+  // reaction to it; an async loop awaiting a race against the abort held a dozen objects more,
+  // about 1 KB a wake-up of a stream (bench/HISTORY.md, issue 38).
+  return new Promise<void>((done) => {
+    let over = false;
+    /** The handler's next event is awaited: an abort ends the stream at once, without waiting for it. */
+    let pulling = false;
+    const end = () => {
+      if (over) return;
+      over = true;
+      pulling = false;
+      signal.removeEventListener("abort", onAbort);
+      stopKeepAlive();
+      if (!signal.aborted) abort.abort();
+      // A generator suspended in an await finishes its return at its next step: do not wait for it.
+      try {
+        iterator.return?.().catch(onError);
+      } catch (error) {
+        onError(error);
       }
-    }
-  } catch (error) {
-    onError(error);
-  } finally {
-    pull.stop();
-    stopKeepAlive();
-    if (!signal.aborted) abort.abort();
-    // A generator suspended in an await finishes its return at its next step: do not wait for it.
-    iterator.return?.().catch(onError);
-    if (!response.destroyed) response.end();
-  }
+      if (!response.destroyed) response.end();
+      done();
+    };
+    const fail = (error: unknown) => {
+      if (over) return;
+      onError(error);
+      end();
+    };
+    const onAbort = () => {
+      if (pulling) end();
+    };
+    /** The client did not keep up: it is told so last, and the handler is stopped. */
+    const endSlow = () => {
+      abort.abort();
+      const last = options.endEvent?.("slow-consumer", lastId);
+      if (last) write(eventText(last));
+      end();
+    };
+    const onNext = (next: IteratorResult<StreamEvent>) => {
+      if (over) return;
+      pulling = false;
+      if (signal.aborted || next.done) return end();
+      try {
+        // The client took everything and its window ran out while the handler had nothing to send:
+        // it is not behind. (Not at every drain: a client that drains now and then must still keep up.)
+        if (window && response.writableLength === 0 && performance.now() - window.start >= stallMs) window = undefined;
+        send(next.value);
+      } catch (error) {
+        return fail(error);
+      }
+      if (response.writableLength < bufferBytes) return pull();
+      caughtUp().then((kept) => (kept ? pull() : signal.aborted ? end() : endSlow()), fail);
+    };
+    /** Asks the handler for its next event, unless the stream is over. */
+    const pull = () => {
+      if (over) return;
+      if (signal.aborted) return end();
+      pulling = true;
+      let next: Promise<IteratorResult<StreamEvent>>;
+      try {
+        next = iterator.next();
+      } catch (error) {
+        return fail(error);
+      }
+      next.then(onNext, fail);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    pull();
+  });
 }

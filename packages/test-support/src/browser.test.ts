@@ -13,9 +13,45 @@ const packageDir = fileURLToPath(new URL("..", import.meta.url));
 // A temp dir of this file's own, set before playwright-core is loaded (it reads os.tmpdir() then).
 const root = mkdtempSync(path.join(tmpdir(), "neutral-test-browser-"));
 process.env.TMPDIR = root;
-const { launchChromium } = await import("./browser.js");
+const { launchAgainOnCrash, launchChromium } = await import("./browser.js");
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("launchAgainOnCrash", () => {
+  // What playwright threw when Chromium died of SIGSEGV right after it started (a clean-clone CI run).
+  const crash = () => new Error("browserType.launch: Target page, context or browser has been closed\nBrowser logs: … <process did exit: exitCode=null, signal=SIGSEGV>");
+
+  it("launches again when the browser crashed while starting, up to three attempts", async () => {
+    let attempts = 0;
+    const browser = { launched: true };
+    const launched = await launchAgainOnCrash(async () => {
+      attempts++;
+      if (attempts < 3) throw crash();
+      return browser as never;
+    });
+    expect(launched).toBe(browser);
+    expect(attempts).toBe(3);
+    attempts = 0;
+    await expect(
+      launchAgainOnCrash(async () => {
+        attempts++;
+        throw crash();
+      }),
+    ).rejects.toThrow(/has been closed/);
+    expect(attempts).toBe(3);
+  });
+
+  it("throws any other failure at once", async () => {
+    let attempts = 0;
+    await expect(
+      launchAgainOnCrash(async () => {
+        attempts++;
+        throw new Error("Failed to launch: no such file");
+      }),
+    ).rejects.toThrow(/no such file/);
+    expect(attempts).toBe(1);
+  });
+});
 
 describe("launchChromium", () => {
   it("starts a Chromium that renders text, and closing it removes every folder it made", async () => {

@@ -106,6 +106,25 @@ function handleSignals(): void {
   for (const signal of SIGNALS) process.on(signal, onSignal);
 }
 
+/** Launches of a browser that crashed while starting, before one is given up. */
+const LAUNCH_ATTEMPTS = 3;
+
+/**
+ * `launch()`, again when the browser crashed while starting: a clean-clone CI run saw Chromium die
+ * of SIGSEGV right after its launch once ("Target page, context or browser has been closed"), on a
+ * machine where every other launch of the same build worked. Any other failure is thrown at once.
+ */
+export async function launchAgainOnCrash(launch: () => Promise<Browser>): Promise<Browser> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launch();
+    } catch (error) {
+      const crashed = error instanceof Error && /has been closed|signal=SIG/.test(error.message);
+      if (!crashed || attempt >= LAUNCH_ATTEMPTS) throw error;
+    }
+  }
+}
+
 /**
  * Launches a headless Chromium. `NEUTRAL_CHROMIUM=/path/to/chromium` uses that binary; otherwise
  * @sparticuz/chromium's build is extracted into a fresh folder under the system temp dir, which is
@@ -119,7 +138,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
   const configured = process.env.NEUTRAL_CHROMIUM;
   if (configured) {
     if (!existsSync(configured)) throw new Error(`NEUTRAL_CHROMIUM=${configured}: no such file (unset it to use @sparticuz/chromium)`);
-    return launch({ executablePath: configured });
+    return launchAgainOnCrash(() => launch({ executablePath: configured }));
   }
   const dir = mkdtempSync(path.join(tmpdir(), "neutral-chromium-"));
   extracted.add(dir);
@@ -129,7 +148,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
     // as it exits, which can be after playwright's close() has resolved (seen on a loaded CI run).
     const browserTmp = path.join(dir, "tmp");
     mkdirSync(browserTmp);
-    const browser = await launch({ executablePath: executable, env: { ...process.env, ...options.env, ...env, TMPDIR: browserTmp } });
+    const browser = await launchAgainOnCrash(() => launch({ executablePath: executable, env: { ...process.env, ...options.env, ...env, TMPDIR: browserTmp } }));
     removeAfterBrowserIsKilled();
     browser.on("disconnected", () => remove(dir));
     return browser;
