@@ -218,7 +218,7 @@ export function sendEventStream(
   // Callbacks, not an async loop: a stream waits seconds for its next event, and whatever that wait
   // holds outlives two scavenges and is promoted. Waiting here holds the handler's promise and one
   // reaction to it; an async loop awaiting a race against the abort held a dozen objects more,
-  // about 1 KB a wake-up of a stream (bench/HISTORY.md, issue 38).
+  // about 1 KB a wake-up of a stream (the relay's bench/HISTORY.md, issue 38).
   return new Promise<void>((done) => {
     let over = false;
     /** The handler's next event is awaited: an abort ends the stream at once, without waiting for it. */

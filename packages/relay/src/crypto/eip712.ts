@@ -1,5 +1,5 @@
-import { DOMAIN_SEPARATOR, EIP712_PREFIX, logReceiptDigest, typeHash } from "@neutral/protocol";
-import { keccak256 } from "./keccak.js";
+import { DOMAIN_SEPARATOR, EIP712_PREFIX, typeHash } from "@neutral/protocol";
+import { keccak256, logReceiptDigest } from "./keccak.js";
 
 /*
  * The EIP-712 digests of Message, Receipt and KeyBundle (@neutral/protocol), specialised to their
@@ -78,7 +78,7 @@ const ROLE_HASHES: Record<ReceiptRole, Uint8Array> = {
  * with `seq` (the position of the copy it stored: spec 3.0.0), `LogReceipt`.
  */
 export function receiptDigest(messageDigest: Uint8Array, role: ReceiptRole, seq?: number): Uint8Array {
-  if (seq !== undefined) return logReceiptDigest(Buffer.from(messageDigest).toString("hex"), seq, role, keccak256);
+  if (seq !== undefined) return logReceiptDigest(Buffer.from(messageDigest).toString("hex"), seq, role);
   return typedDataDigest(keccak256(concat(RECEIPT_TYPEHASH, messageDigest, ROLE_HASHES[role])));
 }
 

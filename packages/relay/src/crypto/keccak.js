@@ -8,6 +8,7 @@
 // where a digest is made per send (`logReceiptDigest`). Plain JavaScript, like
 // storage/receipt-signer.js, so that the SQLite writer thread runs it from the sources.
 import { keccak_256 as nobleKeccak256 } from "@noble/hashes/sha3.js";
+import { logReceiptDigest as protocolLogReceiptDigest } from "@neutral/protocol";
 import wasmKeccak from "hash-wasm/dist/keccak.umd.min.js";
 
 /** @type {import("hash-wasm").IHasher | undefined} */
@@ -37,3 +38,13 @@ export const keccak256 = (data) => {
   wasm.update(data);
   return wasm.digest("binary");
 };
+
+/**
+ * @neutral/protocol's `logReceiptDigest` hashed with this module's keccak-256: the one the node
+ * calls, for every receipt it signs or checks, so that no caller has to remember to pass it.
+ * @param {string} digest
+ * @param {number} seq
+ * @param {import("@neutral/protocol").ReceiptRole} [role]
+ * @returns {Uint8Array}
+ */
+export const logReceiptDigest = (digest, seq, role = "receiver") => protocolLogReceiptDigest(digest, seq, role, keccak256);

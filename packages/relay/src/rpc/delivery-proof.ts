@@ -5,8 +5,8 @@
 // to node). What is not proven says why: a problem for the sender to see, never an error of the call.
 import { ErrorCode, RpcError } from "@neutral/server";
 import type { DeliveryProof, DeliveryProofs, Handlers, PositionAnswers, PositionReceipt } from "@neutral/server/neutral-service";
-import { isUndeliveredMessageJson, logReceiptDigest } from "@neutral/protocol";
-import { keccak256 } from "../crypto/keccak.js";
+import { isUndeliveredMessageJson } from "@neutral/protocol";
+import { logReceiptDigest } from "../crypto/keccak.js";
 import type { PeerTarget } from "../federation/node-client.js";
 import type { MessageRecord } from "../storage/store.js";
 import { cursorValue } from "../storage/store.js";
@@ -20,7 +20,7 @@ const PEER_WAIT_MS = 5_000;
 async function localPosition(rpc: Rpc, record: MessageRecord): Promise<PositionReceipt | undefined> {
   const copy = (await rpc.store.positions(record.to, [record.id])).find((position) => position.role === "received");
   if (copy === undefined) return undefined;
-  return { seq: copy.seq, receipt: hex(rpc.curve.sign(logReceiptDigest(record.digest, copy.seq, "receiver", keccak256), rpc.nodeKey)) };
+  return { seq: copy.seq, receipt: hex(rpc.curve.sign(logReceiptDigest(record.digest, copy.seq), rpc.nodeKey)) };
 }
 
 export function deliveryProofHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "neutralService_proveDelivery" | "neutralService_provePositions"> {
@@ -73,7 +73,7 @@ export function deliveryProofHandlers(rpc: Rpc): Pick<Handlers<RelayContext>, "n
             }
             const signer =
               Number.isSafeInteger(position.seq) && position.seq >= 1 && typeof position.receipt === "string"
-                ? rpc.curve.recoverAddress(logReceiptDigest(record.digest, position.seq, "receiver", keccak256), Buffer.from(position.receipt.slice(2), "hex"))
+                ? rpc.curve.recoverAddress(logReceiptDigest(record.digest, position.seq), Buffer.from(position.receipt.slice(2), "hex"))
                 : undefined;
             proofs[index] = signer === node ? { id, position: { seq: position.seq, receipt: position.receipt } } : { id, problem: `the recipient's home node ${node} answered a position it did not sign` };
           }

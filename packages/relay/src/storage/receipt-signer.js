@@ -4,8 +4,8 @@
 // Plain JavaScript, like sqlite-append-batch.js, so that a writer thread runs it from the sources.
 import { createRequire } from "node:module";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { logReceiptDigest, messageJsonTail } from "@neutral/protocol";
-import { keccak256 } from "../crypto/keccak.js";
+import { messageJsonTail } from "@neutral/protocol";
+import { logReceiptDigest } from "../crypto/keccak.js";
 
 /**
  * Signs 32-byte digests with the node's key: libsecp256k1 when its addon loads (as
@@ -55,11 +55,11 @@ export function digestSigner(privateKey) {
 export function boundMessageTail(fields, digest, seqs, sign) {
   const bound = { ...fields };
   if (bound.senderReceipt === undefined && seqs.sender !== undefined) {
-    bound.senderReceipt = signed(sign, logReceiptDigest(digest, seqs.sender, "sender", keccak256));
+    bound.senderReceipt = signed(sign, logReceiptDigest(digest, seqs.sender, "sender"));
     bound.senderSeq = seqs.sender;
   }
   if (bound.receiverReceipt === undefined && seqs.receiver !== undefined) {
-    bound.receiverReceipt = signed(sign, logReceiptDigest(digest, seqs.receiver, "receiver", keccak256));
+    bound.receiverReceipt = signed(sign, logReceiptDigest(digest, seqs.receiver, "receiver"));
     bound.receiverSeq = seqs.receiver;
   }
   if (bound.senderReceipt === undefined) throw new Error("a message's sender receipt is neither given nor signed here");
