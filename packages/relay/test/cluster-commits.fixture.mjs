@@ -1,7 +1,7 @@
 // Run by src/topology/cluster/commits.test.ts: a primary whose one writer's commits are routed to two
 // cluster workers (dist/topology/cluster/commits.js), as the relay's primary runs them. Worker 1
 // streams some accounts, worker 2 none; the primary appends between the workers' steps and prints one
-// JSON line: what each worker heard, per step.
+// JSON line: what each worker heard, per step, and in how many notices.
 import cluster from "node:cluster";
 import { observeCommits } from "../dist/live/commits.js";
 import { openSqliteStore, startStoreWriter } from "../dist/storage/sqlite.js";
@@ -16,6 +16,8 @@ const STEPS = [
   { stream: [[a, true]], send: [[a, b], [c, d], [c, b]] },
   // a's last stream ends; d is opened twice and closed once: one stream of d is left.
   { stream: [[a, false], [d, true], [d, true], [d, false]], send: [[a, x], [c, d]] },
+  // Appended at once: one transaction, told in one notice.
+  { stream: [], send: [[b, c], [x, d], [d, a]], together: true },
 ];
 
 if (cluster.isPrimary) {
@@ -35,8 +37,10 @@ if (cluster.isPrimary) {
       ready.add(worker.id);
       if (ready.size < forked.length) return;
       ready.clear();
+      const { send, together } = STEPS[step];
       const ids = [];
-      for (const [from, to] of STEPS[step].send) ids.push((await store.append(randomMessage(from, to))).stored.id);
+      if (together) ids.push(...(await Promise.all(send.map(([from, to]) => store.append(randomMessage(from, to))))).map((result) => result.stored.id));
+      else for (const [from, to] of send) ids.push((await store.append(randomMessage(from, to))).stored.id);
       step++;
       for (const each of forked) each.send({ sent: ids });
     });
@@ -53,7 +57,11 @@ if (cluster.isPrimary) {
   const feed = primaryCommitFeed(primary);
   const streams = process.env.STREAMS === "1";
   const heard = [];
-  feed.subscribe((events) => heard.push(...events.filter((event) => event.kind === "message").map((event) => ({ accounts: event.accounts, id: event.message?.id, json: event.message?.json !== undefined }))));
+  let notices = 0;
+  feed.subscribe((events) => {
+    notices++;
+    heard.push(...events.filter((event) => event.kind === "message").map((event) => ({ accounts: event.accounts, id: event.message?.id, json: event.message?.json !== undefined })));
+  });
   const steps = [];
   let step = 0;
   // Each step's news goes out in a later turn (the feed reports once a turn); `ready` follows it on the same channel.
@@ -66,7 +74,8 @@ if (cluster.isPrimary) {
     // Told before the primary's `sent` (observeCommits publishes before the append resolves): here already.
     const wait = () => {
       if (heard.length < m.sent.length) return void setTimeout(wait, 5);
-      steps.push({ sent: m.sent, heard: heard.splice(0) });
+      steps.push({ sent: m.sent, heard: heard.splice(0), notices });
+      notices = 0;
       if (++step < STEPS.length) return begin();
       process.send({ report: { streams, steps } }, () => feed.close().then(() => process.exit(0)));
     };

@@ -19,7 +19,7 @@ interface Heard {
 }
 interface Report {
   streams: boolean;
-  steps: { sent: number[]; heard: Heard[] }[];
+  steps: { sent: number[]; heard: Heard[]; notices: number }[];
 }
 
 describe("commitsFor", () => {
@@ -40,7 +40,7 @@ describe("commitsFor", () => {
 });
 
 it(
-  "a cluster primary carries a committed message only to the workers streaming one of its accounts, by what each last said; the others hear its accounts",
+  "a cluster primary carries a committed message only to the workers streaming one of its accounts, by what each last said; the others hear its accounts; a transaction's commits are one notice",
   { timeout: 60_000 },
   async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "neutral-cluster-commits-"));
@@ -52,7 +52,7 @@ it(
       const idle = reports.find((report) => !report.streams)!;
       expect(reports).toHaveLength(2);
       // Step 1: worker 1 streams a. Step 2: a's stream ended, one stream of d left (two opened, one closed).
-      const [first, second] = streaming.steps;
+      const [first, second, third] = streaming.steps;
       expect(first!.heard).toEqual([
         { accounts: [a, b], id: first!.sent[0], json: true },
         { accounts: [c, d], json: false },
@@ -62,6 +62,15 @@ it(
         { accounts: [a, x], json: false },
         { accounts: [c, d], id: second!.sent[1], json: true },
       ]);
+      // Step 3: three appends at once, one transaction: told in commit order, in one notice.
+      expect(third!.heard).toEqual([
+        { accounts: [b, c], json: false },
+        { accounts: [x, d], id: third!.sent[1], json: true },
+        { accounts: [d, a], id: third!.sent[2], json: true },
+      ]);
+      // Appended one after another, each its own transaction: a notice each.
+      expect(streaming.steps.map((step) => step.notices)).toEqual([3, 2, 1]);
+      expect(idle.steps.map((step) => step.notices)).toEqual([3, 2, 1]);
       // A worker that streams nothing hears every commit's accounts (its kept proofs need them), never a message.
       expect(idle.steps.map((step) => step.heard)).toEqual([
         [
@@ -72,6 +81,11 @@ it(
         [
           { accounts: [a, x], json: false },
           { accounts: [c, d], json: false },
+        ],
+        [
+          { accounts: [b, c], json: false },
+          { accounts: [x, d], json: false },
+          { accounts: [d, a], json: false },
         ],
       ]);
     } finally {

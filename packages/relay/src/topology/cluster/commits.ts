@@ -20,7 +20,13 @@ export function commitsFor(events: readonly CommitEvent[], streamed: ReadonlySet
   );
 }
 
-/** In the primary: what tells each worker of a batch of commits (a worker gone meanwhile has nobody to wake). */
+/**
+ * In the primary: what tells each worker of the writer's commits (a worker gone meanwhile has nobody
+ * to wake). The events published in one turn of microtasks (a transaction's appends resolve together)
+ * go to each worker as one notice: a notice per append was ~65 channel writes a transaction under
+ * sends, each a JSON serialization and a system call on the thread every append waits on
+ * (bench/HISTORY.md, "One commits notice a transaction").
+ */
 export function routeCommits(workers: WorkersLink): { publish(events: readonly CommitEvent[]): void; stop(): void } {
   /** The accounts each worker streams, as it last said; absent: none. */
   const streamedBy = new Map<number, Set<string>>();
@@ -32,14 +38,23 @@ export function routeCommits(workers: WorkersLink): { publish(events: readonly C
     if (streamed.size === 0) streamedBy.delete(from.id);
   });
   const stopExits = workers.onExit((worker) => streamedBy.delete(worker.id));
+  let pending: CommitEvent[] = [];
+  const tell = () => {
+    const events = pending;
+    pending = [];
+    let unstreamed: readonly CommitEvent[] | undefined;
+    for (const worker of workers.workers()) {
+      const streamed = streamedBy.get(worker.id);
+      const heard = streamed === undefined ? (unstreamed ??= commitsFor(events, undefined)) : commitsFor(events, streamed);
+      workers.notify(worker, "commits", { events: heard });
+    }
+  };
   return {
     publish(events) {
-      let unstreamed: readonly CommitEvent[] | undefined;
-      for (const worker of workers.workers()) {
-        const streamed = streamedBy.get(worker.id);
-        const heard = streamed === undefined ? (unstreamed ??= commitsFor(events, undefined)) : commitsFor(events, streamed);
-        workers.notify(worker, "commits", { events: heard });
-      }
+      if (events.length === 0) return;
+      // In commit order: the events of later appends are pushed after these, and told after them.
+      if (pending.length === 0) queueMicrotask(tell);
+      for (const event of events) pending.push(event);
     },
     stop() {
       stopHearing();
