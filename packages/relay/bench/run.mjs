@@ -14,6 +14,7 @@
 //      the deep page, BENCH_BASELINE=0 to skip the bare node:http baselines,
 //      BENCH_POSTGRES=0 to skip the PostgreSQL figures (bench/postgres.mjs), BENCH_POSTGRES_REPLICAS ("1,2"),
 //      BENCH_LOG_BASELINE=0 to skip sends with the mailbox log ÷ without (relay-without-log.mjs),
+//      BENCH_SEND_BODY_BYTES (unset: each sent body 32-100 random bytes; N: every body N bytes),
 //      BENCH_RELAY_NODE_ARGS (node flags of the relays), BENCH_VERBOSE (the relays' stderr).
 // Every relay, baseline server and temp dir is removed at the end, on error and on SIGINT/SIGTERM/SIGHUP.
 import { randomBytes } from "node:crypto";
@@ -27,7 +28,7 @@ import { messageDigest, receiptDigest } from "../dist/crypto/eip712.js";
 import { loadSecp256k1 } from "../dist/crypto/secp256k1.js";
 import { openSqliteStore } from "../dist/storage/sqlite.js";
 import { BENCH_DIR, cpuSeconds, curve, machineBusySeconds, percentile, resetStore, seededStore, signedMessage, startBaseline, startRelay, token, users, warmFile } from "./lib.mjs";
-import { envList, envOn, fmt, header, log, ms, out as figure, removeDir, runBench, settings, tempDir, verdict } from "./harness.mjs";
+import { envInt, envList, envOn, fmt, header, log, ms, out as figure, removeDir, runBench, settings, tempDir, verdict } from "./harness.mjs";
 import { postgresFigures } from "./postgres.mjs";
 import { medianRound, roundsText } from "./rounds.mjs";
 
@@ -39,6 +40,8 @@ const ROUNDS = settings.rounds;
 const CONNECTIONS = settings.connections;
 /** Sends: group commit batches what is in flight, so the figure depends on concurrent senders. */
 const SEND_CONNECTIONS = settings.sendConnections;
+/** Bytes of each sent message's body; 0 (unset): 32 to 100 at random. */
+const SEND_BODY_BYTES = envInt("BENCH_SEND_BODY_BYTES", 0);
 const WORKERS = envList("BENCH_WORKERS", "1,2");
 /** Sends are also timed on the relay without the mailbox log's rows (issue 35: with the log ÷ without, ≥ 0.9). */
 const LOG_BASELINE = envOn("BENCH_LOG_BASELINE");
@@ -548,7 +551,7 @@ function presign(people, senderCount, count) {
   for (let j = 0; j < count; j++) {
     const from = people[j % senderCount];
     const to = people[Math.floor(Math.random() * people.length)];
-    const body = randomBytes(32 + Math.floor(Math.random() * 69)).toString("hex");
+    const body = randomBytes(SEND_BODY_BYTES || 32 + Math.floor(Math.random() * 69)).toString("hex");
     list.push(signedMessage(from, to, body));
   }
   return list;
@@ -611,7 +614,7 @@ async function sends(store, people) {
   for (let round = 0; round < ROUNDS; round++) {
     // Signed afresh each round: a message's timestamp must be within 5 minutes of the node's clock
     // (seeds/README.md §8, clock skew), and a whole round of sends takes minutes.
-    log(`sends: pre-signing ${WORKERS.length} x ${perRun} messages from ${senderCount} senders (round ${round + 1} of ${ROUNDS})`);
+    log(`sends: pre-signing ${WORKERS.length} x ${perRun} messages from ${senderCount} senders, bodies of ${SEND_BODY_BYTES || "32-100"} bytes (round ${round + 1} of ${ROUNDS})`);
     const lists = new Map(WORKERS.map((workers) => [workers, presign(people, senderCount, perRun)]));
     for (const [t, { workers, fresh, log: withLog }] of targets.entries()) {
       const list = lists.get(workers);

@@ -53,18 +53,36 @@ export function digestSigner(privateKey) {
  * @param {((digest: Uint8Array) => string) | undefined} sign
  */
 export function boundMessageTail(fields, digest, seqs, sign) {
-  const bound = { ...fields };
-  if (bound.senderReceipt === undefined && seqs.sender !== undefined) {
-    bound.senderReceipt = signed(sign, logReceiptDigest(digest, seqs.sender, "sender"));
-    bound.senderSeq = seqs.sender;
-  }
-  if (bound.receiverReceipt === undefined && seqs.receiver !== undefined) {
-    bound.receiverReceipt = signed(sign, logReceiptDigest(digest, seqs.receiver, "receiver"));
-    bound.receiverSeq = seqs.receiver;
-  }
-  if (bound.senderReceipt === undefined) throw new Error("a message's sender receipt is neither given nor signed here");
-  return messageJsonTail(bound);
+  return messageJsonTail({ ...fields, ...signReceipts(fields, digest, seqs, sign) });
 }
+
+/**
+ * The receipts `fields` lacks, signed over the positions `seqs` with them: what
+ * {@link boundMessageTail} adds to `fields`. `messageJsonTail({ ...fields, ...added })` is that tail,
+ * so whoever holds `fields` can make the JSON from these few bytes (a cluster worker does).
+ *
+ * @param {import("@neutral/protocol").WireMessageFields} fields
+ * @param {string} digest
+ * @param {{ sender?: number, receiver?: number }} seqs
+ * @param {((digest: Uint8Array) => string) | undefined} sign
+ * @returns {SignedReceipts}
+ */
+export function signReceipts(fields, digest, seqs, sign) {
+  /** @type {SignedReceipts} */
+  const added = {};
+  if (fields.senderReceipt === undefined && seqs.sender !== undefined) {
+    added.senderReceipt = signed(sign, logReceiptDigest(digest, seqs.sender, "sender"));
+    added.senderSeq = seqs.sender;
+  }
+  if (fields.receiverReceipt === undefined && seqs.receiver !== undefined) {
+    added.receiverReceipt = signed(sign, logReceiptDigest(digest, seqs.receiver, "receiver"));
+    added.receiverSeq = seqs.receiver;
+  }
+  if (fields.senderReceipt === undefined && added.senderReceipt === undefined) throw new Error("a message's sender receipt is neither given nor signed here");
+  return added;
+}
+
+/** @typedef {{ senderReceipt?: string, senderSeq?: number, receiverReceipt?: string, receiverSeq?: number }} SignedReceipts */
 
 /** @param {((digest: Uint8Array) => string) | undefined} sign @param {Uint8Array} digest */
 function signed(sign, digest) {

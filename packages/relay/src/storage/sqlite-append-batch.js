@@ -5,7 +5,8 @@ import * as nodeCrypto from "node:crypto";
 import Database from "better-sqlite3";
 import { keccak256 } from "../crypto/keccak.js";
 import { MAILBOX_ROLE_BYTE, mailboxLeafHash, merkleRoot } from "@neutral/protocol";
-import { boundMessageTail, digestSigner } from "./receipt-signer.js";
+import { messageJsonTail } from "@neutral/protocol";
+import { boundMessageTail, digestSigner, signReceipts } from "./receipt-signer.js";
 import { guarded, pause } from "./thread-guard.js";
 
 /**
@@ -511,9 +512,11 @@ function openBatches(options) {
       // Positions first (the recipient's copy, then the sender's), so that receipts signed here bind them.
       const receiverSeq = out ? undefined : takePosition(to, receivedSide, id, from, digest);
       const senderSeq = m.route === "in" ? undefined : takePosition(from, sides.sent, id, to, digest);
-      const tail = m.tail ?? boundMessageTail(m.fields, m.digest, { sender: senderSeq, receiver: receiverSeq }, sign);
-      const json = idHead + id + '"' + tail;
-      const answer = m.tail === undefined ? { id, json, created: true } : id;
+      // The receipts signed here come with the JSON: a worker of a cluster, which holds the fields,
+      // is sent them instead of the JSON (topology/cluster/writer.ts).
+      const signed = m.tail === undefined ? signReceipts(m.fields, m.digest, { sender: senderSeq, receiver: receiverSeq }, sign) : undefined;
+      const json = idHead + id + '"' + (m.tail ?? messageJsonTail({ ...m.fields, ...signed }));
+      const answer = signed === undefined ? id : { id, json, created: true, signed };
       if (out) {
         insertMailbox.run(from, sides.sent, id, to, m.timestamp, json, senderSeq);
         insertPair.run(from, to, id);

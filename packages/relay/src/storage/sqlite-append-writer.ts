@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import type { WireMessageFields } from "@neutral/protocol";
 import { errorFromWire, StoreClosedError, WriterStoppedError, type WireErrorInfo } from "../errors.js";
 import { openAppendBatches } from "./sqlite-append-batch.js";
+import type { SignedReceipts } from "./receipt-signer.js";
 import { createThreadControl, stopAtExit } from "./thread-guard.js";
 import { startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer.js";
 
@@ -81,10 +82,14 @@ export interface WireImport {
 /** Everything a writer commits. */
 export type WireEntry = WireAppend | WireSettle | WireRemove | WireSweep | WireSweepExpiring | WireImport;
 
-/** What a writer answers per entry: an append's new id, or the stored original of a resend; a removal's pending ids; a sweep step's progress, a sender-set sweep's count. */
+/**
+ * What a writer answers per entry: an append's new id; an append whose receipts it signed, its JSON
+ * and those receipts (`signed`: with the append's `fields`, all the JSON is made of); the stored
+ * original of a resend; a removal's pending ids; a sweep step's progress, a sender-set sweep's count.
+ */
 export type WireResult =
   | number
-  | { id: number; json: string; created?: boolean }
+  | { id: number; json: string; created?: boolean; signed?: SignedReceipts }
   | { pending: number[] }
   | { imported: { id: number; json: string; created: boolean }[] }
   | { deleted: number; done: boolean };

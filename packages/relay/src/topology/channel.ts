@@ -9,7 +9,8 @@ import { errorFromWire, errorToWire, PrimaryGoneError, type WireErrorInfo } from
 import type { KickHint } from "../federation/deliverer.js";
 import type { ConnectionRefusal } from "../http/connection-guard.js";
 import type { CommitEvent } from "../live/commits.js";
-import type { WireEntry, WireResult } from "../storage/sqlite-append-writer.js";
+import type { WireEntry } from "../storage/sqlite-append-writer.js";
+import type { ChannelResult } from "./cluster/writer.js";
 
 /** `[key, cost per dimension…]` rows of a token-bucket table's consumption, by table name. */
 export type WireUsage = Record<string, [string, ...number[]][]>;
@@ -18,7 +19,7 @@ export type RegistryJson = Awaited<ReturnType<Registry["getMetricsAsJSON"]>>;
 /** What a worker asks its primary, and the answer. */
 export interface WorkerRequests {
   /** Commit these appends through the node's one SQLite writer (cluster/writer.ts). */
-  append: { request: { appends: WireEntry[] }; answer: { results: WireResult[] } };
+  append: { request: { appends: WireEntry[] }; answer: { results: ChannelResult[] } };
   /** May this client open one more connection? (cluster/connections.ts) */
   "connection-open": { request: { key: string }; answer: { refused?: ConnectionRefusal } };
   /** The whole node's metrics text, for GET /metrics on the public port (cluster/metrics.ts). */

@@ -13,11 +13,12 @@ interface Report {
   created: boolean;
   resent: { id: number; created: boolean }[];
   read: number[];
+  signed: { crossed: string[]; created: boolean; asStored: boolean; withReceipts: boolean };
   afterClose: string;
   threadsAdded: number;
 }
 
-it("cluster workers append through their primary's one writer: ids unique across workers, resends recognised, reads see them", { timeout: 60_000 }, async () => {
+it("cluster workers append through their primary's one writer: ids unique across workers, resends recognised, reads see them; receipts the writer signs cross the channel without the JSON, made again as stored", { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "neutral-shared-writer-"));
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [FIXTURE, path.join(dir, "relay.db")], { timeout: 30_000 });
@@ -32,6 +33,7 @@ it("cluster workers append through their primary's one writer: ids unique across
       expect(report.read).toEqual([...report.ids].sort((a, b) => b - a));
       expect(report.afterClose).toBe("StoreClosedError STORE_CLOSED");
       expect(report.threadsAdded).toBe(0);
+      expect(report.signed).toEqual({ crossed: Array.from({ length: 20 }, () => "receipts"), created: true, asStored: true, withReceipts: true });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
