@@ -3,6 +3,7 @@ import type { EndReason, SubscribeNotification } from "@neutral/server/neutral-s
 import { StoreClosedError } from "../errors.js";
 import type { MailboxRange, MessageStore, Page, PageQuery, StoredMessage } from "../storage/store.js";
 import type { CommitEvent, CommitFeed, CommittedMessage } from "./commits.js";
+import { Deadlines } from "./deadlines.js";
 
 // Live delivery (openrpc.json neutralService_subscribe, protocol.md §12). Gap-free by construction:
 // a stream sends what it reads from the store, forwards from its cursor (a keyset walk: ids are
@@ -259,6 +260,8 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
   let count = 0;
   let closing = false;
   const nextTurn = createReadTurns();
+  /** Ends each stream whose token expired (within about a second), all on one timer. */
+  const expiries = new Deadlines<Subscription>((subscription) => subscription.end("token-expired"), now);
 
   const onCommits = (events: readonly CommitEvent[]) => {
     for (const event of events) {
@@ -371,18 +374,13 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
     // the last page, so that big messages are not read a hundred at a time only to be cut to one.
     let readLimit = FIRST_READ;
     const cursorText = () => (sentAny || stream.after > 0 ? String(subscription.cursor) : undefined);
-    let expiry: NodeJS.Timeout | undefined;
+    let expiry: number | undefined;
     const onAbort = () => subscription.notify();
     signal.addEventListener("abort", onAbort, { once: true });
     try {
       if (stream.expiresAt !== undefined) {
-        const left = stream.expiresAt - now();
-        if (left <= 0) subscription.end("token-expired");
-        else {
-          // A timer's delay is at most 2^31-1 ms; tokens live at most a day.
-          expiry = setTimeout(() => subscription.end("token-expired"), Math.min(left, 2 ** 31 - 1));
-          expiry.unref();
-        }
+        if (stream.expiresAt <= now()) subscription.end("token-expired");
+        else expiry = expiries.add(subscription, stream.expiresAt);
       }
       let caughtUp = false;
       for (;;) {
@@ -444,7 +442,7 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
       }
     } finally {
       signal.removeEventListener("abort", onAbort);
-      clearTimeout(expiry);
+      if (expiry !== undefined) expiries.delete(subscription, expiry);
       unregister(subscription);
       done();
       options.onStreamEnded?.();
@@ -481,6 +479,7 @@ export function createSubscriptions(options: SubscriptionsOptions): Subscription
       unsubscribe();
       for (const subscriptions of byAccount.values()) subscriptions.forEach((subscription) => subscription.end("shutdown"));
       await Promise.all(running);
+      expiries.clear();
     },
   };
 }
