@@ -4,8 +4,7 @@
 import * as nodeCrypto from "node:crypto";
 import Database from "better-sqlite3";
 import { keccak256 } from "../crypto/keccak.js";
-import { MAILBOX_ROLE_BYTE, mailboxLeafHash, merkleRoot } from "@neutral/protocol";
-import { messageJsonTail } from "@neutral/protocol";
+import { MAILBOX_ROLE_BYTE, mailboxLeafHash, merkleRoot, messageJsonTail } from "@neutral/protocol";
 import { boundMessageTail, digestSigner, signReceipts } from "./receipt-signer.js";
 import { guarded, pause } from "./thread-guard.js";
 

@@ -80,7 +80,14 @@ export function primaryWriter(primary: PrimaryLink): AppendWriter {
     primary
       .request("append", { appends: batch.map((entry) => entry.wire) })
       .then(
-        ({ results }) => batch.forEach((entry, i) => entry.resolve(withJson(entry.wire, results[i]!))),
+        ({ results }) =>
+          batch.forEach((entry, i) => {
+            try {
+              entry.resolve(withJson(entry.wire, results[i]!));
+            } catch (error) {
+              entry.reject(error);
+            }
+          }),
         (error: unknown) => {
           for (const entry of batch) entry.reject(error);
         },
