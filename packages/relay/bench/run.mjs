@@ -99,7 +99,7 @@ async function load({ url, next, warm, duration, connections = CONNECTIONS, serv
   let window;
   let end;
   let instances = [];
-  const counters = () => ({ at: performance.now(), cpu: cpuSeconds(pids), database: databaseCpu?.() ?? 0, machine: machineBusySeconds(), self: process.cpuUsage() });
+  const counters = () => ({ at: performance.now(), cpu: cpuSeconds(pids), primary: cpuSeconds(pids.slice(0, 1)), database: databaseCpu?.() ?? 0, machine: machineBusySeconds(), self: process.cpuUsage() });
   const begin = () => {
     window = counters();
     setTimeout(() => {
@@ -165,6 +165,8 @@ async function load({ url, next, warm, duration, connections = CONNECTIONS, serv
     p99: percentile(sorted, 99),
     /** Cores the server (all its processes), the database server and the load generator kept busy. */
     serverCores: (end.cpu - window.cpu) / seconds,
+    /** Of the server's, its first process's: a relay with workers, its primary (the one SQLite writer every append waits on). */
+    primaryCores: (end.primary - window.primary) / seconds,
     databaseCores: (end.database - window.database) / seconds,
     clientCores: selfSeconds / seconds,
     machineCores: (end.machine - window.machine) / seconds,
@@ -662,7 +664,7 @@ async function sends(store, people) {
       ratio: roundsText(summary),
       target: `>= ${TARGET}`,
       pass: summary.ratio >= TARGET && !failed && miscounted.length === 0,
-      note: `CPU cores busy relay/load generator/other processes ${cores(result)}`,
+      note: `CPU cores busy relay/load generator/other processes ${cores(result)}${workers > 1 ? `; of the relay's, the primary's (its one writer) ${result.primaryCores.toFixed(2)}` : ""}`,
       measured: measured(`${fmt(result.perSecond)} msg/s`, summary),
     });
     results.push({ workers, fresh, result });
