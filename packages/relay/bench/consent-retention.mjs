@@ -1,9 +1,9 @@
 // What consent checks and the retention sweep cost (issue 24): `node bench/consent-retention.mjs`
 // in packages/relay after a build (`pnpm bench` runs it after run.mjs, bounds.mjs, federation.mjs
 // and live.mjs; BENCH_CONSENT_RETENTION=0 skips it). Like the other benches (harness.mjs), each line
-// prints a figure, the baseline measured in this same run, their ratio, the target (>= 0.95) and
-// PASS or MISS, and the closing table ends the run; the exit status is non-zero only when the bench
-// itself could not measure.
+// prints a figure, the baseline measured in this same run, their ratio, the target (>= 0.95; 2b in
+// every round, issue 38: targets.mjs) and PASS or MISS, and the closing table ends the run; the
+// exit status is non-zero only when the bench itself could not measure.
 //
 // Loopback only; SQLite, the default worker count (one per core), `--rate-limit 0` and the four
 // storage quotas off (`--sender-…`/`--recipient-quota-… 0`) and `--request-quota-messages 0` on
@@ -70,7 +70,8 @@ import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { consentPolicy, consentRecord, cpuSeconds, diskWriteBytes, jsonHeaders, machineBusySeconds, percentile, seed, sendLoadWindow, signedMessage, slices, startRelay, token, user } from "./lib.mjs";
 import { benchError, envInt as int, envList, fmt, header, log, out as figure, onCleanup, runBench, settings, tempDir as benchTempDir, verdict } from "./harness.mjs";
-import { medianRound, roundsText } from "./rounds.mjs";
+import { medianRound, meetsTarget, roundsText } from "./rounds.mjs";
+import { ISSUE_38 } from "./targets.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -276,8 +277,11 @@ async function rounds(a, b, label, run) {
   return results;
 }
 
-/** One figure: the median round of B / A, with every round's ratio; PASS at >= TARGET. `label`: its name in the closing table. */
-function judge({ name, label, unit, results, extra = () => "", problems = [] }) {
+/**
+ * One figure: the median round of B / A, with every round's ratio; PASS at >= `target`, by the median
+ * or (`everyRound`) by every round. `label`: its name in the closing table.
+ */
+function judge({ name, label, unit, results, extra = () => "", problems = [], target = TARGET, everyRound = false }) {
   const summary = medianRound(results, (r) => r.b.perSecond / r.a.perSecond);
   const { a, b } = summary.run;
   const worstOther = Math.max(...results.flatMap((r) => [r.a.otherCores, r.b.otherCores]));
@@ -287,7 +291,7 @@ function judge({ name, label, unit, results, extra = () => "", problems = [] }) 
     ...failures.map((run) => `${fmt(run.failed)} FAILED (${run.sample})`),
     ...(worstOther > BUSY_CORES ? [`MACHINE BUSY: other processes kept up to ${worstOther.toFixed(2)} cores busy during a window`] : []),
   ];
-  const pass = summary.ratio >= TARGET && failures.length === 0;
+  const pass = meetsTarget(summary, target, { everyRound }) && failures.length === 0;
   const perOp = (run) => ms((run.relayCores / run.perSecond) * 1000);
   const diskPerOp = (run) => `${fmt(run.diskBytes / run.seconds / run.perSecond / 1024, 1)} KiB written to disk each`;
   // Relay CPU per operation, A's ÷ B's: what the rate ratio would be if the relay had the CPUs to
@@ -300,7 +304,7 @@ function judge({ name, label, unit, results, extra = () => "", problems = [] }) 
     figure: `${fmt(b.perSecond)} ${unit}, p50 ${ms(b.p50)}, p99 ${ms(b.p99)} (relay ${b.relayCores.toFixed(2)} cores, ${perOp(b)} CPU, ${diskPerOp(b)}${extra(b, a)})`,
     baseline: `${fmt(a.perSecond)} ${unit}, p50 ${ms(a.p50)}, p99 ${ms(a.p99)} (relay ${a.relayCores.toFixed(2)} cores, ${perOp(a)} CPU, ${diskPerOp(a)})`,
     ratio: `${roundsText(summary)}; ${cpuText}`,
-    target: `>= ${TARGET}`,
+    target: `>= ${target}${everyRound ? " in every round" : ""}`,
     pass,
     note: [`other processes ${results.map((r) => `${r.a.otherCores.toFixed(2)}/${r.b.otherCores.toFixed(2)}`).join(", ")} cores (A/B per round)`, ...notes].join(" · "),
     measured:
@@ -499,6 +503,8 @@ async function retentionPart(lists) {
     unit: "req/s",
     results: reads,
     extra: (run) => sweptText(run),
+    target: ISSUE_38.readsDuringSweep,
+    everyRound: true,
   });
   figure(`#   2b swept per round (B's windows): ${allDeleted(reads)}`);
   if (mappedReads) {

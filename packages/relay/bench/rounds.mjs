@@ -24,6 +24,14 @@ export function medianRound(runs, ratioOf) {
   };
 }
 
+/**
+ * Whether rounds meet `target` (a ratio, higher is better): by their median, or, with `everyRound`
+ * (issue 38's retention sweep figure), by the lowest round; a round without a ratio meets nothing.
+ */
+export function meetsTarget(summary, target, { everyRound = false } = {}) {
+  return (everyRound ? summary.min : summary.ratio) >= target;
+}
+
 /** "ratio 0.66, median of 3 rounds (0.61 / 0.66 / 0.72)"; one round prints as "ratio 0.66". */
 export function roundsText(summary, digits = 2) {
   const { ratio, ratios } = summary;

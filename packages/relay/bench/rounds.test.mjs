@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { medianRound, roundsText } from "./rounds.mjs";
+import { medianRound, meetsTarget, roundsText } from "./rounds.mjs";
 
 const runs = (...ratios) => ratios.map((ratio, round) => ({ round, ratio }));
 const byRatio = (run) => run.ratio;
@@ -40,5 +40,20 @@ describe("roundsText", () => {
     expect(roundsText(medianRound(runs(0.72, 0.57, 0.66), byRatio))).toBe("ratio 0.66, median of 3 rounds (0.72 / 0.57 / 0.66)");
     expect(roundsText(medianRound(runs(0.7, 0.55), byRatio))).toBe("ratio 0.55, lower median of 2 rounds (0.70 / 0.55)");
     expect(roundsText(medianRound(runs(0.5), byRatio))).toBe("ratio 0.50");
+  });
+});
+
+describe("meetsTarget", () => {
+  it("judges by the median, or with everyRound by the lowest round, at the target and just under it", () => {
+    const rounds = medianRound(runs(0.97, 0.94, 0.96), byRatio);
+    expect(meetsTarget(rounds, 0.96)).toBe(true);
+    expect(meetsTarget(rounds, 0.961)).toBe(false);
+    expect(meetsTarget(rounds, 0.94, { everyRound: true })).toBe(true);
+    expect(meetsTarget(rounds, 0.95, { everyRound: true })).toBe(false);
+  });
+
+  it("fails every round's judgement when a round has no ratio", () => {
+    const rounds = medianRound(runs(0.99, Number.NaN, 0.98), byRatio);
+    expect(meetsTarget(rounds, 0.5, { everyRound: true })).toBe(false);
   });
 });
