@@ -16,7 +16,9 @@
 //     delivered, one with `status: "pending"` is not; the figure is delivered sends/s. Baseline:
 //     the same load against one relay alone (no peers; senders and recipients both homed there),
 //     half the time just before the two-node run and half just after, averaged (the machine's
-//     speed drifts). Target: ratio >= 0.8 (issue 38, targets.mjs; 0.5 before it, issue 21: a
+//     speed drifts). BENCH_ROUNDS two-node runs, each between two runs alone (alone, nodes, alone,
+//     nodes, ..., alone), each round's ratio against the runs alone around it; the median round is
+//     judged (rounds.mjs). Target: ratio >= 0.8 (issue 38, targets.mjs; 0.5 before it, issue 21: a
 //     cross-node send costs both nodes' crypto, and both nodes share the machine's cores).
 //  2. Outbox drain: A restarted with --delivery-wait-ms 0, B stopped; BENCH_FEDERATION_MESSAGES
 //     messages to B's users are queued on A (each answered pending), then B is started again (same
@@ -25,9 +27,9 @@
 //     runs with `--retry-backoff-ms 20 --retry-backoff-max-ms 100`: while B is down each failed
 //     attempt backs off at most 100 ms (50-100 ms with the jitter), so A's next attempt comes at
 //     most ~100 ms after B is up; that wait is inside the figure, and the line says when the first
-//     delivery landed. Baseline: the same-node sends/s of (1); no target is set yet.
+//     delivery landed. Baseline: the same-node sends/s of (1), its median round's; no target is set yet.
 // Env: BENCH_FEDERATION=0 (skip), BENCH_SECONDS (10: the two-node run; each baseline half is half
-//      of it), BENCH_FEDERATION_MESSAGES (10000: queued for the drain), BENCH_SEND_CONNECTIONS (64),
+//      of it), BENCH_ROUNDS (3), BENCH_FEDERATION_MESSAGES (10000: queued for the drain), BENCH_SEND_CONNECTIONS (64),
 //      BENCH_FEDERATION_SENDERS (1000), BENCH_FEDERATION_RECIPIENTS (1000),
 //      BENCH_SEND_MESSAGES (6000 x BENCH_SECONDS: messages pre-signed per timed run).
 // Every relay and temp dir is removed at the end, on error and on SIGINT/SIGTERM/SIGHUP.
@@ -38,9 +40,11 @@ import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
 import { cpuSeconds, curve, freePort, homeRecord, jsonHeaders, machineBusySeconds, nodeKey, percentile, sendLoadWindow, signedMessage, startRelay, token, user } from "./lib.mjs";
 import { envInt as int, fmt, header, log, ms, out as figure, runBench, settings, tempDir as benchTempDir, verdict } from "./harness.mjs";
+import { medianRound, roundsText } from "./rounds.mjs";
 import { ISSUE_38 } from "./targets.mjs";
 
 const SECONDS = settings.seconds;
+const ROUNDS = settings.rounds;
 const MESSAGES = int("BENCH_FEDERATION_MESSAGES", 10_000);
 const CONNECTIONS = settings.sendConnections;
 const SENDERS = int("BENCH_FEDERATION_SENDERS", 1000);
@@ -269,7 +273,8 @@ async function main() {
   figure(
     `# two relays A and B on loopback, --workers 1 each, rate limit, quotas and per-IP connection limit off, each the other's pinned peer, fresh data dirs; ` +
       `${fmt(SENDERS)} senders homed on A, ${fmt(RECIPIENTS)} recipients homed on B; load: autocannon in the bench process, ` +
-      `${CONNECTIONS} keep-alive connections, ${SECONDS} s timed (the baseline: ${SECONDS / 2} s just before and ${SECONDS / 2} s just after), ` +
+      `${CONNECTIONS} keep-alive connections, ${SECONDS} s timed in each of ${ROUNDS} round(s) (the baseline: one relay alone, ${SECONDS / 2} s just before and ${SECONDS / 2} s just after each; ` +
+      `the median round is judged), ` +
       `sharing the ${cpus.length} CPUs with both nodes`,
   );
 
@@ -282,14 +287,19 @@ async function main() {
   const senderTokens = senders.map((u) => token(u));
   const recipientTokens = recipients.map((u) => token(u));
 
-  // -- 1. the baseline's first half: one relay alone ------------------------------------------
-  const baseline = async (half) => {
-    log(`baseline: one relay alone (A's key, no peers), same-node sends, ${SECONDS / 2} s (${half})`);
+  // -- 1. cross-node sends, in rounds -----------------------------------------------------------
+  // The relay alone, then the two nodes, then the relay alone again, and so on: each round's
+  // baseline is the mean of the runs alone just before and just after it (the machine's speed
+  // drifts), and the line is judged by the median round (rounds.mjs).
+  let homesAlone = false;
+  const baseline = async (label) => {
+    log(`baseline: one relay alone (A's key, no peers), same-node sends, ${SECONDS / 2} s (${label})`);
     const relay = await node({ dataDir: baseDir, key: A.key });
     try {
-      if (half === "before") {
+      if (!homesAlone) {
         await publishHomes(relay.url, senders, senderTokens, A);
         await publishHomes(relay.url, recipients, recipientTokens, A);
+        homesAlone = true;
       }
       const before = counts(baseDir).messages;
       const list = presign(senders, recipients, Math.ceil(PER_RUN / 2));
@@ -302,86 +312,105 @@ async function main() {
       await relay.stop();
     }
   };
-  const before = await baseline("before");
 
-  // -- 1. cross-node sends -------------------------------------------------------------------
   log(`nodes: A ${A.key.address} on :${A.port}, B ${B.key.address} on :${B.port}`);
-  let a = await node({ dataDir: A.dir, port: A.port, key: A.key, peer: B });
-  let b = await node({ dataDir: B.dir, port: B.port, key: B.key, peer: A });
-  let cross;
-  try {
-    log("homes: senders at A, recipients at B; A learns the recipients' homes");
-    await publishHomes(a.url, senders, senderTokens, A);
-    await publishHomes(b.url, recipients, recipientTokens, B);
-    await expectHomes(a.url, recipients, B.key.address);
-    await expectHomes(b.url, senders, A.key.address);
-    log(`cross-node: senders on A → recipients on B through A, ${SECONDS} s`);
-    const list = presign(senders, recipients, PER_RUN);
-    const run = await sendLoad({ url: a.url, servers: [a, b], list, senderTokens, duration: SECONDS });
-    // Whatever was still pending when the window closed goes out now; then both sides must agree.
-    const tail = await drained(A.dir, 120_000);
-    await a.stop();
-    await b.stop();
-    const onA = counts(A.dir);
-    const onB = counts(B.dir);
-    const notes = [];
-    if (onA.messages < run.acknowledged - run.repeats || onA.messages > run.acknowledged + CONNECTIONS) {
-      notes.push(`${fmt(onA.messages)} stored on A, EXPECTED ${fmt(run.acknowledged - run.repeats)}..${fmt(run.acknowledged + CONNECTIONS)}`);
+  let homesPeered = false;
+  const crossRound = async (round) => {
+    const a = await node({ dataDir: A.dir, port: A.port, key: A.key, peer: B });
+    const b = await node({ dataDir: B.dir, port: B.port, key: B.key, peer: A });
+    try {
+      if (!homesPeered) {
+        log("homes: senders at A, recipients at B; A learns the recipients' homes");
+        await publishHomes(a.url, senders, senderTokens, A);
+        await publishHomes(b.url, recipients, recipientTokens, B);
+        await expectHomes(a.url, recipients, B.key.address);
+        await expectHomes(b.url, senders, A.key.address);
+        homesPeered = true;
+      }
+      log(`cross-node: senders on A → recipients on B through A, ${SECONDS} s (round ${round} of ${ROUNDS})`);
+      const sentBefore = counts(A.dir).messages;
+      const receivedBefore = counts(B.dir).messages;
+      const list = presign(senders, recipients, PER_RUN);
+      const run = await sendLoad({ url: a.url, servers: [a, b], list, senderTokens, duration: SECONDS });
+      // Whatever was still pending when the window closed goes out now; then both sides must agree.
+      const tail = await drained(A.dir, 120_000);
+      await a.stop();
+      await b.stop();
+      const onA = counts(A.dir);
+      const sent = onA.messages - sentBefore;
+      const received = counts(B.dir).messages - receivedBefore;
+      const notes = [];
+      if (sent < run.acknowledged - run.repeats || sent > run.acknowledged + CONNECTIONS) {
+        notes.push(`${fmt(sent)} stored on A, EXPECTED ${fmt(run.acknowledged - run.repeats)}..${fmt(run.acknowledged + CONNECTIONS)}`);
+      }
+      if (received !== sent) notes.push(`${fmt(received)} delivered to B's inboxes but ${fmt(sent)} sent on A: EXPECTED equal`);
+      if (onA.unsettled !== 0) notes.push(`${fmt(onA.unsettled)} of A's sent copies still pending or failed: EXPECTED 0`);
+      return { ...run, tail, stored: sent, notes };
+    } finally {
+      await a.stop();
+      await b.stop();
     }
-    if (onB.messages !== onA.messages) notes.push(`${fmt(onB.messages)} delivered to B's inboxes but ${fmt(onA.messages)} sent on A: EXPECTED equal`);
-    if (onA.unsettled !== 0) notes.push(`${fmt(onA.unsettled)} of A's sent copies still pending or failed: EXPECTED 0`);
-    cross = { ...run, tail, stored: onA.messages, notes };
-  } finally {
-    await a.stop();
-    await b.stop();
-  }
-
-  // -- 1. the baseline's second half -------------------------------------------------------------
-  const after = await baseline("after");
-  const basePerSecond = (before.perSecond + after.perSecond) / 2;
-  const base = {
-    perSecond: basePerSecond,
-    p50: (before.p50 + after.p50) / 2,
-    p99: (before.p99 + after.p99) / 2,
-    serverCores: [(before.serverCores[0] + after.serverCores[0]) / 2],
-    clientCores: (before.clientCores + after.clientCores) / 2,
-    otherCores: (before.otherCores + after.otherCores) / 2,
   };
-  const baseNotes = [before, after].flatMap((run) => [
+
+  const alone = [await baseline("before round 1")];
+  const crosses = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    crosses.push(await crossRound(round));
+    alone.push(await baseline(round < ROUNDS ? `between rounds ${round} and ${round + 1}` : `after round ${round}`));
+  }
+  const mean = (x, y, field) => (x[field] + y[field]) / 2;
+  const rounds = crosses.map((cross, k) => {
+    const [before, after] = [alone[k], alone[k + 1]];
+    const base = {
+      perSecond: mean(before, after, "perSecond"),
+      p50: mean(before, after, "p50"),
+      p99: mean(before, after, "p99"),
+      serverCores: [(before.serverCores[0] + after.serverCores[0]) / 2],
+      clientCores: mean(before, after, "clientCores"),
+      otherCores: mean(before, after, "otherCores"),
+    };
+    return { cross, base, before, after, ratio: cross.perSecond / base.perSecond };
+  });
+  const summary = medianRound(rounds, (r) => r.ratio);
+  const { cross, base, before, after } = summary.run;
+  const aloneNotes = alone.flatMap((run) => [
     ...(run.countNote ? [run.countNote] : []),
     ...(run.failed ? [`${run.failed} failed (${run.sample})`] : []),
     ...(run.pending ? [`${run.pending} pending!`] : []),
   ]);
-  const ratio = cross.perSecond / basePerSecond;
-  const crossBad = cross.failed > 0 || cross.notes.length > 0 || baseNotes.length > 0;
+  // A failure or a count that does not add up in any round fails the line.
+  const crossNotes = crosses.flatMap((run, k) => [...(run.failed ? [`round ${k + 1}: ${fmt(run.failed)} FAILED (${run.sample})`] : []), ...run.notes.map((note) => `round ${k + 1}: ${note}`)]);
+  const crossBad = crossNotes.length > 0 || aloneNotes.length > 0;
   verdict({
     name: `cross-node sendMessage, senders on A → recipients on B through A, --workers 1 each, ${CONNECTIONS} connections`,
     label: "cross-node sendMessage",
     figure:
       `${fmt(cross.perSecond)} delivered sends/s, ` +
-      `p50 ${ms(cross.p50)}, p99 ${ms(cross.p99)} (in ${cross.seconds.toFixed(1)} s: ${fmt(cross.delivered)} answered with B's receipt, ${fmt(cross.pending)} pending` +
-      `${cross.failed ? `, ${fmt(cross.failed)} FAILED (${cross.sample})` : ""}; ${fmt(cross.stored)} stored on A and delivered to B, the last ${(cross.tail / 1000).toFixed(1)} s after the window` +
-      `${cross.repeats ? `, ${cross.repeats} repeats` : ""}${cross.notes.length ? `; ${cross.notes.join("; ")}` : ""})`,
+      `p50 ${ms(cross.p50)}, p99 ${ms(cross.p99)} (in ${cross.seconds.toFixed(1)} s: ${fmt(cross.delivered)} answered with B's receipt, ${fmt(cross.pending)} pending; ` +
+      `${fmt(cross.stored)} stored on A and delivered to B, the last ${(cross.tail / 1000).toFixed(1)} s after the window` +
+      `${cross.repeats ? `, ${cross.repeats} repeats` : ""}${crossNotes.length ? `; ${crossNotes.join("; ")}` : ""})`,
     baseline:
-      `same-node sendMessage on one relay alone, same load, just before and after: ${fmt(basePerSecond)} sends/s (${fmt(before.perSecond)} / ${fmt(after.perSecond)}), ` +
-      `p50 ${ms(base.p50)}, p99 ${ms(base.p99)}${baseNotes.length ? ` (${baseNotes.join("; ")})` : ""}`,
-    ratio,
+      `same-node sendMessage on one relay alone, same load, just before and after: ${fmt(base.perSecond)} sends/s (${fmt(before.perSecond)} / ${fmt(after.perSecond)}), ` +
+      `p50 ${ms(base.p50)}, p99 ${ms(base.p99)}${aloneNotes.length ? ` (${aloneNotes.join("; ")})` : ""}`,
+    ratio: roundsText(summary),
     target: `>= ${TARGET}`,
-    pass: ratio >= TARGET && !crossBad,
+    pass: summary.ratio >= TARGET && !crossBad,
     note:
       `CPU cores busy A/B/load generator/other processes ${coresText(cross)}, baseline relay/load generator/other ${coresText(base)}; ` +
       `CPU per delivered send A ${perMessage(cross.serverCores[0], cross.perSecond)} + B ${perMessage(cross.serverCores[1], cross.perSecond)}, ` +
       `per same-node send ${perMessage(base.serverCores[0], base.perSecond)}`,
-    measured: `${fmt(cross.perSecond)} / ${fmt(basePerSecond)} sends/s, ratio ${ratio.toFixed(2)}`,
+    measured: `${fmt(cross.perSecond)} / ${fmt(base.perSecond)} sends/s, ratio ${summary.ratio.toFixed(2)}${summary.ratios.length > 1 ? ` (${summary.ratios.map((r) => r.toFixed(2)).join(" / ")})` : ""}`,
   });
+  /** The same-node sends/s the drain is compared with: the median round's baseline. */
+  const basePerSecond = base.perSecond;
 
   // -- 2. outbox drain ------------------------------------------------------------------------------
   const drainArgs = ["--delivery-wait-ms", "0", "--retry-backoff-ms", String(BACKOFF_MS), "--retry-backoff-max-ms", String(BACKOFF_MAX_MS)];
   log(`drain: A alone (B stopped), --delivery-wait-ms 0 --retry-backoff-ms ${BACKOFF_MS} --retry-backoff-max-ms ${BACKOFF_MAX_MS}; queueing ${fmt(MESSAGES)} messages`);
   const sentBefore = counts(A.dir).messages;
   const receivedBefore = counts(B.dir).messages;
-  a = await node({ dataDir: A.dir, port: A.port, key: A.key, peer: B, extraArgs: drainArgs });
-  b = undefined;
+  const a = await node({ dataDir: A.dir, port: A.port, key: A.key, peer: B, extraArgs: drainArgs });
+  let b;
   let drain;
   try {
     const list = presign(senders, recipients, MESSAGES);

@@ -427,6 +427,8 @@ export function slices(count, connections) {
  */
 export async function sendLoadWindow({ url, connections, list, senderTokens, duration, counters, onOpen = () => {}, onAnswer, whenExhausted, until }) {
   const senderCount = senderTokens.length;
+  // Each connection sends as senders of its own: a connection without one would send nothing valid.
+  if (senderCount < connections) throw new Error(`sendLoadWindow: ${senderCount} senders for ${connections} connections; each connection needs one at least`);
   const senderSlices = slices(senderCount, connections);
   const bodies = list.map((m, j) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: j + 1, method: "neutralService_sendMessage", params: [m] })));
   const warmBody = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "neutralService_getInbox", params: [{}, 1] }));
