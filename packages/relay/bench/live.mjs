@@ -515,6 +515,8 @@ async function openSubscriptions() {
     let latency;
     if (ONLY.includes(2)) latency = await latencyRun(node, recipients, recipientTokens, senders);
     const afterLatency = await memoryOf(node);
+    /** Events delivered on the first opening (1b's first round, 1c, 2): what `afterLatency` holds after. */
+    const delivered = tally.messages - eventsBefore;
 
     const endsDuring = tally.ends - endsBefore;
     const cutDuring = tally.cut - cutBefore;
@@ -544,8 +546,7 @@ async function openSubscriptions() {
     await node.stop();
     return {
       noneBefore, noneAfter, withStreams, storedWith, eventsWith, idle, atHalf, full, afterLatency, closed, fdsBefore, fdsOpen,
-      openSeconds, half, endsDuring, cutDuring, latency, storedAfter, addresses, outOfOrder, idleStreams, rounds,
-      delivered: tally.messages - eventsBefore,
+      openSeconds, half, endsDuring, cutDuring, latency, storedAfter, addresses, outOfOrder, idleStreams, rounds, delivered,
     };
   } finally {
     for (const stream of streams) stream.close();
