@@ -40,7 +40,7 @@ import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
 import { cpuSeconds, curve, freePort, homeRecord, jsonHeaders, machineBusySeconds, nodeKey, percentile, sendLoadWindow, signedMessage, startRelay, token, user } from "./lib.mjs";
 import { envInt as int, fmt, header, log, ms, out as figure, runBench, settings, tempDir as benchTempDir, verdict } from "./harness.mjs";
-import { medianRound, roundsText } from "./rounds.mjs";
+import { medianRound, ratiosBrief, roundsText } from "./rounds.mjs";
 import { ISSUE_38 } from "./targets.mjs";
 
 const SECONDS = settings.seconds;
@@ -399,7 +399,7 @@ async function main() {
       `CPU cores busy A/B/load generator/other processes ${coresText(cross)}, baseline relay/load generator/other ${coresText(base)}; ` +
       `CPU per delivered send A ${perMessage(cross.serverCores[0], cross.perSecond)} + B ${perMessage(cross.serverCores[1], cross.perSecond)}, ` +
       `per same-node send ${perMessage(base.serverCores[0], base.perSecond)}`,
-    measured: `${fmt(cross.perSecond)} / ${fmt(base.perSecond)} sends/s, ratio ${summary.ratio.toFixed(2)}${summary.ratios.length > 1 ? ` (${summary.ratios.map((r) => r.toFixed(2)).join(" / ")})` : ""}`,
+    measured: `${fmt(cross.perSecond)} / ${fmt(base.perSecond)} sends/s, ratio ${ratiosBrief(summary)}`,
   });
   /** The same-node sends/s the drain is compared with: the median round's baseline. */
   const basePerSecond = base.perSecond;

@@ -66,7 +66,7 @@ import { spawnSync } from "node:child_process";
 import Database from "better-sqlite3";
 import { cpuSeconds, curve, ensureOpenFiles, jsonHeaders, machineBusySeconds, percentile, sendLoadWindow, signedMessage, startRelay, token, user } from "./lib.mjs";
 import { benchError, envInt as int, envList, fmt, header, log, out as figure, onCleanup, removeDir, runBench, settings, tempDir as benchTempDir, verdict } from "./harness.mjs";
-import { medianRound, roundsText } from "./rounds.mjs";
+import { medianRound, ratiosBrief, roundsText } from "./rounds.mjs";
 import { ISSUE_38 } from "./targets.mjs";
 
 const SUBSCRIPTIONS = int("BENCH_LIVE_SUBSCRIPTIONS", 10_000);
@@ -818,7 +818,7 @@ async function main() {
             `${before.split ? `, connections per worker ${before.split.join("/")} / ${after.split.join("/")}` : ""}; relay CPU per send ${ms((w.serverCores / w.perSecond) * 1000, 3)} with streams, ` +
             `${ms(((before.serverCores + after.serverCores) / 2 / base) * 1000, 3)} without`,
           ratio: roundsText(summary),
-          measured: `${fmt(w.perSecond)} / ${fmt(base)} sends/s = ${summary.ratio.toFixed(2)}${summary.ratios.length > 1 ? ` (${summary.ratios.map((x) => x.toFixed(2)).join(" / ")})` : ""}`,
+          measured: `${fmt(w.perSecond)} / ${fmt(base)} sends/s = ${ratiosBrief(summary)}`,
           target: `>= ${TARGETS.sends}`,
           pass: summary.ratio >= TARGETS.sends && problems.length === 0,
           note: problems.length ? problems.join("; ") : undefined,

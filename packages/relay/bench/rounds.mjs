@@ -32,6 +32,12 @@ export function meetsTarget(summary, target, { everyRound = false } = {}) {
   return (everyRound ? summary.min : summary.ratio) >= target;
 }
 
+/** The closing table's short form: "0.66 (0.72 / 0.57 / 0.66)"; one round prints as "0.66". */
+export function ratiosBrief(summary) {
+  const { ratio, ratios } = summary;
+  return `${ratio.toFixed(2)}${ratios.length > 1 ? ` (${ratios.map((r) => r.toFixed(2)).join(" / ")})` : ""}`;
+}
+
 /** "ratio 0.66, median of 3 rounds (0.61 / 0.66 / 0.72)"; one round prints as "ratio 0.66". */
 export function roundsText(summary, digits = 2) {
   const { ratio, ratios } = summary;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { medianRound, meetsTarget, roundsText } from "./rounds.mjs";
+import { medianRound, meetsTarget, ratiosBrief, roundsText } from "./rounds.mjs";
 
 const runs = (...ratios) => ratios.map((ratio, round) => ({ round, ratio }));
 const byRatio = (run) => run.ratio;
@@ -40,6 +40,13 @@ describe("roundsText", () => {
     expect(roundsText(medianRound(runs(0.72, 0.57, 0.66), byRatio))).toBe("ratio 0.66, median of 3 rounds (0.72 / 0.57 / 0.66)");
     expect(roundsText(medianRound(runs(0.7, 0.55), byRatio))).toBe("ratio 0.55, lower median of 2 rounds (0.70 / 0.55)");
     expect(roundsText(medianRound(runs(0.5), byRatio))).toBe("ratio 0.50");
+  });
+});
+
+describe("ratiosBrief", () => {
+  it("gives the median and every round in round order, or the one round alone", () => {
+    expect(ratiosBrief(medianRound(runs(0.72, 0.57, 0.66), byRatio))).toBe("0.66 (0.72 / 0.57 / 0.66)");
+    expect(ratiosBrief(medianRound(runs(0.5), byRatio))).toBe("0.50");
   });
 });
 

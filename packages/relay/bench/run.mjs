@@ -29,7 +29,7 @@ import { BENCH_DIR, cpuSeconds, curve, machineBusySeconds, percentile, resetStor
 import { envInt, envList, envOn, fmt, header, log, ms, out as figure, removeDir, runBench, settings, tempDir, verdict } from "./harness.mjs";
 import { cryptoLoopOnCores } from "./crypto-loop.mjs";
 import { postgresFigures } from "./postgres.mjs";
-import { medianRound, roundsText } from "./rounds.mjs";
+import { medianRound, ratiosBrief, roundsText } from "./rounds.mjs";
 import { ISSUE_38 } from "./targets.mjs";
 
 const MESSAGES = settings.messages;
@@ -63,7 +63,7 @@ const RSS_BUDGET = 200 * 1024 * 1024;
 const READ_TARGET = 0.6;
 
 /** The closing table's short figure: "12,916 req/s, ratio 0.56 (0.56 / 0.57 / 0.54)". */
-const measured = (rate, summary) => `${rate}, ratio ${summary.ratio.toFixed(2)}${summary.ratios.length > 1 ? ` (${summary.ratios.map((r) => r.toFixed(2)).join(" / ")})` : ""}`;
+const measured = (rate, summary) => `${rate}, ratio ${ratiosBrief(summary)}`;
 /** CPU cores kept busy during a run: server / load generator / everything else on the machine. */
 const cores = (run) =>
   `${run.serverCores.toFixed(2)}/${run.clientCores.toFixed(2)}/${Math.max(0, run.machineCores - run.serverCores - run.clientCores).toFixed(2)}`;
