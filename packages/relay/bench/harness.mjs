@@ -64,7 +64,7 @@ function readOnce(definitions) {
 export const settings = readOnce({
   /** BENCH_SECONDS (10): a timed run, s (run.mjs, federation.mjs; live.mjs and consent-retention.mjs have their own). */
   seconds: () => envInt("BENCH_SECONDS", 10),
-  /** BENCH_ROUNDS (3): timed rounds of each SQLite relay figure (run.mjs) and of the cross-node sends (federation.mjs). */
+  /** BENCH_ROUNDS (3): timed rounds of each SQLite relay figure and of PostgreSQL's reads (run.mjs), and of the cross-node sends (federation.mjs). */
   rounds: () => envInt("BENCH_ROUNDS", 3),
   /** BENCH_MESSAGES (1,000,000) and BENCH_USERS (10,000): the seeded store (run.mjs, backup.mjs). */
   messages: () => envInt("BENCH_MESSAGES", 1_000_000),

@@ -1,5 +1,6 @@
 // The benchmark's PostgreSQL figures (imported by run.mjs): getInbox with one and with two replicas
-// and sendMessage, each as a ratio to the SQLite single process measured earlier in the same run.
+// and sendMessage, each as a ratio to the SQLite single process in the same run. The reads run in
+// rounds (BENCH_ROUNDS), each between two SQLite windows; the sends once, against run.mjs's.
 //
 // The store is the SQLite bench store copied row for row (same ids, same wire JSON, rows in id
 // order as the relay's own appends would lay them out) into a throwaway PostgreSQL cluster, cached
@@ -19,6 +20,7 @@ import { findPostgresBinDir, NO_POSTGRES, startThrowawayPostgres } from "../dist
 import { openPostgresStore } from "../dist/storage/postgres.js";
 import { BENCH_DIR, childPids, startRelay, warmFile } from "./lib.mjs";
 import { onCleanup, removeDir, tempDir, verdict } from "./harness.mjs";
+import { medianRound, meetsTarget, ratiosBrief, roundsText } from "./rounds.mjs";
 import { ISSUE_38 } from "./targets.mjs";
 
 /**
@@ -34,7 +36,8 @@ const MARKER_VERSION = 2; // 2: with the mailbox log (positions, leaves, tiles)
 /**
  * @param {object} bench what run.mjs measured and its helpers: store (seededStore's answer), people,
  *   tokens, readRequest and readWarm (a random user of a connection's slice; its warm-up),
- *   sqliteRead / sqliteSend (the SQLite --workers 1 runs of this run, to compare with), replicas
+ *   sqliteReadWindow (a getInbox window on a SQLite --workers 1 relay: the reads' baseline, measured
+ *   around each round), sqliteSend (the SQLite --workers 1 sends of this run, to compare with), replicas
  *   (e.g. [1, 2]), doReads, doSends, constants, tools.
  */
 export async function postgresFigures(bench) {
@@ -374,9 +377,9 @@ export async function removeAdded(client, maxId) {
 // The figures
 
 async function measure(bench, { cluster, url, info, cached, dir }) {
-  const { people, tokens, readRequest, readWarm, sqliteRead, sqliteSend, replicas, constants, tools } = bench;
+  const { people, tokens, readRequest, readWarm, sqliteSend, replicas, constants, tools } = bench;
   const { MESSAGES, SECONDS, CONNECTIONS, SEND_CONNECTIONS, SEND_MESSAGES } = constants;
-  const { load, checkInbox, presign, sendLoad, figure, log, fmt, ms } = tools;
+  const { load, around, checkInbox, presign, sendLoad, figure, log, fmt, ms } = tools;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const scratch = tempDir("pg"); // the replicas' --data-dir, unused with a database URL
@@ -395,7 +398,7 @@ async function measure(bench, { cluster, url, info, cached, dir }) {
         (warmed.dropped ? "" : " (NOT dropped from it first: dd iflag=nocache failed)") +
         (leftovers.messages > 0 ? `; removed ${leftovers.messages} messages a previous run sent` : "") +
         `. Replicas: relay processes with --workers 1 each on this one database (pool of ${process.env.NEUTRAL_DATABASE_POOL_SIZE || 10} connections each), the load generator's connections split evenly among them. ` +
-        `Ratios compare with the SQLite single process (--workers 1) of this run; getInbox on one replica is judged by issue 38's target (${ISSUE_38.postgresReads}), the others have none`,
+        `Ratios compare with the SQLite single process (--workers 1) of this run (getInbox: in ${constants.ROUNDS} round(s), each against SQLite windows just before and after it, the median judged); getInbox on one replica is judged by issue 38's target (${ISSUE_38.postgresReads}), the others have none`,
     );
     const env = { NEUTRAL_DATABASE_URL: url };
     const databaseCpu = () => postgresCpuSeconds(dir);
@@ -418,33 +421,49 @@ async function measure(bench, { cluster, url, info, cached, dir }) {
       `${run.serverCores.toFixed(2)}+${run.databaseCores.toFixed(2)}/${run.clientCores.toFixed(2)}/` +
       `${Math.max(0, run.machineCores - run.serverCores - run.databaseCores - run.clientCores).toFixed(2)}`;
     const ratioOf = (ours, theirs) => (theirs ? ours / theirs : "ratio n/a (no SQLite --workers 1 figure in this run)");
+    const rounds = constants.ROUNDS;
 
     // -- reads -------------------------------------------------------------------------------
-    for (const count of bench.doReads ? replicas : []) {
-      log(`PostgreSQL: ${label(count)}, getInbox`);
-      const group = await startReplicas(count);
-      try {
-        for (const relayUrl of group.urls) await checkInbox(relayUrl, people, tokens);
-        const result = await load({ url: group.urls, warm: readWarm, next: readRequest, duration: SECONDS, server: group.server, databaseCpu });
-        verdict({
-          name:
-            `getInbox PostgreSQL, ${label(count)} (${count === 1 ? "one relay process" : `${count} relay processes`}, --workers 1${count > 1 ? " each" : ""}, ` +
-            `${CONNECTIONS} connections${count > 1 ? " split among them" : ""})`,
-          label: `getInbox PostgreSQL, ${label(count)}`,
-          figure: `${fmt(result.perSecond)} req/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}${result.bad ? ` (${result.bad} FAILED)` : ""}`,
-          baseline: `SQLite --workers 1 in this run: ${sqliteRead ? `${fmt(sqliteRead.perSecond)} req/s, p50 ${ms(sqliteRead.p50)}, p99 ${ms(sqliteRead.p99)}` : "not measured"}`,
-          ratio: ratioOf(result.perSecond, sqliteRead?.perSecond),
-          // Issue 38 judges one replica against one SQLite process; more replicas are reported.
-          ...(count === 1 && {
-            target: `>= ${ISSUE_38.postgresReads}`,
-            pass: sqliteRead !== undefined && result.perSecond / sqliteRead.perSecond >= ISSUE_38.postgresReads && !result.bad,
-          }),
-          note: `CPU cores busy relays+PostgreSQL/load generator/other processes ${cores(result)}`,
-          measured: `${fmt(result.perSecond)} req/s${sqliteRead ? `, ratio ${(result.perSecond / sqliteRead.perSecond).toFixed(2)}` : ""}`,
-        });
-      } finally {
-        await stopReplicas(group);
+    // In rounds, as issue 38 asks: SQLite --workers 1, then each replica count, then SQLite again,
+    // and so on (rounds + 1 SQLite windows); each replica count's round is judged against the mean
+    // of the SQLite windows just before and after it, and a line by its median round.
+    const readReplicas = bench.doReads ? replicas : [];
+    const readRounds = Object.fromEntries(readReplicas.map((count) => [count, []]));
+    let sqliteBefore = readReplicas.length > 0 ? await bench.sqliteReadWindow() : undefined;
+    for (let round = 0; round < (readReplicas.length > 0 ? rounds : 0); round++) {
+      const results = {};
+      for (const count of readReplicas) {
+        log(`PostgreSQL: ${label(count)}, getInbox (round ${round + 1} of ${rounds})`);
+        const group = await startReplicas(count);
+        try {
+          for (const relayUrl of group.urls) await checkInbox(relayUrl, people, tokens);
+          results[count] = await load({ url: group.urls, warm: readWarm, next: readRequest, duration: SECONDS, server: group.server, databaseCpu });
+        } finally {
+          await stopReplicas(group);
+        }
       }
+      const sqliteAfter = await bench.sqliteReadWindow();
+      const sqlite = around(sqliteBefore, sqliteAfter);
+      for (const count of readReplicas) readRounds[count].push({ result: results[count], sqlite, ratio: results[count].perSecond / sqlite.perSecond });
+      sqliteBefore = sqliteAfter;
+    }
+    for (const count of readReplicas) {
+      const summary = medianRound(readRounds[count], (run) => run.ratio);
+      const { result, sqlite } = summary.run;
+      const failed = readRounds[count].reduce((total, run) => total + run.result.bad, 0);
+      verdict({
+        name:
+          `getInbox PostgreSQL, ${label(count)} (${count === 1 ? "one relay process" : `${count} relay processes`}, --workers 1${count > 1 ? " each" : ""}, ` +
+          `${CONNECTIONS} connections${count > 1 ? " split among them" : ""})`,
+        label: `getInbox PostgreSQL, ${label(count)}`,
+        figure: `${fmt(result.perSecond)} req/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}${failed ? ` (${failed} FAILED)` : ""}`,
+        baseline: `SQLite --workers 1, just before and after: ${fmt(sqlite.perSecond)} req/s, p50 ${ms(sqlite.p50)}, p99 ${ms(sqlite.p99)}`,
+        ratio: roundsText(summary),
+        // Issue 38 judges one replica against one SQLite process; more replicas are reported.
+        ...(count === 1 && { target: `>= ${ISSUE_38.postgresReads}`, pass: meetsTarget(summary, ISSUE_38.postgresReads) && !failed }),
+        note: `CPU cores busy relays+PostgreSQL/load generator/other processes ${cores(result)}`,
+        measured: `${fmt(result.perSecond)} req/s, ratio ${ratiosBrief(summary)}`,
+      });
     }
 
     // -- sends -------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 // the ratio, the target, PASS or MISS), then the closing table of them all. The exit status is
 // non-zero only when the bench itself could not measure (a missed target is a finding).
 // Env: BENCH_MESSAGES (1000000), BENCH_USERS (10000), BENCH_SECONDS (10 per timed run),
-//      BENCH_ROUNDS (3 timed rounds of each SQLite relay figure, interleaved; the median is judged),
+//      BENCH_ROUNDS (3 timed rounds of each SQLite relay figure and of PostgreSQL's getInbox,
+//      interleaved; the median is judged),
 //      BENCH_CONNECTIONS (32), BENCH_SEND_CONNECTIONS (64), BENCH_SEND_MESSAGES (6000 x BENCH_SECONDS:
 //      pre-signed per send run), BENCH_WORKERS ("1,2"), BENCH_SEND=0 to skip the send figures,
 //      BENCH_READ=0 to skip the getInbox figures (both also apply to PostgreSQL), BENCH_PROOF=0 to skip
@@ -35,7 +36,7 @@ import { ISSUE_38 } from "./targets.mjs";
 const MESSAGES = settings.messages;
 const USERS = settings.users;
 const SECONDS = settings.seconds;
-/** Timed rounds of each SQLite relay figure (reads and sends), interleaved; each line gives the median. */
+/** Timed rounds of each SQLite relay figure (reads and sends) and of PostgreSQL's reads, interleaved; each line gives the median. */
 const ROUNDS = settings.rounds;
 const CONNECTIONS = settings.connections;
 /** Sends: group commit batches what is in flight, so the figure depends on concurrent senders. */
@@ -337,11 +338,9 @@ async function main() {
       readRounds[workers].push({ result, base, cluster, memory, ratio: result.perSecond / base.perSecond, clusterRatio: cluster ? result.perSecond / cluster.perSecond : NaN });
     }
   }
-  const reads = {};
   for (const workers of WORKERS.filter((n) => readRounds[n].length > 0)) {
     const summary = medianRound(readRounds[workers], (run) => run.ratio);
     const { result, base } = summary.run;
-    reads[workers] = result;
     const failed = readRounds[workers].reduce((total, run) => total + run.result.bad, 0);
     verdict({
       name: `getInbox --workers ${workers}`,
@@ -464,13 +463,22 @@ async function main() {
       tokens,
       readRequest,
       readWarm,
-      sqliteRead: reads[1],
+      sqliteReadWindow: async () => {
+        log("relay: --workers 1, getInbox (PostgreSQL's baseline)");
+        const relay = await startRelay({ dataDir: store.dir, workers: 1 });
+        try {
+          await checkInbox(relay.url, people, tokens);
+          return await load({ url: relay.url, warm: readWarm, next: readRequest, duration: SECONDS, server: relay });
+        } finally {
+          await relay.stop();
+        }
+      },
       sqliteSend: sent.find((run) => run.workers === 1 && !run.fresh)?.result,
       replicas: POSTGRES_REPLICAS,
       doReads: envOn("BENCH_READ"),
       doSends: envOn("BENCH_SEND"),
-      constants: { MESSAGES, SECONDS, CONNECTIONS, SEND_CONNECTIONS, SEND_MESSAGES: settings.sendMessages },
-      tools: { load, checkInbox, presign, sendLoad, figure, log, fmt, ms },
+      constants: { MESSAGES, SECONDS, ROUNDS, CONNECTIONS, SEND_CONNECTIONS, SEND_MESSAGES: settings.sendMessages },
+      tools: { load, around, checkInbox, presign, sendLoad, figure, log, fmt, ms },
     });
   }
   removeDir(tmp);
